@@ -1,0 +1,30 @@
+/* gelucheck's subcommands and the argument helpers they share. Each subcommand returns the
+ * process exit status: 0 success, 1 a check failed (gates), 2 bad usage. */
+#ifndef GELUCHECK_CLI_H
+#define GELUCHECK_CLI_H
+
+#include <stdbool.h>
+
+enum { EXIT_OK = 0, EXIT_CHECK_FAILED = 1, EXIT_USAGE = 2 };
+
+int cmd_list(int argc, char **argv);
+int cmd_eval(int argc, char **argv);
+
+/* Prints "gelucheck CMD: <message>" and a hint to run --help on stderr; returns EXIT_USAGE. */
+int usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* True when argv[i] is `--help` or `-h`. */
+bool is_help(const char *arg);
+
+/* Matches argv[*i] against a long option `name` taking a value, as `--name VALUE` or
+ * `--name=VALUE`. Returns 1 and sets *value (advancing *i past a separate value), 0 when argv[*i]
+ * is another argument, -1 when the value is missing (message printed). */
+int option_value(const char *cmd, int argc, char **argv, int *i, const char *name,
+                 const char **value);
+
+/* Parses a binary32 from decimal or C99 hex-float text (inf and nan accepted); the whole string
+ * must be consumed. Values that overflow binary32 or underflow to zero are errors. On error
+ * returns false and sets *why to a short reason. */
+bool parse_float(const char *s, float *out, const char **why);
+
+#endif

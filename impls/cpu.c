@@ -1,0 +1,40 @@
+/* CPU feature detection for runtime dispatch (x86-64 through the compiler's cpuid builtins;
+ * other architectures report no x86 features). */
+#include "gelu_impl.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const char *const feature_names[CPU_FEATURE_COUNT] = {
+    "avx2", "fma", "avx512f", "avx512dq", "avx512bw", "avx512vl",
+};
+
+unsigned cpu_features(void)
+{
+    unsigned f = 0;
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx2")) f |= CPU_FEATURE_AVX2;
+    if (__builtin_cpu_supports("fma")) f |= CPU_FEATURE_FMA;
+    if (__builtin_cpu_supports("avx512f")) f |= CPU_FEATURE_AVX512F;
+    if (__builtin_cpu_supports("avx512dq")) f |= CPU_FEATURE_AVX512DQ;
+    if (__builtin_cpu_supports("avx512bw")) f |= CPU_FEATURE_AVX512BW;
+    if (__builtin_cpu_supports("avx512vl")) f |= CPU_FEATURE_AVX512VL;
+#endif
+    return f;
+}
+
+const char *cpu_features_string(unsigned features, char *buf, size_t size)
+{
+    size_t used = 0;
+    if (size == 0) return buf;
+    buf[0] = '\0';
+    for (int i = 0; i < CPU_FEATURE_COUNT; i++) {
+        if (!(features & (1u << i))) continue;
+        int w = snprintf(buf + used, size - used, "%s%s", used ? "," : "", feature_names[i]);
+        if (w < 0 || (size_t)w >= size - used) break;
+        used += (size_t)w;
+    }
+    if (used == 0) snprintf(buf, size, "none");
+    return buf;
+}

@@ -1,0 +1,76 @@
+/* The descriptor every implementation under test exposes, and the registry that lists them.
+ *
+ * An implementation is a pair of array kernels, forward y = f(x) and derivative y = f'(x), for
+ * binary32, plus what it claims: which real function it approximates (its target), which CPU
+ * features it needs, and its accuracy contract. The contract is a set of measured figures (see
+ * each implementation's first comment for the command that measured them); the checks in scan/
+ * hold every implementation to it.
+ *
+ * Nothing here knows about the reference: impls/ depends on libm and the compiler only. */
+#ifndef GELUCHECK_GELU_IMPL_H
+#define GELUCHECK_GELU_IMPL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* The real function an implementation approximates (see DESIGN.md, "Three target functions"). */
+typedef enum {
+    GELU_TARGET_EXACT,   /* x·Φ(x) */
+    GELU_TARGET_TANH,    /* ½·x·(1 + tanh(√(2/π)·(x + 0.044715·x³))) */
+    GELU_TARGET_SIGMOID, /* x·σ(1.702·x) */
+    GELU_TARGET_RELU,    /* max(x, 0): the benchmark baseline, not a GELU */
+    GELU_TARGET_COUNT
+} gelu_target;
+
+/* CPU features, as bits; an implementation lists those it needs. */
+enum {
+    CPU_FEATURE_AVX2 = 1u << 0,
+    CPU_FEATURE_FMA = 1u << 1,
+    CPU_FEATURE_AVX512F = 1u << 2,
+    CPU_FEATURE_AVX512DQ = 1u << 3,
+    CPU_FEATURE_AVX512BW = 1u << 4,
+    CPU_FEATURE_AVX512VL = 1u << 5,
+    CPU_FEATURE_COUNT = 6
+};
+
+typedef void (*gelu_kernel)(const float *x, float *y, size_t n);
+
+/* What an implementation claims. A bound of INFINITY means "no claim". Forward bounds are against
+ * the implementation's own target; gradient bounds against that target's derivative. */
+typedef struct {
+    double max_ulp;      /* max real-valued ULP error, forward */
+    double max_abs;      /* max absolute error, forward */
+    bool monotone;       /* non-increasing below x_min, non-decreasing above */
+    bool specials;       /* ±0, ±inf, NaN give the target's values, compared by encoding */
+    double grad_max_ulp; /* max ULP error of the derivative */
+    double grad_max_abs; /* max absolute error of the derivative */
+} gelu_contract;
+
+typedef struct {
+    const char *name;   /* the registry name: gelu_f32_<name> is the C symbol prefix */
+    gelu_target target; /* what it approximates */
+    unsigned features;  /* CPU_FEATURE_* bits it needs */
+    gelu_kernel forward;
+    gelu_kernel derivative;
+    gelu_contract contract;
+    const char *origin; /* one line: where the method comes from */
+} gelu_impl;
+
+/* The registry: every implementation, in the order of impls/registry.inc. */
+size_t gelu_impl_count(void);
+const gelu_impl *gelu_impl_at(size_t i);
+/* NULL when no implementation has that name. */
+const gelu_impl *gelu_impl_find(const char *name);
+
+const char *gelu_target_name(gelu_target t);
+/* GELU_TARGET_COUNT when the name is unknown. */
+gelu_target gelu_target_from_name(const char *name);
+
+/* The CPU features this machine has (CPU_FEATURE_* bits). */
+unsigned cpu_features(void);
+/* "avx2,fma" style list of the bits in `features` into buf; "none" when empty. */
+const char *cpu_features_string(unsigned features, char *buf, size_t size);
+/* True when this CPU has every feature the implementation needs. */
+bool gelu_impl_available(const gelu_impl *impl);
+
+#endif

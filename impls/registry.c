@@ -1,0 +1,45 @@
+/* The registry built from registry.inc, name and target look-ups. */
+#include "gelu_impl.h"
+
+#include <string.h>
+
+#define GELU_IMPL(name) extern const gelu_impl gelu_impl_##name;
+#include "registry.inc"
+#undef GELU_IMPL
+
+static const gelu_impl *const registry[] = {
+#define GELU_IMPL(name) &gelu_impl_##name,
+#include "registry.inc"
+#undef GELU_IMPL
+};
+
+size_t gelu_impl_count(void) { return sizeof registry / sizeof registry[0]; }
+
+const gelu_impl *gelu_impl_at(size_t i) { return i < gelu_impl_count() ? registry[i] : NULL; }
+
+const gelu_impl *gelu_impl_find(const char *name)
+{
+    for (size_t i = 0; i < gelu_impl_count(); i++)
+        if (strcmp(registry[i]->name, name) == 0)
+            return registry[i];
+    return NULL;
+}
+
+static const char *const target_names[GELU_TARGET_COUNT] = {
+    [GELU_TARGET_EXACT] = "exact",
+    [GELU_TARGET_TANH] = "tanh",
+    [GELU_TARGET_SIGMOID] = "sigmoid",
+    [GELU_TARGET_RELU] = "relu",
+};
+
+const char *gelu_target_name(gelu_target t) { return t < GELU_TARGET_COUNT ? target_names[t] : "?"; }
+
+gelu_target gelu_target_from_name(const char *name)
+{
+    for (int t = 0; t < GELU_TARGET_COUNT; t++)
+        if (strcmp(target_names[t], name) == 0)
+            return (gelu_target)t;
+    return GELU_TARGET_COUNT;
+}
+
+bool gelu_impl_available(const gelu_impl *impl) { return (impl->features & ~cpu_features()) == 0; }

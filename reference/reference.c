@@ -1,0 +1,375 @@
+/* The MPFR oracle (see reference.h for the contract).
+ *
+ * Each target and derivative is evaluated as one or two terms, each with relative error at most
+ * 2^-(p-3) at working precision p (error analysis beside each evaluation), so that the sum has an
+ * absolute error at most 2^(E-p+5), E the largest term's exponent. Terms are never subtracted
+ * from one another except in f' near x_min, where the bound, relative to the terms, stays
+ * rigorous. The argument is carried with extra bits to absorb the condition number of the
+ * function at it (erfc: 2z² ≤ x² + 2; σ(t): |t|), so large |x| cost bits, not correctness. */
+#include "reference.h"
+
+#include <limits.h>
+#include <math.h>
+#include <pthread.h>
+#include <string.h>
+
+enum { ZIV_START_PREC = 128, ZIV_MAX_PREC = 4096 };
+
+/* eval_enclosure's answer when every term underflowed. */
+#define ENCLOSURE_UNDERFLOW LONG_MIN
+
+/* Precision for the argument and intermediate values: p plus `degree` bits per binade of |x|
+ * (the condition number grows like |x|^degree) plus a margin. */
+static mpfr_prec_t arg_prec(mpfr_prec_t p, const mpfr_t x, int degree)
+{
+    mpfr_exp_t e = mpfr_zero_p(x) ? 0 : mpfr_get_exp(x);
+    if (e < 0) e = 0;
+    return p + (mpfr_prec_t)degree * (mpfr_prec_t)e + 16;
+}
+
+/* σ(t) = 1/(1 + e^-t) into s; overflow of e^-t gives +0, as the limit. */
+static void sigma(mpfr_t s, const mpfr_t t, mpfr_t tmp)
+{
+    mpfr_neg(tmp, t, MPFR_RNDN);
+    mpfr_exp(tmp, tmp, MPFR_RNDN);
+    mpfr_add_ui(tmp, tmp, 1, MPFR_RNDN);
+    mpfr_ui_div(s, 1, tmp, MPFR_RNDN);
+}
+
+/* exact: f = x·erfc(−x/√2)/2; f' = erfc(−x/√2)/2 + x·e^(−x²/2)/√(2π).
+ * z = −x/√2 has relative error ≤ 2·2^-pa; erfc amplifies it by ≤ x² + 2 < 2^(2e+1), so with
+ * pa = p + 2e + 16 each term is within 2^-(p-1) after its final rounding. x² is exact (pa ≥ 48
+ * for a binary32 x). */
+static int exact_terms(bool grad, const mpfr_t x, mpfr_prec_t p, mpfr_t term[2])
+{
+    mpfr_prec_t pa = arg_prec(p, x, 2);
+    mpfr_t z, s, e;
+    mpfr_inits2(pa, z, s, e, (mpfr_ptr)0);
+    mpfr_sqrt_ui(s, 2, MPFR_RNDN);
+    mpfr_div(z, x, s, MPFR_RNDN);
+    mpfr_neg(z, z, MPFR_RNDN);
+    mpfr_erfc(e, z, MPFR_RNDN);
+    int n = 1;
+    if (!grad) {
+        mpfr_mul(term[0], x, e, MPFR_RNDN);
+        mpfr_div_2ui(term[0], term[0], 1, MPFR_RNDN);
+    } else {
+        mpfr_div_2ui(term[0], e, 1, MPFR_RNDN);
+        mpfr_sqr(z, x, MPFR_RNDN);
+        mpfr_div_2ui(z, z, 1, MPFR_RNDN);
+        mpfr_neg(z, z, MPFR_RNDN);
+        mpfr_exp(e, z, MPFR_RNDN);
+        mpfr_const_pi(s, MPFR_RNDN);
+        mpfr_mul_2ui(s, s, 1, MPFR_RNDN);
+        mpfr_sqrt(s, s, MPFR_RNDN);
+        mpfr_div(e, e, s, MPFR_RNDN);
+        mpfr_mul(term[1], e, x, MPFR_RNDN);
+        n = 2;
+    }
+    mpfr_clears(z, s, e, (mpfr_ptr)0);
+    return n;
+}
+
+/* tanh: f = x·σ(2u), u = √(2/π)·(x + 0.044715·x³) (since ½(1 + tanh u) = σ(2u), which has no
+ * cancellation for x < 0); f' = σ(2u) + x·σ(2u)·σ(−2u)·2√(2/π)(1 + 3·0.044715·x²).
+ * t = 2u has relative error ≤ 8·2^-pa (x and 0.044715x³ have the same sign); σ amplifies it by
+ * |t| < 2^(3e+1), absorbed by pa = p + 3e + 16. */
+static int tanh_terms(bool grad, const mpfr_t x, mpfr_prec_t p, mpfr_t term[2])
+{
+    mpfr_prec_t pa = arg_prec(p, x, 3);
+    mpfr_t c, k, t, s, tmp, sb, d;
+    mpfr_inits2(pa, c, k, t, s, tmp, sb, d, (mpfr_ptr)0);
+    mpfr_const_pi(c, MPFR_RNDN);
+    mpfr_ui_div(c, 2, c, MPFR_RNDN);
+    mpfr_sqrt(c, c, MPFR_RNDN);                       /* √(2/π) */
+    mpfr_set_str(k, "0.044715", 10, MPFR_RNDN);       /* the published decimal constant */
+    mpfr_sqr(t, x, MPFR_RNDN);
+    mpfr_mul(t, t, x, MPFR_RNDN);
+    mpfr_mul(t, t, k, MPFR_RNDN);
+    mpfr_add(t, t, x, MPFR_RNDN);
+    mpfr_mul(t, t, c, MPFR_RNDN);
+    mpfr_mul_2ui(t, t, 1, MPFR_RNDN);                 /* t = 2u */
+    sigma(s, t, tmp);
+    int n = 1;
+    if (!grad) {
+        mpfr_mul(term[0], x, s, MPFR_RNDN);
+    } else {
+        mpfr_neg(d, t, MPFR_RNDN);
+        sigma(sb, d, tmp);                            /* σ(−t) = 1 − σ(t), without cancellation */
+        mpfr_sqr(d, x, MPFR_RNDN);
+        mpfr_mul(d, d, k, MPFR_RNDN);
+        mpfr_mul_ui(d, d, 3, MPFR_RNDN);
+        mpfr_add_ui(d, d, 1, MPFR_RNDN);
+        mpfr_mul(d, d, c, MPFR_RNDN);
+        mpfr_mul_2ui(d, d, 1, MPFR_RNDN);             /* dt/dx */
+        mpfr_set(term[0], s, MPFR_RNDN);
+        mpfr_mul(d, d, s, MPFR_RNDN);
+        mpfr_mul(d, d, sb, MPFR_RNDN);
+        mpfr_mul(term[1], d, x, MPFR_RNDN);
+        n = 2;
+    }
+    mpfr_clears(c, k, t, s, tmp, sb, d, (mpfr_ptr)0);
+    return n;
+}
+
+/* sigmoid: f = x·σ(t), t = 1.702·x; f' = σ(t) + t·σ(t)·σ(−t). σ amplifies t's relative error
+ * (≤ 2^-pa) by |t| < 2^(e+1), absorbed by pa = p + e + 16. */
+static int sigmoid_terms(bool grad, const mpfr_t x, mpfr_prec_t p, mpfr_t term[2])
+{
+    mpfr_prec_t pa = arg_prec(p, x, 1);
+    mpfr_t k, t, s, tmp, sb;
+    mpfr_inits2(pa, k, t, s, tmp, sb, (mpfr_ptr)0);
+    mpfr_set_str(k, "1.702", 10, MPFR_RNDN);          /* the published decimal constant */
+    mpfr_mul(t, x, k, MPFR_RNDN);
+    sigma(s, t, tmp);
+    int n = 1;
+    if (!grad) {
+        mpfr_mul(term[0], x, s, MPFR_RNDN);
+    } else {
+        mpfr_neg(tmp, t, MPFR_RNDN);
+        sigma(sb, tmp, k);
+        mpfr_set(term[0], s, MPFR_RNDN);
+        mpfr_mul(s, s, sb, MPFR_RNDN);
+        mpfr_mul(term[1], s, t, MPFR_RNDN);
+        n = 2;
+    }
+    mpfr_clears(k, t, s, tmp, sb, (mpfr_ptr)0);
+    return n;
+}
+
+/* f(x) (grad: f'(x)) at precision p into v, for finite non-zero x of a GELU target; returns the
+ * exponent E such that |v − exact| ≤ 2^E, or ENCLOSURE_UNDERFLOW when every term underflowed to 0
+ * (the exact value is then a tiny negative number: below x_min both f and f' are negative). */
+static mpfr_exp_t eval_enclosure(gelu_target t, bool grad, const mpfr_t x, mpfr_prec_t p, mpfr_t v)
+{
+    mpfr_t term[2];
+    mpfr_inits2(p, term[0], term[1], (mpfr_ptr)0);
+    int n = t == GELU_TARGET_EXACT ? exact_terms(grad, x, p, term)
+          : t == GELU_TARGET_TANH  ? tanh_terms(grad, x, p, term)
+                                   : sigmoid_terms(grad, x, p, term);
+    mpfr_exp_t emax = ENCLOSURE_UNDERFLOW;
+    mpfr_set_ui(v, 0, MPFR_RNDN);
+    for (int i = 0; i < n; i++) {
+        if (mpfr_zero_p(term[i])) continue;
+        if (mpfr_get_exp(term[i]) > emax) emax = mpfr_get_exp(term[i]);
+        mpfr_add(v, v, term[i], MPFR_RNDN);
+    }
+    mpfr_clears(term[0], term[1], (mpfr_ptr)0);
+    return emax == ENCLOSURE_UNDERFLOW ? ENCLOSURE_UNDERFLOW : emax - p + 5;
+}
+
+float ref_round_binary32(const mpfr_t v)
+{
+    if (mpfr_nan_p(v)) return NAN;
+    if (mpfr_inf_p(v)) return mpfr_signbit(v) ? -INFINITY : INFINITY;
+    if (mpfr_zero_p(v)) return mpfr_signbit(v) ? -0.0f : 0.0f;
+    mpfr_exp_t emin = mpfr_get_emin(), emax = mpfr_get_emax();
+    mpfr_t r;
+    mpfr_init2(r, 24);
+    int inex = mpfr_set(r, v, MPFR_RNDN);
+    mpfr_set_emin(-148); /* binary32: smallest subnormal 2^-149 = 0.5·2^-148 in MPFR's convention */
+    mpfr_set_emax(128);
+    inex = mpfr_check_range(r, inex, MPFR_RNDN);
+    mpfr_subnormalize(r, inex, MPFR_RNDN);
+    float f = mpfr_get_flt(r, MPFR_RNDN);
+    mpfr_set_emin(emin);
+    mpfr_set_emax(emax);
+    mpfr_clear(r);
+    return f;
+}
+
+static bool same_encoding(float a, float b) { return memcmp(&a, &b, sizeof a) == 0; }
+
+/* The definitions at ±0, ±inf, NaN (reference.h); false when x is finite and non-zero. */
+static bool special_value(gelu_target t, bool grad, float x, float *r)
+{
+    if (isnan(x)) *r = x;
+    else if (t == GELU_TARGET_RELU) *r = grad ? (x > 0.0f ? 1.0f : 0.0f) : (x > 0.0f ? x : 0.0f);
+    else if (x == 0.0f) *r = grad ? 0.5f : x;
+    else if (isinf(x)) *r = x > 0 ? (grad ? 1.0f : x) : -0.0f;
+    else return false;
+    return true;
+}
+
+float ref_eval(gelu_target t, bool grad, float x, mpfr_t exact)
+{
+    float r;
+    if (special_value(t, grad, x, &r)) {
+        mpfr_set_flt(exact, r, MPFR_RNDN);
+        return r;
+    }
+    mpfr_t xm, v, lo, hi, e;
+    mpfr_init2(xm, 24);
+    mpfr_set_flt(xm, x, MPFR_RNDN);
+    mpfr_prec_t p = mpfr_get_prec(exact) > ZIV_START_PREC ? mpfr_get_prec(exact) : ZIV_START_PREC;
+    mpfr_inits2(p, v, lo, hi, e, (mpfr_ptr)0);
+    for (bool first = true;; first = false) {
+        mpfr_exp_t err = eval_enclosure(t, grad, xm, p, v);
+        if (first) mpfr_set(exact, v, MPFR_RNDN);
+        if (err == ENCLOSURE_UNDERFLOW) {
+            /* Underflowed below MPFR's range: a tiny negative value, which rounds to −0. */
+            mpfr_set_zero(exact, -1);
+            r = -0.0f;
+            break;
+        }
+        mpfr_set_ui_2exp(e, 1, err, MPFR_RNDN);
+        mpfr_sub(lo, v, e, MPFR_RNDD);
+        mpfr_add(hi, v, e, MPFR_RNDU);
+        float rl = ref_round_binary32(lo), rh = ref_round_binary32(hi);
+        if (same_encoding(rl, rh) || p >= ZIV_MAX_PREC) {
+            /* At ZIV_MAX_PREC (never reached in practice: binary32 hard cases need < 100
+             * extra bits) the nearest rounding of the approximation is returned. */
+            r = same_encoding(rl, rh) ? rl : ref_round_binary32(v);
+            break;
+        }
+        p *= 2;
+        mpfr_set_prec(v, p);
+        mpfr_set_prec(lo, p);
+        mpfr_set_prec(hi, p);
+    }
+    mpfr_clears(xm, v, lo, hi, e, (mpfr_ptr)0);
+    return r;
+}
+
+float ref_round(gelu_target t, bool grad, float x)
+{
+    mpfr_t exact;
+    mpfr_init2(exact, REF_EXACT_PREC);
+    float r = ref_eval(t, grad, x, exact);
+    mpfr_clear(exact);
+    return r;
+}
+
+/* Shared rules for non-finite values; true when they decide the error (into *err). */
+static bool nonfinite_error(float y, const mpfr_t exact, double *err)
+{
+    if (mpfr_nan_p(exact) || isnan(y)) {
+        *err = (mpfr_nan_p(exact) && isnan(y)) ? 0.0 : INFINITY;
+        return true;
+    }
+    if (mpfr_inf_p(exact) || isinf(y)) {
+        bool same = mpfr_inf_p(exact) && isinf(y) && (mpfr_signbit(exact) != 0) == (signbit(y) != 0);
+        *err = same ? 0.0 : INFINITY;
+        return true;
+    }
+    return false;
+}
+
+/* |y − exact|·2^-scale_exp as a double, computed exactly enough (≥ 100 bits). */
+static double scaled_difference(float y, const mpfr_t exact, mpfr_exp_t scale_exp)
+{
+    mpfr_t d;
+    mpfr_prec_t p = mpfr_get_prec(exact) + 160;
+    mpfr_init2(d, p);
+    mpfr_set_flt(d, y, MPFR_RNDN);
+    mpfr_sub(d, d, exact, MPFR_RNDN);
+    mpfr_abs(d, d, MPFR_RNDN);
+    mpfr_mul_2si(d, d, -scale_exp, MPFR_RNDN);
+    double r = mpfr_get_d(d, MPFR_RNDN);
+    mpfr_clear(d);
+    return r;
+}
+
+double ref_ulp_error(float y, const mpfr_t exact)
+{
+    double err;
+    if (nonfinite_error(y, exact, &err)) return err;
+    /* |exact| in [2^(e-1), 2^e): binary32 spacing 2^(e-24), never below 2^-149. */
+    mpfr_exp_t ulp_exp = mpfr_zero_p(exact) ? -149 : mpfr_get_exp(exact) - 24;
+    if (ulp_exp < -149) ulp_exp = -149;
+    return scaled_difference(y, exact, ulp_exp);
+}
+
+double ref_abs_error(float y, const mpfr_t exact)
+{
+    double err;
+    if (nonfinite_error(y, exact, &err)) return err;
+    return scaled_difference(y, exact, 0);
+}
+
+double ref_rel_error(float y, const mpfr_t exact)
+{
+    double err;
+    if (nonfinite_error(y, exact, &err)) return err;
+    if (mpfr_zero_p(exact)) return y == 0.0f ? 0.0 : INFINITY;
+    mpfr_t d;
+    mpfr_init2(d, mpfr_get_prec(exact) + 160);
+    mpfr_set_flt(d, y, MPFR_RNDN);
+    mpfr_sub(d, d, exact, MPFR_RNDN);
+    mpfr_div(d, d, exact, MPFR_RNDN);
+    mpfr_abs(d, d, MPFR_RNDN);
+    double r = mpfr_get_d(d, MPFR_RNDN);
+    mpfr_clear(d);
+    return r;
+}
+
+/* ---- x_min: bisection on the sign of f' over [−2, −1/4], where each GELU target has its
+ * single minimum (f' < 0 at −2, f' > 0 at −1/4 for all three). */
+
+enum { XMIN_PREC = 128, XMIN_EVAL_PREC = 320 };
+
+static pthread_once_t xmin_once = PTHREAD_ONCE_INIT;
+static mpfr_t xmin_value[GELU_TARGET_COUNT];
+static mpfr_t xmin_fvalue[GELU_TARGET_COUNT];
+
+static int derivative_sign(gelu_target t, const mpfr_t x)
+{
+    mpfr_t v;
+    mpfr_init2(v, XMIN_EVAL_PREC);
+    eval_enclosure(t, true, x, XMIN_EVAL_PREC, v);
+    int s = mpfr_sgn(v);
+    mpfr_clear(v);
+    return s;
+}
+
+static void compute_x_min(gelu_target t)
+{
+    mpfr_t a, b, m;
+    mpfr_inits2(XMIN_PREC, a, b, m, (mpfr_ptr)0);
+    mpfr_set_si(a, -2, MPFR_RNDN);
+    mpfr_set_d(b, -0.25, MPFR_RNDN);
+    /* 120 halvings of a width-1.75 interval: below 2^-119, beyond 110 bits of x_min ≈ 0.75. */
+    for (int i = 0; i < 120; i++) {
+        mpfr_add(m, a, b, MPFR_RNDN);
+        mpfr_div_2ui(m, m, 1, MPFR_RNDN);
+        if (derivative_sign(t, m) < 0) mpfr_set(a, m, MPFR_RNDN);
+        else mpfr_set(b, m, MPFR_RNDN);
+    }
+    mpfr_init2(xmin_value[t], XMIN_PREC);
+    mpfr_set(xmin_value[t], a, MPFR_RNDN);
+    mpfr_init2(xmin_fvalue[t], XMIN_PREC);
+    eval_enclosure(t, false, a, XMIN_PREC, xmin_fvalue[t]);
+    mpfr_clears(a, b, m, (mpfr_ptr)0);
+}
+
+static void compute_all_x_min(void)
+{
+    for (int t = 0; t < GELU_TARGET_COUNT; t++) {
+        if (t == GELU_TARGET_RELU) {
+            mpfr_init2(xmin_value[t], XMIN_PREC);
+            mpfr_set_zero(xmin_value[t], 1);
+            mpfr_init2(xmin_fvalue[t], XMIN_PREC);
+            mpfr_set_zero(xmin_fvalue[t], 1);
+        } else {
+            compute_x_min((gelu_target)t);
+        }
+    }
+}
+
+void ref_x_min(gelu_target t, mpfr_t out)
+{
+    pthread_once(&xmin_once, compute_all_x_min);
+    mpfr_set(out, xmin_value[t], MPFR_RNDN);
+}
+
+void ref_min_value(gelu_target t, mpfr_t out)
+{
+    pthread_once(&xmin_once, compute_all_x_min);
+    mpfr_set(out, xmin_fvalue[t], MPFR_RNDN);
+}
+
+double ref_x_min_d(gelu_target t)
+{
+    pthread_once(&xmin_once, compute_all_x_min);
+    return mpfr_get_d(xmin_value[t], MPFR_RNDN);
+}

@@ -1,0 +1,58 @@
+/* The MPFR oracle: exact values of each target function and its derivative, their correctly
+ * rounded binary32 values, and the real-valued error of any binary32 output against them.
+ *
+ * Correct rounding is round-to-nearest-even to binary32 with gradual underflow (precision 24,
+ * exponent range of binary32, mpfr_subnormalize), reached with a Ziv loop: the value is computed
+ * with a rigorous error bound at 128 bits, and the precision doubles until both ends of the
+ * enclosure round to the same binary32 number.
+ *
+ * Special inputs, by definition (the limits, signed zeros kept):
+ *   f(±0) = ±0, f(+inf) = +inf, f(−inf) = −0, f(NaN) = NaN;
+ *   f'(±0) = ½, f'(+inf) = 1, f'(−inf) = −0 (the limit is approached from below), f'(NaN) = NaN.
+ * ReLU, the baseline target, is max(x, 0) with relu(NaN) = NaN, relu(x ≤ 0) = +0, and derivative
+ * 1 for x > 0, 0 otherwise.
+ *
+ * All functions are thread-safe (MPFR's exponent range is per thread and restored on return). */
+#ifndef GELUCHECK_REFERENCE_H
+#define GELUCHECK_REFERENCE_H
+
+#include <stdbool.h>
+
+#include <mpfr.h>
+
+#include "gelu_impl.h"
+
+/* Working precision of exact values handed to the error functions. */
+#define REF_EXACT_PREC 128
+
+/* The exact value f(x) (grad: f'(x)) into `exact` (precision ≥ 100 bits, set by the caller;
+ * relative accuracy about 2^-(prec-4), absolute near a zero of f'), and the correctly rounded
+ * binary32 value as the return value. */
+float ref_eval(gelu_target t, bool grad, float x, mpfr_t exact);
+
+/* The correctly rounded binary32 value of f(x) (grad: f'(x)). */
+float ref_round(gelu_target t, bool grad, float x);
+
+/* |y − exact| in units of the last place of binary32 in exact's binade (2^-149 below 2^-126);
+ * real-valued. 0 when both are the same infinity or both NaN; INFINITY when y is non-finite and
+ * exact is not, or the other way round. Zeros of either sign count as the real 0. */
+double ref_ulp_error(float y, const mpfr_t exact);
+
+/* |y − exact| as a double, with the same rules for non-finite values. */
+double ref_abs_error(float y, const mpfr_t exact);
+
+/* |y − exact| / |exact|; 0 when both are 0, INFINITY when exact is 0 and y is not. */
+double ref_rel_error(float y, const mpfr_t exact);
+
+/* Round a real to binary32: nearest-even, gradual underflow, overflow to ±inf. */
+float ref_round_binary32(const mpfr_t v);
+
+/* x_min, the point where f' = 0 (f's minimum), to at least 110 bits, computed once by bisection
+ * on the sign of f' with MPFR. Not defined for the ReLU target (returns 0). */
+void ref_x_min(gelu_target t, mpfr_t out);
+/* f(x_min), the minimum value. */
+void ref_min_value(gelu_target t, mpfr_t out);
+/* x_min rounded to double. */
+double ref_x_min_d(gelu_target t);
+
+#endif

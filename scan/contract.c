@@ -1,0 +1,152 @@
+/* Contract checks on a list of inputs against the MPFR oracle (see contract.h). */
+#include "contract.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "reference.h"
+
+uint32_t float_bits(float x)
+{
+    uint32_t b;
+    memcpy(&b, &x, sizeof b);
+    return b;
+}
+
+float float_from_bits(uint32_t bits)
+{
+    float x;
+    memcpy(&x, &bits, sizeof x);
+    return x;
+}
+
+static const uint32_t special_bits[] = {
+    0x00000000u, 0x80000000u, /* ±0 */
+    0x7f800000u, 0xff800000u, /* ±inf */
+    0x7fc00000u, 0xffc00000u, /* quiet NaN, both signs */
+    0x7fa00000u, 0xffa00000u, /* signalling NaN, both signs */
+    0x7f7fffffu, 0xff7fffffu, /* ±FLT_MAX */
+    0x00800000u, 0x80800000u, /* ±FLT_MIN */
+    0x00000001u, 0x80000001u, /* ±2^-149, the smallest subnormal */
+};
+_Static_assert(sizeof special_bits / sizeof special_bits[0] == CONTRACT_SPECIAL_COUNT,
+               "contract.h's count matches the list");
+
+void contract_special_inputs(float out[CONTRACT_SPECIAL_COUNT])
+{
+    for (size_t i = 0; i < CONTRACT_SPECIAL_COUNT; i++)
+        out[i] = float_from_bits(special_bits[i]);
+}
+
+bool contract_same_value(float expected, float actual)
+{
+    if (isnan(expected)) return isnan(actual);
+    return float_bits(expected) == float_bits(actual);
+}
+
+static void stats_add(contract_stats *s, const contract_point *p)
+{
+    if (s->count == 0 || p->ulp_error > s->max_ulp) {
+        s->max_ulp = p->ulp_error;
+        s->max_ulp_x = p->x;
+    }
+    if (s->count == 0 || p->abs_error > s->max_abs) {
+        s->max_abs = p->abs_error;
+        s->max_abs_x = p->x;
+    }
+    s->count++;
+}
+
+static void fail(contract_report *r, contract_failure f, bool grad, const contract_point *p)
+{
+    if (r->failure != CONTRACT_OK) return; /* keep the first */
+    r->failure = f;
+    r->failure_grad = grad;
+    r->where = *p;
+}
+
+/* Evaluates one direction (forward or derivative) at all inputs. */
+static void check_direction(const gelu_impl *impl, bool grad, const float *x, size_t n,
+                            contract_report *r)
+{
+    float *y = malloc((n ? n : 1) * sizeof *y);
+    if (!y) abort();
+    (grad ? impl->derivative : impl->forward)(x, y, n);
+    double max_ulp = grad ? impl->contract.grad_max_ulp : impl->contract.max_ulp;
+    double max_abs = grad ? impl->contract.grad_max_abs : impl->contract.max_abs;
+    contract_stats *s = grad ? &r->derivative : &r->forward;
+    mpfr_t exact;
+    mpfr_init2(exact, REF_EXACT_PREC);
+    for (size_t i = 0; i < n; i++) {
+        contract_point p = {.x = x[i], .y = y[i]};
+        p.ref = ref_eval(impl->target, grad, x[i], exact);
+        p.ulp_error = ref_ulp_error(y[i], exact);
+        p.abs_error = ref_abs_error(y[i], exact);
+        stats_add(s, &p);
+        if (!(p.ulp_error <= max_ulp)) fail(r, CONTRACT_ULP, grad, &p);
+        else if (!(p.abs_error <= max_abs)) fail(r, CONTRACT_ABS, grad, &p);
+    }
+    mpfr_clear(exact);
+    free(y);
+}
+
+static void check_specials(const gelu_impl *impl, bool grad, contract_report *r)
+{
+    float x[CONTRACT_SPECIAL_COUNT], y[CONTRACT_SPECIAL_COUNT];
+    contract_special_inputs(x);
+    (grad ? impl->derivative : impl->forward)(x, y, CONTRACT_SPECIAL_COUNT);
+    for (size_t i = 0; i < CONTRACT_SPECIAL_COUNT; i++) {
+        contract_point p = {.x = x[i], .y = y[i], .ref = ref_round(impl->target, grad, x[i])};
+        if (!contract_same_value(p.ref, p.y)) {
+            p.ulp_error = NAN;
+            p.abs_error = NAN;
+            fail(r, CONTRACT_SPECIAL, grad, &p);
+        }
+    }
+}
+
+contract_failure contract_check(const gelu_impl *impl, const float *x, size_t n,
+                                contract_report *report)
+{
+    memset(report, 0, sizeof *report);
+    report->failure = CONTRACT_OK;
+    if (impl->contract.specials) {
+        check_specials(impl, false, report);
+        check_specials(impl, true, report);
+    }
+    check_direction(impl, false, x, n, report);
+    check_direction(impl, true, x, n, report);
+    return report->failure;
+}
+
+void contract_describe(const gelu_impl *impl, const contract_report *r, char *buf, size_t size)
+{
+    const contract_point *p = &r->where;
+    const char *dir = r->failure_grad ? "derivative" : "forward";
+    double ulp_bound = r->failure_grad ? impl->contract.grad_max_ulp : impl->contract.max_ulp;
+    double abs_bound = r->failure_grad ? impl->contract.grad_max_abs : impl->contract.max_abs;
+    switch (r->failure) {
+    case CONTRACT_OK:
+        snprintf(buf, size, "%s: contract holds", impl->name);
+        return;
+    case CONTRACT_ULP:
+        snprintf(buf, size, "%s %s: ULP error %.6g > bound %g at x = %a (0x%08x): y = %a, ref = %a",
+                 impl->name, dir, p->ulp_error, ulp_bound, (double)p->x, float_bits(p->x),
+                 (double)p->y, (double)p->ref);
+        return;
+    case CONTRACT_ABS:
+        snprintf(buf, size, "%s %s: abs error %.6g > bound %g at x = %a (0x%08x): y = %a, ref = %a",
+                 impl->name, dir, p->abs_error, abs_bound, (double)p->x, float_bits(p->x),
+                 (double)p->y, (double)p->ref);
+        return;
+    case CONTRACT_SPECIAL:
+        snprintf(buf, size,
+                 "%s %s: special value wrong at x = %a (0x%08x): expected 0x%08x (%a), got 0x%08x (%a)",
+                 impl->name, dir, (double)p->x, float_bits(p->x), float_bits(p->ref),
+                 (double)p->ref, float_bits(p->y), (double)p->y);
+        return;
+    }
+}

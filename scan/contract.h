@@ -1,0 +1,66 @@
+/* Holding an implementation to its declared contract on a list of inputs (a seeded sample, or
+ * any list a test builds), against the MPFR oracle: forward and derivative errors against the
+ * implementation's own target, and the special values compared by encoding.
+ *
+ * The exhaustive scan reuses the same per-point rules (contract_point_ok) so that a sample and
+ * a full run judge an output the same way. */
+#ifndef GELUCHECK_CONTRACT_H
+#define GELUCHECK_CONTRACT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gelu_impl.h"
+
+typedef enum {
+    CONTRACT_OK,
+    CONTRACT_ULP,     /* ULP error above the declared bound */
+    CONTRACT_ABS,     /* absolute error above the declared bound */
+    CONTRACT_SPECIAL, /* a special input whose output differs by encoding */
+} contract_failure;
+
+/* One evaluated point. */
+typedef struct {
+    float x, y, ref;  /* input, output, correctly rounded target value */
+    double ulp_error; /* real-valued, against the exact value */
+    double abs_error;
+} contract_point;
+
+/* Largest error seen and the first input (in list order) that reaches it. */
+typedef struct {
+    double max_ulp, max_abs;
+    float max_ulp_x, max_abs_x;
+    size_t count;
+} contract_stats;
+
+typedef struct {
+    contract_stats forward, derivative;
+    contract_failure failure; /* the first failure found, CONTRACT_OK if none */
+    bool failure_grad;        /* in the derivative */
+    contract_point where;     /* the failing point */
+} contract_report;
+
+/* The special inputs every implementation is held to: ±0, ±inf, quiet and signalling NaN of
+ * both signs, ±FLT_MAX, ±FLT_MIN, ±smallest subnormal. */
+enum { CONTRACT_SPECIAL_COUNT = 14 };
+void contract_special_inputs(float out[CONTRACT_SPECIAL_COUNT]);
+
+/* Same encoding, except that any NaN matches any NaN (payloads are not part of the contract). */
+bool contract_same_value(float expected, float actual);
+
+/* Checks forward and derivative of `impl` at the n inputs, and its special values when the
+ * contract claims them. Returns the failure kind (also in report->failure). */
+contract_failure contract_check(const gelu_impl *impl, const float *x, size_t n,
+                                contract_report *report);
+
+/* "erf_naive derivative: ULP error 1.2e+07 > bound 4 at x = -0x1.4p+3 (0xc1200000):
+ *  y = ..., ref = ..." into buf. */
+void contract_describe(const gelu_impl *impl, const contract_report *report, char *buf,
+                       size_t size);
+
+/* The binary32 encoding of x. */
+uint32_t float_bits(float x);
+float float_from_bits(uint32_t bits);
+
+#endif
