@@ -373,3 +373,75 @@ double ref_x_min_d(gelu_target t)
     pthread_once(&xmin_once, compute_all_x_min);
     return mpfr_get_d(xmin_value[t], MPFR_RNDN);
 }
+
+/* ---- hi + lo form */
+
+void ref_eval_value(gelu_target t, bool grad, float x, ref_value *out)
+{
+    mpfr_t exact, rest;
+    mpfr_inits2(REF_EXACT_PREC, exact, rest, (mpfr_ptr)0);
+    out->cr = ref_eval(t, grad, x, exact);
+    out->hi = mpfr_get_d(exact, MPFR_RNDN);
+    out->lo = 0.0;
+    if (mpfr_number_p(exact) && isfinite(out->hi)) {
+        mpfr_sub_d(rest, exact, out->hi, MPFR_RNDN);
+        out->lo = mpfr_get_d(rest, MPFR_RNDN);
+    }
+    mpfr_clears(exact, rest, (mpfr_ptr)0);
+}
+
+void ref_eval_values(gelu_target t, bool grad, const float *x, size_t n, ref_value *out)
+{
+    for (size_t i = 0; i < n; i++)
+        ref_eval_value(t, grad, x[i], &out[i]);
+}
+
+/* Shared rules for non-finite values, hi + lo form. */
+static bool nonfinite_error_dd(float y, double hi, double *err)
+{
+    if (isnan(hi) || isnan(y)) {
+        *err = (isnan(hi) && isnan(y)) ? 0.0 : INFINITY;
+        return true;
+    }
+    if (isinf(hi) || isinf(y)) {
+        *err = (isinf(hi) && isinf(y) && (hi > 0) == (y > 0)) ? 0.0 : INFINITY;
+        return true;
+    }
+    return false;
+}
+
+/* |y − (hi + lo)|: y − hi is exact when y and hi are within a factor of 2 (Sterbenz), and is
+ * otherwise large enough that its rounding does not matter at 2^-53 relative. */
+static double difference_dd(float y, double hi, double lo) { return fabs(((double)y - hi) - lo); }
+
+double ref_ulp_error_dd(float y, double hi, double lo)
+{
+    double err;
+    if (nonfinite_error_dd(y, hi, &err)) return err;
+    int e = 0;
+    if (hi != 0.0) frexp(hi, &e); /* |hi| in [2^(e-1), 2^e) */
+    /* hi is exact's nearest double: it can only sit on the upper binade edge when the exact value
+     * is just below it, a case where the binade below gives a ULP twice as small; the difference
+     * is at most 2^-53 relative, so read the binade off hi + lo. */
+    if (hi != 0.0 && fabs(hi) == ldexp(1.0, e - 1) && (hi > 0 ? lo < 0 : lo > 0)) e -= 1;
+    int ulp_exp = hi == 0.0 ? -149 : e - 24;
+    if (ulp_exp < -149) ulp_exp = -149;
+    return ldexp(difference_dd(y, hi, lo), -ulp_exp);
+}
+
+double ref_abs_error_dd(float y, double hi, double lo)
+{
+    double err;
+    if (nonfinite_error_dd(y, hi, &err)) return err;
+    return difference_dd(y, hi, lo);
+}
+
+double ref_rel_error_dd(float y, double hi, double lo)
+{
+    double err;
+    if (nonfinite_error_dd(y, hi, &err)) return err;
+    if (hi == 0.0) return y == 0.0f ? 0.0 : INFINITY;
+    return difference_dd(y, hi, lo) / fabs(hi);
+}
+
+void ref_thread_done(void) { mpfr_free_cache(); }

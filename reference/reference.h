@@ -17,6 +17,7 @@
 #define GELUCHECK_REFERENCE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include <mpfr.h>
 
@@ -43,6 +44,27 @@ double ref_abs_error(float y, const mpfr_t exact);
 
 /* |y − exact| / |exact|; 0 when both are 0, INFINITY when exact is 0 and y is not. */
 double ref_rel_error(float y, const mpfr_t exact);
+
+/* An exact value carried as an unevaluated sum hi + lo of doubles (106 bits: enough for errors
+ * of binary32 outputs to about 2^-80 relative), with its correctly rounded binary32 value. */
+typedef struct {
+    double hi, lo;
+    float cr;
+} ref_value;
+
+/* ref_eval into a ref_value. */
+void ref_eval_value(gelu_target t, bool grad, float x, ref_value *out);
+/* ref_eval_value at n inputs. */
+void ref_eval_values(gelu_target t, bool grad, const float *x, size_t n, ref_value *out);
+
+/* The error functions above, against hi + lo (same rules). */
+double ref_ulp_error_dd(float y, double hi, double lo);
+double ref_abs_error_dd(float y, double hi, double lo);
+double ref_rel_error_dd(float y, double hi, double lo);
+
+/* Frees MPFR's per-thread caches (constants such as π); call at the end of each thread that
+ * used the oracle. */
+void ref_thread_done(void);
 
 /* Round a real to binary32: nearest-even, gradual underflow, overflow to ±inf. */
 float ref_round_binary32(const mpfr_t v);

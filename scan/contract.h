@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "gelu_impl.h"
+#include "reference.h"
 
 typedef enum {
     CONTRACT_OK,
@@ -49,9 +50,11 @@ void contract_special_inputs(float out[CONTRACT_SPECIAL_COUNT]);
 /* Same encoding, except that any NaN matches any NaN (payloads are not part of the contract). */
 bool contract_same_value(float expected, float actual);
 
-/* Checks forward and derivative of `impl` at the n inputs, and its special values when the
+/* Checks forward and derivative of `impl` at the n inputs against the reference values of its
+ * target (fwd[i], grad[i] for x[i]; see ref_eval_values), and its special values when the
  * contract claims them. Returns the failure kind (also in report->failure). */
 contract_failure contract_check(const gelu_impl *impl, const float *x, size_t n,
+                                const ref_value *fwd, const ref_value *grad,
                                 contract_report *report);
 
 /* "erf_naive derivative: ULP error 1.2e+07 > bound 4 at x = -0x1.4p+3 (0xc1200000):

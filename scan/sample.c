@@ -1,0 +1,46 @@
+/* Seeded samples (see sample.h). */
+#include "sample.h"
+
+#include <gsl/gsl_rng.h>
+#include <math.h>
+#include <string.h>
+
+static uint32_t bits_of(float x)
+{
+    uint32_t b;
+    memcpy(&b, &x, sizeof b);
+    return b;
+}
+
+/* Maps a float to an integer whose order is the order of the floats (−0 and +0 adjacent). */
+static int64_t ordinal(float x)
+{
+    uint32_t b = bits_of(x);
+    return (b & 0x80000000u) ? -(int64_t)(b & 0x7fffffffu) - 1 : (int64_t)b;
+}
+
+static float from_ordinal(int64_t o)
+{
+    uint32_t b = o < 0 ? (uint32_t)(-(o + 1)) | 0x80000000u : (uint32_t)o;
+    float x;
+    memcpy(&x, &b, sizeof x);
+    return x;
+}
+
+void sample_range(uint64_t seed, float lo, float hi, float *out, size_t n)
+{
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(rng, (unsigned long)seed);
+    int64_t olo = ordinal(lo), span = ordinal(hi) - olo + 1;
+    for (size_t i = 0; i < n; i++) {
+        if (i % 2 == 0) {
+            float v = (float)(lo + ((double)hi - lo) * gsl_rng_uniform(rng));
+            out[i] = v < lo ? lo : v > hi ? hi : v;
+        } else {
+            /* two 32-bit draws: an offset uniform over up to 2^32 encodings */
+            uint64_t r = ((uint64_t)gsl_rng_get(rng) << 32) | gsl_rng_get(rng);
+            out[i] = from_ordinal(olo + (int64_t)(r % (uint64_t)span));
+        }
+    }
+    gsl_rng_free(rng);
+}
