@@ -18,6 +18,7 @@ typedef enum {
     GELU_TARGET_EXACT,   /* x·Φ(x) */
     GELU_TARGET_TANH,    /* ½·x·(1 + tanh(√(2/π)·(x + 0.044715·x³))) */
     GELU_TARGET_SIGMOID, /* x·σ(1.702·x) */
+    GELU_TARGET_SILU,    /* x·σ(x): SiLU/Swish, a comparison activation, not a GELU */
     GELU_TARGET_RELU,    /* max(x, 0): the benchmark baseline, not a GELU */
     GELU_TARGET_COUNT
 } gelu_target;

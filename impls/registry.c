@@ -29,6 +29,7 @@ static const char *const target_names[GELU_TARGET_COUNT] = {
     [GELU_TARGET_EXACT] = "exact",
     [GELU_TARGET_TANH] = "tanh",
     [GELU_TARGET_SIGMOID] = "sigmoid",
+    [GELU_TARGET_SILU] = "silu",
     [GELU_TARGET_RELU] = "relu",
 };
 

@@ -112,14 +112,16 @@ static int tanh_terms(bool grad, const mpfr_t x, mpfr_prec_t p, mpfr_t term[2])
     return n;
 }
 
-/* sigmoid: f = x·σ(t), t = 1.702·x; f' = σ(t) + t·σ(t)·σ(−t). σ amplifies t's relative error
- * (≤ 2^-pa) by |t| < 2^(e+1), absorbed by pa = p + e + 16. */
-static int sigmoid_terms(bool grad, const mpfr_t x, mpfr_prec_t p, mpfr_t term[2])
+/* sigmoid (slope "1.702") and SiLU (slope "1"): f = x·σ(t), t = slope·x;
+ * f' = σ(t) + t·σ(t)·σ(−t). σ amplifies t's relative error (≤ 2^-pa) by |t| < 2^(e+1), absorbed
+ * by pa = p + e + 16. */
+static int sigmoid_terms(const char *slope, bool grad, const mpfr_t x, mpfr_prec_t p,
+                         mpfr_t term[2])
 {
     mpfr_prec_t pa = arg_prec(p, x, 1);
     mpfr_t k, t, s, tmp, sb;
     mpfr_inits2(pa, k, t, s, tmp, sb, (mpfr_ptr)0);
-    mpfr_set_str(k, "1.702", 10, MPFR_RNDN);          /* the published decimal constant */
+    mpfr_set_str(k, slope, 10, MPFR_RNDN);            /* the published decimal constant */
     mpfr_mul(t, x, k, MPFR_RNDN);
     sigma(s, t, tmp);
     int n = 1;
@@ -146,7 +148,8 @@ static mpfr_exp_t eval_enclosure(gelu_target t, bool grad, const mpfr_t x, mpfr_
     mpfr_inits2(p, term[0], term[1], (mpfr_ptr)0);
     int n = t == GELU_TARGET_EXACT ? exact_terms(grad, x, p, term)
           : t == GELU_TARGET_TANH  ? tanh_terms(grad, x, p, term)
-                                   : sigmoid_terms(grad, x, p, term);
+          : t == GELU_TARGET_SILU  ? sigmoid_terms("1", grad, x, p, term)
+                                   : sigmoid_terms("1.702", grad, x, p, term);
     mpfr_exp_t emax = ENCLOSURE_UNDERFLOW;
     mpfr_set_ui(v, 0, MPFR_RNDN);
     for (int i = 0; i < n; i++) {
@@ -303,8 +306,8 @@ double ref_rel_error(float y, const mpfr_t exact)
     return r;
 }
 
-/* ---- x_min: bisection on the sign of f' over [−2, −1/4], where each GELU target has its
- * single minimum (f' < 0 at −2, f' > 0 at −1/4 for all three). */
+/* ---- x_min: bisection on the sign of f' over [−2, −1/4], where each target has its single
+ * minimum (f' < 0 at −2, f' > 0 at −1/4 for all four; SiLU's is near −1.28). */
 
 enum { XMIN_PREC = 128, XMIN_EVAL_PREC = 320 };
 

@@ -131,7 +131,8 @@ Test(reference, tails)
 
 Test(reference, special_inputs_by_definition)
 {
-    for (int t = 0; t < GELU_TARGET_RELU; t++) {
+    for (int t = 0; t < GELU_TARGET_COUNT; t++) {
+        if (t == GELU_TARGET_RELU) continue;
         cr_expect_eq(bits(ref_round(t, false, 0.0f)), 0x00000000u);
         cr_expect_eq(bits(ref_round(t, false, -0.0f)), 0x80000000u);
         cr_expect_eq(bits(ref_round(t, false, INFINITY)), bits(INFINITY));
