@@ -417,19 +417,23 @@ static bool nonfinite_error_dd(float y, double hi, double *err)
  * otherwise large enough that its rounding does not matter at 2^-53 relative. */
 static double difference_dd(float y, double hi, double lo) { return fabs(((double)y - hi) - lo); }
 
+double ref_inv_ulp(double hi, double lo)
+{
+    if (hi == 0.0) return 0x1p149;
+    int e;
+    frexp(hi, &e); /* |hi| in [2^(e-1), 2^e) */
+    /* hi is the exact value's nearest double: on a binade's lower edge with lo pulling below it,
+     * the exact value is in the binade below, whose ULP is half as large. */
+    if (fabs(hi) == ldexp(1.0, e - 1) && (hi > 0 ? lo < 0 : lo > 0)) e -= 1;
+    int ulp_exp = e - 24 < -149 ? -149 : e - 24;
+    return ldexp(1.0, -ulp_exp);
+}
+
 double ref_ulp_error_dd(float y, double hi, double lo)
 {
     double err;
     if (nonfinite_error_dd(y, hi, &err)) return err;
-    int e = 0;
-    if (hi != 0.0) frexp(hi, &e); /* |hi| in [2^(e-1), 2^e) */
-    /* hi is exact's nearest double: it can only sit on the upper binade edge when the exact value
-     * is just below it, a case where the binade below gives a ULP twice as small; the difference
-     * is at most 2^-53 relative, so read the binade off hi + lo. */
-    if (hi != 0.0 && fabs(hi) == ldexp(1.0, e - 1) && (hi > 0 ? lo < 0 : lo > 0)) e -= 1;
-    int ulp_exp = hi == 0.0 ? -149 : e - 24;
-    if (ulp_exp < -149) ulp_exp = -149;
-    return ldexp(difference_dd(y, hi, lo), -ulp_exp);
+    return difference_dd(y, hi, lo) * ref_inv_ulp(hi, lo);
 }
 
 double ref_abs_error_dd(float y, double hi, double lo)

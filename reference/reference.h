@@ -57,6 +57,10 @@ void ref_eval_value(gelu_target t, bool grad, float x, ref_value *out);
 /* ref_eval_value at n inputs. */
 void ref_eval_values(gelu_target t, bool grad, const float *x, size_t n, ref_value *out);
 
+/* 2^-e where 2^e is the binary32 ULP of the exact value hi + lo (2^-149 below 2^-126): the ULP
+ * error of a finite y is |y − (hi + lo)| times this. */
+double ref_inv_ulp(double hi, double lo);
+
 /* The error functions above, against hi + lo (same rules). */
 double ref_ulp_error_dd(float y, double hi, double lo);
 double ref_abs_error_dd(float y, double hi, double lo);

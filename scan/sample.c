@@ -44,3 +44,23 @@ void sample_range(uint64_t seed, float lo, float hi, float *out, size_t n)
     }
     gsl_rng_free(rng);
 }
+
+void sample_stratified(uint64_t seed, const float *centers, size_t ncenters, float *out, size_t n)
+{
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(rng, (unsigned long)seed);
+    for (size_t i = 0; i < n; i++) {
+        if (i % 2 == 0 || ncenters == 0) {
+            uint32_t sign = (uint32_t)gsl_rng_uniform_int(rng, 2) << 31;
+            uint32_t biased = (uint32_t)gsl_rng_uniform_int(rng, 255);
+            uint32_t mant = (uint32_t)gsl_rng_uniform_int(rng, 1u << 23);
+            uint32_t b = sign | biased << 23 | mant;
+            memcpy(&out[i], &b, sizeof b);
+        } else {
+            float c = centers[gsl_rng_uniform_int(rng, ncenters)];
+            int64_t off = (int64_t)gsl_rng_uniform_int(rng, 1u << 17) - (1 << 16);
+            out[i] = from_ordinal(ordinal(c) + off);
+        }
+    }
+    gsl_rng_free(rng);
+}

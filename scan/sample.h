@@ -9,4 +9,9 @@
  * encoding (so every binade of the range, tiny and subnormal values included, is visited). */
 void sample_range(uint64_t seed, float lo, float hi, float *out, size_t n);
 
+/* n inputs that visit every binade and the given points: even indices draw a sign, a biased
+ * exponent in [0, 254] (0: subnormals) and a mantissa uniformly — so every binade of both signs
+ * is equally likely; odd indices lie within ±2^16 encodings of a randomly chosen centre. */
+void sample_stratified(uint64_t seed, const float *centers, size_t ncenters, float *out, size_t n);
+
 #endif

@@ -1,0 +1,203 @@
+/* The fast reference (see fast.h): double-precision enclosures with their error analysis.
+ *
+ * Notation: u = 2^-52, the spacing of doubles at 1; each correctly rounded double operation has
+ * relative error ≤ u/2. Assumed libm accuracy (glibc on x86-64, validated against MPFR by
+ * tests/test_fast_reference.c): erfc ≤ 8 ULP, erf, tanh ≤ 4 ULP, exp ≤ 2 ULP. The condition
+ * number κ of a function turns a relative error δ of its argument into κ·δ of its value:
+ * erfc(z): κ ≤ 2z² + 2 for z > 0 and ≤ 1/2 for z ≤ 0; σ(t) = 1/(1 + e^-t): κ ≤ |t|. */
+#include "fast.h"
+
+#include <float.h>
+#include <math.h>
+
+static const double U = 0x1p-52;
+static const double SQRT1_2 = 0x1.6a09e667f3bcdp-1;      /* √½ */
+static const double INV_SQRT_2PI = 0x1.9884533d43651p-2; /* 1/√(2π) */
+static const double SQRT_2_PI = 0x1.9884533d43651p-1;    /* √(2/π) */
+static const double KAPPA = 0.044715;                    /* the tanh formula's cubic coefficient */
+static const double TINY = 0x1p-8;                       /* below: the x/2 + lo forward form */
+/* Stand-in for a negative exact value too small to matter: |f| < 2^-151 in the −0 regions, so
+ * every output's ULP error (in units of 2^-149) is unaffected, and it rounds to −0. */
+static const double NEG_TINY = -0x1p-1000;
+
+/* Past these, f(x) rounds to x (and f'(x) to 1) above, to −0 below, for every binary32 x:
+ *   exact:   x·Q(x) < 2^-190·x at 16; |f|, |f'| < 20·φ(20) ≈ 2^-290 at −20;
+ *   tanh:    σ(−t) < 2^-125 at 10 (t = 87); |f|, |f'| < 2^-154 at −11 (t = −112.5);
+ *   sigmoid: σ(−1.702x)·1.702x < 2^-73 at 32; |f|, |f'| < 2^-165 at −72;
+ *   silu:    σ(−x)·x < 2^-63 at 48; |f|, |f'| < 2^-155 at −112.
+ * (Q = 1 − Φ, φ the normal density, t = 2√(2/π)(x + 0.044715x³); thresholds checked against
+ * MPFR by tests/test_fast_reference.c.) */
+static const struct {
+    double upper, lower;
+} trivial[GELU_TARGET_COUNT] = {
+    [GELU_TARGET_EXACT] = {16, -20},
+    [GELU_TARGET_TANH] = {10, -11},
+    [GELU_TARGET_SIGMOID] = {32, -72},
+    [GELU_TARGET_SILU] = {48, -112},
+    [GELU_TARGET_RELU] = {0, 0},
+};
+
+static double slope_of(gelu_target t) { return t == GELU_TARGET_SILU ? 1.0 : 1.702; }
+
+static void set(enclosure *e, double hi, double lo, double err)
+{
+    e->hi = hi;
+    e->lo = lo;
+    e->err = err;
+}
+
+/* σ(t) in double: relative error ≤ (κ·δt + 3)·u with κ ≤ |t| (exp 2 ULP, 1 + e and 1/(...)). */
+static double sigma(double t) { return 1.0 / (1.0 + exp(-t)); }
+
+/* exact target, |x| ≥ 2^-8, inside the thresholds.
+ * z = −x·√½: relative error ≤ u (√½ and the product). erfc(z): 8u + κ·u.
+ * f = 0.5·x·erfc(z): one more u/2. For x > 0 (z < 0) κ ≤ 1/2, else κ ≤ x² + 2.
+ * f' = A + B, A = erfc(z)/2 (as above), B = x·e^(−x²/2)/√(2π): x² exact, exp 2u, two products
+ * and the constant 1.5u → 4u; the sum u/2·|A + B|. */
+static void exact_general(bool grad, double x, enclosure *e)
+{
+    double kappa = x > 0 ? 0.5 : x * x + 2;
+    double erfc_z = erfc(-x * SQRT1_2);
+    if (!grad) {
+        double f = 0.5 * x * erfc_z;
+        set(e, f, 0, fabs(f) * (kappa + 10) * U);
+        return;
+    }
+    double a = 0.5 * erfc_z, b = x * (INV_SQRT_2PI * exp(-0.5 * x * x));
+    double s = a + b;
+    set(e, s, 0, (fabs(a) * (kappa + 10) + fabs(b) * 5 + fabs(s)) * U);
+}
+
+/* tanh target: t = 2√(2/π)(x + 0.044715x³), relative error ≤ 3u (six roundings, no cancellation
+ * as x and x³ share a sign). σ(t): (3|t| + 3)u. f = x·σ(t): + u/2.
+ * f' = σ(t) + x·σ(t)·σ(−t)·t', t' = 2√(2/π)(1 + 3·0.044715x²) within 3u; B's relative error
+ * ≤ (6|t| + 6 + 3 + 1.5)u. */
+static void tanh_general(bool grad, double x, enclosure *e)
+{
+    double t = 2 * SQRT_2_PI * (x + KAPPA * (x * x * x));
+    double s = sigma(t), at = fabs(t);
+    if (!grad) {
+        double f = x * s;
+        set(e, f, 0, fabs(f) * (3 * at + 5) * U);
+        return;
+    }
+    double dt = 2 * SQRT_2_PI * (1 + 3 * KAPPA * (x * x));
+    double a = s, b = x * s * sigma(-t) * dt, sum = a + b;
+    set(e, sum, 0, (fabs(a) * (3 * at + 5) + fabs(b) * (6 * at + 12) + fabs(sum)) * U);
+}
+
+/* sigmoid and SiLU: t = k·x within u (k's rounding and the product). σ(t): (|t| + 3)u;
+ * f = x·σ(t): + u/2. f' = σ(t) + t·σ(t)·σ(−t): B within (2|t| + 6 + 1.5)u. */
+static void sigmoid_general(double k, bool grad, double x, enclosure *e)
+{
+    double t = k * x, at = fabs(t), s = sigma(t);
+    if (!grad) {
+        double f = x * s;
+        set(e, f, 0, fabs(f) * (at + 5) * U);
+        return;
+    }
+    double a = s, b = t * s * sigma(-t), sum = a + b;
+    set(e, sum, 0, (fabs(a) * (at + 5) + fabs(b) * (2 * at + 9) + fabs(sum)) * U);
+}
+
+/* Forward for |x| < 2^-8: f = x/2 + x·g/2 with g = 2S − 1 odd and small (S the target's
+ * sigmoid-like factor): exact g = erf(x√½), tanh g = tanh(t/2), sigmoid g = tanh(kx/2).
+ * x/2 is exact in double; lo = x·g/2 within (libm 4u + argument ≤ 3u + u/2) ≤ 8u relative. */
+static void forward_tiny(gelu_target t, double x, enclosure *e)
+{
+    double g = t == GELU_TARGET_EXACT ? erf(x * SQRT1_2)
+             : t == GELU_TARGET_TANH  ? tanh(SQRT_2_PI * (x + KAPPA * (x * x * x)))
+                                      : tanh(0.5 * slope_of(t) * x);
+    double lo = 0.5 * (x * g);
+    set(e, 0.5 * x, lo, fabs(lo) * 10 * U);
+}
+
+/* The definitions at NaN, ±inf, ±0 and ReLU everywhere; false for other inputs. */
+static bool defined_value(gelu_target t, bool grad, float x, enclosure *e)
+{
+    if (!(t == GELU_TARGET_RELU || isnan(x) || isinf(x) || x == 0.0f)) return false;
+    set(e, ref_round(t, grad, x), 0, 0); /* no MPFR evaluation for these inputs */
+    return true;
+}
+
+void fast_enclose(gelu_target t, bool grad, float xf, enclosure *e)
+{
+    if (defined_value(t, grad, xf, e)) return;
+    double x = xf;
+    if (x >= trivial[t].upper) {
+        /* f just below x; f' just above 1: lo carries the side for the binade of the ULP. */
+        if (grad) set(e, 1.0, DBL_TRUE_MIN, 0);
+        else set(e, x, -DBL_TRUE_MIN, 0);
+        return;
+    }
+    if (x <= trivial[t].lower) {
+        set(e, NEG_TINY, 0, 0);
+        return;
+    }
+    if (!grad && fabs(x) < TINY) {
+        forward_tiny(t, x, e);
+        return;
+    }
+    switch (t) {
+    case GELU_TARGET_EXACT: exact_general(grad, x, e); break;
+    case GELU_TARGET_TANH: tanh_general(grad, x, e); break;
+    default: sigmoid_general(slope_of(t), grad, x, e); break;
+    }
+}
+
+/* True when every real in the enclosure rounds to r (ignoring the sign of a zero r). */
+static bool rounds_to(const enclosure *e, float r)
+{
+    if (isinf(r)) return false;
+    /* The rounding midpoints on both sides of r are exact in double (25 significant bits). */
+    double m_lo = 0.5 * ((double)r + (double)nextafterf(r, -INFINITY));
+    double m_hi = 0.5 * ((double)r + (double)nextafterf(r, INFINITY));
+    /* Distances from the value to both midpoints. hi − m is exact in most cases (Sterbenz, or
+     * both within 2^-149 in the subnormal range) and otherwise within 2^-53 of itself; adding lo
+     * rounds by ≤ 2^-53 of the result: a slack of 2^-51 of both covers them. When hi is itself
+     * a midpoint (x/2 for an odd subnormal x), the distance is lo, decided by its sign. */
+    double d_lo = e->hi - m_lo, d_hi = m_hi - e->hi;
+    double below = d_lo + e->lo, above = d_hi - e->lo;
+    return below > e->err + (fabs(d_lo) + fabs(below)) * 0x1p-51 &&
+           above > e->err + (fabs(d_hi) + fabs(above)) * 0x1p-51;
+}
+
+bool enclosure_round(const enclosure *e, float *cr)
+{
+    if (isnan(e->hi) || isinf(e->hi)) {
+        *cr = (float)e->hi;
+        return e->err == 0;
+    }
+    /* Candidates: the rounding of hi + lo, and its neighbour on lo's side (hi + lo rounded to
+     * double can land on a midpoint, which then rounds to even, possibly the wrong side). */
+    double v = e->hi + e->lo;
+    float r = (float)v;
+    if (!rounds_to(e, r)) {
+        r = nextafterf(r, e->lo > 0 ? INFINITY : -INFINITY);
+        if (!rounds_to(e, r)) return false;
+    }
+    if (r == 0.0f) {
+        /* ±0: the sign of the exact value must be known. */
+        if (e->err == 0 && v == 0) r = (float)e->hi; /* a defined signed zero */
+        else if (fabs(v) <= e->err) return false;
+        else r = v < 0 ? -0.0f : 0.0f;
+    }
+    *cr = r;
+    return true;
+}
+
+bool fast_ref_value(gelu_target t, bool grad, float x, ref_value *out)
+{
+    enclosure e;
+    fast_enclose(t, grad, x, &e);
+    float cr;
+    /* Decided, and the ULP error of any output known to 1e-3 ULP. */
+    if (enclosure_round(&e, &cr) && !(e.err * ref_inv_ulp(e.hi, e.lo) > 1e-3)) {
+        out->hi = e.hi;
+        out->lo = e.lo;
+        out->cr = cr;
+        return false;
+    }
+    ref_eval_value(t, grad, x, out);
+    return true;
+}

@@ -1,0 +1,38 @@
+/* The fast reference: a double-precision enclosure of each target and derivative, and the
+ * correctly rounded binary32 value when the enclosure decides it; MPFR (reference.h) otherwise.
+ *
+ * The exact value lies in [hi + lo − err, hi + lo + err]. err comes from an error analysis
+ * written beside each evaluation (libm's error in ULPs of double, the rounding of the argument
+ * times the function's condition number, the final roundings); tests/test_fast_reference.c
+ * validates it against MPFR on stratified inputs and reports the largest observed error as a
+ * fraction of the bound.
+ *
+ * Regions where the answer is known without evaluation (x past the point where f rounds to x, 1
+ * or −0 for every binary32 input) return err = 0 and a hi + lo that carries the side the exact
+ * value lies on. For |x| < 2^-8 the forward value is hi = x/2 (exact) plus a small lo, so that the
+ * midpoint x/2 of an odd subnormal x is decided by lo's sign. */
+#ifndef GELUCHECK_FAST_H
+#define GELUCHECK_FAST_H
+
+#include <stdbool.h>
+
+#include "reference.h"
+
+typedef struct {
+    double hi, lo, err;
+} enclosure;
+
+/* The enclosure of f(x) (grad: f'(x)); non-finite and zero x get the definitions of reference.h
+ * with err = 0. */
+void fast_enclose(gelu_target t, bool grad, float x, enclosure *e);
+
+/* True when every real in the enclosure rounds to the same binary32 value (into *cr); false when
+ * it straddles a rounding midpoint (or, for results that round to zero, the sign is unknown). */
+bool enclosure_round(const enclosure *e, float *cr);
+
+/* The reference value of f(x) from the enclosure, or from MPFR when the enclosure cannot decide
+ * the rounding or does not give the ULP error of any output to 1e-3 ULP. Returns true when MPFR
+ * was asked (a fallback). */
+bool fast_ref_value(gelu_target t, bool grad, float x, ref_value *out);
+
+#endif
