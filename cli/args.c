@@ -65,3 +65,14 @@ bool parse_float(const char *s, float *out, const char **why)
     *out = v;
     return true;
 }
+
+bool parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
+{
+    char *end;
+    if (*s < '0' || *s > '9') return false;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || *end || v < min || v > max) return false;
+    *out = v;
+    return true;
+}

@@ -4,11 +4,14 @@
 #define GELUCHECK_CLI_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 enum { EXIT_OK = 0, EXIT_CHECK_FAILED = 1, EXIT_USAGE = 2 };
 
 int cmd_list(int argc, char **argv);
 int cmd_eval(int argc, char **argv);
+int cmd_accuracy(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
 
 /* Prints "gelucheck CMD: <message>" and a hint to run --help on stderr; returns EXIT_USAGE. */
 int usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -26,5 +29,8 @@ int option_value(const char *cmd, int argc, char **argv, int *i, const char *nam
  * must be consumed. Values that overflow binary32 or underflow to zero are errors. On error
  * returns false and sets *why to a short reason. */
 bool parse_float(const char *s, float *out, const char **why);
+
+/* A decimal integer in [min, max], whole string. */
+bool parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 
 #endif

@@ -12,6 +12,8 @@ static const struct {
 } commands[] = {
     {"list", cmd_list, "list the implementations, their targets, CPU needs and contracts"},
     {"eval", cmd_eval, "evaluate one implementation at given inputs against the MPFR reference"},
+    {"accuracy", cmd_accuracy, "scan implementations over all 2^32 inputs (or a range/sample): the gate"},
+    {"merge", cmd_merge, "merge the partial results of a sharded accuracy run"},
 };
 
 static void print_help(FILE *f)

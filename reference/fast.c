@@ -9,6 +9,8 @@
 
 #include <float.h>
 #include <math.h>
+#include <stdint.h>
+#include <string.h>
 
 static const double U = 0x1p-52;
 static const double SQRT1_2 = 0x1.6a09e667f3bcdp-1;      /* √½ */
@@ -115,8 +117,9 @@ static void forward_tiny(gelu_target t, double x, enclosure *e)
 /* The definitions at NaN, ±inf, ±0 and ReLU everywhere; false for other inputs. */
 static bool defined_value(gelu_target t, bool grad, float x, enclosure *e)
 {
-    if (!(t == GELU_TARGET_RELU || isnan(x) || isinf(x) || x == 0.0f)) return false;
-    set(e, ref_round(t, grad, x), 0, 0); /* no MPFR evaluation for these inputs */
+    float r;
+    if (!ref_defined_value(t, grad, x, &r)) return false;
+    set(e, r, 0, 0);
     return true;
 }
 
@@ -145,13 +148,25 @@ void fast_enclose(gelu_target t, bool grad, float xf, enclosure *e)
     }
 }
 
+/* The binary32 neighbour of a finite r towards +inf (up) or −inf, by its encoding. */
+static float neighbour(float r, bool up)
+{
+    uint32_t b;
+    memcpy(&b, &r, sizeof b);
+    if ((b & 0x7fffffffu) == 0) b = up ? 0x00000001u : 0x80000001u;
+    else if ((b >> 31) == (up ? 0u : 1u)) b++; /* away from zero */
+    else b--;
+    memcpy(&r, &b, sizeof r);
+    return r;
+}
+
 /* True when every real in the enclosure rounds to r (ignoring the sign of a zero r). */
 static bool rounds_to(const enclosure *e, float r)
 {
     if (isinf(r)) return false;
     /* The rounding midpoints on both sides of r are exact in double (25 significant bits). */
-    double m_lo = 0.5 * ((double)r + (double)nextafterf(r, -INFINITY));
-    double m_hi = 0.5 * ((double)r + (double)nextafterf(r, INFINITY));
+    double m_lo = 0.5 * ((double)r + (double)neighbour(r, false));
+    double m_hi = 0.5 * ((double)r + (double)neighbour(r, true));
     /* Distances from the value to both midpoints. hi − m is exact in most cases (Sterbenz, or
      * both within 2^-149 in the subnormal range) and otherwise within 2^-53 of itself; adding lo
      * rounds by ≤ 2^-53 of the result: a slack of 2^-51 of both covers them. When hi is itself
@@ -170,10 +185,19 @@ bool enclosure_round(const enclosure *e, float *cr)
     }
     /* Candidates: the rounding of hi + lo, and its neighbour on lo's side (hi + lo rounded to
      * double can land on a midpoint, which then rounds to even, possibly the wrong side). */
+    if (e->err == 0) {
+        /* The defined and trivial regions: hi is a binary32 value (lo at most marks the side of
+         * the exact value, far below half an ULP), or a stand-in below 2^-151 that rounds to 0. */
+        float rh = (float)e->hi;
+        if ((double)rh == e->hi || fabs(e->hi) < 0x1p-151) {
+            *cr = rh;
+            return true;
+        }
+    }
     double v = e->hi + e->lo;
     float r = (float)v;
     if (!rounds_to(e, r)) {
-        r = nextafterf(r, e->lo > 0 ? INFINITY : -INFINITY);
+        r = neighbour(r, e->lo > 0);
         if (!rounds_to(e, r)) return false;
     }
     if (r == 0.0f) {
@@ -186,18 +210,20 @@ bool enclosure_round(const enclosure *e, float *cr)
     return true;
 }
 
-bool fast_ref_value(gelu_target t, bool grad, float x, ref_value *out)
+bool fast_ref_value(gelu_target t, bool grad, float x, ref_value *out, double *inv_ulp)
 {
     enclosure e;
     fast_enclose(t, grad, x, &e);
     float cr;
+    *inv_ulp = ref_inv_ulp(e.hi, e.lo);
     /* Decided, and the ULP error of any output known to 1e-3 ULP. */
-    if (enclosure_round(&e, &cr) && !(e.err * ref_inv_ulp(e.hi, e.lo) > 1e-3)) {
+    if (enclosure_round(&e, &cr) && !(e.err * *inv_ulp > 1e-3)) {
         out->hi = e.hi;
         out->lo = e.lo;
         out->cr = cr;
         return false;
     }
     ref_eval_value(t, grad, x, out);
+    *inv_ulp = ref_inv_ulp(out->hi, out->lo);
     return true;
 }

@@ -32,7 +32,7 @@ bool enclosure_round(const enclosure *e, float *cr);
 
 /* The reference value of f(x) from the enclosure, or from MPFR when the enclosure cannot decide
  * the rounding or does not give the ULP error of any output to 1e-3 ULP. Returns true when MPFR
- * was asked (a fallback). */
-bool fast_ref_value(gelu_target t, bool grad, float x, ref_value *out);
+ * was asked (a fallback). *inv_ulp: ref_inv_ulp(out->hi, out->lo). */
+bool fast_ref_value(gelu_target t, bool grad, float x, ref_value *out, double *inv_ulp);
 
 #endif

@@ -9,6 +9,7 @@
 #include "reference.h"
 
 #include <limits.h>
+#include <stdint.h>
 #include <math.h>
 #include <pthread.h>
 #include <string.h>
@@ -183,8 +184,7 @@ float ref_round_binary32(const mpfr_t v)
 
 static bool same_encoding(float a, float b) { return memcmp(&a, &b, sizeof a) == 0; }
 
-/* The definitions at ±0, ±inf, NaN (reference.h); false when x is finite and non-zero. */
-static bool special_value(gelu_target t, bool grad, float x, float *r)
+bool ref_defined_value(gelu_target t, bool grad, float x, float *r)
 {
     if (isnan(x)) *r = x;
     else if (t == GELU_TARGET_RELU) *r = grad ? (x > 0.0f ? 1.0f : 0.0f) : (x > 0.0f ? x : 0.0f);
@@ -197,7 +197,7 @@ static bool special_value(gelu_target t, bool grad, float x, float *r)
 float ref_eval(gelu_target t, bool grad, float x, mpfr_t exact)
 {
     float r;
-    if (special_value(t, grad, x, &r)) {
+    if (ref_defined_value(t, grad, x, &r)) {
         mpfr_set_flt(exact, r, MPFR_RNDN);
         return r;
     }
@@ -416,18 +416,6 @@ static bool nonfinite_error_dd(float y, double hi, double *err)
 /* |y − (hi + lo)|: y − hi is exact when y and hi are within a factor of 2 (Sterbenz), and is
  * otherwise large enough that its rounding does not matter at 2^-53 relative. */
 static double difference_dd(float y, double hi, double lo) { return fabs(((double)y - hi) - lo); }
-
-double ref_inv_ulp(double hi, double lo)
-{
-    if (hi == 0.0) return 0x1p149;
-    int e;
-    frexp(hi, &e); /* |hi| in [2^(e-1), 2^e) */
-    /* hi is the exact value's nearest double: on a binade's lower edge with lo pulling below it,
-     * the exact value is in the binade below, whose ULP is half as large. */
-    if (fabs(hi) == ldexp(1.0, e - 1) && (hi > 0 ? lo < 0 : lo > 0)) e -= 1;
-    int ulp_exp = e - 24 < -149 ? -149 : e - 24;
-    return ldexp(1.0, -ulp_exp);
-}
 
 double ref_ulp_error_dd(float y, double hi, double lo)
 {

@@ -18,6 +18,8 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <string.h>
 
 #include <mpfr.h>
 
@@ -30,6 +32,10 @@
  * relative accuracy about 2^-(prec-4), absolute near a zero of f'), and the correctly rounded
  * binary32 value as the return value. */
 float ref_eval(gelu_target t, bool grad, float x, mpfr_t exact);
+
+/* The values fixed by definition (ReLU everywhere; ±0, ±inf and NaN for the others) into *r;
+ * false for the other inputs. No MPFR involved. */
+bool ref_defined_value(gelu_target t, bool grad, float x, float *r);
 
 /* The correctly rounded binary32 value of f(x) (grad: f'(x)). */
 float ref_round(gelu_target t, bool grad, float x);
@@ -59,7 +65,24 @@ void ref_eval_values(gelu_target t, bool grad, const float *x, size_t n, ref_val
 
 /* 2^-e where 2^e is the binary32 ULP of the exact value hi + lo (2^-149 below 2^-126): the ULP
  * error of a finite y is |y − (hi + lo)| times this. */
-double ref_inv_ulp(double hi, double lo);
+static inline double ref_inv_ulp(double hi, double lo)
+{
+    /* Read the binade off hi's fields (the scan calls this for every reference value). */
+    uint64_t b;
+    memcpy(&b, &hi, sizeof b);
+    int biased = (int)((b >> 52) & 0x7ff);
+    if (biased == 0) return 0x1p149; /* zero or double-subnormal: far below 2^-126 */
+    int e = biased - 1022;           /* |hi| in [2^(e-1), 2^e) */
+    /* hi is the exact value's nearest double: on a binade's lower edge with lo pulling below it,
+     * the exact value is in the binade below, whose ULP is half as large. */
+    if ((b & 0xfffffffffffffull) == 0 && (hi > 0 ? lo < 0 : lo > 0)) e -= 1;
+    int ulp_exp = e - 24 < -149 ? -149 : e - 24;
+    uint64_t inv = (uint64_t)(1023 - ulp_exp) << 52; /* 2^-ulp_exp, ulp_exp in [-149, 104] */
+    double r;
+    memcpy(&r, &inv, sizeof r);
+    return r;
+}
+
 
 /* The error functions above, against hi + lo (same rules). */
 double ref_ulp_error_dd(float y, double hi, double lo);

@@ -8,20 +8,6 @@
 #include <string.h>
 
 
-uint32_t float_bits(float x)
-{
-    uint32_t b;
-    memcpy(&b, &x, sizeof b);
-    return b;
-}
-
-float float_from_bits(uint32_t bits)
-{
-    float x;
-    memcpy(&x, &bits, sizeof x);
-    return x;
-}
-
 static const uint32_t special_bits[] = {
     0x00000000u, 0x80000000u, /* ±0 */
     0x7f800000u, 0xff800000u, /* ±inf */

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "gelu_impl.h"
 #include "reference.h"
@@ -62,8 +63,19 @@ contract_failure contract_check(const gelu_impl *impl, const float *x, size_t n,
 void contract_describe(const gelu_impl *impl, const contract_report *report, char *buf,
                        size_t size);
 
-/* The binary32 encoding of x. */
-uint32_t float_bits(float x);
-float float_from_bits(uint32_t bits);
+/* The binary32 encoding of x, and back. */
+static inline uint32_t float_bits(float x)
+{
+    uint32_t b;
+    memcpy(&b, &x, sizeof b);
+    return b;
+}
+
+static inline float float_from_bits(uint32_t bits)
+{
+    float x;
+    memcpy(&x, &bits, sizeof x);
+    return x;
+}
 
 #endif

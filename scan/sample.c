@@ -64,3 +64,14 @@ void sample_stratified(uint64_t seed, const float *centers, size_t ncenters, flo
     }
     gsl_rng_free(rng);
 }
+
+void sample_encodings(uint64_t seed, float *out, size_t n)
+{
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(rng, (unsigned long)seed);
+    for (size_t i = 0; i < n; i++) {
+        uint32_t b = (uint32_t)gsl_rng_get(rng);
+        memcpy(&out[i], &b, sizeof b);
+    }
+    gsl_rng_free(rng);
+}

@@ -14,4 +14,7 @@ void sample_range(uint64_t seed, float lo, float hi, float *out, size_t n);
  * is equally likely; odd indices lie within ±2^16 encodings of a randomly chosen centre. */
 void sample_stratified(uint64_t seed, const float *centers, size_t ncenters, float *out, size_t n);
 
+/* n encodings drawn uniformly from all 2^32 (NaNs and infinities included). */
+void sample_encodings(uint64_t seed, float *out, size_t n);
+
 #endif

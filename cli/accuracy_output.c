@@ -1,0 +1,112 @@
+/* The accuracy table and files (see accuracy_output.h). */
+#include "accuracy_output.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "accuracy_csv.h"
+#include "atomic_file.h"
+#include "cli.h"
+
+static const char *fmt_ulp(double v, char *buf, size_t size)
+{
+    if (isinf(v)) snprintf(buf, size, v > 0 ? "inf" : "-");
+    else snprintf(buf, size, "%.4g", v);
+    return buf;
+}
+
+static void print_row(const scan_result *r, size_t i, int k, int d)
+{
+    const gelu_impl *impl = r->impls[i];
+    const impl_metrics *m = &r->metrics[i];
+    const error_metrics *e = &m->err[k][d];
+    char u[32], a[32], mono[32] = "", sign[32] = "", spec[16] = "";
+    if (k == REF_OWN && d == DIR_FORWARD)
+        snprintf(mono, sizeof mono, "%llu", (unsigned long long)m->mono.violations);
+    if (k == REF_OWN && d == DIR_DERIVATIVE)
+        snprintf(sign, sizeof sign, "%llu", (unsigned long long)m->sign.violations);
+    if (k == REF_OWN && r->has_extras)
+        snprintf(spec, sizeof spec, "%zu", r->extras[i].nspecial_failed[d]);
+    printf("%-14s %-6s %-5s %-10s %11s %-16a %9.4g %8.4f%% %10s %-16a %6s %6s %5s\n", impl->name,
+           k == REF_OWN ? gelu_target_name(impl->target) : "exact", k == REF_OWN ? "own" : "exact",
+           d == DIR_FORWARD ? "forward" : "derivative", fmt_ulp(e->max_ulp.value, u, sizeof u),
+           (double)float_from_bits(e->max_ulp.bits), error_metrics_mean_ulp(e),
+           e->count ? 100.0 * (double)e->correctly_rounded / (double)e->count : 0.0,
+           fmt_ulp(e->max_abs.value, a, sizeof a), (double)float_from_bits(e->max_abs.bits), mono,
+           sign, spec);
+}
+
+static void print_table(const scan_result *r)
+{
+    printf("%-14s %-6s %-5s %-10s %11s %-16s %9s %9s %10s %-16s %6s %6s %5s\n", "impl", "target",
+           "ref", "direction", "max_ulp", "at", "mean_ulp", "CR", "max_abs", "at", "mono",
+           "sign", "spec");
+    for (size_t i = 0; i < r->nimpls; i++)
+        for (int k = 0; k < REF_KINDS; k++) {
+            if (k == REF_EXACT && !scan_has_exact_row(r->impls[i])) continue;
+            for (int d = 0; d < (r->grad ? DIR_COUNT : 1); d++) print_row(r, i, k, d);
+        }
+    printf("\ninputs: %llu", (unsigned long long)r->inputs);
+    uint64_t refs = 0, fb = 0;
+    for (int t = 0; t < GELU_TARGET_COUNT; t++)
+        for (int d = 0; d < DIR_COUNT; d++) {
+            refs += r->refs[t][d];
+            fb += r->fallbacks[t][d];
+        }
+    printf("; reference values: %llu, of which MPFR fallbacks: %llu (%.3g)\n",
+           (unsigned long long)refs, (unsigned long long)fb, refs ? (double)fb / (double)refs : 0.0);
+}
+
+typedef void (*csv_writer)(const scan_result *, FILE *);
+
+static int write_file(const char *cmd, const char *path, csv_writer w, const scan_result *r)
+{
+    atomic_file a;
+    if (atomic_file_open(&a, path) != 0) {
+        fprintf(stderr, "gelucheck %s: cannot write '%s': %s\n", cmd, path, strerror(errno));
+        return -1;
+    }
+    w(r, a.f);
+    if (atomic_file_commit(&a) != 0) {
+        fprintf(stderr, "gelucheck %s: cannot write '%s': %s\n", cmd, path, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+int accuracy_files_probe(const char *cmd, const accuracy_files *files)
+{
+    const char *paths[2] = {files->csv, files->ranges_csv};
+    for (int i = 0; i < 2; i++) {
+        if (!paths[i]) continue;
+        atomic_file a;
+        if (atomic_file_open(&a, paths[i]) != 0) {
+            fprintf(stderr, "gelucheck %s: cannot write '%s': %s\n", cmd, paths[i], strerror(errno));
+            return -1;
+        }
+        atomic_file_abort(&a);
+    }
+    return 0;
+}
+
+int accuracy_output(const char *cmd, const scan_result *r, const accuracy_files *files)
+{
+    print_table(r);
+    int status = EXIT_OK;
+    for (size_t i = 0; i < r->nimpls; i++) {
+        char why[512];
+        int n = scan_contract_violations(r, i, why, sizeof why);
+        if (n) {
+            printf("CONTRACT BROKEN (%d claim%s): %s\n", n, n > 1 ? "s" : "", why);
+            status = EXIT_CHECK_FAILED;
+        }
+    }
+    if (status == EXIT_OK) printf("every implementation meets its declared contract\n");
+    if (files->csv && write_file(cmd, files->csv, accuracy_csv_write, r) != 0)
+        status = EXIT_CHECK_FAILED;
+    if (files->ranges_csv && write_file(cmd, files->ranges_csv, ranges_csv_write, r) != 0)
+        status = EXIT_CHECK_FAILED;
+    return status;
+}

@@ -1,0 +1,215 @@
+/* gelucheck accuracy: the scan over a domain, the table, the CSV files and the contract gate. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "accuracy_output.h"
+#include "atomic_file.h"
+#include "cli.h"
+
+static void print_help(void)
+{
+    printf(
+        "usage: gelucheck accuracy [--impl A,B,...] [--range LO:HI | --sample N [--seed S]]\n"
+        "                          [--grad] [--csv FILE] [--ranges-csv FILE] [--threads N]\n"
+        "                          [--shard K/N --partial FILE]\n\n"
+        "Scans implementations against the correctly rounded MPFR reference (a fast double\n"
+        "enclosure, MPFR where it cannot decide) and prints, per implementation, against its\n"
+        "own target and against exact GELU: max ULP error with the first input reaching it,\n"
+        "mean ULP, correctly rounded fraction, max abs error, monotonicity violations, wrong\n"
+        "derivative signs and failed special values.\n\n"
+        "Domain (default: all 2^32 binary32 encodings):\n"
+        "  --range LO:HI     every float in [LO, HI] (decimal or hex floats)\n"
+        "  --sample N        N encodings drawn uniformly from all 2^32, --seed S (default 1)\n\n"
+        "Options:\n"
+        "  --impl A,B,...    implementations (default: every one this CPU can run)\n"
+        "  --grad            the derivatives too (gradient metrics and sign check)\n"
+        "  --csv FILE        the accuracy CSV (columns in the README)\n"
+        "  --ranges-csv FILE ULP histograms per input range\n"
+        "  --threads N       worker threads (default: all online CPUs); results do not depend\n"
+        "                    on it\n"
+        "  --shard K/N       scan only part K (1..N) of N and write the partial result to\n"
+        "                    --partial FILE, for 'gelucheck merge'\n\n"
+        "Progress goes to stderr when it is a terminal. Exit status: 0 every implementation\n"
+        "meets its declared contract, 1 one does not (the gate) or a file cannot be written,\n"
+        "2 bad usage.\n");
+}
+
+typedef struct {
+    const gelu_impl *impls[SCAN_MAX_IMPLS];
+    size_t nimpls;
+    scan_domain domain;
+    bool grad, have_range, have_sample;
+    uint64_t threads, shard_k, shard_n;
+    const char *partial;
+    accuracy_files files;
+} accuracy_args;
+
+/* A,B,C → implementations; unavailable ones are skipped with a note. */
+static int parse_impls(const char *list, accuracy_args *a)
+{
+    char *copy = strdup(list);
+    int status = copy ? EXIT_OK : EXIT_CHECK_FAILED;
+    for (char *save = NULL, *name = copy ? strtok_r(copy, ",", &save) : NULL;
+         name && status == EXIT_OK; name = strtok_r(NULL, ",", &save)) {
+        const gelu_impl *m = gelu_impl_find(name);
+        if (!m) status = usage_error("accuracy", "unknown implementation '%s' (see 'gelucheck list')", name);
+        else if (!gelu_impl_available(m))
+            fprintf(stderr, "gelucheck accuracy: skipping '%s': this CPU lacks its features\n", name);
+        else if (a->nimpls == SCAN_MAX_IMPLS) status = usage_error("accuracy", "too many implementations");
+        else a->impls[a->nimpls++] = m;
+    }
+    free(copy);
+    if (status == EXIT_OK && a->nimpls == 0)
+        status = usage_error("accuracy", "no implementation of '%s' can run on this CPU", list);
+    return status;
+}
+
+static int parse_range(const char *s, scan_domain *d)
+{
+    const char *colon = strchr(s, ':');
+    char lo[64];
+    const char *why = "expected LO:HI";
+    if (!colon || (size_t)(colon - s) >= sizeof lo) return usage_error("accuracy", "bad --range '%s': %s", s, why);
+    memcpy(lo, s, (size_t)(colon - s));
+    lo[colon - s] = '\0';
+    if (!parse_float(lo, &d->lo, &why) || !parse_float(colon + 1, &d->hi, &why))
+        return usage_error("accuracy", "bad --range '%s': %s", s, why);
+    if (d->lo != d->lo || d->hi != d->hi || d->lo > d->hi)
+        return usage_error("accuracy", "bad --range '%s': needs LO <= HI, not NaN", s);
+    d->kind = DOMAIN_RANGE;
+    return EXIT_OK;
+}
+
+static int parse_shard(const char *s, accuracy_args *a)
+{
+    char k[32];
+    const char *slash = strchr(s, '/');
+    if (!slash || (size_t)(slash - s) >= sizeof k) return usage_error("accuracy", "bad --shard '%s': expected K/N", s);
+    memcpy(k, s, (size_t)(slash - s));
+    k[slash - s] = '\0';
+    if (!parse_u64(slash + 1, 1, 1u << 20, &a->shard_n) || !parse_u64(k, 1, a->shard_n, &a->shard_k))
+        return usage_error("accuracy", "bad --shard '%s': expected K/N with 1 <= K <= N", s);
+    return EXIT_OK;
+}
+
+static int parse_args(int argc, char **argv, accuracy_args *a)
+{
+    const char *v;
+    int got, st = EXIT_OK;
+    for (int i = 1; i < argc && st == EXIT_OK; i++) {
+        const char *arg = argv[i];
+        if (strcmp(arg, "--grad") == 0) a->grad = true;
+        else if ((got = option_value("accuracy", argc, argv, &i, "--impl", &v)))
+            st = got < 0 ? EXIT_USAGE : parse_impls(v, a);
+        else if ((got = option_value("accuracy", argc, argv, &i, "--range", &v))) {
+            st = got < 0 ? EXIT_USAGE : parse_range(v, &a->domain);
+            a->have_range = true;
+        } else if ((got = option_value("accuracy", argc, argv, &i, "--sample", &v))) {
+            if (got < 0) st = EXIT_USAGE;
+            else if (!parse_u64(v, 1, UINT64_C(1) << 32, &a->domain.n))
+                st = usage_error("accuracy", "bad --sample '%s': a count from 1 to 2^32", v);
+            a->have_sample = true;
+        } else if ((got = option_value("accuracy", argc, argv, &i, "--seed", &v))) {
+            if (got < 0) st = EXIT_USAGE;
+            else if (!parse_u64(v, 0, UINT64_MAX, &a->domain.seed))
+                st = usage_error("accuracy", "bad --seed '%s': a non-negative integer", v);
+        } else if ((got = option_value("accuracy", argc, argv, &i, "--threads", &v))) {
+            if (got < 0) st = EXIT_USAGE;
+            else if (!parse_u64(v, 1, 1024, &a->threads))
+                st = usage_error("accuracy", "bad --threads '%s': 1 to 1024", v);
+        } else if ((got = option_value("accuracy", argc, argv, &i, "--shard", &v)))
+            st = got < 0 ? EXIT_USAGE : parse_shard(v, a);
+        else if ((got = option_value("accuracy", argc, argv, &i, "--partial", &v)))
+            st = got < 0 ? EXIT_USAGE : (a->partial = v, EXIT_OK);
+        else if ((got = option_value("accuracy", argc, argv, &i, "--csv", &v)))
+            st = got < 0 ? EXIT_USAGE : (a->files.csv = v, EXIT_OK);
+        else if ((got = option_value("accuracy", argc, argv, &i, "--ranges-csv", &v)))
+            st = got < 0 ? EXIT_USAGE : (a->files.ranges_csv = v, EXIT_OK);
+        else st = usage_error("accuracy", "unexpected argument '%s'", arg);
+    }
+    if (st != EXIT_OK) return st;
+    if (a->have_range && a->have_sample) return usage_error("accuracy", "--range and --sample exclude each other");
+    if (a->have_sample) a->domain.kind = DOMAIN_SAMPLE;
+    if ((a->shard_n != 0) != (a->partial != NULL))
+        return usage_error("accuracy", "--shard K/N and --partial FILE go together");
+    if (a->partial && (a->files.csv || a->files.ranges_csv))
+        return usage_error("accuracy", "a shard writes --partial only; 'gelucheck merge' writes the CSV");
+    return EXIT_OK;
+}
+
+static void progress(uint64_t done, uint64_t total, void *ctx)
+{
+    const struct timespec *start = ctx;
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    double el = (double)(now.tv_sec - start->tv_sec) + 1e-9 * (double)(now.tv_nsec - start->tv_nsec);
+    double frac = total ? (double)done / (double)total : 1;
+    double eta = frac > 0 ? el * (1 - frac) / frac : 0;
+    int width = 30, filled = (int)(frac * width);
+    fprintf(stderr, "\rscan [%.*s%*s] %5.1f%%  %4.0fs elapsed, ETA %4.0fs ", filled,
+            "##############################", width - filled, "", 100 * frac, el, eta);
+    if (done == total) fprintf(stderr, "\n");
+}
+
+static int write_partial(const scan_result *r, const char *path)
+{
+    atomic_file f;
+    if (atomic_file_open(&f, path) != 0 || (scan_result_write(r, f.f) != 0 && (atomic_file_abort(&f), 1)) ||
+        atomic_file_commit(&f) != 0) {
+        fprintf(stderr, "gelucheck accuracy: cannot write '%s': %s\n", path, strerror(errno));
+        return EXIT_CHECK_FAILED;
+    }
+    printf("wrote shard %u/%u (%llu inputs) to %s\n", r->shard_k + 1, r->shard_n,
+           (unsigned long long)r->inputs, path);
+    return EXIT_OK;
+}
+
+int cmd_accuracy(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++)
+        if (is_help(argv[i])) {
+            print_help();
+            return EXIT_OK;
+        }
+    accuracy_args a = {.domain = {.kind = DOMAIN_ALL, .seed = 1}};
+    int st = parse_args(argc, argv, &a);
+    if (st != EXIT_OK) return st;
+    if (a.nimpls == 0)
+        for (size_t i = 0; i < gelu_impl_count(); i++)
+            if (gelu_impl_available(gelu_impl_at(i))) a.impls[a.nimpls++] = gelu_impl_at(i);
+    if (accuracy_files_probe("accuracy", &a.files) != 0) return EXIT_CHECK_FAILED;
+    if (a.partial) {
+        accuracy_files probe = {a.partial, NULL};
+        if (accuracy_files_probe("accuracy", &probe) != 0) return EXIT_CHECK_FAILED;
+    }
+    struct timespec start, end;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    scan_config cfg = {
+        .impls = a.impls, .nimpls = a.nimpls, .domain = a.domain, .grad = a.grad,
+        .threads = (unsigned)a.threads, .shard_k = a.shard_n ? (unsigned)a.shard_k - 1 : 0,
+        .shard_n = a.shard_n ? (unsigned)a.shard_n : 1,
+        .progress = isatty(STDERR_FILENO) ? progress : NULL, .progress_ctx = &start,
+    };
+    scan_result *r = malloc(sizeof *r);
+    const char *error = NULL;
+    if (!r || scan_run(&cfg, r, &error) != 0) {
+        fprintf(stderr, "gelucheck accuracy: %s\n", r ? error : "out of memory");
+        free(r);
+        return EXIT_CHECK_FAILED;
+    }
+    clock_gettime(CLOCK_MONOTONIC, &end);
+    double wall = (double)(end.tv_sec - start.tv_sec) + 1e-9 * (double)(end.tv_nsec - start.tv_nsec);
+    unsigned threads = a.threads ? (unsigned)a.threads : (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
+    st = a.partial ? write_partial(r, a.partial) : accuracy_output("accuracy", r, &a.files);
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    printf("wall %.1f s, %u thread%s, %.3g inputs/s/thread, peak memory %.1f MiB\n", wall, threads,
+           threads > 1 ? "s" : "", (double)r->inputs / wall / threads, (double)ru.ru_maxrss / 1024);
+    free(r);
+    return st;
+}

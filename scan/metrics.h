@@ -1,0 +1,133 @@
+/* Mergeable accuracy metrics: everything the scan measures is a count, an exact (integer) sum, a
+ * histogram or a maximum with the first input reaching it, so that merging per-thread and
+ * per-shard partial results in any order gives the same bits (results independent of the
+ * thread count and of sharding).
+ *
+ * Input ranges (documented in the README): tiny |x| < 2^-8 (zeros and subnormals included);
+ * negative tail x < −3; core −3 ≤ x ≤ 3 outside tiny; positive side x > 3; NaN inputs.
+ * ULP histogram buckets: = 0, ≤ 0.5, ≤ 1, ≤ 2, ≤ 4, …, ≤ 2^20, > 2^20 (finite), non-finite. */
+#ifndef GELUCHECK_METRICS_H
+#define GELUCHECK_METRICS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+enum { HIST_BUCKETS = 25, MONO_LISTED = 10 };
+
+typedef enum { RANGE_NEG_TAIL, RANGE_CORE, RANGE_POSITIVE, RANGE_TINY, RANGE_NAN, RANGE_COUNT } input_range;
+
+enum { REF_OWN, REF_EXACT, REF_KINDS };
+enum { DIR_FORWARD, DIR_DERIVATIVE, DIR_COUNT };
+
+input_range input_range_of(float x);
+const char *input_range_name(input_range r);
+/* "0", "<=0.5", "<=1", "<=2", …, "<=2^20", ">2^20", "nonfinite" */
+const char *hist_bucket_name(int bucket);
+/* The bucket of a ULP error (non-finite errors, NaN included, in the last). */
+static inline int hist_bucket(double u)
+{
+    if (u == 0) return 0;
+    if (!(u <= 0x1p20)) return isinf(u) || isnan(u) ? HIST_BUCKETS - 1 : HIST_BUCKETS - 2;
+    if (u <= 0.5) return 1;
+    /* ceil(log2 u) from the double's fields: u in (0.5, 2^20] is normal. */
+    uint64_t b;
+    memcpy(&b, &u, sizeof b);
+    int e = (int)((b >> 52) & 0x7ff) - 1023;
+    return ((b & 0xfffffffffffffull) ? e + 1 : e) + 2;
+}
+
+/* A maximum and the first input (lowest position in the domain) reaching it. */
+typedef struct {
+    double value;
+    uint64_t seq;  /* position in the scanned domain; UINT64_MAX when empty */
+    uint32_t bits; /* the input's encoding */
+} arg_max;
+
+void arg_max_init(arg_max *m);
+void arg_max_merge(arg_max *dst, const arg_max *src);
+
+/* Mean ULP is kept as an exact sum of per-input errors in units of 2^-20 ULP, each error capped
+ * at 2^30 ULP (non-finite errors are counted in the histogram, not the mean). */
+#define ULP_SUM_SCALE 0x1p20
+#define ULP_SUM_CAP 0x1p30
+
+typedef struct {
+    uint64_t count;
+    uint64_t finite;           /* inputs whose ULP error is finite (the mean's denominator) */
+    uint64_t ulp_sum_hi, ulp_sum_lo; /* 128-bit fixed-point sum */
+    arg_max max_ulp, max_abs, max_rel;
+    uint64_t correctly_rounded; /* same encoding as the correctly rounded value (any NaN for NaN) */
+    uint64_t hist[RANGE_COUNT][HIST_BUCKETS];
+} error_metrics;
+
+typedef struct {
+    uint64_t violations;
+    arg_max largest; /* distance between the two outputs in binary32 steps; at the pair's 2nd input */
+    size_t nlisted;
+    uint64_t listed_seq[MONO_LISTED]; /* the first violations, in domain order */
+    uint32_t listed_bits[MONO_LISTED];
+} mono_metrics;
+
+typedef struct {
+    uint64_t violations;
+    uint64_t first_seq; /* UINT64_MAX when none */
+    uint32_t first_bits;
+} sign_metrics;
+
+typedef struct {
+    error_metrics err[REF_KINDS][DIR_COUNT];
+    mono_metrics mono;
+    sign_metrics sign;
+} impl_metrics;
+
+void error_metrics_init(error_metrics *m);
+void impl_metrics_init(impl_metrics *m);
+
+void mono_add(mono_metrics *m, uint64_t seq, float x, uint64_t distance);
+void sign_add(sign_metrics *m, uint64_t seq, float x);
+
+void error_metrics_merge(error_metrics *dst, const error_metrics *src);
+void impl_metrics_merge(impl_metrics *dst, const impl_metrics *src);
+
+double error_metrics_mean_ulp(const error_metrics *m);
+
+/* ---- the per-point updates, inline: the scan's hot path */
+
+static inline void arg_max_add(arg_max *m, double value, uint64_t seq, float x)
+{
+    /* Larger value wins; on a tie the earlier input. Within one caller seq only grows, so a
+     * tie never displaces. */
+    if (value > m->value || (value == m->value && seq < m->seq)) {
+        m->value = value;
+        m->seq = seq;
+        memcpy(&m->bits, &x, sizeof m->bits);
+    }
+}
+
+/* Adds one evaluated point. */
+static inline void error_metrics_add(error_metrics *m, uint64_t seq, float x, input_range range,
+                                     double ulp, double abs, double rel, bool correctly_rounded)
+{
+    m->count++;
+    if (ulp <= ULP_SUM_CAP) { /* finite (NaN and inf fail the test) */
+        m->finite++;
+        uint64_t q = (uint64_t)(ulp * ULP_SUM_SCALE), lo = m->ulp_sum_lo + q;
+        m->ulp_sum_hi += lo < m->ulp_sum_lo;
+        m->ulp_sum_lo = lo;
+    } else if (isfinite(ulp)) {
+        m->finite++;
+        uint64_t q = (uint64_t)(ULP_SUM_CAP * ULP_SUM_SCALE), lo = m->ulp_sum_lo + q;
+        m->ulp_sum_hi += lo < m->ulp_sum_lo;
+        m->ulp_sum_lo = lo;
+    }
+    if (ulp > m->max_ulp.value) arg_max_add(&m->max_ulp, ulp, seq, x);
+    if (abs > m->max_abs.value) arg_max_add(&m->max_abs, abs, seq, x);
+    if (rel > m->max_rel.value) arg_max_add(&m->max_rel, rel, seq, x);
+    m->correctly_rounded += correctly_rounded;
+    m->hist[range][hist_bucket(ulp)]++;
+}
+
+#endif

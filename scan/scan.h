@@ -1,0 +1,97 @@
+/* The scan engine: every implementation of a run evaluated over a domain of binary32 inputs in
+ * blocks of consecutive encodings, each block's reference computed once (fast enclosure, MPFR
+ * fallback) and shared by all implementations, threads over blocks, and mergeable results:
+ * identical to the last bit whatever the thread count or sharding.
+ *
+ * Per implementation, against its own target and (for GELU targets) against exact GELU, forward
+ * and with `grad` derivative: error metrics (metrics.h); monotonicity of the forward on both
+ * branches (consecutive inputs of the domain, block seams included, the pair straddling the
+ * target's x_min exempt); the derivative's sign against the branch; and, in shard 0 only,
+ * special values by encoding and the derivative's consistency with the forward (central
+ * differences, GSL) on a fixed sample. */
+#ifndef GELUCHECK_SCAN_H
+#define GELUCHECK_SCAN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "contract.h"
+#include "gelu_impl.h"
+#include "metrics.h"
+
+enum { SCAN_MAX_IMPLS = 64, SCAN_BLOCK = 4096, CONSISTENCY_POINTS = 2048 };
+
+typedef enum { DOMAIN_ALL, DOMAIN_RANGE, DOMAIN_SAMPLE } domain_kind;
+
+typedef struct {
+    domain_kind kind;
+    float lo, hi;  /* DOMAIN_RANGE: inclusive, lo ≤ hi */
+    uint64_t n;    /* DOMAIN_SAMPLE: requested count (distinct encodings are kept) */
+    uint64_t seed; /* DOMAIN_SAMPLE */
+} scan_domain;
+
+typedef struct {
+    float x, expected, actual;
+} special_failure;
+
+/* Computed once per run (in shard 0). */
+typedef struct {
+    size_t nspecial_failed[DIR_COUNT];
+    special_failure special_failed[DIR_COUNT][CONTRACT_SPECIAL_COUNT];
+    double consistency_max_rel; /* |central difference − derivative| / max(|derivative|, 1e-2) */
+    float consistency_x;
+} impl_extras;
+
+typedef struct {
+    size_t nimpls;
+    const gelu_impl *impls[SCAN_MAX_IMPLS];
+    bool grad;
+    scan_domain domain;
+    unsigned shard_k, shard_n;
+    uint64_t inputs;   /* inputs scanned */
+    uint64_t refs[GELU_TARGET_COUNT][DIR_COUNT];      /* reference values computed */
+    uint64_t fallbacks[GELU_TARGET_COUNT][DIR_COUNT]; /* of which MPFR decided */
+    impl_metrics metrics[SCAN_MAX_IMPLS];
+    bool has_extras;
+    impl_extras extras[SCAN_MAX_IMPLS];
+} scan_result;
+
+typedef void (*scan_progress_fn)(uint64_t done, uint64_t total, void *ctx);
+
+typedef struct {
+    const gelu_impl *const *impls;
+    size_t nimpls;
+    scan_domain domain;
+    bool grad;
+    unsigned threads;         /* 0: all online CPUs */
+    unsigned shard_k, shard_n; /* scan part k (0-based) of n; n = 1 for all */
+    scan_progress_fn progress; /* called from the calling thread, about 5 times a second */
+    void *progress_ctx;
+} scan_config;
+
+/* Runs the scan into *result (heap-allocated by the caller: it is large). Returns 0, or −1 with
+ * *error set to a static message (bad configuration, out of memory). */
+int scan_run(const scan_config *cfg, scan_result *result, const char **error);
+
+/* Number of inputs of a domain (distinct encodings for a sample). */
+uint64_t scan_domain_size(const scan_domain *d);
+
+/* Whether the implementation gets a row against exact GELU (GELU targets only). */
+bool scan_has_exact_row(const gelu_impl *impl);
+
+/* Adds src (another shard of the same run) into dst. Returns −1 with *error when the two are
+ * not parts of the same run. */
+int scan_result_merge(scan_result *dst, const scan_result *src, const char **error);
+
+/* The contract gate: the number of claims of implementation i the result breaks, the first
+ * described into buf. Claims not covered by the run (derivative without grad, specials without
+ * extras) are not judged. */
+int scan_contract_violations(const scan_result *r, size_t i, char *buf, size_t size);
+
+/* Partial results (sharding): a text file that scan_result_read turns back into the same
+ * result bits. Both return 0, or −1 with *error set. */
+int scan_result_write(const scan_result *r, FILE *f);
+int scan_result_read(scan_result *r, FILE *f, const char **error);
+
+#endif
