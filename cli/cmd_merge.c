@@ -46,15 +46,22 @@ int cmd_merge(int argc, char **argv)
     if (st == EXIT_OK && (!(acc = malloc(sizeof *acc)) || !(part = malloc(sizeof *part))))
         st = EXIT_CHECK_FAILED;
     uint64_t seen = 0;
+    unsigned char *got = NULL;
     for (size_t i = 0; i < npaths && st == EXIT_OK; i++) {
         FILE *f = fopen(paths[i], "rb");
         const char *error = strerror(errno);
-        if (!f || scan_result_read(i ? part : acc, f, &error) != 0 ||
-            (i && scan_result_merge(acc, part, &error) != 0))
+        scan_result *r = i ? part : acc;
+        if (!f || scan_result_read(r, f, &error) != 0)
             st = usage_error("merge", "'%s': %s", paths[i], error);
         if (f) fclose(f);
+        if (st == EXIT_OK && !got && !(got = calloc(r->shard_n, 1))) st = EXIT_CHECK_FAILED;
+        if (st == EXIT_OK && r->shard_n == acc->shard_n && got[r->shard_k]++)
+            st = usage_error("merge", "'%s': shard %u/%u given twice", paths[i], r->shard_k + 1, r->shard_n);
+        if (st == EXIT_OK && i && scan_result_merge(acc, part, &error) != 0)
+            st = usage_error("merge", "'%s': %s", paths[i], error);
         if (st == EXIT_OK) seen++;
     }
+    free(got);
     if (st == EXIT_OK && seen != acc->shard_n)
         st = usage_error("merge", "%llu of %u shards given: every shard K/N is needed once",
                          (unsigned long long)seen, acc->shard_n);

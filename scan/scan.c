@@ -471,10 +471,6 @@ int scan_result_merge(scan_result *dst, const scan_result *src, const char **err
         *error = "not parts of the same run (implementations, domain, --grad or shard count differ)";
         return -1;
     }
-    if (src->shard_k == dst->shard_k) {
-        *error = "the same shard given twice";
-        return -1;
-    }
     for (size_t i = 0; i < dst->nimpls; i++)
         impl_metrics_merge(&dst->metrics[i], &src->metrics[i]);
     dst->inputs += src->inputs;

@@ -81,7 +81,7 @@ uint64_t scan_domain_size(const scan_domain *d);
 bool scan_has_exact_row(const gelu_impl *impl);
 
 /* Adds src (another shard of the same run) into dst. Returns −1 with *error when the two are
- * not parts of the same run. */
+ * not parts of the same run; that each shard comes once is the caller's to check. */
 int scan_result_merge(scan_result *dst, const scan_result *src, const char **error);
 
 /* The contract gate: the number of claims of implementation i the result breaks, the first

@@ -7,6 +7,7 @@ fails=0
 out=$(mktemp) err=$(mktemp)
 trap 'rm -f "$out" "$err"' EXIT
 
+
 # expect_usage_error NEEDLE ARGS...: exit 2, NEEDLE on stderr, empty stdout
 expect_usage_error() {
     needle=$1; shift
@@ -53,6 +54,40 @@ fi
 for name in erf_naive erfc_libm erfc_f64 tanh_libm sigmoid relu; do
     grep -q "^$name " "$out" || { echo "FAIL: list lacks $name"; fails=$((fails + 1)); }
 done
+
+
+# accuracy and merge: bad input, and 4 shards merging to exactly the unsharded CSV.
+expect_usage_error "'1:x'" accuracy --range 1:x
+expect_usage_error "'2:1'" accuracy --range 2:1
+expect_usage_error "'0'" accuracy --sample 0
+expect_usage_error "'0'" accuracy --threads 0
+expect_usage_error "'5/4'" accuracy --shard 5/4 --partial /tmp/x
+expect_usage_error "'nope'" accuracy --impl erfc_f64,nope
+expect_usage_error "go together" accuracy --shard 1/4
+expect_usage_error "exclude" accuracy --range 1:2 --sample 5
+expect_usage_error "no partial" merge
+dir=$(mktemp -d)
+trap 'rm -rf "$out" "$err" "$dir"' EXIT
+range="-0x1.9p-1:-0x1.7p-1"
+# (exit status 0 or 1: the gate's verdict on a range is not what is tested here)
+"$g" accuracy --impl erfc_f64,tanh_libm --grad --range "$range" --csv "$dir/whole.csv" >"$out" 2>"$err"
+[ $? -le 1 ] && [ -s "$dir/whole.csv" ] || { echo "FAIL: accuracy --range: $(cat "$out" "$err")"; fails=$((fails + 1)); }
+for k in 1 2 3 4; do
+    "$g" accuracy --impl erfc_f64,tanh_libm --grad --range "$range" --shard $k/4 \
+        --partial "$dir/p$k" >"$out" 2>"$err" || { echo "FAIL: shard $k: $(cat "$err")"; fails=$((fails + 1)); }
+done
+"$g" merge --csv "$dir/merged.csv" "$dir/p1" "$dir/p2" "$dir/p3" "$dir/p4" >"$out" 2>"$err"
+[ $? -le 1 ] || { echo "FAIL: merge: $(cat "$out" "$err")"; fails=$((fails + 1)); }
+cmp -s "$dir/whole.csv" "$dir/merged.csv" || { echo "FAIL: merged CSV differs from unsharded"; fails=$((fails + 1)); }
+expect_usage_error "given twice" merge "$dir/p1" "$dir/p1" "$dir/p2" "$dir/p3"
+expect_usage_error "3 of 4 shards" merge "$dir/p1" "$dir/p2" "$dir/p3"
+echo garbage >"$dir/bad"
+expect_usage_error "not a gelucheck partial" merge "$dir/bad"
+# An unwritable CSV fails before the scan and leaves nothing behind.
+"$g" accuracy --impl relu --range 1:2 --csv /nonexistent/dir/a.csv >"$out" 2>"$err"
+if [ $? -ne 1 ] || ! grep -q "/nonexistent/dir/a.csv" "$err"; then
+    echo "FAIL: unwritable --csv: $(cat "$err")"; fails=$((fails + 1))
+fi
 
 [ $fails -eq 0 ] && echo "cli: all checks passed"
 exit $fails

@@ -1,0 +1,234 @@
+/* The scan engine: results identical whatever the thread count and when merged from shards;
+ * each check catches a planted defect at its exact input (a value wrong at one input, a single
+ * monotonicity break, a wrong-sign derivative on an interval, NaN for −inf); a correctly rounded
+ * implementation has no monotonicity violation and is 100% correctly rounded. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "accuracy_csv.h"
+#include "fast.h"
+#include "scan.h"
+
+extern const gelu_impl gelu_impl_erfc_f64, gelu_impl_tanh_libm, gelu_impl_sigmoid;
+
+/* ---- planted implementations, each erfc_f64 (or a correctly rounded GELU) with one defect */
+
+static const float bad_value_x = 0x1.2p0f;   /* forward 4 ULP off here */
+static const float mono_break_x = 0x1.4p0f;  /* forward drops below its left neighbour here */
+static const float sign_lo = 0x1.8p0f;       /* derivative negated on [sign_lo, sign_lo + 99 ULP] */
+
+/* Correctly rounded exact GELU from the fast reference (MPFR where it cannot decide); −inf → −0
+ * and every special value right. */
+static void cr_forward(const float *x, float *y, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        ref_value v;
+        double inv_ulp;
+        fast_ref_value(GELU_TARGET_EXACT, false, x[i], &v, &inv_ulp);
+        y[i] = v.cr;
+    }
+}
+
+static void cr_derivative(const float *x, float *y, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        ref_value v;
+        double inv_ulp;
+        fast_ref_value(GELU_TARGET_EXACT, true, x[i], &v, &inv_ulp);
+        y[i] = v.cr;
+    }
+}
+
+static void forward_wrong_at_one(const float *x, float *y, size_t n)
+{
+    cr_forward(x, y, n);
+    for (size_t i = 0; i < n; i++)
+        if (x[i] == bad_value_x) y[i] = float_from_bits(float_bits(y[i]) + 4);
+}
+
+static void forward_one_break(const float *x, float *y, size_t n)
+{
+    cr_forward(x, y, n);
+    for (size_t i = 0; i < n; i++)
+        if (x[i] == mono_break_x) y[i] = float_from_bits(float_bits(y[i]) - 3);
+}
+
+static void derivative_wrong_sign(const float *x, float *y, size_t n)
+{
+    cr_derivative(x, y, n);
+    for (size_t i = 0; i < n; i++)
+        if (x[i] >= sign_lo && float_bits(x[i]) <= float_bits(sign_lo) + 99) y[i] = -y[i];
+}
+
+static void forward_nan_at_minus_inf(const float *x, float *y, size_t n)
+{
+    cr_forward(x, y, n);
+    for (size_t i = 0; i < n; i++)
+        if (isinf(x[i]) && x[i] < 0) y[i] = NAN;
+}
+
+static gelu_impl cr_impl(const char *name, gelu_kernel fwd, gelu_kernel der)
+{
+    gelu_impl m = {.name = name, .target = GELU_TARGET_EXACT, .forward = fwd, .derivative = der,
+                   .contract = {0.5, INFINITY, true, true, 0.5, INFINITY},
+                   .origin = "test: correctly rounded"};
+    return m;
+}
+
+static void run(const gelu_impl *const *impls, size_t n, float lo, float hi, unsigned threads,
+                unsigned shard_k, unsigned shard_n, scan_result *r)
+{
+    scan_config cfg = {.impls = impls, .nimpls = n, .grad = true, .threads = threads,
+                       .shard_k = shard_k, .shard_n = shard_n,
+                       .domain = {.kind = DOMAIN_RANGE, .lo = lo, .hi = hi}};
+    const char *error = NULL;
+    cr_assert_eq(scan_run(&cfg, r, &error), 0, "%s", error ? error : "");
+}
+
+static char *csv_of(const scan_result *r)
+{
+    char *buf;
+    size_t size;
+    FILE *f = open_memstream(&buf, &size);
+    accuracy_csv_write(r, f);
+    ranges_csv_write(r, f);
+    fclose(f);
+    return buf;
+}
+
+/* Around x_min, across a block seam and the pair straddling x_min, and into the tail. */
+static const float RANGE_LO = -0x1.9p-1f, RANGE_HI = -0x1.7p-1f;
+
+Test(scan, identical_for_1_and_2_threads, .timeout = 120)
+{
+    const gelu_impl *impls[] = {&gelu_impl_erfc_f64, &gelu_impl_tanh_libm, &gelu_impl_sigmoid};
+    scan_result *a = malloc(sizeof *a), *b = malloc(sizeof *b);
+    run(impls, 3, RANGE_LO, RANGE_HI, 1, 0, 1, a);
+    run(impls, 3, RANGE_LO, RANGE_HI, 2, 0, 1, b);
+    char *ca = csv_of(a), *cb = csv_of(b);
+    cr_expect(a->inputs > 4 * SCAN_BLOCK, "several blocks: %llu inputs", (unsigned long long)a->inputs);
+    cr_expect_str_eq(ca, cb);
+    free(ca);
+    free(cb);
+    free(a);
+    free(b);
+}
+
+Test(scan, four_shards_merge_to_the_unsharded_csv, .timeout = 120)
+{
+    const gelu_impl *impls[] = {&gelu_impl_erfc_f64, &gelu_impl_tanh_libm};
+    scan_result *whole = malloc(sizeof *whole), *acc = malloc(sizeof *acc),
+                *part = malloc(sizeof *part), *back = malloc(sizeof *back);
+    run(impls, 2, RANGE_LO, RANGE_HI, 2, 0, 1, whole);
+    for (unsigned k = 0; k < 4; k++) {
+        run(impls, 2, RANGE_LO, RANGE_HI, 1, k, 4, part);
+        /* through the partial file format */
+        FILE *f = tmpfile();
+        cr_assert_eq(scan_result_write(part, f), 0);
+        rewind(f);
+        const char *error = NULL;
+        cr_assert_eq(scan_result_read(k ? back : acc, f, &error), 0, "%s", error ? error : "");
+        fclose(f);
+        if (k) cr_assert_eq(scan_result_merge(acc, back, &error), 0, "%s", error ? error : "");
+    }
+    char *cw = csv_of(whole), *cm = csv_of(acc);
+    cr_expect_str_eq(cm, cw);
+    free(cw);
+    free(cm);
+    /* A part of another run is refused. */
+    const char *error = NULL;
+    back->domain.hi = 0;
+    cr_expect_eq(scan_result_merge(acc, back, &error), -1);
+    free(whole);
+    free(acc);
+    free(part);
+    free(back);
+}
+
+Test(scan, correctly_rounded_is_monotone_and_fully_correct, .timeout = 120)
+{
+    gelu_impl cr = cr_impl("cr", cr_forward, cr_derivative);
+    const gelu_impl *impls[] = {&cr};
+    scan_result *r = malloc(sizeof *r);
+    run(impls, 1, RANGE_LO, RANGE_HI, 2, 0, 1, r);
+    const error_metrics *f = &r->metrics[0].err[REF_OWN][DIR_FORWARD];
+    cr_expect_eq(r->metrics[0].mono.violations, 0);
+    cr_expect_eq(f->correctly_rounded, f->count);
+    cr_expect(f->max_ulp.value <= 0.5, "max %g ULP", f->max_ulp.value);
+    cr_expect_eq(r->metrics[0].sign.violations, 0);
+    char why[256];
+    cr_expect_eq(scan_contract_violations(r, 0, why, sizeof why), 0, "%s", why);
+    free(r);
+}
+
+Test(scan, value_wrong_at_one_input_is_located, .timeout = 120)
+{
+    gelu_impl bad = cr_impl("bad_value", forward_wrong_at_one, cr_derivative);
+    const gelu_impl *impls[] = {&bad};
+    scan_result *r = malloc(sizeof *r);
+    run(impls, 1, 0x1.1p0f, 0x1.3p0f, 2, 0, 1, r);
+    const error_metrics *f = &r->metrics[0].err[REF_OWN][DIR_FORWARD];
+    cr_expect_eq(f->max_ulp.bits, float_bits(bad_value_x));
+    cr_expect(f->max_ulp.value > 3.5 && f->max_ulp.value < 4.5, "%g", f->max_ulp.value);
+    cr_expect_eq(f->count - f->correctly_rounded, 1);
+    /* Two claims broken: the ULP bound, and monotonicity (4 ULP up breaks the next pair). */
+    char why[256];
+    cr_expect_eq(scan_contract_violations(r, 0, why, sizeof why), 2);
+    cr_expect(strstr(why, "0x3f900000") != NULL, "%s", why);
+    cr_expect_eq(r->metrics[0].mono.listed_bits[0], float_bits(bad_value_x) + 1);
+    free(r);
+}
+
+Test(scan, single_monotonicity_break_is_located, .timeout = 120)
+{
+    gelu_impl bad = cr_impl("bad_mono", forward_one_break, cr_derivative);
+    bad.contract.max_ulp = INFINITY;
+    const gelu_impl *impls[] = {&bad};
+    scan_result *r = malloc(sizeof *r);
+    run(impls, 1, 0x1.3p0f, 0x1.5p0f, 2, 0, 1, r);
+    const mono_metrics *m = &r->metrics[0].mono;
+    cr_expect_eq(m->violations, 1);
+    cr_expect_eq(m->listed_bits[0], float_bits(mono_break_x));
+    cr_expect_eq(m->largest.bits, float_bits(mono_break_x));
+    char why[256];
+    cr_expect_eq(scan_contract_violations(r, 0, why, sizeof why), 1, "%s", why);
+    free(r);
+}
+
+Test(scan, wrong_sign_derivative_on_interval_is_located, .timeout = 120)
+{
+    gelu_impl bad = cr_impl("bad_sign", cr_forward, derivative_wrong_sign);
+    const gelu_impl *impls[] = {&bad};
+    scan_result *r = malloc(sizeof *r);
+    run(impls, 1, 0x1.7p0f, 0x1.9p0f, 2, 0, 1, r);
+    const sign_metrics *s = &r->metrics[0].sign;
+    cr_expect_eq(s->violations, 100);
+    cr_expect_eq(s->first_bits, float_bits(sign_lo));
+    free(r);
+}
+
+Test(scan, nan_for_minus_inf_is_located, .timeout = 120)
+{
+    gelu_impl bad = cr_impl("bad_special", forward_nan_at_minus_inf, cr_derivative);
+    const gelu_impl *impls[] = {&bad};
+    scan_result *r = malloc(sizeof *r);
+    run(impls, 1, -INFINITY, -0x1.fffffp127f, 1, 0, 1, r);
+    cr_assert(r->has_extras);
+    const impl_extras *e = &r->extras[0];
+    cr_expect_eq(e->nspecial_failed[DIR_FORWARD], 1);
+    cr_expect_eq(float_bits(e->special_failed[DIR_FORWARD][0].x), 0xff800000u);
+    cr_expect(isnan(e->special_failed[DIR_FORWARD][0].actual));
+    cr_expect_eq(float_bits(e->special_failed[DIR_FORWARD][0].expected), 0x80000000u);
+    cr_expect_eq(e->nspecial_failed[DIR_DERIVATIVE], 0);
+    /* The error metrics see it too: the scanned range holds −inf. */
+    const error_metrics *f = &r->metrics[0].err[REF_OWN][DIR_FORWARD];
+    cr_expect_eq(f->max_ulp.bits, 0xff800000u);
+    cr_expect(isinf(f->max_ulp.value));
+    char why[256];
+    cr_expect(scan_contract_violations(r, 0, why, sizeof why) >= 1);
+    cr_expect(strstr(why, "0xff800000") != NULL, "%s", why);
+    free(r);
+}
