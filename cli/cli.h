@@ -9,6 +9,7 @@ enum { EXIT_OK = 0, EXIT_CHECK_FAILED = 1, EXIT_USAGE = 2 };
 
 int cmd_list(int argc, char **argv);
 int cmd_eval(int argc, char **argv);
+int cmd_moons(int argc, char **argv);
 
 /* Prints "gelucheck CMD: <message>" and a hint to run --help on stderr; returns EXIT_USAGE. */
 int usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -26,5 +27,10 @@ int option_value(const char *cmd, int argc, char **argv, int *i, const char *nam
  * must be consumed. Values that overflow binary32 or underflow to zero are errors. On error
  * returns false and sets *why to a short reason. */
 bool parse_float(const char *s, float *out, const char **why);
+
+/* Parses a decimal integer in [min, max]; the whole string must be consumed. On error returns
+ * false and sets *why to a short reason. */
+bool parse_count(const char *s, unsigned long min, unsigned long max, unsigned long *out,
+                 const char **why);
 
 #endif

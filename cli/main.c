@@ -12,6 +12,7 @@ static const struct {
 } commands[] = {
     {"list", cmd_list, "list the implementations, their targets, CPU needs and contracts"},
     {"eval", cmd_eval, "evaluate one implementation at given inputs against the MPFR reference"},
+    {"moons", cmd_moons, "train a small MLP on make_moons with each activation, over seeds"},
 };
 
 static void print_help(FILE *f)
