@@ -217,7 +217,7 @@ static void print_paired_table(const moons_experiment *e, const moons_summary *s
     const char *ref = e->impls[e->reference]->name;
     printf("\nTest accuracy paired over seeds: Δ = row − baseline; beyond = |mean Δ| > the larger\n"
            "seed-to-seed sd of the two; sig = p < %.2g (%.2g over %zu comparisons, Bonferroni)\n",
-           alpha * (double)comparison_count(e), ALPHA, comparison_count(e));
+           alpha, ALPHA, comparison_count(e));
     printf("%-14s %-44s %s %s\n", "", e->relu < e->n_impls ? "vs relu" : "(relu not run)",
            "vs the reference,", ref);
     printf("%-14s", "impl");
