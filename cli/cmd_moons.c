@@ -193,45 +193,50 @@ static void print_results(const moons_experiment *e, const moons_summary *sum)
     }
 }
 
-/* The comparisons the paired table shows: every implementation but the baseline, against ReLU
- * (when it ran) and against the reference. */
+static const char *const metric_names[MOONS_METRICS] = {"test acc", "test loss"};
+
+/* The comparisons the paired tables show: on each metric, every implementation but the
+ * baseline against ReLU (when it ran) and against the reference. */
 static size_t comparison_count(const moons_experiment *e)
 {
-    return (e->relu < e->n_impls ? e->n_impls - 1 : 0) + e->n_impls - 1;
+    return MOONS_METRICS * ((e->relu < e->n_impls ? e->n_impls - 1 : 0) + e->n_impls - 1);
 }
 
-/* Δ, its sd, t, p, whether |Δ| is beyond the larger seed-to-seed sd of the two activations, and
- * whether p < alpha. "same" when every seed gave identical accuracy. */
-static void print_paired(const paired_diff *d, double sd_row, double sd_base, double alpha)
+/* Δ, its sd, t, p, whether |Δ| is beyond the seed-to-seed spread, whether p < alpha; "same"
+ * when every seed gave identical values. Accuracy in fixed point, loss in exponent form (the
+ * GELU implementations differ in it by ~1e-5). */
+static void print_paired(const moons_comparison *c, moons_metric m, double alpha)
 {
-    double spread = sd_row > sd_base ? sd_row : sd_base;
+    const paired_diff *d = &c->diff;
+    if (m == MOONS_TEST_ACC) printf(" %+8.4f %7.4f", d->mean, d->sd);
+    else printf(" %+8.1e %7.1e", d->mean, d->sd);
     if (d->mean == 0.0 && d->sd == 0.0)
-        printf(" %+.4f %.4f %7s %8s %-7s %-4s", d->mean, d->sd, "-", "-", "same", "no");
+        printf(" %7s %8s %-7s %-4s", "-", "-", "same", "no");
     else
-        printf(" %+.4f %.4f %7.2f %8.2g %-7s %-4s", d->mean, d->sd, d->t, d->p,
-               fabs(d->mean) > spread ? "yes" : "no", d->p < alpha ? "yes" : "no");
+        printf(" %7.2f %8.2g %-7s %-4s", d->t, d->p, c->beyond ? "yes" : "no",
+               d->p < alpha ? "yes" : "no");
 }
 
-static void print_paired_table(const moons_experiment *e, const moons_summary *sum, double alpha)
+static void print_paired_table(const moons_experiment *e, const moons_summary *sum,
+                               moons_metric m, double alpha)
 {
-    const char *ref = e->impls[e->reference]->name;
-    printf("\nTest accuracy paired over seeds: Δ = row − baseline; beyond = |mean Δ| > the larger\n"
+    bool relu_ran = e->relu < e->n_impls;
+    printf("\n%s paired over seeds: Δ = row − baseline; beyond = |mean Δ| > the larger\n"
            "seed-to-seed sd of the two; sig = p < %.2g (%.2g over %zu comparisons, Bonferroni)\n",
-           alpha, ALPHA, comparison_count(e));
-    printf("%-14s %-44s %s %s\n", "", e->relu < e->n_impls ? "vs relu" : "(relu not run)",
-           "vs the reference,", ref);
+           m == MOONS_TEST_ACC ? "Test accuracy" : "Test loss", alpha, ALPHA,
+           comparison_count(e));
+    printf("%-14s %-46s %s %s\n", "", relu_ran ? "vs relu" : "(relu not run)",
+           "vs the reference,", e->impls[e->reference]->name);
     printf("%-14s", "impl");
-    for (int k = 0; k < 2; k++)
-        printf(" mean Δ  sd Δ         t        p beyond  sig "); /* "Δ": 2 bytes, 1 column */
+    for (int b = 0; b < MOONS_BASELINES; b++)
+        printf("   mean Δ    sd Δ       t        p beyond  sig "); /* "Δ": 2 bytes, 1 column */
     printf("\n");
     for (size_t i = 0; i < e->n_impls; i++) {
-        const moons_summary *s = &sum[i];
         printf("%-14s", e->impls[i]->name);
-        if (e->relu < e->n_impls)
-            print_paired(&s->acc_vs_relu, s->test_acc.sd, s->acc_sd_relu.sd, alpha);
-        else
-            printf(" %-39s", "");
-        print_paired(&s->acc_vs_reference, s->test_acc.sd, s->acc_sd_reference.sd, alpha);
+        for (int b = 0; b < MOONS_BASELINES; b++) {
+            if (sum[i].vs[m][b].ran) print_paired(&sum[i].vs[m][b], m, alpha);
+            else printf(" %-46s", "");
+        }
         printf("\n");
     }
 }
@@ -254,40 +259,50 @@ static bool is_gelu(const gelu_impl *m)
            m->target == GELU_TARGET_SIGMOID;
 }
 
-/* Over the rows that `keep` accepts (the baseline excluded): how many paired differences are
- * beyond the spread and significant, and the largest |mean Δ| with its row. */
+/* Over the rows that `keep` accepts (the baseline excluded), on one metric against one
+ * baseline: how many differences are beyond the spread and significant, and the largest
+ * |mean Δ| with its row. */
 typedef struct {
     size_t n, beyond, significant, argmax;
     double max_abs;
 } comparison_tally;
 
-static comparison_tally tally(const moons_experiment *e, const moons_summary *sum, bool vs_relu,
-                              bool (*keep)(const gelu_impl *), double alpha)
+static comparison_tally tally(const moons_experiment *e, const moons_summary *sum, moons_metric m,
+                              moons_baseline b, bool (*keep)(const gelu_impl *), double alpha)
 {
     comparison_tally t = {0, 0, 0, 0, -1.0};
-    size_t base = vs_relu ? e->relu : e->reference;
+    size_t base = b == MOONS_VS_RELU ? e->relu : e->reference;
     for (size_t i = 0; i < e->n_impls; i++) {
-        if (i == base || (keep && !keep(e->impls[i]))) continue;
-        const paired_diff *d = vs_relu ? &sum[i].acc_vs_relu : &sum[i].acc_vs_reference;
-        double spread = fmax(sum[i].test_acc.sd, vs_relu ? sum[i].acc_sd_relu.sd
-                                                          : sum[i].acc_sd_reference.sd);
+        const moons_comparison *c = &sum[i].vs[m][b];
+        if (i == base || !c->ran || (keep && !keep(e->impls[i]))) continue;
         t.n++;
-        t.beyond += fabs(d->mean) > spread;
-        t.significant += d->p < alpha;
-        if (fabs(d->mean) > t.max_abs) {
-            t.max_abs = fabs(d->mean);
+        t.beyond += c->beyond;
+        t.significant += c->diff.p < alpha;
+        if (fabs(c->diff.mean) > t.max_abs) {
+            t.max_abs = fabs(c->diff.mean);
             t.argmax = i;
         }
     }
     return t;
 }
 
-static void print_tally(const moons_experiment *e, const char *what, comparison_tally t)
+/* One line per metric of the tally of `keep`'s rows against baseline b; adds to the totals of
+ * comparisons, those beyond the spread and those significant. */
+static void print_tallies(const moons_experiment *e, const moons_summary *sum, const char *what,
+                          moons_baseline b, bool (*keep)(const gelu_impl *), double alpha,
+                          size_t totals[3])
 {
-    if (t.n == 0) return;
-    printf("- %s: largest |mean Δ test acc| %.4f (%s);\n  %zu of %zu beyond the seed-to-seed "
-           "spread, %zu significant.\n",
-           what, t.max_abs, e->impls[t.argmax]->name, t.beyond, t.n, t.significant);
+    for (int m = 0; m < MOONS_METRICS; m++) {
+        comparison_tally t = tally(e, sum, (moons_metric)m, b, keep, alpha);
+        if (t.n == 0) continue;
+        printf("- %s, %s: largest |mean Δ| %.2g (%s);\n"
+               "  %zu of %zu beyond the seed-to-seed spread, %zu significant.\n",
+               what, metric_names[m], t.max_abs, e->impls[t.argmax]->name, t.beyond, t.n,
+               t.significant);
+        totals[0] += t.n;
+        totals[1] += t.beyond;
+        totals[2] += t.significant;
+    }
 }
 
 static void print_note(const moons_experiment *e, const moons_summary *sum, double alpha,
@@ -297,9 +312,10 @@ static void print_note(const moons_experiment *e, const moons_summary *sum, doub
     char what[128];
     printf("\nNote: %zu runs in %.1f s wall on this machine (times vary with load; results do "
            "not).\n", e->config.n_seeds * e->n_impls, wall);
-    if (e->relu < e->n_impls) print_tally(e, "every activation vs relu", tally(e, sum, true, NULL, alpha));
+    size_t totals[3] = {0, 0, 0};
+    print_tallies(e, sum, "every activation vs relu", MOONS_VS_RELU, NULL, alpha, totals);
     snprintf(what, sizeof what, "GELU implementations vs %s", ref);
-    print_tally(e, what, tally(e, sum, false, is_gelu, alpha));
+    print_tallies(e, sum, what, MOONS_VS_REFERENCE, is_gelu, alpha, totals);
     double logit = 0.0, acc = 0.0;
     size_t arg = e->reference;
     for (size_t i = 0; i < e->n_impls; i++) {
@@ -318,6 +334,14 @@ static void print_note(const moons_experiment *e, const moons_summary *sum, doub
             printf(";\n  %s in its place: %+.4f", e->impls[i]->name, sum[i].swap_acc_change.mean);
     printf(".\n");
     if (skipped[0]) printf("- skipped (CPU features missing): %s.\n", skipped);
+    if (totals[1] == 0 && totals[2] == 0)
+        printf("- verdict: no difference in test accuracy or loss, between activations or between\n"
+               "  GELU implementations, exceeds the seed-to-seed spread or is significant: here the\n"
+               "  seed matters more than the activation. Swapping the activation of a trained\n"
+               "  network is another matter (the swap table).\n");
+    else
+        printf("- verdict: %zu of %zu differences exceed the seed-to-seed spread and %zu are\n"
+               "  significant (see the paired tables).\n", totals[1], totals[0], totals[2]);
 }
 
 int cmd_moons(int argc, char **argv)
@@ -352,7 +376,8 @@ int cmd_moons(int argc, char **argv)
     } else {
         double alpha = ALPHA / (double)(comparison_count(&e) ? comparison_count(&e) : 1);
         print_results(&e, sum);
-        print_paired_table(&e, sum, alpha);
+        for (int m = 0; m < MOONS_METRICS; m++)
+            print_paired_table(&e, sum, (moons_metric)m, alpha);
         print_swap_table(&e, sum);
         print_note(&e, sum, alpha, wall, skipped);
         if (a.csv && moons_write_csv(&e, a.csv) != MOONS_OK) {

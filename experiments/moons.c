@@ -278,13 +278,28 @@ static void column(const moons_experiment *e, size_t i, size_t field, double *ou
         memcpy(&out[s], (const char *)moons_run_at(e, s, i) + field, sizeof *out);
 }
 
+/* Implementation i against implementation `base` on the metric at byte offset `field`;
+ * `v` and `w` are scratch columns of n_seeds. */
+static moons_comparison compare(const moons_experiment *e, size_t i, size_t base, size_t field,
+                                double *v, double *w)
+{
+    moons_comparison c = {.ran = base < e->n_impls};
+    if (!c.ran) return c;
+    size_t n = e->config.n_seeds;
+    column(e, i, field, v);
+    column(e, base, field, w);
+    c.diff = stats_paired(v, w, n, 1);
+    c.spread = fmax(stats_mean_sd(v, n, 1).sd, stats_mean_sd(w, n, 1).sd);
+    c.beyond = fabs(c.diff.mean) > c.spread;
+    return c;
+}
+
 int moons_summarise(const moons_experiment *e, size_t i, moons_summary *sum)
 {
     size_t n = e->config.n_seeds;
-    double *v = malloc(3 * n * sizeof *v), *acc = v + n, *base = v + 2 * n;
+    double *v = malloc(2 * n * sizeof *v), *w = v + n;
     if (!v) return MOONS_NO_MEMORY;
     memset(sum, 0, sizeof *sum);
-    column(e, i, offsetof(moons_run, test_acc), acc);
 #define MEAN_SD_OF(name) (column(e, i, offsetof(moons_run, name), v), stats_mean_sd(v, n, 1))
     sum->test_acc = MEAN_SD_OF(test_acc);
     sum->test_loss = MEAN_SD_OF(test_loss);
@@ -292,16 +307,16 @@ int moons_summarise(const moons_experiment *e, size_t i, moons_summary *sum)
     sum->val_acc = MEAN_SD_OF(val_acc);
     sum->seconds = MEAN_SD_OF(seconds);
 #undef MEAN_SD_OF
-    if (e->relu < e->n_impls) {
-        column(e, e->relu, offsetof(moons_run, test_acc), base);
-        sum->acc_vs_relu = stats_paired(acc, base, n, 1);
-        sum->acc_sd_relu = stats_mean_sd(base, n, 1);
-    }
-    column(e, e->reference, offsetof(moons_run, test_acc), base);
-    sum->acc_vs_reference = stats_paired(acc, base, n, 1);
-    sum->acc_sd_reference = stats_mean_sd(base, n, 1);
+    const size_t fields[MOONS_METRICS] = {offsetof(moons_run, test_acc),
+                                          offsetof(moons_run, test_loss)};
+    const size_t bases[MOONS_BASELINES] = {e->relu, e->reference};
+    for (int m = 0; m < MOONS_METRICS; m++)
+        for (int b = 0; b < MOONS_BASELINES; b++)
+            sum->vs[m][b] = compare(e, i, bases[b], fields[m], v, w);
+    /* The swap: this implementation in the reference's network against the reference itself. */
     column(e, i, offsetof(moons_run, swap_test_acc), v);
-    paired_diff swap = stats_paired(v, base, n, 1);
+    column(e, e->reference, offsetof(moons_run, test_acc), w);
+    paired_diff swap = stats_paired(v, w, n, 1);
     sum->swap_acc_change = (mean_sd){swap.mean, swap.sd};
     column(e, i, offsetof(moons_run, swap_max_logit_change), v);
     for (size_t s = 0; s < n; s++)

@@ -49,11 +49,22 @@ typedef struct {
     moons_run *runs;          /* runs[seed_index * n_impls + impl_index] */
 } moons_experiment;
 
+/* What the paired comparisons compare, and against which baseline. */
+typedef enum { MOONS_TEST_ACC, MOONS_TEST_LOSS, MOONS_METRICS } moons_metric;
+typedef enum { MOONS_VS_RELU, MOONS_VS_REFERENCE, MOONS_BASELINES } moons_baseline;
+
+/* One implementation against a baseline over the seeds, on one metric. */
+typedef struct {
+    bool ran;          /* false when the baseline did not run (ReLU left out) */
+    paired_diff diff;  /* this − baseline */
+    double spread;     /* the larger of the two implementations' seed-to-seed sds */
+    bool beyond;       /* |diff.mean| > spread: the difference exceeds the seed-to-seed spread */
+} moons_comparison;
+
 /* Over seeds, for one implementation. */
 typedef struct {
     mean_sd test_acc, test_loss, train_loss, val_acc, seconds;
-    paired_diff acc_vs_relu, acc_vs_reference;  /* test accuracy, this − baseline */
-    mean_sd acc_sd_relu, acc_sd_reference;      /* the baselines' own seed-to-seed sd */
+    moons_comparison vs[MOONS_METRICS][MOONS_BASELINES];
     mean_sd swap_acc_change;                    /* swapped accuracy − reference's accuracy */
     double swap_max_logit_change;               /* the largest over every seed */
 } moons_summary;
