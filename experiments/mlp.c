@@ -61,28 +61,23 @@ void mlp_init_params(mlp *net, gsl_rng *rng)
 bool mlp_workspace_alloc(mlp_workspace *ws, const mlp *net, size_t max_batch)
 {
     size_t h1 = max_batch * net->h1, h2 = max_batch * net->h2;
+    /* One block: z1, a1, d1 (h1 each), z2, a2, d2 (h2 each), logit (max_batch). */
+    float *block = malloc((3 * h1 + 3 * h2 + max_batch) * sizeof *block);
     ws->max_batch = max_batch;
-    ws->z1 = malloc(h1 * sizeof(float));
-    ws->a1 = malloc(h1 * sizeof(float));
-    ws->d1 = malloc(h1 * sizeof(float));
-    ws->z2 = malloc(h2 * sizeof(float));
-    ws->a2 = malloc(h2 * sizeof(float));
-    ws->d2 = malloc(h2 * sizeof(float));
-    ws->logit = malloc(max_batch * sizeof(float));
-    if (ws->z1 && ws->a1 && ws->d1 && ws->z2 && ws->a2 && ws->d2 && ws->logit) return true;
-    mlp_workspace_free(ws);
-    return false;
+    ws->z1 = block;
+    if (!block) return false;
+    ws->a1 = ws->z1 + h1;
+    ws->d1 = ws->a1 + h1;
+    ws->z2 = ws->d1 + h1;
+    ws->a2 = ws->z2 + h2;
+    ws->d2 = ws->a2 + h2;
+    ws->logit = ws->d2 + h2;
+    return true;
 }
 
 void mlp_workspace_free(mlp_workspace *ws)
 {
-    free(ws->z1);
-    free(ws->a1);
-    free(ws->d1);
-    free(ws->z2);
-    free(ws->a2);
-    free(ws->d2);
-    free(ws->logit);
+    free(ws->z1); /* the block */
     memset(ws, 0, sizeof *ws);
 }
 
@@ -176,17 +171,14 @@ bool adam_alloc(adam *opt, size_t n, double lr)
     opt->eps = 1e-8;
     opt->n = n;
     opt->step = 0;
-    opt->m = calloc(n, sizeof *opt->m);
-    opt->v = calloc(n, sizeof *opt->v);
-    if (opt->m && opt->v) return true;
-    adam_free(opt);
-    return false;
+    opt->m = calloc(2 * n, sizeof *opt->m); /* m, then v, in one block */
+    opt->v = opt->m ? opt->m + n : NULL;
+    return opt->m != NULL;
 }
 
 void adam_free(adam *opt)
 {
-    free(opt->m);
-    free(opt->v);
+    free(opt->m); /* the block */
     opt->m = opt->v = NULL;
 }
 

@@ -11,17 +11,14 @@
 bool moons_set_alloc(moons_set *s, size_t n)
 {
     s->n = n;
-    s->x = malloc((n ? n : 1) * 2 * sizeof *s->x);
-    s->label = malloc((n ? n : 1) * sizeof *s->label);
-    if (s->x && s->label) return true;
-    moons_set_free(s);
-    return false;
+    s->x = malloc((3 * n + 1) * sizeof *s->x); /* x (2n), then label (n), in one block */
+    s->label = s->x ? s->x + 2 * n : NULL;
+    return s->x != NULL;
 }
 
 void moons_set_free(moons_set *s)
 {
-    free(s->x);
-    free(s->label);
+    free(s->x); /* the block */
     s->x = s->label = NULL;
     s->n = 0;
 }
