@@ -210,7 +210,9 @@ static void print_paired(const moons_comparison *c, moons_metric m, double alpha
     const paired_diff *d = &c->diff;
     if (m == MOONS_TEST_ACC) printf(" %+8.4f %7.4f", d->mean, d->sd);
     else printf(" %+8.1e %7.1e", d->mean, d->sd);
-    if (d->mean == 0.0 && d->sd == 0.0)
+    if (d->n < 2)
+        printf(" %7s %8s %-7s %-4s", "-", "-", "-", "-"); /* one seed: no spread, no test */
+    else if (d->mean == 0.0 && d->sd == 0.0)
         printf(" %7s %8s %-7s %-4s", "-", "-", "same", "no");
     else
         printf(" %7.2f %8.2g %-7s %-4s", d->t, d->p, c->beyond ? "yes" : "no",
@@ -334,7 +336,10 @@ static void print_note(const moons_experiment *e, const moons_summary *sum, doub
             printf(";\n  %s in its place: %+.4f", e->impls[i]->name, sum[i].swap_acc_change.mean);
     printf(".\n");
     if (skipped[0]) printf("- skipped (CPU features missing): %s.\n", skipped);
-    if (totals[1] == 0 && totals[2] == 0)
+    if (e->config.n_seeds < 2)
+        printf("- verdict: none with one seed (no seed-to-seed spread to compare against);\n"
+               "  use --seeds 2 or more.\n");
+    else if (totals[1] == 0 && totals[2] == 0)
         printf("- verdict: no difference in test accuracy or loss, between activations or between\n"
                "  GELU implementations, exceeds the seed-to-seed spread or is significant: here the\n"
                "  seed matters more than the activation. Swapping the activation of a trained\n"

@@ -290,7 +290,7 @@ static moons_comparison compare(const moons_experiment *e, size_t i, size_t base
     column(e, base, field, w);
     c.diff = stats_paired(v, w, n, 1);
     c.spread = fmax(stats_mean_sd(v, n, 1).sd, stats_mean_sd(w, n, 1).sd);
-    c.beyond = fabs(c.diff.mean) > c.spread;
+    c.beyond = n >= 2 && fabs(c.diff.mean) > c.spread; /* one seed has no spread */
     return c;
 }
 

@@ -58,7 +58,7 @@ typedef struct {
     bool ran;          /* false when the baseline did not run (ReLU left out) */
     paired_diff diff;  /* this − baseline */
     double spread;     /* the larger of the two implementations' seed-to-seed sds */
-    bool beyond;       /* |diff.mean| > spread: the difference exceeds the seed-to-seed spread */
+    bool beyond;       /* |diff.mean| > spread, with ≥ 2 seeds: beyond the seed-to-seed spread */
 } moons_comparison;
 
 /* Over seeds, for one implementation. */
