@@ -37,6 +37,7 @@ expect_usage_error "'-0.1'" moons --noise -0.1
 expect_usage_error "'nan'" moons --noise nan
 expect_usage_error "'abc'" moons --noise abc
 expect_usage_error "'5'" moons --samples 5
+expect_usage_error "'0'" moons --first-seed 0
 expect_usage_error "'nope'" moons --impl nope
 expect_usage_error "--csv" moons --csv
 
