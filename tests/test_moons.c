@@ -164,6 +164,23 @@ Test(moons, paired_t_on_a_worked_example)
     cr_expect(same.t == 0.0 && same.p == 1.0);
 }
 
+Test(moons, adam_first_steps_are_bias_corrected)
+{
+    /* With bias correction m̂/√v̂ = g/|g| at step 1 and for a constant gradient ever after, so
+     * each step moves by lr (up to ε); without it the first step would be lr·0.1/√0.001 ≈
+     * 3.16·lr. */
+    adam opt;
+    float p = 0.0f, g = 0.25f; /* near 0, float spacing (~1e-10) is far below the 1e-8 tolerance */
+    cr_assert(adam_alloc(&opt, 1, 1e-3));
+    for (int step = 1; step <= 3; step++) {
+        float before = p;
+        adam_step(&opt, &p, &g);
+        cr_expect(fabs((double)(before - p) - 1e-3) < 1e-8, "step %d moved by %.9g, not 1e-3",
+                  step, (double)(before - p));
+    }
+    adam_free(&opt);
+}
+
 /* A whole experiment small enough for the quick tier. */
 static void run_small(unsigned long first_seed, moons_experiment *e)
 {
@@ -198,6 +215,11 @@ Test(moons, same_seed_same_numbers)
     cr_expect_eq(a.n_impls, 4, "erf_naive, silu, the reference and relu: %zu", a.n_impls);
     cr_expect(same_results(&a, &b), "two runs with the same seeds differ");
     cr_expect(!same_results(&a, &other), "other seeds gave the same numbers: the check is blind");
+    for (size_t s = 0; s < a.config.n_seeds; s++) {
+        const moons_run *r = moons_run_at(&a, s, a.reference);
+        cr_expect(r->swap_max_logit_change == 0.0 && r->swap_test_acc == r->test_acc,
+                  "the reference swapped for itself changed: %g", r->swap_max_logit_change);
+    }
     moons_experiment_free(&a);
     moons_experiment_free(&b);
     moons_experiment_free(&other);
