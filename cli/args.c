@@ -66,13 +66,24 @@ bool parse_float(const char *s, float *out, const char **why)
     return true;
 }
 
-bool parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
+bool parse_count(const char *s, unsigned long min, unsigned long max, unsigned long *out,
+                 const char **why)
 {
     char *end;
-    if (*s < '0' || *s > '9') return false;
+    if (*s < '0' || *s > '9') { /* strtoul would accept blanks and a sign */
+        *why = "not a non-negative decimal integer";
+        return false;
+    }
     errno = 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno || *end || v < min || v > max) return false;
+    unsigned long v = strtoul(s, &end, 10);
+    if (*end != '\0') {
+        *why = "not a non-negative decimal integer";
+        return false;
+    }
+    if (errno == ERANGE || v < min || v > max) {
+        *why = v < min && errno != ERANGE ? "too small" : "too large";
+        return false;
+    }
     *out = v;
     return true;
 }

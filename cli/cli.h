@@ -12,6 +12,7 @@ int cmd_list(int argc, char **argv);
 int cmd_eval(int argc, char **argv);
 int cmd_accuracy(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
+int cmd_moons(int argc, char **argv);
 
 /* Prints "gelucheck CMD: <message>" and a hint to run --help on stderr; returns EXIT_USAGE. */
 int usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -30,7 +31,9 @@ int option_value(const char *cmd, int argc, char **argv, int *i, const char *nam
  * returns false and sets *why to a short reason. */
 bool parse_float(const char *s, float *out, const char **why);
 
-/* A decimal integer in [min, max], whole string. */
-bool parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
+/* Parses a decimal integer in [min, max]; the whole string must be consumed. On error returns
+ * false and sets *why to a short reason. */
+bool parse_count(const char *s, unsigned long min, unsigned long max, unsigned long *out,
+                 const char **why);
 
 #endif

@@ -14,6 +14,7 @@ static const struct {
     {"eval", cmd_eval, "evaluate one implementation at given inputs against the MPFR reference"},
     {"accuracy", cmd_accuracy, "scan implementations over all 2^32 inputs (or a range/sample): the gate"},
     {"merge", cmd_merge, "merge the partial results of a sharded accuracy run"},
+    {"moons", cmd_moons, "train a small MLP on make_moons with each activation, over seeds"},
 };
 
 static void print_help(FILE *f)

@@ -30,9 +30,20 @@ expect_usage_error "no inputs" eval --impl erfc_f64
 expect_usage_error "'--bogus'" eval --impl erfc_f64 --bogus 1
 expect_usage_error "'wrong'" eval --impl erfc_f64 --against wrong 1
 expect_usage_error "'extra'" list extra
+expect_usage_error "'--bogus'" moons --bogus
+expect_usage_error "'0'" moons --seeds 0
+expect_usage_error "'ten'" moons --seeds ten
+expect_usage_error "'-3'" moons --epochs -3
+expect_usage_error "'-0.1'" moons --noise -0.1
+expect_usage_error "'nan'" moons --noise nan
+expect_usage_error "'abc'" moons --noise abc
+expect_usage_error "'5'" moons --samples 5
+expect_usage_error "'0'" moons --first-seed 0
+expect_usage_error "'nope'" moons --impl nope
+expect_usage_error "--csv" moons --csv
 
 # Help for each subcommand, exit 0.
-for c in "" "list" "eval"; do
+for c in "" "list" "eval" "moons"; do
     # shellcheck disable=SC2086
     if ! "$g" $c --help >"$out" 2>"$err" || ! grep -q usage "$out"; then
         echo "FAIL: gelucheck $c --help"; fails=$((fails + 1))
@@ -88,6 +99,23 @@ expect_usage_error "not a gelucheck partial" merge "$dir/bad"
 if [ $? -ne 1 ] || ! grep -q "/nonexistent/dir/a.csv" "$err"; then
     echo "FAIL: unwritable --csv: $(cat "$err")"; fails=$((fails + 1))
 fi
+# moons: a tiny run prints the tables and writes the CSV (one row per seed and implementation:
+# silu, plus the reference and relu that always run, over 2 seeds), nothing on stderr when it is
+# not a terminal; an unwritable CSV path fails with status 1 and leaves no temporary file.
+csv=$(mktemp -d)
+"$g" moons --seeds 2 --epochs 2 --samples 100 --impl silu --csv "$csv/m.csv" >"$out" 2>"$err"
+st=$?
+if [ $st -ne 0 ] || [ -s "$err" ] || ! grep -q "^silu " "$out" || ! grep -q "^Note:" "$out" ||
+   [ "$(head -1 "$csv/m.csv")" != "seed,impl,target,train_loss,val_acc,test_acc,test_loss,seconds,swap_test_acc,swap_max_logit_change" ] ||
+   [ "$(wc -l <"$csv/m.csv")" -ne 7 ]; then
+    echo "FAIL: moons tiny run: status $st, $(cat "$err") $(head -c 300 "$out")"; fails=$((fails + 1))
+fi
+"$g" moons --seeds 1 --epochs 1 --samples 100 --impl silu --csv "$csv/none/m.csv" >"$out" 2>"$err"
+st=$?
+if [ $st -ne 1 ] || ! grep -qF "$csv/none/m.csv" "$err" || [ -n "$(ls "$csv" | grep -v '^m.csv$')" ]; then
+    echo "FAIL: moons unwritable csv: status $st, $(cat "$err")"; fails=$((fails + 1))
+fi
+rm -rf "$csv"
 
 [ $fails -eq 0 ] && echo "cli: all checks passed"
 exit $fails
