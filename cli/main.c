@@ -12,6 +12,7 @@ static const struct {
 } commands[] = {
     {"list", cmd_list, "list the implementations, their targets, CPU needs and contracts"},
     {"eval", cmd_eval, "evaluate one implementation at given inputs against the MPFR reference"},
+    {"bench", cmd_bench, "time every implementation against ReLU, side by side in one run"},
 };
 
 static void print_help(FILE *f)
