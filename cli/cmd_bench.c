@@ -63,8 +63,9 @@ static void print_help(void)
            "  --dist LIST     input distribution: normal (0,1) or uniform [-10,10] (default normal)\n"
            "  --seed N        seed of GSL's MT19937 for the inputs (default %d)\n"
            "  --csv FILE      also write the results as CSV to FILE (replaced only when complete)\n"
-           "  --quick         5 rounds of 1 ms samples instead of 21 of 4 ms (DRAM: 5 rounds of one\n"
-           "                  call either way), and no dram size unless --size asks for it\n\n"
+           "  --quick         5 rounds of 1 ms samples instead of 15 of 3 ms (sizes of 16 Mi elements\n"
+           "                  and more: 5 rounds of one call either way), and no dram size unless\n"
+           "                  --size asks for it\n\n"
            "The default run takes about 2 minutes, --quick under 20 s, on a 2-core machine.\n"
            "Rows dnnl_*_omp run on oneDNN's own OpenMP threads (all cores) whatever --threads is.\n",
            MAX_THREADS, DEFAULT_SEED);
@@ -299,7 +300,7 @@ static bench_config config_for(const bench_options *o, size_t n, bench_dist d)
     bool big = n >= ((size_t)16 << 20);
     return (bench_config){
         .n = n, .dist = d, .seed = o->seed, .threads = o->threads,
-        .rounds = o->quick || big ? 5 : 21, .sample_seconds = o->quick ? 1e-3 : 4e-3,
+        .rounds = o->quick || big ? 5 : 15, .sample_seconds = o->quick ? 1e-3 : 3e-3,
     };
 }
 

@@ -14,8 +14,35 @@
 
 #include <dnnl.h>
 
+#include "gelu_impl.h"
+
 /* y = f(x) (grad: y = f'(x), as backward with diff_dst = 1) for oneDNN's eltwise `alg`. */
 void dnnl_eltwise_run(dnnl_alg_kind_t alg, bool grad, bool threaded, const float *x, float *y,
                       size_t n);
+
+/* Defines the pair of peers for oneDNN's eltwise `alg`: gelu_impl_dnnl_<suffix>, single-threaded,
+ * and gelu_impl_dnnl_<suffix>_omp on oneDNN's own OpenMP threads, both with target `tgt` and the
+ * contract `contract_init` (a braced gelu_contract initializer). */
+#define DNNL_GELU_KERNEL(fn, alg, grad, threaded)                                                \
+    static void fn(const float *x, float *y, size_t n)                                           \
+    {                                                                                            \
+        dnnl_eltwise_run(alg, grad, threaded, x, y, n);                                          \
+    }
+
+#define DNNL_GELU_IMPLS(suffix, alg, tgt, contract_init)                                         \
+    DNNL_GELU_KERNEL(forward, alg, false, false)                                                 \
+    DNNL_GELU_KERNEL(derivative, alg, true, false)                                               \
+    DNNL_GELU_KERNEL(forward_omp, alg, false, true)                                              \
+    DNNL_GELU_KERNEL(derivative_omp, alg, true, true)                                            \
+    const gelu_impl gelu_impl_dnnl_##suffix = {                                                  \
+        .name = "dnnl_" #suffix, .target = tgt, .features = 0, .forward = forward,               \
+        .derivative = derivative, .contract = contract_init,                                     \
+        .origin = "peer: oneDNN eltwise " #alg ", single-threaded",                             \
+    };                                                                                           \
+    const gelu_impl gelu_impl_dnnl_##suffix##_omp = {                                            \
+        .name = "dnnl_" #suffix "_omp", .target = tgt, .features = 0, .forward = forward_omp,    \
+        .derivative = derivative_omp, .contract = contract_init,                                 \
+        .origin = "peer: oneDNN eltwise " #alg " on its own OpenMP threads (all cores)",        \
+    }
 
 #endif

@@ -10,50 +10,11 @@
 #include <math.h>
 
 #include "dnnl_eltwise.h"
-#include "gelu_impl.h"
 
-static void forward(const float *x, float *y, size_t n)
-{
-    dnnl_eltwise_run(dnnl_eltwise_gelu_erf, false, false, x, y, n);
-}
-
-static void derivative(const float *x, float *y, size_t n)
-{
-    dnnl_eltwise_run(dnnl_eltwise_gelu_erf, true, false, x, y, n);
-}
-
-static void forward_omp(const float *x, float *y, size_t n)
-{
-    dnnl_eltwise_run(dnnl_eltwise_gelu_erf, false, true, x, y, n);
-}
-
-static void derivative_omp(const float *x, float *y, size_t n)
-{
-    dnnl_eltwise_run(dnnl_eltwise_gelu_erf, true, true, x, y, n);
-}
-
-#define DNNL_EXACT_CONTRACT                                                                   \
-    {                                                                                         \
-        .max_ulp = INFINITY, .max_abs = 4e-7, .monotone = false, .specials = false,       \
-        .grad_max_ulp = INFINITY, .grad_max_abs = 2.7e-7,                                   \
+#define CONTRACT                                                                                 \
+    {                                                                                            \
+        .max_ulp = INFINITY, .max_abs = 4e-7, .monotone = false, .specials = false,              \
+        .grad_max_ulp = INFINITY, .grad_max_abs = 2.7e-7,                                        \
     }
 
-const gelu_impl gelu_impl_dnnl_erf = {
-    .name = "dnnl_erf",
-    .target = GELU_TARGET_EXACT,
-    .features = 0,
-    .forward = forward,
-    .derivative = derivative,
-    .contract = DNNL_EXACT_CONTRACT,
-    .origin = "peer: oneDNN eltwise dnnl_eltwise_gelu_erf, single-threaded",
-};
-
-const gelu_impl gelu_impl_dnnl_erf_omp = {
-    .name = "dnnl_erf_omp",
-    .target = GELU_TARGET_EXACT,
-    .features = 0,
-    .forward = forward_omp,
-    .derivative = derivative_omp,
-    .contract = DNNL_EXACT_CONTRACT,
-    .origin = "peer: oneDNN eltwise dnnl_eltwise_gelu_erf on its own OpenMP threads (all cores)",
-};
+DNNL_GELU_IMPLS(erf, dnnl_eltwise_gelu_erf, GELU_TARGET_EXACT, CONTRACT);

@@ -11,50 +11,11 @@
 #include <math.h>
 
 #include "dnnl_eltwise.h"
-#include "gelu_impl.h"
 
-static void forward(const float *x, float *y, size_t n)
-{
-    dnnl_eltwise_run(dnnl_eltwise_gelu_tanh, false, false, x, y, n);
-}
-
-static void derivative(const float *x, float *y, size_t n)
-{
-    dnnl_eltwise_run(dnnl_eltwise_gelu_tanh, true, false, x, y, n);
-}
-
-static void forward_omp(const float *x, float *y, size_t n)
-{
-    dnnl_eltwise_run(dnnl_eltwise_gelu_tanh, false, true, x, y, n);
-}
-
-static void derivative_omp(const float *x, float *y, size_t n)
-{
-    dnnl_eltwise_run(dnnl_eltwise_gelu_tanh, true, true, x, y, n);
-}
-
-#define DNNL_TANH_CONTRACT                                                                   \
-    {                                                                                         \
-        .max_ulp = INFINITY, .max_abs = 5e-7, .monotone = false, .specials = false,       \
-        .grad_max_ulp = INFINITY, .grad_max_abs = 7.5e-7,                                   \
+#define CONTRACT                                                                                 \
+    {                                                                                            \
+        .max_ulp = INFINITY, .max_abs = 5e-7, .monotone = false, .specials = false,              \
+        .grad_max_ulp = INFINITY, .grad_max_abs = 7.5e-7,                                        \
     }
 
-const gelu_impl gelu_impl_dnnl_tanh = {
-    .name = "dnnl_tanh",
-    .target = GELU_TARGET_TANH,
-    .features = 0,
-    .forward = forward,
-    .derivative = derivative,
-    .contract = DNNL_TANH_CONTRACT,
-    .origin = "peer: oneDNN eltwise dnnl_eltwise_gelu_tanh, single-threaded",
-};
-
-const gelu_impl gelu_impl_dnnl_tanh_omp = {
-    .name = "dnnl_tanh_omp",
-    .target = GELU_TARGET_TANH,
-    .features = 0,
-    .forward = forward_omp,
-    .derivative = derivative_omp,
-    .contract = DNNL_TANH_CONTRACT,
-    .origin = "peer: oneDNN eltwise dnnl_eltwise_gelu_tanh on its own OpenMP threads (all cores)",
-};
+DNNL_GELU_IMPLS(tanh, dnnl_eltwise_gelu_tanh, GELU_TARGET_TANH, CONTRACT);

@@ -57,4 +57,32 @@ static void sleef_gelu_derivative(const float *x, float *y, size_t n)
     sleef_apply(sleef_gelu_derivative_vec, x, y, n);
 }
 
+/* The contracts, per SLEEF function (the same algorithm on both ISAs, measured on each: identical
+ * figures), from the seeded sample of tests/test_impls.c (10^5 inputs on [−20, 20],
+ * `build/tests/test_impls --verbose`), set a little above the sample's maxima:
+ *   erfcf u15: forward 184.6 ULP (x ≈ −12.9: the rounding of x·√½ amplified by erfc's condition
+ *     number, as in erfc_libm), 3.74e-7 abs; derivative 2747 ULP (near f's minimum, where f' is
+ *     tiny), 1.14e-7 abs.
+ *   erff u10: forward 4.46e-7 abs, derivative 1.22e-7 abs; no ULP claim: 1 + erf(x·√½) cancels
+ *     for x < −4 (1.7e7 ULP at x ≈ −7.1, the output 0 where GELU is tiny), as erf_naive.
+ * Neither claims specials: −inf gives NaN (−inf·0). */
+#define SLEEF_ERFC_U15_CONTRACT                                                                  \
+    {                                                                                            \
+        .max_ulp = 190, .max_abs = 4e-7, .monotone = false, .specials = false,                   \
+        .grad_max_ulp = 3000, .grad_max_abs = 1.2e-7,                                            \
+    }
+#define SLEEF_ERF_U10_CONTRACT                                                                   \
+    {                                                                                            \
+        .max_ulp = INFINITY, .max_abs = 5e-7, .monotone = false, .specials = false,              \
+        .grad_max_ulp = INFINITY, .grad_max_abs = 1.3e-7,                                        \
+    }
+
+/* The descriptor of one SLEEF peer, with the kernels above. */
+#define SLEEF_GELU_IMPL(impl_name, feat, contract_init, what)                                    \
+    {                                                                                            \
+        .name = impl_name, .target = GELU_TARGET_EXACT, .features = (feat),                      \
+        .forward = sleef_gelu_forward, .derivative = sleef_gelu_derivative,                      \
+        .contract = contract_init, .origin = "peer: x·Φ(x), " what,                             \
+    }
+
 #endif
