@@ -234,6 +234,8 @@ static void print_header(const bench_options *o, const gelu_impl *baseline)
            bench_cpu_model(cpu, sizeof cpu), cpu_features_string(cpu_features(), feat, sizeof feat),
            cores, GELUCHECK_COMPILER, GELUCHECK_CFLAGS, GELUCHECK_ISA_CFLAGS, o->threads, o->seed,
            baseline->name);
+    if (*gelu_absent_peers())
+        printf("not built: %s (library absent or disabled at configure time)\n", gelu_absent_peers());
 }
 
 static void print_run(const bench_run_record *run, size_t count)

@@ -41,5 +41,7 @@ int cmd_list(int argc, char **argv)
                c->specials ? "yes" : "no");
     }
     printf("\nthis CPU: %s\n", cpu_features_string(cpu_features(), feat, sizeof feat));
+    if (*gelu_absent_peers())
+        printf("not built (library absent or disabled at configure time): %s\n", gelu_absent_peers());
     return EXIT_OK;
 }
