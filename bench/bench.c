@@ -108,9 +108,15 @@ static void *worker(void *arg)
     }
 }
 
+/* Untimed pause before each sample: a library's own worker threads (oneDNN's OpenMP team) keep
+ * spinning for a while after their call, and would otherwise slow the next measurement (seen:
+ * the baseline after dnnl_*_omp ran 40% slower at DRAM size). */
+static const struct timespec settle = {0, 2000000}; /* 2 ms */
+
 /* Seconds for `calls` calls of `kernel` over the whole buffer, all threads together. */
 static double time_sample(pool *p, gelu_kernel kernel, size_t calls)
 {
+    nanosleep(&settle, NULL);
     p->kernel = kernel;
     p->calls = calls;
     double t0 = now_seconds();
