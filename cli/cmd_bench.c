@@ -63,10 +63,10 @@ static void print_help(void)
            "  --dist LIST     input distribution: normal (0,1) or uniform [-10,10] (default normal)\n"
            "  --seed N        seed of GSL's MT19937 for the inputs (default %d)\n"
            "  --csv FILE      also write the results as CSV to FILE (replaced only when complete)\n"
-           "  --quick         5 rounds of 1 ms samples instead of 15 of 3 ms (sizes of 16 Mi elements\n"
-           "                  and more: 5 rounds of one call either way), and no dram size unless\n"
-           "                  --size asks for it\n\n"
-           "The default run takes about 2 minutes, --quick under 20 s, on a 2-core machine.\n"
+           "  --quick         9 rounds instead of 31 (of 0.5 ms samples; sizes of 16 Mi elements and\n"
+           "                  more: 5 rounds of one call either way), and no dram size unless --size\n"
+           "                  asks for it\n\n"
+           "The default run takes 1 to 2.5 minutes, --quick a few seconds, on a loaded 2-core machine.\n"
            "Rows dnnl_*_omp run on oneDNN's own OpenMP threads (all cores) whatever --threads is.\n",
            MAX_THREADS, DEFAULT_SEED);
 }
@@ -296,13 +296,15 @@ static bool write_csv(FILE *f, const bench_run_record *runs, size_t nruns, size_
     return fflush(f) == 0 && !ferror(f);
 }
 
-/* Rounds and sample length: DRAM-sized calls last long enough alone, so fewer rounds. */
+/* Rounds and sample length. Short samples (0.5 ms, after bench.c's 2 ms pause) mostly escape
+ * preemption on a shared machine, so their median is the unpreempted speed; DRAM-sized calls
+ * last tens of ms each, so fewer rounds of one call. */
 static bench_config config_for(const bench_options *o, size_t n, bench_dist d)
 {
     bool big = n >= ((size_t)16 << 20);
     return (bench_config){
         .n = n, .dist = d, .seed = o->seed, .threads = o->threads,
-        .rounds = o->quick || big ? 5 : 15, .sample_seconds = o->quick ? 1e-3 : 3e-3,
+        .rounds = big ? 5 : o->quick ? 9 : 31, .sample_seconds = 5e-4,
     };
 }
 
