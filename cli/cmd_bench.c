@@ -67,7 +67,8 @@ static void print_help(void)
            "                  more: 5 rounds of one call either way), and no dram size unless --size\n"
            "                  asks for it\n\n"
            "The default run takes 1 to 2.5 minutes, --quick a few seconds, on a loaded 2-core machine.\n"
-           "Rows dnnl_*_omp run on oneDNN's own OpenMP threads (all cores) whatever --threads is.\n",
+           "Rows dnnl_*_omp run on oneDNN's own OpenMP threads (all cores) whatever --threads is.\n"
+           "Exit status: 0 done, 1 out of memory or threads or the CSV not written, 2 bad usage.\n",
            MAX_THREADS, DEFAULT_SEED);
 }
 
