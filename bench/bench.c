@@ -200,11 +200,12 @@ static void measure(pool *p, const bench_config *cfg, const gelu_impl *const *al
                 time_sample(p, all[k]->forward, results[k].calls) / (double)results[k].calls;
 }
 
-static void summarize(const bench_config *cfg, size_t count, bench_result *results, double *times)
+/* tmp: room for `rounds` doubles. */
+static void summarize(const bench_config *cfg, size_t count, bench_result *results,
+                      const double *times, double *tmp)
 {
     unsigned R = cfg->rounds;
-    double *tmp = malloc(R * sizeof *tmp);
-    for (size_t k = 0; k < count && tmp; k++) {
+    for (size_t k = 0; k < count; k++) {
         for (unsigned r = 0; r < R; r++)
             tmp[r] = times[k * R + r] / times[r];
         results[k].ratio_median = quantile(tmp, R, 0.5);
@@ -214,7 +215,6 @@ static void summarize(const bench_config *cfg, size_t count, bench_result *resul
         results[k].ns_median = quantile(tmp, R, 0.5);
         results[k].ns_q3 = quantile(tmp, R, 0.75);
     }
-    free(tmp);
 }
 
 int bench_run(const bench_config *cfg, const gelu_impl *baseline, const gelu_impl *const *impls,
@@ -223,12 +223,13 @@ int bench_run(const bench_config *cfg, const gelu_impl *baseline, const gelu_imp
     size_t total = count + 1;
     const gelu_impl **all = malloc(total * sizeof *all);
     double *times = malloc(total * cfg->rounds * sizeof *times);
+    double *tmp = malloc(cfg->rounds * sizeof *tmp);
     float *x = malloc(cfg->n * sizeof *x), *y = malloc(cfg->n * sizeof *y);
     pthread_t *tids = malloc(cfg->threads * sizeof *tids);
     worker_arg *args = malloc(cfg->threads * sizeof *args);
     int status = -1;
     pool p = {.threads = cfg->threads, .x = x, .y = y, .n = cfg->n};
-    if (all && times && x && y && tids && args) {
+    if (all && times && tmp && x && y && tids && args) {
         all[0] = baseline;
         memcpy(all + 1, impls, count * sizeof *impls);
         bench_fill_inputs(cfg->dist, cfg->seed, x, cfg->n);
@@ -236,7 +237,7 @@ int bench_run(const bench_config *cfg, const gelu_impl *baseline, const gelu_imp
         status = start_pool(&p, tids, args);
         if (status == 0) {
             measure(&p, cfg, all, total, results, times);
-            summarize(cfg, total, results, times);
+            summarize(cfg, total, results, times, tmp);
         }
         stop_pool(&p, tids, p.threads);
     }
@@ -244,6 +245,7 @@ int bench_run(const bench_config *cfg, const gelu_impl *baseline, const gelu_imp
     free(tids);
     free(y);
     free(x);
+    free(tmp);
     free(times);
     free(all);
     return status;

@@ -84,53 +84,53 @@ static bool parse_count(const char *s, uint64_t lo, uint64_t hi, uint64_t *out)
     return true;
 }
 
-/* Appends the implementations named in the comma-separated `list`; 0 or EXIT_USAGE. */
-static int add_impls(bench_options *o, const char *list)
+/* Calls fn on each comma-separated token of `list` (the value of option `opt`) until one fails;
+ * 0 or the failing exit status. */
+static int for_each_token(bench_options *o, const char *opt, const char *list,
+                          int (*fn)(bench_options *, const char *))
 {
-    char buf[1024];
-    snprintf(buf, sizeof buf, "%s", list);
-    for (char *save, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        const gelu_impl *m = gelu_impl_find(tok);
-        if (!m) return usage_error("bench", "unknown implementation '%s' (see 'gelucheck list')", tok);
-        bool seen = false;
-        for (size_t i = 0; i < o->count; i++) seen |= o->impls[i] == m;
-        if (!seen) o->impls[o->count++] = m;
-    }
+    if (*list == '\0') return usage_error("bench", "empty %s", opt);
+    char *copy = strdup(list);
+    if (!copy) return EXIT_CHECK_FAILED;
+    int status = 0;
+    for (char *save, *tok = strtok_r(copy, ",", &save); tok && status == 0;
+         tok = strtok_r(NULL, ",", &save))
+        status = fn(o, tok);
+    free(copy);
+    return status;
+}
+
+static int add_impl(bench_options *o, const char *name)
+{
+    const gelu_impl *m = gelu_impl_find(name);
+    if (!m) return usage_error("bench", "unknown implementation '%s' (see 'gelucheck list')", name);
+    for (size_t i = 0; i < o->count; i++)
+        if (o->impls[i] == m) return 0;
+    o->impls[o->count++] = m;
     return 0;
 }
 
-static int add_sizes(bench_options *o, const char *list)
+static int add_size(bench_options *o, const char *tok)
 {
-    char buf[256];
-    snprintf(buf, sizeof buf, "%s", list);
-    if (*list == '\0') return usage_error("bench", "empty --size");
-    for (char *save, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        bench_size s = {.n = 0};
-        for (size_t i = 0; i < sizeof named_sizes / sizeof named_sizes[0]; i++)
-            if (strcmp(tok, named_sizes[i].label) == 0) s.n = named_sizes[i].n;
-        uint64_t n;
-        if (s.n == 0 && parse_count(tok, 1, MAX_ELEMENTS, &n)) s.n = (size_t)n;
-        if (s.n == 0)
-            return usage_error("bench", "bad --size '%s': l1, l2, dram or a number of elements "
-                               "from 1 to %zu", tok, MAX_ELEMENTS);
-        if (o->nsizes == MAX_SIZES) return usage_error("bench", "more than %d sizes", MAX_SIZES);
-        snprintf(s.label, sizeof s.label, "%s", tok);
-        o->sizes[o->nsizes++] = s;
-    }
+    bench_size s = {.n = 0};
+    for (size_t i = 0; i < sizeof named_sizes / sizeof named_sizes[0]; i++)
+        if (strcmp(tok, named_sizes[i].label) == 0) s.n = named_sizes[i].n;
+    uint64_t n;
+    if (s.n == 0 && parse_count(tok, 1, MAX_ELEMENTS, &n)) s.n = (size_t)n;
+    if (s.n == 0)
+        return usage_error("bench", "bad --size '%s': l1, l2, dram or a number of elements from "
+                           "1 to %zu", tok, MAX_ELEMENTS);
+    if (o->nsizes == MAX_SIZES) return usage_error("bench", "more than %d sizes", MAX_SIZES);
+    snprintf(s.label, sizeof s.label, "%s", tok);
+    o->sizes[o->nsizes++] = s;
     return 0;
 }
 
-static int add_dists(bench_options *o, const char *list)
+static int add_dist(bench_options *o, const char *tok)
 {
-    char buf[256];
-    snprintf(buf, sizeof buf, "%s", list);
-    if (*list == '\0') return usage_error("bench", "empty --dist");
-    for (char *save, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        bench_dist d = bench_dist_from_name(tok);
-        if (d == BENCH_DIST_COUNT)
-            return usage_error("bench", "bad --dist '%s': normal or uniform", tok);
-        o->dists[d] = true;
-    }
+    bench_dist d = bench_dist_from_name(tok);
+    if (d == BENCH_DIST_COUNT) return usage_error("bench", "bad --dist '%s': normal or uniform", tok);
+    o->dists[d] = true;
     return 0;
 }
 
@@ -141,11 +141,11 @@ static int parse_valued(bench_options *o, int argc, char **argv, int *i, int *st
     int got;
     uint64_t n;
     if ((got = option_value("bench", argc, argv, i, "--impl", &v))) {
-        *status = got < 0 ? EXIT_USAGE : add_impls(o, v);
+        *status = got < 0 ? EXIT_USAGE : for_each_token(o, "--impl", v, add_impl);
     } else if ((got = option_value("bench", argc, argv, i, "--size", &v))) {
-        *status = got < 0 ? EXIT_USAGE : add_sizes(o, v);
+        *status = got < 0 ? EXIT_USAGE : for_each_token(o, "--size", v, add_size);
     } else if ((got = option_value("bench", argc, argv, i, "--dist", &v))) {
-        *status = got < 0 ? EXIT_USAGE : add_dists(o, v);
+        *status = got < 0 ? EXIT_USAGE : for_each_token(o, "--dist", v, add_dist);
     } else if ((got = option_value("bench", argc, argv, i, "--threads", &v))) {
         if (got < 0) *status = EXIT_USAGE;
         else if (!parse_count(v, 1, MAX_THREADS, &n))
