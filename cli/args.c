@@ -87,3 +87,13 @@ bool parse_count(const char *s, unsigned long min, unsigned long max, unsigned l
     *out = v;
     return true;
 }
+
+bool parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
+{
+    unsigned long v; /* 64 bits on the LP64 targets built here */
+    const char *why;
+    _Static_assert(sizeof v == sizeof *out, "unsigned long holds a uint64_t");
+    if (!parse_count(s, (unsigned long)min, (unsigned long)max, &v, &why)) return false;
+    *out = v;
+    return true;
+}

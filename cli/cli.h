@@ -13,6 +13,7 @@ int cmd_eval(int argc, char **argv);
 int cmd_accuracy(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_moons(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
 
 /* Prints "gelucheck CMD: <message>" and a hint to run --help on stderr; returns EXIT_USAGE. */
 int usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -35,5 +36,8 @@ bool parse_float(const char *s, float *out, const char **why);
  * false and sets *why to a short reason. */
 bool parse_count(const char *s, unsigned long min, unsigned long max, unsigned long *out,
                  const char **why);
+
+/* parse_count for a uint64_t, without the reason. */
+bool parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 
 #endif

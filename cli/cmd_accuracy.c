@@ -39,16 +39,6 @@ static void print_help(void)
         "2 bad usage.\n");
 }
 
-/* parse_count into a uint64_t (unsigned long is 64 bits on the LP64 targets built here). */
-static bool parse_uint(const char *s, uint64_t min, uint64_t max, uint64_t *out)
-{
-    unsigned long v;
-    const char *why;
-    if (!parse_count(s, (unsigned long)min, (unsigned long)max, &v, &why)) return false;
-    *out = v;
-    return true;
-}
-
 typedef struct {
     const gelu_impl *impls[SCAN_MAX_IMPLS];
     size_t nimpls;
@@ -102,7 +92,7 @@ static int parse_shard(const char *s, accuracy_args *a)
     if (!slash || (size_t)(slash - s) >= sizeof k) return usage_error("accuracy", "bad --shard '%s': expected K/N", s);
     memcpy(k, s, (size_t)(slash - s));
     k[slash - s] = '\0';
-    if (!parse_uint(slash + 1, 1, 1u << 20, &a->shard_n) || !parse_uint(k, 1, a->shard_n, &a->shard_k))
+    if (!parse_u64(slash + 1, 1, 1u << 20, &a->shard_n) || !parse_u64(k, 1, a->shard_n, &a->shard_k))
         return usage_error("accuracy", "bad --shard '%s': expected K/N with 1 <= K <= N", s);
     return EXIT_OK;
 }
@@ -121,16 +111,16 @@ static int parse_args(int argc, char **argv, accuracy_args *a)
             a->have_range = true;
         } else if ((got = option_value("accuracy", argc, argv, &i, "--sample", &v))) {
             if (got < 0) st = EXIT_USAGE;
-            else if (!parse_uint(v, 1, UINT64_C(1) << 32, &a->domain.n))
+            else if (!parse_u64(v, 1, UINT64_C(1) << 32, &a->domain.n))
                 st = usage_error("accuracy", "bad --sample '%s': a count from 1 to 2^32", v);
             a->have_sample = true;
         } else if ((got = option_value("accuracy", argc, argv, &i, "--seed", &v))) {
             if (got < 0) st = EXIT_USAGE;
-            else if (!parse_uint(v, 0, UINT64_MAX, &a->domain.seed))
+            else if (!parse_u64(v, 0, UINT64_MAX, &a->domain.seed))
                 st = usage_error("accuracy", "bad --seed '%s': a non-negative integer", v);
         } else if ((got = option_value("accuracy", argc, argv, &i, "--threads", &v))) {
             if (got < 0) st = EXIT_USAGE;
-            else if (!parse_uint(v, 1, 1024, &a->threads))
+            else if (!parse_u64(v, 1, 1024, &a->threads))
                 st = usage_error("accuracy", "bad --threads '%s': 1 to 1024", v);
         } else if ((got = option_value("accuracy", argc, argv, &i, "--shard", &v)))
             st = got < 0 ? EXIT_USAGE : parse_shard(v, a);

@@ -18,7 +18,7 @@ int cmd_list(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (is_help(argv[i])) {
             printf("usage: gelucheck list\n\n"
-                   "Lists every implementation: its target (exact | tanh | sigmoid | relu), the CPU\n"
+                   "Lists every implementation: its target (exact | tanh | sigmoid | silu | relu), the CPU\n"
                    "features it needs, whether this CPU has them, and its declared contract:\n"
                    "max ULP and max absolute error against its own target (forward, then\n"
                    "derivative), monotone, special values. '-' means no claim.\n");
@@ -27,13 +27,13 @@ int cmd_list(int argc, char **argv)
         return usage_error("list", "unexpected argument '%s'", argv[i]);
     }
     char feat[128], b[4][32];
-    printf("%-12s %-8s %-28s %-9s %-9s %-9s %-9s %-9s %-8s %-8s\n", "name", "target",
+    printf("%-24s %-8s %-28s %-9s %-9s %-9s %-9s %-9s %-8s %-8s\n", "name", "target",
            "needs", "available", "max_ulp", "max_abs", "grad_ulp", "grad_abs", "monotone",
            "specials");
     for (size_t i = 0; i < gelu_impl_count(); i++) {
         const gelu_impl *m = gelu_impl_at(i);
         const gelu_contract *c = &m->contract;
-        printf("%-12s %-8s %-28s %-9s %-9s %-9s %-9s %-9s %-8s %-8s\n", m->name,
+        printf("%-24s %-8s %-28s %-9s %-9s %-9s %-9s %-9s %-8s %-8s\n", m->name,
                gelu_target_name(m->target), cpu_features_string(m->features, feat, sizeof feat),
                gelu_impl_available(m) ? "yes" : "no", bound(c->max_ulp, b[0], sizeof b[0]),
                bound(c->max_abs, b[1], sizeof b[1]), bound(c->grad_max_ulp, b[2], sizeof b[2]),
@@ -41,5 +41,7 @@ int cmd_list(int argc, char **argv)
                c->specials ? "yes" : "no");
     }
     printf("\nthis CPU: %s\n", cpu_features_string(cpu_features(), feat, sizeof feat));
+    if (*gelu_absent_peers())
+        printf("not built (library absent or disabled at configure time): %s\n", gelu_absent_peers());
     return EXIT_OK;
 }

@@ -15,6 +15,7 @@ static const struct {
     {"accuracy", cmd_accuracy, "scan implementations over all 2^32 inputs (or a range/sample): the gate"},
     {"merge", cmd_merge, "merge the partial results of a sharded accuracy run"},
     {"moons", cmd_moons, "train a small MLP on make_moons with each activation, over seeds"},
+    {"bench", cmd_bench, "time every implementation against ReLU, side by side in one run"},
 };
 
 static void print_help(FILE *f)

@@ -67,6 +67,11 @@ const char *gelu_target_name(gelu_target t);
 /* GELU_TARGET_COUNT when the name is unknown. */
 gelu_target gelu_target_from_name(const char *name);
 
+/* The optional peers this build left out because their library was not found when it was
+ * configured (or disabled with -Ddnnl / -Dsleef), as "oneDNN (dnnl_*), SLEEF (sleef_*)"; "" when
+ * none. */
+const char *gelu_absent_peers(void);
+
 /* The CPU features this machine has (CPU_FEATURE_* bits). */
 unsigned cpu_features(void);
 /* "avx2,fma" style list of the bits in `features` into buf; "none" when empty. */

@@ -1,6 +1,7 @@
 /* The registry built from registry.inc, name and target look-ups. */
 #include "gelu_impl.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #define GELU_IMPL(name) extern const gelu_impl gelu_impl_##name;
@@ -41,6 +42,21 @@ gelu_target gelu_target_from_name(const char *name)
         if (strcmp(target_names[t], name) == 0)
             return (gelu_target)t;
     return GELU_TARGET_COUNT;
+}
+
+const char *gelu_absent_peers(void)
+{
+    static const char *const absent[] = {
+        !GELUCHECK_HAVE_DNNL ? "oneDNN (dnnl_*)" : NULL,
+        !GELUCHECK_HAVE_SLEEF ? "SLEEF (sleef_*)" : NULL,
+    };
+    static char list[64];
+    if (list[0] == '\0')
+        for (size_t i = 0; i < sizeof absent / sizeof absent[0]; i++)
+            if (absent[i])
+                snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s",
+                         list[0] ? ", " : "", absent[i]);
+    return list;
 }
 
 bool gelu_impl_available(const gelu_impl *impl) { return (impl->features & ~cpu_features()) == 0; }

@@ -4,8 +4,8 @@
 set -u
 g=$1
 fails=0
-out=$(mktemp) err=$(mktemp)
-trap 'rm -f "$out" "$err"' EXIT
+out=$(mktemp) err=$(mktemp) scratch=$(mktemp -d)
+trap 'rm -rf "$out" "$err" "$scratch"' EXIT
 
 
 # expect_usage_error NEEDLE ARGS...: exit 2, NEEDLE on stderr, empty stdout
@@ -42,8 +42,24 @@ expect_usage_error "'0'" moons --first-seed 0
 expect_usage_error "'nope'" moons --impl nope
 expect_usage_error "--csv" moons --csv
 
+expect_usage_error "'l3'" bench --size l3
+expect_usage_error "'0'" bench --size l1,0
+expect_usage_error "'2000000000'" bench --size 2000000000
+expect_usage_error "'-3'" bench --threads -3
+expect_usage_error "'0'" bench --threads 0
+expect_usage_error "'1.5'" bench --threads 1.5
+expect_usage_error "'abc'" bench --seed abc
+expect_usage_error "'gamma'" bench --dist normal,gamma
+expect_usage_error "'nope'" bench --impl erfc_f64,nope
+expect_usage_error "'--bogus'" bench --bogus
+expect_usage_error "--size" bench --size
+csvdir=$scratch/bench
+mkdir "$csvdir"
+expect_usage_error "'$csvdir/missing/b.csv'" bench --size 16 --quick --csv "$csvdir/missing/b.csv"
+
+
 # Help for each subcommand, exit 0.
-for c in "" "list" "eval" "moons"; do
+for c in "" "list" "eval" "accuracy" "merge" "moons" "bench"; do
     # shellcheck disable=SC2086
     if ! "$g" $c --help >"$out" 2>"$err" || ! grep -q usage "$out"; then
         echo "FAIL: gelucheck $c --help"; fails=$((fails + 1))
@@ -77,8 +93,8 @@ expect_usage_error "'nope'" accuracy --impl erfc_f64,nope
 expect_usage_error "go together" accuracy --shard 1/4
 expect_usage_error "exclude" accuracy --range 1:2 --sample 5
 expect_usage_error "no partial" merge
-dir=$(mktemp -d)
-trap 'rm -rf "$out" "$err" "$dir"' EXIT
+dir=$scratch/accuracy
+mkdir "$dir"
 range="-0x1.9p-1:-0x1.7p-1"
 # (exit status 0 or 1: the gate's verdict on a range is not what is tested here)
 "$g" accuracy --impl erfc_f64,tanh_libm --grad --range "$range" --csv "$dir/whole.csv" >"$out" 2>"$err"
@@ -116,6 +132,23 @@ if [ $st -ne 1 ] || ! grep -qF "$csv/none/m.csv" "$err" || [ -n "$(ls "$csv" | g
     echo "FAIL: moons unwritable csv: status $st, $(cat "$err")"; fails=$((fails + 1))
 fi
 rm -rf "$csv"
+# A tiny benchmark run writes the documented CSV: the baseline first, then every implementation
+# this CPU runs, ratios positive. Timings themselves are not checked (shared, noisy machine).
+header="size,n,dist,seed,threads,rounds,calls,impl,target,features,ns_per_element_median,"
+header="${header}ns_per_element_q1,ns_per_element_q3,elements_per_s,gb_per_s,ratio_to_baseline,baseline"
+csv="$csvdir/bench.csv"
+if ! "$g" bench --size 64 --quick --csv "$csv" >"$out" 2>"$err" ||
+   [ "$(head -1 "$csv")" != "$header" ] || ! grep -q '^baseline: *relu' "$out"; then
+    echo "FAIL: bench --size 64 --quick: $(cat "$err") $(head -3 "$csv" 2>/dev/null)"
+    fails=$((fails + 1))
+fi
+awk -F, 'NR == 2 && $8 != $17 {bad = 1} NR > 1 && !($16 > 0) {bad = 1}
+         END {exit bad || NR < 3}' "$csv" ||
+    { echo "FAIL: bench CSV rows: $(cat "$csv")"; fails=$((fails + 1)); }
+"$g" list | awk 'NR > 1 && $4 == "yes" {print $1}' | while read -r name; do
+    grep -q ",$name," "$csv" || echo "FAIL: bench CSV lacks $name"
+done | grep FAIL && fails=$((fails + 1))
+ls "$csvdir" | grep -q tmp && { echo "FAIL: bench left a temporary file"; fails=$((fails + 1)); }
 
 [ $fails -eq 0 ] && echo "cli: all checks passed"
 exit $fails

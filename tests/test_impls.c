@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "contract.h"
+#include "criteria.h"
 #include "sample.h"
 
 enum { SAMPLE_N = 100000 };
@@ -55,6 +56,24 @@ static void setup_refs(void)
     }
 }
 
+/* How many sample points fail the peers' published criteria (scan/criteria.h), against the
+ * implementation's own target; informational (--verbose), not part of any contract. */
+static void log_criteria(const gelu_impl *m, const ref_value *ref)
+{
+    static float y[SAMPLE_N];
+    size_t benchdnn_fail = 0, xnnpack_fail = 0, xnnpack_n = 0;
+    m->forward(xs, y, SAMPLE_N);
+    for (size_t k = 0; k < SAMPLE_N; k++) {
+        benchdnn_fail += criterion_benchdnn_gelu_erf(xs[k], y[k], ref[k].hi, ref[k].lo) == CRITERION_FAIL;
+        criterion_result x = criterion_xnnpack_gelu(xs[k], y[k], ref[k].hi, ref[k].lo);
+        xnnpack_n += x != CRITERION_NOT_APPLICABLE;
+        xnnpack_fail += x == CRITERION_FAIL;
+    }
+    cr_log_info("%s: benchdnn gelu_erf rule fails at %zu of %d points; XNNPACK GELU rule fails at "
+                "%zu of %zu points in [-10, 10]", m->name, benchdnn_fail, SAMPLE_N, xnnpack_fail,
+                xnnpack_n);
+}
+
 Test(impls, contracts_on_seeded_sample, .init = setup_refs, .timeout = 600)
 {
     for (size_t i = 0; i < gelu_impl_count(); i++) {
@@ -70,6 +89,7 @@ Test(impls, contracts_on_seeded_sample, .init = setup_refs, .timeout = 600)
                     (double)r.forward.max_ulp_x, r.forward.max_abs, (double)r.forward.max_abs_x,
                     r.derivative.max_ulp, (double)r.derivative.max_ulp_x, r.derivative.max_abs,
                     (double)r.derivative.max_abs_x);
+        log_criteria(m, refs[m->target][0]);
         char msg[512];
         contract_describe(m, &r, msg, sizeof msg);
         cr_expect(r.failure == CONTRACT_OK, "%s", msg);

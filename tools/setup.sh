@@ -1,13 +1,14 @@
 #!/bin/sh
 # Install, with apt-get, every Debian package that gelucheck's build, tests, benchmarks and
-# reports need. Non-interactive and idempotent: when everything is present it only checks
-# (dpkg-query) and returns in well under a second. Run as root on Debian 12.
+# reports need (ocl-icd-opencl-dev because oneDNN's CMake config looks for OpenCL). Non-interactive
+# and idempotent: when everything is present it only checks (dpkg-query) and returns in well
+# under a second. Run as root on Debian 12.
 set -eu
 
 packages="
   build-essential pkg-config meson ninja-build cmake
   libmpfr-dev libgmp-dev libgsl-dev libcriterion-dev
-  libsleef-dev libdnnl-dev
+  libsleef-dev libdnnl-dev ocl-icd-opencl-dev
   sollya gnuplot-nox valgrind
 "
 

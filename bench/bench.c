@@ -1,0 +1,252 @@
+/* The benchmark harness (see bench.h). */
+#include "bench.h"
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+
+static const char *const dist_names[BENCH_DIST_COUNT] = {"normal", "uniform"};
+static const char *const dist_descriptions[BENCH_DIST_COUNT] = {"normal(0,1)", "uniform[-10,10]"};
+
+const char *bench_dist_name(bench_dist d) { return d < BENCH_DIST_COUNT ? dist_names[d] : "?"; }
+
+const char *bench_dist_describe(bench_dist d)
+{
+    return d < BENCH_DIST_COUNT ? dist_descriptions[d] : "?";
+}
+
+bench_dist bench_dist_from_name(const char *name)
+{
+    for (int d = 0; d < BENCH_DIST_COUNT; d++)
+        if (strcmp(dist_names[d], name) == 0) return (bench_dist)d;
+    return BENCH_DIST_COUNT;
+}
+
+void bench_fill_inputs(bench_dist d, uint64_t seed, float *x, size_t n)
+{
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, (unsigned long)seed);
+    for (size_t i = 0; i < n; i++)
+        x[i] = d == BENCH_DIST_NORMAL ? (float)gsl_ran_gaussian_ziggurat(r, 1.0)
+                                      : (float)gsl_ran_flat(r, -10.0, 10.0);
+    gsl_rng_free(r);
+}
+
+const gelu_impl *bench_default_baseline(void)
+{
+    static const char *const widest_first[] = {"relu_avx512f", "relu_avx2", "relu"};
+    for (size_t i = 0; i < sizeof widest_first / sizeof widest_first[0]; i++) {
+        const gelu_impl *m = gelu_impl_find(widest_first[i]);
+        if (m && gelu_impl_available(m)) return m;
+    }
+    return NULL;
+}
+
+const char *bench_cpu_model(char *buf, size_t size)
+{
+    snprintf(buf, size, "unknown");
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    if (!f) return buf;
+    char line[512];
+    while (fgets(line, sizeof line, f)) {
+        char *colon = strchr(line, ':');
+        if (strncmp(line, "model name", 10) != 0 || !colon) continue;
+        colon += 1 + (colon[1] == ' ');
+        colon[strcspn(colon, "\n")] = '\0';
+        snprintf(buf, size, "%s", colon);
+        break;
+    }
+    fclose(f);
+    return buf;
+}
+
+static double now_seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* The workers of a multi-threaded measurement: thread t runs `calls` calls on its slice
+ * [t·n/T, (t+1)·n/T) between the start and done barriers. Thread 0 is the caller. */
+typedef struct {
+    pthread_barrier_t start, done;
+    unsigned threads;
+    const float *x;
+    float *y;
+    size_t n, calls;
+    gelu_kernel kernel;
+    bool quit;
+} pool;
+
+typedef struct {
+    pool *p;
+    unsigned t;
+} worker_arg;
+
+static void run_slice(const pool *p, unsigned t)
+{
+    size_t lo = p->n * t / p->threads, hi = p->n * (t + 1) / p->threads;
+    for (size_t c = 0; c < p->calls; c++)
+        p->kernel(p->x + lo, p->y + lo, hi - lo);
+}
+
+static void *worker(void *arg)
+{
+    worker_arg *w = arg;
+    for (;;) {
+        pthread_barrier_wait(&w->p->start);
+        if (w->p->quit) return NULL;
+        run_slice(w->p, w->t);
+        pthread_barrier_wait(&w->p->done);
+    }
+}
+
+/* Untimed pause before each sample: a library's own worker threads (oneDNN's OpenMP team) keep
+ * spinning for a while after their call, and would otherwise slow the next measurement (seen:
+ * the baseline after dnnl_*_omp ran 40% slower at DRAM size). */
+static const struct timespec settle = {0, 2000000}; /* 2 ms */
+
+/* Seconds for `calls` calls of `kernel` over the whole buffer, all threads together. */
+static double time_sample(pool *p, gelu_kernel kernel, size_t calls)
+{
+    nanosleep(&settle, NULL);
+    p->kernel = kernel;
+    p->calls = calls;
+    double t0 = now_seconds();
+    if (p->threads > 1) pthread_barrier_wait(&p->start);
+    run_slice(p, 0);
+    if (p->threads > 1) pthread_barrier_wait(&p->done);
+    return now_seconds() - t0;
+}
+
+/* Warm-up (untimed call: caches, page faults, lazily created state) and the number of calls
+ * that makes a sample last at least `seconds`. */
+static size_t calibrate(pool *p, gelu_kernel kernel, double seconds)
+{
+    /* The warm-up is not a measurement: it may include lazy set-up (oneDNN compiles its kernel
+     * on the first call of a shape). */
+    time_sample(p, kernel, 1);
+    size_t calls = 1;
+    double t;
+    while ((t = time_sample(p, kernel, calls)) < seconds && calls < ((size_t)1 << 40)) {
+        double grow = t > 0 ? 1.2 * seconds / t : 16.0;
+        calls = (size_t)((double)calls * (grow < 2.0 ? 2.0 : grow > 1e6 ? 1e6 : grow));
+    }
+    return calls;
+}
+
+static int compare_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The q-quantile (0 ≤ q ≤ 1) of v[0..n), by linear interpolation; sorts v. */
+static double quantile(double *v, size_t n, double q)
+{
+    qsort(v, n, sizeof *v, compare_double);
+    double pos = q * (double)(n - 1);
+    size_t i = (size_t)pos;
+    return i + 1 < n ? v[i] + (pos - (double)i) * (v[i + 1] - v[i]) : v[n - 1];
+}
+
+static int start_pool(pool *p, pthread_t *tids, worker_arg *args)
+{
+    if (p->threads == 1) return 0;
+    pthread_barrier_init(&p->start, NULL, p->threads);
+    pthread_barrier_init(&p->done, NULL, p->threads);
+    for (unsigned t = 1; t < p->threads; t++) {
+        args[t] = (worker_arg){p, t};
+        if (pthread_create(&tids[t], NULL, worker, &args[t]) != 0) {
+            /* The workers already started wait at a barrier that needs all `threads`: they can
+             * only be left blocked (the caller reports the error and the process ends). */
+            p->threads = 1;
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static void stop_pool(pool *p, pthread_t *tids, unsigned started)
+{
+    if (started <= 1) return;
+    p->quit = true;
+    pthread_barrier_wait(&p->start);
+    for (unsigned t = 1; t < started; t++)
+        pthread_join(tids[t], NULL);
+    pthread_barrier_destroy(&p->start);
+    pthread_barrier_destroy(&p->done);
+}
+
+/* The rounds, after the buffers and threads are ready. times[k·rounds + r] = seconds per call of
+ * kernel k (0 = baseline) in round r. */
+static void measure(pool *p, const bench_config *cfg, const gelu_impl *const *all, size_t count,
+                    bench_result *results, double *times)
+{
+    for (size_t k = 0; k < count; k++) {
+        results[k].impl = all[k];
+        results[k].calls = calibrate(p, all[k]->forward, cfg->sample_seconds);
+    }
+    for (unsigned r = 0; r < cfg->rounds; r++)
+        for (size_t k = 0; k < count; k++)
+            times[k * cfg->rounds + r] =
+                time_sample(p, all[k]->forward, results[k].calls) / (double)results[k].calls;
+}
+
+/* tmp: room for `rounds` doubles. */
+static void summarize(const bench_config *cfg, size_t count, bench_result *results,
+                      const double *times, double *tmp)
+{
+    unsigned R = cfg->rounds;
+    for (size_t k = 0; k < count; k++) {
+        for (unsigned r = 0; r < R; r++)
+            tmp[r] = times[k * R + r] / times[r];
+        results[k].ratio_median = quantile(tmp, R, 0.5);
+        for (unsigned r = 0; r < R; r++)
+            tmp[r] = 1e9 * times[k * R + r] / (double)cfg->n;
+        results[k].ns_q1 = quantile(tmp, R, 0.25);
+        results[k].ns_median = quantile(tmp, R, 0.5);
+        results[k].ns_q3 = quantile(tmp, R, 0.75);
+    }
+}
+
+int bench_run(const bench_config *cfg, const gelu_impl *baseline, const gelu_impl *const *impls,
+              size_t count, bench_result *results)
+{
+    size_t total = count + 1;
+    const gelu_impl **all = malloc(total * sizeof *all);
+    double *times = malloc(total * cfg->rounds * sizeof *times);
+    double *tmp = malloc(cfg->rounds * sizeof *tmp);
+    float *x = malloc(cfg->n * sizeof *x), *y = malloc(cfg->n * sizeof *y);
+    pthread_t *tids = malloc(cfg->threads * sizeof *tids);
+    worker_arg *args = malloc(cfg->threads * sizeof *args);
+    int status = -1;
+    pool p = {.threads = cfg->threads, .x = x, .y = y, .n = cfg->n};
+    if (all && times && tmp && x && y && tids && args) {
+        all[0] = baseline;
+        memcpy(all + 1, impls, count * sizeof *impls);
+        bench_fill_inputs(cfg->dist, cfg->seed, x, cfg->n);
+        memset(y, 0, cfg->n * sizeof *y); /* touch every page before timing */
+        status = start_pool(&p, tids, args);
+        if (status == 0) {
+            measure(&p, cfg, all, total, results, times);
+            summarize(cfg, total, results, times, tmp);
+        }
+        stop_pool(&p, tids, p.threads);
+    }
+    free(args);
+    free(tids);
+    free(y);
+    free(x);
+    free(tmp);
+    free(times);
+    free(all);
+    return status;
+}

@@ -1,0 +1,69 @@
+/* The benchmark harness: the cost of each implementation's forward kernel against a ReLU
+ * baseline, measured side by side in one run on the same input buffer.
+ *
+ * One measurement at a size n: the inputs are drawn once from a seeded distribution (GSL's
+ * MT19937); every implementation is warmed up and calibrated (enough calls per timed sample to
+ * last `sample_seconds`); then `rounds` rounds run, each timing the baseline and then every
+ * implementation in order, so slow drifts of a shared machine hit all of them alike. Reported
+ * per implementation: the median and quartiles of ns/element over the rounds and the median over
+ * rounds of its time divided by the baseline's time in the same round.
+ *
+ * With threads > 1 the buffer is split into that many contiguous slices, one per thread, and a
+ * sample runs from a common start (barrier) until the last thread is done. Library code: no
+ * printing, no exiting; errors are returned. */
+#ifndef GELUCHECK_BENCH_H
+#define GELUCHECK_BENCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gelu_impl.h"
+
+typedef enum {
+    BENCH_DIST_NORMAL,  /* normal(0, 1) */
+    BENCH_DIST_UNIFORM, /* uniform on [−10, 10] */
+    BENCH_DIST_COUNT
+} bench_dist;
+
+/* "normal" / "uniform"; bench_dist_from_name gives BENCH_DIST_COUNT for an unknown name. */
+const char *bench_dist_name(bench_dist d);
+bench_dist bench_dist_from_name(const char *name);
+/* "normal(0,1)" / "uniform[-10,10]". */
+const char *bench_dist_describe(bench_dist d);
+
+typedef struct {
+    size_t n;              /* elements per call, all threads together */
+    bench_dist dist;
+    uint64_t seed;
+    unsigned threads;      /* ≥ 1 */
+    unsigned rounds;       /* interleaved rounds, ≥ 1 */
+    double sample_seconds; /* a timed sample repeats the call until it lasts at least this */
+} bench_config;
+
+typedef struct {
+    const gelu_impl *impl;
+    size_t calls;                    /* kernel calls per timed sample */
+    double ns_median, ns_q1, ns_q3;  /* ns per element, over the rounds */
+    double ratio_median;             /* median over rounds of time / baseline time */
+} bench_result;
+
+/* Bytes one element moves: 4 read and 4 written. */
+enum { BENCH_BYTES_PER_ELEMENT = 8 };
+
+/* Measures `baseline` and then impls[0..count) as described above; results[0] is the baseline,
+ * results[1 + i] is impls[i]. Every implementation must be available on this CPU. Returns 0, or
+ * -1 when memory or threads could not be had. */
+int bench_run(const bench_config *cfg, const gelu_impl *baseline, const gelu_impl *const *impls,
+              size_t count, bench_result *results);
+
+/* n inputs from distribution d with GSL's MT19937 seeded with `seed`. */
+void bench_fill_inputs(bench_dist d, uint64_t seed, float *x, size_t n);
+
+/* The widest ReLU this CPU runs (relu_avx512f, relu_avx2, relu): the baseline, so that ReLU is
+ * as vectorized as the widest GELU it is compared with. */
+const gelu_impl *bench_default_baseline(void);
+
+/* The CPU's model name from /proc/cpuinfo into buf ("unknown" when not found). */
+const char *bench_cpu_model(char *buf, size_t size);
+
+#endif

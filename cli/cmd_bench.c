@@ -1,0 +1,375 @@
+/* gelucheck bench: the forward cost of every implementation against ReLU, side by side in one
+ * run (bench/), printed as a table per size and distribution and optionally written as CSV. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "cli.h"
+#include "gelucheck_config.h"
+
+enum {
+    MAX_SIZES = 16,
+    MAX_THREADS = 256,
+    DEFAULT_SEED = 20261129,
+};
+#define MAX_ELEMENTS ((size_t)1 << 30) /* 4 GiB of input: beyond that, memory, not a benchmark */
+
+typedef struct {
+    char label[24];
+    size_t n;
+} bench_size;
+
+static const struct {
+    const char *label;
+    size_t n;
+    const char *what;
+} named_sizes[] = {
+    {"l1", 1024, "4 KiB of input: sits in L1"},
+    {"l2", 131072, "512 KiB: sits in L2"},
+    {"dram", (size_t)64 << 20, "256 MiB: streams from DRAM"},
+};
+
+typedef struct {
+    const gelu_impl **impls; /* measured after the baseline */
+    size_t count;
+    bench_size sizes[MAX_SIZES];
+    size_t nsizes;
+    bool dists[BENCH_DIST_COUNT];
+    uint64_t seed;
+    unsigned threads;
+    bool quick;
+    const char *csv;
+} bench_options;
+
+static void print_help(void)
+{
+    printf("usage: gelucheck bench [--impl NAME[,NAME...]] [--size l1|l2|dram|N[,...]]\n"
+           "                       [--threads N] [--dist normal|uniform[,...]] [--seed N]\n"
+           "                       [--csv FILE] [--quick]\n\n"
+           "Times the forward kernel of each implementation against a ReLU baseline (the widest\n"
+           "ReLU this CPU runs), interleaved in one run on the same input buffer: after a warm-up,\n"
+           "each round times the baseline, then every implementation. Prints, per size, the median\n"
+           "ns/element and its interquartile spread, elements/s, GB/s (4 bytes read + 4 written per\n"
+           "element) and xReLU, the median over rounds of time / baseline time; then a summary.\n\n"
+           "Options:\n"
+           "  --impl LIST     implementations to time (default: every one this CPU runs); repeatable\n"
+           "  --size LIST     l1 (1024 elements, 4 KiB), l2 (131072, 512 KiB), dram (64 Mi, 256 MiB)\n"
+           "                  or N elements (1 to 2^30); default l1,l2,dram (with --quick: l1,l2)\n"
+           "  --threads N     split each call over N threads (default 1; 1 to %d)\n"
+           "  --dist LIST     input distribution: normal (0,1) or uniform [-10,10] (default normal)\n"
+           "  --seed N        seed of GSL's MT19937 for the inputs (default %d)\n"
+           "  --csv FILE      also write the results as CSV to FILE (replaced only when complete)\n"
+           "  --quick         9 rounds instead of 31 (of 0.5 ms samples; sizes of 16 Mi elements and\n"
+           "                  more: 5 rounds of one call either way), and no dram size unless --size\n"
+           "                  asks for it\n\n"
+           "The default run takes 1 to 2.5 minutes, --quick a few seconds, on a loaded 2-core machine.\n"
+           "Rows dnnl_*_omp run on oneDNN's own OpenMP threads (all cores) whatever --threads is.\n"
+           "Exit status: 0 done, 1 out of memory or threads or the CSV not written, 2 bad usage.\n",
+           MAX_THREADS, DEFAULT_SEED);
+}
+
+/* Calls fn on each comma-separated token of `list` (the value of option `opt`) until one fails;
+ * 0 or the failing exit status. */
+static int for_each_token(bench_options *o, const char *opt, const char *list,
+                          int (*fn)(bench_options *, const char *))
+{
+    if (*list == '\0') return usage_error("bench", "empty %s", opt);
+    char *copy = strdup(list);
+    if (!copy) return EXIT_CHECK_FAILED;
+    int status = 0;
+    for (char *save, *tok = strtok_r(copy, ",", &save); tok && status == 0;
+         tok = strtok_r(NULL, ",", &save))
+        status = fn(o, tok);
+    free(copy);
+    return status;
+}
+
+static int add_impl(bench_options *o, const char *name)
+{
+    const gelu_impl *m = gelu_impl_find(name);
+    if (!m) return usage_error("bench", "unknown implementation '%s' (see 'gelucheck list')", name);
+    for (size_t i = 0; i < o->count; i++)
+        if (o->impls[i] == m) return 0;
+    o->impls[o->count++] = m;
+    return 0;
+}
+
+static int add_size(bench_options *o, const char *tok)
+{
+    bench_size s = {.n = 0};
+    for (size_t i = 0; i < sizeof named_sizes / sizeof named_sizes[0]; i++)
+        if (strcmp(tok, named_sizes[i].label) == 0) s.n = named_sizes[i].n;
+    uint64_t n;
+    if (s.n == 0 && parse_u64(tok, 1, MAX_ELEMENTS, &n)) s.n = (size_t)n;
+    if (s.n == 0)
+        return usage_error("bench", "bad --size '%s': l1, l2, dram or a number of elements from "
+                           "1 to %zu", tok, MAX_ELEMENTS);
+    if (o->nsizes == MAX_SIZES) return usage_error("bench", "more than %d sizes", MAX_SIZES);
+    snprintf(s.label, sizeof s.label, "%s", tok);
+    o->sizes[o->nsizes++] = s;
+    return 0;
+}
+
+static int add_dist(bench_options *o, const char *tok)
+{
+    bench_dist d = bench_dist_from_name(tok);
+    if (d == BENCH_DIST_COUNT) return usage_error("bench", "bad --dist '%s': normal or uniform", tok);
+    o->dists[d] = true;
+    return 0;
+}
+
+/* One option with a value: 1 handled (status in *status), 0 not this option. */
+static int parse_valued(bench_options *o, int argc, char **argv, int *i, int *status)
+{
+    const char *v;
+    int got;
+    uint64_t n;
+    if ((got = option_value("bench", argc, argv, i, "--impl", &v))) {
+        *status = got < 0 ? EXIT_USAGE : for_each_token(o, "--impl", v, add_impl);
+    } else if ((got = option_value("bench", argc, argv, i, "--size", &v))) {
+        *status = got < 0 ? EXIT_USAGE : for_each_token(o, "--size", v, add_size);
+    } else if ((got = option_value("bench", argc, argv, i, "--dist", &v))) {
+        *status = got < 0 ? EXIT_USAGE : for_each_token(o, "--dist", v, add_dist);
+    } else if ((got = option_value("bench", argc, argv, i, "--threads", &v))) {
+        if (got < 0) *status = EXIT_USAGE;
+        else if (!parse_u64(v, 1, MAX_THREADS, &n))
+            *status = usage_error("bench", "bad --threads '%s': a whole number from 1 to %d", v,
+                                  MAX_THREADS);
+        else o->threads = (unsigned)n;
+    } else if ((got = option_value("bench", argc, argv, i, "--seed", &v))) {
+        if (got < 0) *status = EXIT_USAGE;
+        else if (!parse_u64(v, 0, UINT64_MAX, &n))
+            *status = usage_error("bench", "bad --seed '%s': a whole number from 0 to %" PRIu64, v,
+                                  UINT64_MAX);
+        else o->seed = n;
+    } else if ((got = option_value("bench", argc, argv, i, "--csv", &v))) {
+        if (got < 0) *status = EXIT_USAGE;
+        else o->csv = v;
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
+/* Defaults for what the arguments left unset. */
+static void complete_options(bench_options *o, const gelu_impl *baseline)
+{
+    if (o->nsizes == 0)
+        for (size_t i = 0; i < sizeof named_sizes / sizeof named_sizes[0]; i++) {
+            if (o->quick && strcmp(named_sizes[i].label, "dram") == 0) continue;
+            snprintf(o->sizes[o->nsizes].label, sizeof o->sizes[0].label, "%s", named_sizes[i].label);
+            o->sizes[o->nsizes++].n = named_sizes[i].n;
+        }
+    bool any_dist = false;
+    for (int d = 0; d < BENCH_DIST_COUNT; d++) any_dist |= o->dists[d];
+    if (!any_dist) o->dists[BENCH_DIST_NORMAL] = true;
+    if (o->count == 0)
+        for (size_t i = 0; i < gelu_impl_count(); i++)
+            o->impls[o->count++] = gelu_impl_at(i);
+    /* The baseline is row 0 already; implementations this CPU lacks are noted and left out. */
+    size_t kept = 0;
+    for (size_t i = 0; i < o->count; i++) {
+        const gelu_impl *m = o->impls[i];
+        if (m == baseline) continue;
+        if (!gelu_impl_available(m)) {
+            char feat[128];
+            fprintf(stderr, "gelucheck bench: skipping %s: needs %s, which this CPU lacks\n",
+                    m->name, cpu_features_string(m->features & ~cpu_features(), feat, sizeof feat));
+            continue;
+        }
+        o->impls[kept++] = m;
+    }
+    o->count = kept;
+}
+
+static int parse_options(bench_options *o, int argc, char **argv)
+{
+    int status = EXIT_OK;
+    for (int i = 1; i < argc && status == EXIT_OK; i++) {
+        if (is_help(argv[i])) {
+            print_help();
+            return -1;
+        }
+        if (strcmp(argv[i], "--quick") == 0) o->quick = true;
+        else if (!parse_valued(o, argc, argv, &i, &status))
+            status = usage_error("bench", "unexpected argument '%s'", argv[i]);
+    }
+    return status;
+}
+
+/* One measured (size, distribution). */
+typedef struct {
+    bench_config cfg;
+    const char *size;      /* the --size token: l1, l2, dram or N */
+    const char *label;     /* size/dist */
+    bench_result *results; /* baseline, then the implementations */
+} bench_run_record;
+
+static void print_header(const bench_options *o, const gelu_impl *baseline)
+{
+    char cpu[256], feat[128];
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    printf("gelucheck bench: forward cost against ReLU, measured side by side in one run\n"
+           "cpu:       %s (%s; %ld cores online)\n"
+           "compiler:  %s\n"
+           "flags:     %s; %s\n"
+           "threads:   %u (dnnl_*_omp rows: oneDNN's own OpenMP threads, all cores)\n"
+           "inputs:    GSL mt19937, seed %" PRIu64 "\n"
+           "baseline:  %s; xReLU = median over rounds of (time / baseline time, same round)\n",
+           bench_cpu_model(cpu, sizeof cpu), cpu_features_string(cpu_features(), feat, sizeof feat),
+           cores, GELUCHECK_COMPILER, GELUCHECK_CFLAGS, GELUCHECK_ISA_CFLAGS, o->threads, o->seed,
+           baseline->name);
+    if (*gelu_absent_peers())
+        printf("not built: %s (library absent or disabled at configure time)\n", gelu_absent_peers());
+}
+
+static void print_run(const bench_run_record *run, size_t count)
+{
+    const bench_config *c = &run->cfg;
+    printf("\n%s: %zu elements (%.6g KiB of input), %s, %u rounds\n", run->label, c->n,
+           (double)c->n * 4 / 1024, bench_dist_describe(c->dist), c->rounds);
+    printf("%-24s %-8s %10s %8s %10s %8s %8s\n", "impl", "target", "ns/elem", "IQR", "Melem/s",
+           "GB/s", "xReLU");
+    for (size_t k = 0; k < count; k++) {
+        const bench_result *r = &run->results[k];
+        printf("%-24s %-8s %10.4g %7.1f%% %10.4g %8.3g %8.3g\n", r->impl->name,
+               gelu_target_name(r->impl->target), r->ns_median,
+               100.0 * (r->ns_q3 - r->ns_q1) / r->ns_median, 1e3 / r->ns_median,
+               BENCH_BYTES_PER_ELEMENT / r->ns_median, r->ratio_median);
+    }
+}
+
+/* Per implementation: ns/element and xReLU at every measured size, side by side. */
+static void print_summary(const bench_run_record *runs, size_t nruns, size_t count)
+{
+    printf("\nsummary: ns/element (xReLU)\n%-24s", "impl");
+    for (size_t r = 0; r < nruns; r++) printf(" %20s", runs[r].label);
+    printf("\n");
+    for (size_t k = 0; k < count; k++) {
+        printf("%-24s", runs[0].results[k].impl->name);
+        for (size_t r = 0; r < nruns; r++) {
+            char cell[40];
+            snprintf(cell, sizeof cell, "%.4g (%.3g)", runs[r].results[k].ns_median,
+                     runs[r].results[k].ratio_median);
+            printf(" %20s", cell);
+        }
+        printf("\n");
+    }
+}
+
+static const char csv_header[] =
+    "size,n,dist,seed,threads,rounds,calls,impl,target,features,ns_per_element_median,"
+    "ns_per_element_q1,ns_per_element_q3,elements_per_s,gb_per_s,ratio_to_baseline,baseline\n";
+
+static bool write_csv(FILE *f, const bench_run_record *runs, size_t nruns, size_t count)
+{
+    fputs(csv_header, f);
+    for (size_t r = 0; r < nruns; r++) {
+        const bench_config *c = &runs[r].cfg;
+        for (size_t k = 0; k < count; k++) {
+            const bench_result *x = &runs[r].results[k];
+            char feat[128];
+            cpu_features_string(x->impl->features, feat, sizeof feat);
+            for (char *p = feat; (p = strchr(p, ',')); ) *p = '+'; /* one CSV field */
+            fprintf(f, "%s,%zu,%s,%" PRIu64 ",%u,%u,%zu,%s,%s,%s,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%s\n",
+                    runs[r].size, c->n, bench_dist_name(c->dist), c->seed, c->threads, c->rounds,
+                    x->calls, x->impl->name, gelu_target_name(x->impl->target), feat, x->ns_median,
+                    x->ns_q1, x->ns_q3, 1e9 / x->ns_median, BENCH_BYTES_PER_ELEMENT / x->ns_median,
+                    x->ratio_median, runs[r].results[0].impl->name);
+        }
+    }
+    return fflush(f) == 0 && !ferror(f);
+}
+
+/* Rounds and sample length. Short samples (0.5 ms, after bench.c's 2 ms pause) mostly escape
+ * preemption on a shared machine, so their median is the unpreempted speed; DRAM-sized calls
+ * last tens of ms each, so fewer rounds of one call. */
+static bench_config config_for(const bench_options *o, size_t n, bench_dist d)
+{
+    bool big = n >= ((size_t)16 << 20);
+    return (bench_config){
+        .n = n, .dist = d, .seed = o->seed, .threads = o->threads,
+        .rounds = big ? 5 : o->quick ? 9 : 31, .sample_seconds = 5e-4,
+    };
+}
+
+static int run_all(const bench_options *o, const gelu_impl *baseline, FILE *csv)
+{
+    size_t nruns = 0, total = o->count + 1;
+    bench_run_record runs[MAX_SIZES * BENCH_DIST_COUNT];
+    char labels[MAX_SIZES * BENCH_DIST_COUNT][48];
+    int status = EXIT_OK;
+    for (int d = 0; d < BENCH_DIST_COUNT && status == EXIT_OK; d++) {
+        if (!o->dists[d]) continue;
+        for (size_t s = 0; s < o->nsizes && status == EXIT_OK; s++) {
+            bench_run_record *run = &runs[nruns];
+            snprintf(labels[nruns], sizeof labels[0], "%s/%s", o->sizes[s].label,
+                     bench_dist_name((bench_dist)d));
+            run->label = labels[nruns];
+            run->size = o->sizes[s].label;
+            run->cfg = config_for(o, o->sizes[s].n, (bench_dist)d);
+            run->results = malloc(total * sizeof *run->results);
+            if (!run->results || bench_run(&run->cfg, baseline, o->impls, o->count, run->results)) {
+                fprintf(stderr, "gelucheck bench: out of memory or threads at %s (%zu elements)\n",
+                        run->label, run->cfg.n);
+                free(run->results);
+                status = EXIT_CHECK_FAILED;
+                break;
+            }
+            print_run(run, total);
+            fflush(stdout);
+            nruns++;
+        }
+    }
+    if (status == EXIT_OK) print_summary(runs, nruns, total);
+    if (status == EXIT_OK && csv && !write_csv(csv, runs, nruns, total)) {
+        fprintf(stderr, "gelucheck bench: writing --csv %s failed: %s\n", o->csv, strerror(errno));
+        status = EXIT_CHECK_FAILED;
+    }
+    for (size_t r = 0; r < nruns; r++) free(runs[r].results);
+    return status;
+}
+
+int cmd_bench(int argc, char **argv)
+{
+    bench_options o = {.seed = DEFAULT_SEED, .threads = 1};
+    o.impls = malloc(gelu_impl_count() * sizeof *o.impls);
+    if (!o.impls) return EXIT_CHECK_FAILED;
+    int status = parse_options(&o, argc, argv);
+    const gelu_impl *baseline = bench_default_baseline();
+    if (status == EXIT_OK && !baseline) {
+        fprintf(stderr, "gelucheck bench: no ReLU baseline registered\n");
+        status = EXIT_CHECK_FAILED;
+    }
+    /* The CSV goes to a temporary file beside FILE, renamed over it only when complete. */
+    char tmp[4096] = "";
+    FILE *csv = NULL;
+    if (status == EXIT_OK && o.csv) {
+        int fd = -1;
+        if (snprintf(tmp, sizeof tmp, "%s.tmp.XXXXXX", o.csv) < (int)sizeof tmp) fd = mkstemp(tmp);
+        if (fd < 0 || !(csv = fdopen(fd, "w"))) {
+            status = usage_error("bench", "cannot write --csv '%s': %s", o.csv, strerror(errno));
+            if (fd >= 0) close(fd), unlink(tmp);
+        }
+    }
+    if (status == EXIT_OK) {
+        complete_options(&o, baseline);
+        print_header(&o, baseline);
+        status = run_all(&o, baseline, csv);
+    }
+    if (csv) {
+        if (fclose(csv) != 0 && status == EXIT_OK) status = EXIT_CHECK_FAILED;
+        if (status == EXIT_OK && rename(tmp, o.csv) != 0) {
+            fprintf(stderr, "gelucheck bench: cannot rename %s to %s: %s\n", tmp, o.csv,
+                    strerror(errno));
+            status = EXIT_CHECK_FAILED;
+        }
+        if (status != EXIT_OK) unlink(tmp);
+    }
+    free(o.impls);
+    return status < 0 ? EXIT_OK : status;
+}

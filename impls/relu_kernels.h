@@ -1,0 +1,40 @@
+/* ReLU's array kernels, written once and compiled once per ISA (gelu_f32_relu.c portable,
+ * gelu_f32_relu_avx2.c, gelu_f32_relu_avx512f.c: the same loops under -mavx2 / -mavx512f), so the
+ * baseline is as wide as the widest GELU it is compared with.
+ *
+ * relu(x) = x for x > 0 or NaN, +0 otherwise: written as !(x <= 0) so that NaN (unordered) keeps
+ * x, and as a select without a call to isnan so that GCC vectorizes it (checked with
+ * -fopt-info-vec: both loops vectorize at -O2 on every ISA). Derivative 1 for x > 0, NaN for
+ * NaN, 0 otherwise (PyTorch's choice at 0). Included by exactly one .c file per ISA. */
+#ifndef GELUCHECK_RELU_KERNELS_H
+#define GELUCHECK_RELU_KERNELS_H
+
+#include <stddef.h>
+
+#include "gelu_impl.h"
+
+/* The vectorizer needs to know that x and y do not overlap (or are the same array: each
+ * element is read before it is written, so in-place calls stay correct). */
+static void relu_forward(const float *restrict x, float *restrict y, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        y[i] = x[i] <= 0.0f ? 0.0f : x[i];
+}
+
+static void relu_derivative(const float *restrict x, float *restrict y, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        y[i] = x[i] != x[i] ? x[i] : (x[i] > 0.0f ? 1.0f : 0.0f);
+}
+
+/* The descriptor of a ReLU compiled for CPU features `feat`. */
+#define RELU_IMPL(impl_name, feat, what)                                                      \
+    {                                                                                         \
+        .name = impl_name, .target = GELU_TARGET_RELU, .features = (feat),                    \
+        .forward = relu_forward, .derivative = relu_derivative,                               \
+        .contract = {.max_ulp = 0.0, .max_abs = 0.0, .monotone = true, .specials = true,     \
+                     .grad_max_ulp = 0.0, .grad_max_abs = 0.0},                               \
+        .origin = "max(x, 0), " what ": the baseline every GELU is costed against",          \
+    }
+
+#endif

@@ -1,0 +1,64 @@
+/* The benchmark's inputs and bookkeeping, never its timings (a shared, noisy machine): seeded
+ * inputs are reproducible and in range, and a run fills one result per implementation, the
+ * baseline first with ratio 1, whatever the thread count. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+
+enum { N = 100000 };
+
+Test(bench, inputs_reproducible_and_in_range)
+{
+    float *a = malloc(N * sizeof *a), *b = malloc(N * sizeof *b);
+    bench_fill_inputs(BENCH_DIST_UNIFORM, 7, a, N);
+    bench_fill_inputs(BENCH_DIST_UNIFORM, 7, b, N);
+    cr_expect(memcmp(a, b, N * sizeof *a) == 0, "same seed, different inputs");
+    double lo = INFINITY, hi = -INFINITY;
+    for (size_t i = 0; i < N; i++) {
+        lo = fmin(lo, a[i]);
+        hi = fmax(hi, a[i]);
+    }
+    cr_expect(lo >= -10.0 && hi <= 10.0 && lo < -9.9 && hi > 9.9, "uniform range [%g, %g]", lo, hi);
+    bench_fill_inputs(BENCH_DIST_NORMAL, 7, a, N);
+    double sum = 0, sq = 0;
+    for (size_t i = 0; i < N; i++) {
+        sum += a[i];
+        sq += (double)a[i] * a[i];
+    }
+    cr_expect(fabs(sum / N) < 0.02 && fabs(sq / N - 1.0) < 0.02, "normal mean %g, variance %g",
+              sum / N, sq / N);
+    free(a);
+    free(b);
+}
+
+Test(bench, dist_names_round_trip)
+{
+    for (int d = 0; d < BENCH_DIST_COUNT; d++)
+        cr_expect_eq(bench_dist_from_name(bench_dist_name((bench_dist)d)), (bench_dist)d);
+    cr_expect_eq(bench_dist_from_name("gamma"), BENCH_DIST_COUNT);
+}
+
+Test(bench, one_result_per_implementation_any_threads)
+{
+    const gelu_impl *baseline = bench_default_baseline();
+    cr_assert_not_null(baseline);
+    const gelu_impl *impls[] = {gelu_impl_find("erfc_f64"), gelu_impl_find("relu")};
+    for (unsigned threads = 1; threads <= 3; threads++) {
+        bench_config cfg = {.n = 1001, .dist = BENCH_DIST_NORMAL, .seed = 1, .threads = threads,
+                            .rounds = 3, .sample_seconds = 1e-4};
+        bench_result r[3];
+        cr_assert_eq(bench_run(&cfg, baseline, impls, 2, r), 0);
+        cr_expect_eq(r[0].impl, baseline);
+        cr_expect_eq(r[0].ratio_median, 1.0, "baseline ratio %g", r[0].ratio_median);
+        for (int k = 0; k < 3; k++) {
+            cr_expect_eq(r[k].impl, k ? impls[k - 1] : baseline);
+            cr_expect(r[k].calls >= 1 && r[k].ns_median > 0 && r[k].ns_q1 <= r[k].ns_median &&
+                          r[k].ns_median <= r[k].ns_q3,
+                      "%s with %u threads: calls %zu, ns %g [%g, %g]", r[k].impl->name, threads,
+                      r[k].calls, r[k].ns_median, r[k].ns_q1, r[k].ns_q3);
+        }
+    }
+}
