@@ -26,7 +26,8 @@ static void print_help(void)
         "  --range LO:HI     every float in [LO, HI] (decimal or hex floats)\n"
         "  --sample N        N encodings drawn uniformly from all 2^32, --seed S (default 1)\n\n"
         "Options:\n"
-        "  --impl A,B,...    implementations (default: every one this CPU can run)\n"
+        "  --impl A,B,...    implementations (default: every one this CPU can run, except\n"
+        "                    threaded benchmark rows such as dnnl_erf_omp)\n"
         "  --grad            the derivatives too (gradient metrics and sign check)\n"
         "  --csv FILE        the accuracy CSV (columns in the README)\n"
         "  --ranges-csv FILE ULP histograms per input range\n"
@@ -180,8 +181,14 @@ int cmd_accuracy(int argc, char **argv)
     int st = parse_args(argc, argv, &a);
     if (st != EXIT_OK) return st;
     if (a.nimpls == 0)
-        for (size_t i = 0; i < gelu_impl_count(); i++)
-            if (gelu_impl_available(gelu_impl_at(i))) a.impls[a.nimpls++] = gelu_impl_at(i);
+        for (size_t i = 0; i < gelu_impl_count(); i++) {
+            const gelu_impl *m = gelu_impl_at(i);
+            if (m->own_threads)
+                fprintf(stderr, "gelucheck accuracy: leaving out '%s' (own thread pool, the kernels "
+                                "of its single-threaded twin); name it with --impl to scan it\n",
+                        m->name);
+            else if (gelu_impl_available(m)) a.impls[a.nimpls++] = m;
+        }
     if (accuracy_files_probe("accuracy", &a.files) != 0) return EXIT_CHECK_FAILED;
     if (a.partial) {
         accuracy_files probe = {a.partial, NULL};

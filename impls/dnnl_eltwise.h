@@ -41,7 +41,7 @@ void dnnl_eltwise_run(dnnl_alg_kind_t alg, bool grad, bool threaded, const float
     };                                                                                           \
     const gelu_impl gelu_impl_dnnl_##suffix##_omp = {                                            \
         .name = "dnnl_" #suffix "_omp", .target = tgt, .features = 0, .forward = forward_omp,    \
-        .derivative = derivative_omp, .contract = contract_init,                                 \
+        .derivative = derivative_omp, .contract = contract_init, .own_threads = true,                                 \
         .origin = "peer: oneDNN eltwise " #alg " on its own OpenMP threads (all cores)",        \
     }
 

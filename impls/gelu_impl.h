@@ -55,6 +55,10 @@ typedef struct {
     gelu_kernel derivative;
     gelu_contract contract;
     const char *origin; /* one line: where the method comes from */
+    /* Runs on a thread pool of its own (a threaded row of a peer for the benchmark): the
+     * default scan leaves it out, as its kernels are those of its single-threaded twin and its
+     * pool would fight the scan's threads for the cores. */
+    bool own_threads;
 } gelu_impl;
 
 /* The registry: every implementation, in the order of impls/registry.inc. */

@@ -67,20 +67,21 @@ void ref_eval_values(gelu_target t, bool grad, const float *x, size_t n, ref_val
  * error of a finite y is |y − (hi + lo)| times this. */
 static inline double ref_inv_ulp(double hi, double lo)
 {
-    /* Read the binade off hi's fields (the scan calls this for every reference value). */
+    /* The binade of hi + lo, read off the fields of its double sum v (the scan calls this for
+     * every reference value); r = (hi − v) + lo is the rounding residual (Fast2Sum, |lo| ≤ |hi|).
+     * On a binade's lower edge with the exact value below it, the binade below counts. */
+    double v = hi + lo, r = (hi - v) + lo;
     uint64_t b;
-    memcpy(&b, &hi, sizeof b);
+    memcpy(&b, &v, sizeof b);
     int biased = (int)((b >> 52) & 0x7ff);
     if (biased == 0) return 0x1p149; /* zero or double-subnormal: far below 2^-126 */
-    int e = biased - 1022;           /* |hi| in [2^(e-1), 2^e) */
-    /* hi is the exact value's nearest double: on a binade's lower edge with lo pulling below it,
-     * the exact value is in the binade below, whose ULP is half as large. */
-    if ((b & 0xfffffffffffffull) == 0 && (hi > 0 ? lo < 0 : lo > 0)) e -= 1;
+    int e = biased - 1022;           /* |v| in [2^(e-1), 2^e) */
+    if ((b & 0xfffffffffffffull) == 0 && (v > 0 ? r < 0 : r > 0)) e -= 1;
     int ulp_exp = e - 24 < -149 ? -149 : e - 24;
     uint64_t inv = (uint64_t)(1023 - ulp_exp) << 52; /* 2^-ulp_exp, ulp_exp in [-149, 104] */
-    double r;
-    memcpy(&r, &inv, sizeof r);
-    return r;
+    double out;
+    memcpy(&out, &inv, sizeof out);
+    return out;
 }
 
 

@@ -81,3 +81,14 @@ Test(abs_and_rel_error, basics)
     cr_expect_eq(ref_abs_error(-2.0f, e), 2.0);
     mpfr_clear(e);
 }
+
+Test(ulp_error, binade_of_hi_plus_lo)
+{
+    /* hi = 2^-9 − 2^-17 lies in the binade below 2^-9, but hi + lo = 2^-9 exactly: the ULP is
+     * that of [2^-9, 2^-8), 2^-32. */
+    double hi = 0x1.fep-10, lo = 0x1p-17;
+    cr_expect_eq(ref_ulp_error_dd(0x1p-9f + 0x1p-32f, hi, lo), 1.0);
+    cr_expect_eq(ref_inv_ulp(hi, lo), 0x1p32);
+    /* and just below 2^-9 the binade below counts */
+    cr_expect_eq(ref_inv_ulp(0x1p-9, -0x1p-80), 0x1p33);
+}
