@@ -22,25 +22,18 @@ static const float sign_lo = 0x1.8p0f;       /* derivative negated on [sign_lo, 
 
 /* Correctly rounded exact GELU from the fast reference (MPFR where it cannot decide); −inf → −0
  * and every special value right. */
-static void cr_forward(const float *x, float *y, size_t n)
+static void cr_eval(bool grad, const float *x, float *y, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         ref_value v;
         double inv_ulp;
-        fast_ref_value(GELU_TARGET_EXACT, false, x[i], &v, &inv_ulp);
+        fast_ref_value(GELU_TARGET_EXACT, grad, x[i], &v, &inv_ulp);
         y[i] = v.cr;
     }
 }
 
-static void cr_derivative(const float *x, float *y, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        ref_value v;
-        double inv_ulp;
-        fast_ref_value(GELU_TARGET_EXACT, true, x[i], &v, &inv_ulp);
-        y[i] = v.cr;
-    }
-}
+static void cr_forward(const float *x, float *y, size_t n) { cr_eval(false, x, y, n); }
+static void cr_derivative(const float *x, float *y, size_t n) { cr_eval(true, x, y, n); }
 
 static void forward_wrong_at_one(const float *x, float *y, size_t n)
 {
