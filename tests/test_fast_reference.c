@@ -24,7 +24,7 @@ static size_t build_centers(float *c)
     for (int t = 0; t < GELU_TARGET_COUNT; t++)
         if (t != GELU_TARGET_RELU) c[n++] = (float)ref_x_min_d((gelu_target)t);
     const float fixed[] = {-13.1462f, -14.3561f, 16, -20, 10, -11, 32, -72, 48, -112,
-                           0x1p-8f, -0x1p-8f, 0.0f, 5.4f, 1.0f, -1.0f};
+                           0x1p-8f, -0x1p-8f, 0x1p-30f, -0x1p-30f, 0.0f, 5.4f, 1.0f, -1.0f};
     for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++) c[n++] = fixed[i];
     return n;
 }
