@@ -59,6 +59,35 @@ static void print_table(const scan_result *r)
            (unsigned long long)refs, (unsigned long long)fb, refs ? (double)fb / (double)refs : 0.0);
 }
 
+/* The lists behind the counts: each implementation's first monotonicity breaks and its wrong
+ * special values with expected and actual encodings. */
+static void print_details(const scan_result *r)
+{
+    for (size_t i = 0; i < r->nimpls; i++) {
+        const mono_metrics *m = &r->metrics[i].mono;
+        if (m->violations) {
+            printf("%s: %llu monotonicity break%s, largest %.0f steps at %a; first at", r->impls[i]->name,
+                   (unsigned long long)m->violations, m->violations > 1 ? "s" : "", m->largest.value,
+                   (double)float_from_bits(m->largest.bits));
+            for (size_t k = 0; k < m->nlisted; k++)
+                printf(" %a", (double)float_from_bits(m->listed_bits[k]));
+            printf("\n");
+        }
+        for (int d = 0; r->has_extras && d < DIR_COUNT; d++) {
+            const impl_extras *e = &r->extras[i];
+            if (!e->nspecial_failed[d]) continue;
+            printf("%s %s: special values wrong:", r->impls[i]->name,
+                   d == DIR_FORWARD ? "forward" : "derivative");
+            for (size_t k = 0; k < e->nspecial_failed[d]; k++) {
+                const special_failure *f = &e->special_failed[d][k];
+                printf(" x=0x%08x want 0x%08x got 0x%08x;", float_bits(f->x), float_bits(f->expected),
+                       float_bits(f->actual));
+            }
+            printf("\n");
+        }
+    }
+}
+
 typedef void (*csv_writer)(const scan_result *, FILE *);
 
 static int write_file(const char *cmd, const char *path, csv_writer w, const scan_result *r)
@@ -94,6 +123,7 @@ int accuracy_files_probe(const char *cmd, const accuracy_files *files)
 int accuracy_output(const char *cmd, const scan_result *r, const accuracy_files *files)
 {
     print_table(r);
+    print_details(r);
     int status = EXIT_OK;
     for (size_t i = 0; i < r->nimpls; i++) {
         char why[512];
