@@ -73,6 +73,7 @@ int report_stage_commit(report_stage *s)
         struct stat st;
         snprintf(path, sizeof path, "%s/%s", s->stage, s->names[i]);
         rc = stat(path, &st);
+        if (rc == 0) chmod(path, 0644); /* a report is for reading: mkstemp made some 0600 */
     }
     for (size_t i = 0; i < s->n && rc == 0; i++) {
         char from[2200], to[2200];
