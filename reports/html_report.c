@@ -141,7 +141,7 @@ static void summary(FILE *f, const results_set *s)
     const char *first = s->nsizes ? s->sizes[0] : "-", *last = s->nsizes > 1 ? s->sizes[s->nsizes - 1] : "-";
     fputs("<h2>Summary</h2>\n<table>\n<thead><tr><th>impl</th><th>known as</th><th>target</th>"
           "<th>ISA</th><th>max ULP vs own target</th><th>max ULP vs exact GELU</th>"
-          "<th>max abs vs exact GELU</th><th>correctly rounded %</th><th>monotonicity violations</th>"
+          "<th>max abs vs exact GELU</th><th>correctly rounded % (own)</th><th>monotonicity violations</th>"
           "<th>gradient max ULP (own)</th><th>specials failed fwd / grad</th>"
           "<th>benchdnn fails</th><th>XNNPACK fails</th><th>contract</th>",
           f);

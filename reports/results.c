@@ -108,7 +108,17 @@ typedef struct {
     char *header_text;
 } csv_file;
 
-static int csv_open(csv_file *c, const char *path, char *err, size_t errsize)
+static void csv_close(csv_file *c)
+{
+    fclose(c->f);
+    free(c->line);
+    free(c->header_text);
+}
+
+/* Opens a CSV file and finds its required columns (names[i] into cols[i]); a missing one is
+ * an error. */
+static int csv_open(csv_file *c, const char *path, const char *const *names, int *cols, size_t n,
+                    char *err, size_t errsize)
 {
     memset(c, 0, sizeof *c);
     c->f = fopen(path, "r");
@@ -124,6 +134,12 @@ static int csv_open(csv_file *c, const char *path, char *err, size_t errsize)
     }
     c->cap = 0;
     split(c->header_text, &c->header);
+    for (size_t i = 0; i < n; i++)
+        if ((cols[i] = column(&c->header, names[i])) < 0) {
+            snprintf(err, errsize, "'%s' has no column '%s' (not a gelucheck CSV?)", path, names[i]);
+            csv_close(c);
+            return -1;
+        }
     return 0;
 }
 
@@ -132,25 +148,6 @@ static bool csv_next(csv_file *c, csv_line *l)
     if (getline(&c->line, &c->cap, c->f) < 0) return false;
     split(c->line, l);
     return true;
-}
-
-static void csv_close(csv_file *c)
-{
-    fclose(c->f);
-    free(c->line);
-    free(c->header_text);
-}
-
-/* Fails with a message when a required column is missing. */
-static int require(const csv_file *c, const char *path, const char *const *names, int *cols,
-                   size_t n, char *err, size_t errsize)
-{
-    for (size_t i = 0; i < n; i++)
-        if ((cols[i] = column(&c->header, names[i])) < 0) {
-            snprintf(err, errsize, "'%s' has no column '%s' (not a gelucheck CSV?)", path, names[i]);
-            return -1;
-        }
-    return 0;
 }
 
 enum { A_IMPL, A_TARGET, A_REF, A_DIR, A_INPUTS, A_ULP, A_ULP_X, A_CR, A_ABS, A_ABS_X, A_MONO,
@@ -193,12 +190,8 @@ static void accuracy_line(results_set *s, const csv_line *l, const int *c, const
 static int load_accuracy(results_set *s, const char *path, char *err, size_t errsize)
 {
     csv_file c;
-    if (csv_open(&c, path, err, errsize) != 0) return -1;
     int cols[A_COLS];
-    if (require(&c, path, accuracy_cols, cols, A_COLS, err, errsize) != 0) {
-        csv_close(&c);
-        return -1;
-    }
+    if (csv_open(&c, path, accuracy_cols, cols, A_COLS, err, errsize) != 0) return -1;
     int crit[3] = {column(&c.header, "benchdnn_failed"), column(&c.header, "xnnpack_failed"),
                    column(&c.header, "xnnpack_checked")};
     int hist[HIST_BUCKETS];
@@ -229,12 +222,8 @@ static void note_size(results_set *s, const char *size)
 static int load_bench(results_set *s, const char *path, char *err, size_t errsize)
 {
     csv_file c;
-    if (csv_open(&c, path, err, errsize) != 0) return -1;
     int cols[B_COLS];
-    if (require(&c, path, bench_cols, cols, B_COLS, err, errsize) != 0) {
-        csv_close(&c);
-        return -1;
-    }
+    if (csv_open(&c, path, bench_cols, cols, B_COLS, err, errsize) != 0) return -1;
     char dist[32] = "";
     csv_line l;
     int status = 0;
