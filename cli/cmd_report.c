@@ -156,17 +156,20 @@ static char *slurp(const char *path)
  * for the page when plots are missing, else NULL. */
 static const char *draw_plots(report_stage *st, const results_set *s, char *svg[PLOT_COUNT])
 {
+    static const char no_gnuplot[] =
+        "gnuplot is not installed (tools/setup.sh installs gnuplot-nox): no plots; the .gp "
+        "scripts are in the report directory";
     const char *note = NULL;
     for (int k = 0; k < PLOT_COUNT; k++) {
         char name[64], path[2200];
         plot_job job = {(plot_kind)k, s};
         snprintf(name, sizeof name, "%s.gp", plot_name((plot_kind)k));
         if (report_stage_write(st, name, write_plot_script, &job) != 0) return "a plot script could not be written";
-        int rc = plot_run(st->stage, (plot_kind)k);
-        if (rc == 1) return "gnuplot is not installed (tools/setup.sh installs gnuplot-nox): no plots";
+        int rc = note == no_gnuplot ? 1 : plot_run(st->stage, (plot_kind)k);
         snprintf(name, sizeof name, "%s.svg", plot_name((plot_kind)k));
         if (rc == 0 && report_stage_path(st, name, path, sizeof path)) svg[k] = slurp(path);
-        if (!svg[k]) note = "gnuplot failed on some plots (their .gp scripts are in the report directory)";
+        if (rc == 1) note = no_gnuplot;
+        else if (!svg[k]) note = "gnuplot failed on some plots (their .gp scripts are in the report directory)";
     }
     return note;
 }

@@ -112,7 +112,7 @@ static void summary_row(FILE *f, const results_set *s, const results_row *r)
     fputs("</td><td class=\"l\">", f);
     text(f, r->target);
     fputs("</td><td class=\"l\">", f);
-    text(f, cpu_features_string(r->features, feat, sizeof feat));
+    text(f, r->features ? cpu_features_string(r->features, feat, sizeof feat) : "portable");
     fputs("</td>", f);
     error_cell(f, &r->own[0], true);
     error_cell(f, &r->exact[0], true);

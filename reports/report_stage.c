@@ -3,10 +3,28 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+static void remove_stage(report_stage *s);
+
+/* Staging directories of runs that were killed (their process is gone) are removed. */
+static void remove_stale_stages(const char *dir)
+{
+    DIR *d = opendir(dir);
+    for (struct dirent *e; d && (e = readdir(d));) {
+        long pid;
+        if (sscanf(e->d_name, ".staging-%ld-", &pid) != 1 || pid <= 0) continue;
+        if (kill((pid_t)pid, 0) == 0 || errno != ESRCH) continue;
+        report_stage stale;
+        snprintf(stale.stage, sizeof stale.stage, "%s/%s", dir, e->d_name);
+        remove_stage(&stale);
+    }
+    if (d) closedir(d);
+}
 
 int report_stage_open(report_stage *s, const char *dir)
 {
@@ -17,7 +35,8 @@ int report_stage_open(report_stage *s, const char *dir)
     }
     snprintf(s->dir, sizeof s->dir, "%s", dir);
     if (mkdir(dir, 0777) != 0 && errno != EEXIST) return -1;
-    snprintf(s->stage, sizeof s->stage, "%s/.staging-XXXXXX", dir);
+    remove_stale_stages(dir);
+    snprintf(s->stage, sizeof s->stage, "%s/.staging-%ld-XXXXXX", dir, (long)getpid());
     return mkdtemp(s->stage) ? 0 : -1;
 }
 

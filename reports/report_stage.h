@@ -1,7 +1,8 @@
 /* A report directory written all at once: every file is first written into a private staging
- * directory inside it (DIR/.staging-XXXXXX), and only when all of them are complete are they
+ * directory inside it (DIR/.staging-PID-XXXXXX), and only when all of them are complete are they
  * renamed into DIR, one rename each. A run interrupted or failing before that leaves the previous
- * report untouched; a failure removes the staging directory. Library code: errors are returned
+ * report untouched; a failure removes the staging directory, and the next run removes those of
+ * runs that were killed (their process is gone). Library code: errors are returned
  * (errno set), nothing printed. */
 #ifndef GELUCHECK_REPORT_STAGE_H
 #define GELUCHECK_REPORT_STAGE_H

@@ -214,6 +214,20 @@ if bad:
     sys.exit(f"FAIL: index.html references something external: {bad[:3]}")
 PY
 ls -a "$rep" | grep -q staging && { echo "FAIL: report left its staging directory"; fails=$((fails + 1)); }
+# A run killed midway leaves the previous report as it was.
+cp "$rep/index.html" "$scratch/index.before"
+cp "$rep/accuracy.csv" "$scratch/accuracy.before"
+"$g" report --quick --out "$rep" >/dev/null 2>&1 &
+sleep 1
+if kill -TERM $! 2>/dev/null; then
+    wait $!
+    if ! cmp -s "$rep/index.html" "$scratch/index.before" || ! cmp -s "$rep/accuracy.csv" "$scratch/accuracy.before" ||
+       [ -n "$(ls "$rep" | grep -v -e '\.csv$' -e '\.gp$' -e '\.svg$' -e '^index.html$')" ]; then
+        echo "FAIL: a killed report run changed the previous report: $(ls -a "$rep")"; fails=$((fails + 1))
+    fi
+else
+    wait $!
+fi
 "$g" pick --platform host --max-ulp 2 --monotone --results "$rep" >"$out" 2>"$err"
 st=$?
 if [ $st -ne 0 ] || ! grep -q "^choice: " "$out" || ! grep -q "ns/element" "$out"; then

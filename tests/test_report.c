@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "gelu_impl.h"
@@ -78,6 +80,19 @@ Test(report, failing_writer_leaves_the_previous_report_intact)
     snprintf(path, sizeof path, "%s/a.csv", dir);
     cr_expect_str_eq(read_text(path), "old a\n");
     cr_expect_eq(count_entries(dir), 2);
+
+    /* A killed run's staging directory goes with the next run. */
+    pid_t gone = fork();
+    if (gone == 0) _exit(0);
+    waitpid(gone, NULL, 0);
+    snprintf(path, sizeof path, "%s/.staging-%ld-abcdef", dir, (long)gone);
+    cr_assert_eq(mkdir(path, 0777), 0);
+    strcat(path, "/half.html");
+    FILE *f = fopen(path, "w");
+    fclose(f);
+    cr_assert_eq(report_stage_open(&st, dir), 0);
+    report_stage_abort(&st);
+    cr_expect_eq(count_entries(dir), 2, "the killed run's staging directory is gone");
     snprintf(path, sizeof path, "rm -rf '%s'", dir);
     cr_expect_eq(system(path), 0);
 }
