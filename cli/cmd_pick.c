@@ -17,29 +17,28 @@ enum { CLOSEST_LISTED = 3 };
 
 static void print_help(void)
 {
-    printf(
-        "usage: gelucheck pick --platform generic|x86-64-v2|x86-64-v3|x86-64-v4|host\n"
-        "                      [--max-ulp U] [--max-abs A] [--monotone] [--grad-max-ulp G]\n"
-        "                      [--target exact|tanh|sigmoid] [--size l1|l2|dram|N]\n"
-        "                      [--results DIR]\n\n"
-        "Chooses, from measured results, the fastest implementation that the platform can run\n"
-        "and that meets every constraint; prints it with its measured figures and the\n"
-        "runners-up, each with the first constraint it fails.\n\n"
-        "  --platform P      generic and x86-64-v2: portable code; x86-64-v3: AVX2+FMA;\n"
-        "                    x86-64-v4: AVX-512 F/DQ/BW/VL too; host: this CPU's features\n"
-        "  --max-ulp U       forward max ULP error against exact GELU <= U\n"
-        "  --max-abs A       forward max absolute error against exact GELU <= A\n"
-        "  --monotone        no monotonicity violation measured\n"
-        "  --grad-max-ulp G  derivative max ULP error against exact GELU's derivative <= G\n"
-        "  --target T        only implementations of that target formula\n"
-        "  --size S          rank by median ns/element at benchmark size S (default %s)\n"
-        "  --results DIR     a report directory: accuracy.csv and bench.csv (default %s/);\n"
-        "                    when they are missing, 'gelucheck report --quick --out DIR' runs\n"
-        "                    first\n\n"
-        "Ties in speed go to the smaller max ULP against exact GELU, then to the name.\n"
-        "Exit status: 0 a choice, 1 nothing fits (the closest are listed) or results cannot\n"
-        "be read, 2 bad usage.\n",
-        DEFAULT_SIZE, DEFAULT_RESULTS);
+    printf("usage: gelucheck pick --platform generic|x86-64-v2|x86-64-v3|x86-64-v4|host\n"
+           "                      [--max-ulp U] [--max-abs A] [--monotone] [--grad-max-ulp G]\n"
+           "                      [--target exact|tanh|sigmoid] [--size l1|l2|dram|N]\n"
+           "                      [--results DIR]\n\n"
+           "Chooses, from measured results, the fastest implementation that the platform can run\n"
+           "and that meets every constraint; prints it with its measured figures and the\n"
+           "runners-up, each with the first constraint it fails.\n\n"
+           "  --platform P      generic and x86-64-v2: portable code; x86-64-v3: AVX2+FMA;\n"
+           "                    x86-64-v4: AVX-512 F/DQ/BW/VL too; host: this CPU's features\n"
+           "  --max-ulp U       forward max ULP error against exact GELU <= U\n"
+           "  --max-abs A       forward max absolute error against exact GELU <= A\n"
+           "  --monotone        no monotonicity violation measured\n"
+           "  --grad-max-ulp G  derivative max ULP error against exact GELU's derivative <= G\n"
+           "  --target T        only implementations of that target formula\n"
+           "  --size S          rank by median ns/element at benchmark size S (default %s)\n"
+           "  --results DIR     a report directory: accuracy.csv and bench.csv (default %s/);\n"
+           "                    when they are missing, 'gelucheck report --quick --out DIR' runs\n"
+           "                    first\n\n"
+           "Ties in speed go to the smaller max ULP against exact GELU, then to the name.\n"
+           "Exit status: 0 a choice, 1 nothing fits (the closest are listed) or results cannot\n"
+           "be read, 2 bad usage.\n",
+           DEFAULT_SIZE, DEFAULT_RESULTS);
 }
 
 typedef struct {
@@ -65,14 +64,17 @@ static int parse_args(int argc, char **argv, pick_args *a)
     int got, st = EXIT_OK;
     bool have_platform = false;
     for (int i = 1; i < argc && st == EXIT_OK; i++) {
-        if (strcmp(argv[i], "--monotone") == 0) a->c.monotone = true;
+        if (strcmp(argv[i], "--monotone") == 0)
+            a->c.monotone = true;
         else if ((got = option_value("pick", argc, argv, &i, "--platform", &v))) {
             if (got < 0) return EXIT_USAGE;
             a->platform = pick_platform_from_name(v);
             have_platform = true;
             if (a->platform == PICK_PLATFORM_COUNT)
-                st = usage_error("pick", "bad --platform '%s': generic, x86-64-v2, x86-64-v3, "
-                                         "x86-64-v4 or host", v);
+                st = usage_error("pick",
+                                 "bad --platform '%s': generic, x86-64-v2, x86-64-v3, "
+                                 "x86-64-v4 or host",
+                                 v);
         } else if ((got = option_value("pick", argc, argv, &i, "--max-ulp", &v)))
             st = got < 0 ? EXIT_USAGE : parse_bound("--max-ulp", v, &a->c.max_ulp);
         else if ((got = option_value("pick", argc, argv, &i, "--max-abs", &v)))
@@ -87,12 +89,15 @@ static int parse_args(int argc, char **argv, pick_args *a)
         } else if ((got = option_value("pick", argc, argv, &i, "--size", &v))) {
             uint64_t n;
             if (got < 0) return EXIT_USAGE;
-            if (strcmp(v, "l1") && strcmp(v, "l2") && strcmp(v, "dram") && !parse_u64(v, 1, UINT64_MAX, &n))
-                st = usage_error("pick", "bad --size '%s': l1, l2, dram or a number of elements", v);
+            if (strcmp(v, "l1") && strcmp(v, "l2") && strcmp(v, "dram") &&
+                !parse_u64(v, 1, UINT64_MAX, &n))
+                st =
+                    usage_error("pick", "bad --size '%s': l1, l2, dram or a number of elements", v);
             a->c.size = v;
         } else if ((got = option_value("pick", argc, argv, &i, "--results", &v)))
             st = got < 0 ? EXIT_USAGE : (a->results = v, EXIT_OK);
-        else st = usage_error("pick", "unexpected argument '%s'", argv[i]);
+        else
+            st = usage_error("pick", "unexpected argument '%s'", argv[i]);
     }
     if (st == EXIT_OK && !have_platform) st = usage_error("pick", "missing --platform");
     return st;
@@ -131,8 +136,9 @@ static int ensure_results(const char *dir, char *acc, char *bench, size_t size)
     snprintf(acc, size, "%s/accuracy.csv", dir);
     snprintf(bench, size, "%s/bench.csv", dir);
     if (access(acc, R_OK) == 0 && access(bench, R_OK) == 0) return EXIT_OK;
-    fprintf(stderr, "gelucheck pick: no results in %s/; running 'gelucheck report --quick --out %s'\n",
-            dir, dir);
+    fprintf(stderr,
+            "gelucheck pick: no results in %s/; running 'gelucheck report --quick --out %s'\n", dir,
+            dir);
     char *argv[] = {"report", "--quick", "--out", (char *)dir, NULL};
     int st = cmd_report(4, argv);
     return st == EXIT_USAGE ? EXIT_CHECK_FAILED : EXIT_OK; /* a broken contract is still a result */

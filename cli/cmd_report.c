@@ -23,22 +23,23 @@ enum { QUICK_SAMPLE = 1000000, QUICK_SEED = 1 };
 
 static void print_help(void)
 {
-    printf("usage: gelucheck report [--out DIR] [--quick] [--threads N]\n\n"
-           "The main job: scans every implementation this CPU runs over all 2^32 binary32 inputs,\n"
-           "forward and derivative, against the MPFR reference; benchmarks them against ReLU;\n"
-           "and writes into DIR (default %s/): accuracy.csv, ranges.csv, ulp_by_x.csv,\n"
-           "bench.csv, the plots (*.svg, drawn by gnuplot from the *.gp scripts beside them) and\n"
-           "index.html, one self-contained page. Every file appears at once at the end: an\n"
-           "interrupted run leaves the previous report intact.\n\n"
-           "  --out DIR     the report directory (created if missing; its parent must exist)\n"
-           "  --quick       a seeded sample of %d encodings and 'bench --quick' (under a minute)\n"
-           "  --threads N   scan threads (default: all online CPUs); results do not depend on it\n\n"
-           "The full run takes about 30 minutes on 2 cores (scan) plus 1 to 2.5 (benchmark).\n"
-           "Progress goes to stderr when it is a terminal; the scan's table and the benchmark's\n"
-           "to stdout. Exit status: 0 report written and every contract met, 1 report written\n"
-           "but a contract is broken (see its table), or the report could not be written, 2 bad\n"
-           "usage.\n",
-           DEFAULT_DIR, QUICK_SAMPLE);
+    printf(
+        "usage: gelucheck report [--out DIR] [--quick] [--threads N]\n\n"
+        "The main job: scans every implementation this CPU runs over all 2^32 binary32 inputs,\n"
+        "forward and derivative, against the MPFR reference; benchmarks them against ReLU;\n"
+        "and writes into DIR (default %s/): accuracy.csv, ranges.csv, ulp_by_x.csv,\n"
+        "bench.csv, the plots (*.svg, drawn by gnuplot from the *.gp scripts beside them) and\n"
+        "index.html, one self-contained page. Every file appears at once at the end: an\n"
+        "interrupted run leaves the previous report intact.\n\n"
+        "  --out DIR     the report directory (created if missing; its parent must exist)\n"
+        "  --quick       a seeded sample of %d encodings and 'bench --quick' (under a minute)\n"
+        "  --threads N   scan threads (default: all online CPUs); results do not depend on it\n\n"
+        "The full run takes about 30 minutes on 2 cores (scan) plus 1 to 2.5 (benchmark).\n"
+        "Progress goes to stderr when it is a terminal; the scan's table and the benchmark's\n"
+        "to stdout. Exit status: 0 report written and every contract met, 1 report written\n"
+        "but a contract is broken (see its table), or the report could not be written, 2 bad\n"
+        "usage.\n",
+        DEFAULT_DIR, QUICK_SAMPLE);
 }
 
 typedef struct {
@@ -53,7 +54,8 @@ static int parse_args(int argc, char **argv, report_args *a)
     const char *v;
     int got;
     for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--quick") == 0) a->quick = true;
+        if (strcmp(argv[i], "--quick") == 0)
+            a->quick = true;
         else if ((got = option_value("report", argc, argv, &i, "--out", &v))) {
             if (got < 0) return EXIT_USAGE;
             if (*v == '\0') return usage_error("report", "empty --out");
@@ -62,7 +64,8 @@ static int parse_args(int argc, char **argv, report_args *a)
             if (got < 0) return EXIT_USAGE;
             if (!parse_u64(v, 1, 1024, &a->threads))
                 return usage_error("report", "bad --threads '%s': 1 to 1024", v);
-        } else return usage_error("report", "unexpected argument '%s'", argv[i]);
+        } else
+            return usage_error("report", "unexpected argument '%s'", argv[i]);
     }
     size_t used = (size_t)snprintf(a->command, sizeof a->command, "gelucheck report");
     for (int i = 1; i < argc && used < sizeof a->command; i++)
@@ -105,11 +108,16 @@ static int run_scan(const report_args *a, scan_result *r)
     struct timespec start;
     clock_gettime(CLOCK_MONOTONIC, &start);
     scan_config cfg = {
-        .impls = impls, .nimpls = accuracy_default_impls("report", impls), .grad = true,
-        .domain = a->quick ? (scan_domain){.kind = DOMAIN_SAMPLE, .n = QUICK_SAMPLE, .seed = QUICK_SEED}
-                           : (scan_domain){.kind = DOMAIN_ALL},
-        .threads = (unsigned)a->threads, .shard_n = 1,
-        .progress = isatty(STDERR_FILENO) ? accuracy_progress : NULL, .progress_ctx = &start,
+        .impls = impls,
+        .nimpls = accuracy_default_impls("report", impls),
+        .grad = true,
+        .domain = a->quick
+                      ? (scan_domain){.kind = DOMAIN_SAMPLE, .n = QUICK_SAMPLE, .seed = QUICK_SEED}
+                      : (scan_domain){.kind = DOMAIN_ALL},
+        .threads = (unsigned)a->threads,
+        .shard_n = 1,
+        .progress = isatty(STDERR_FILENO) ? accuracy_progress : NULL,
+        .progress_ctx = &start,
     };
     const char *error = NULL;
     if (scan_run(&cfg, r, &error) != 0) {
@@ -164,12 +172,15 @@ static const char *draw_plots(report_stage *st, const results_set *s, char *svg[
         char name[64], path[2200];
         plot_job job = {(plot_kind)k, s};
         snprintf(name, sizeof name, "%s.gp", plot_name((plot_kind)k));
-        if (report_stage_write(st, name, write_plot_script, &job) != 0) return "a plot script could not be written";
+        if (report_stage_write(st, name, write_plot_script, &job) != 0)
+            return "a plot script could not be written";
         int rc = note == no_gnuplot ? 1 : plot_run(st->stage, (plot_kind)k);
         snprintf(name, sizeof name, "%s.svg", plot_name((plot_kind)k));
         if (rc == 0 && report_stage_path(st, name, path, sizeof path)) svg[k] = slurp(path);
-        if (rc == 1) note = no_gnuplot;
-        else if (!svg[k]) note = "gnuplot failed on some plots (their .gp scripts are in the report directory)";
+        if (rc == 1)
+            note = no_gnuplot;
+        else if (!svg[k])
+            note = "gnuplot failed on some plots (their .gp scripts are in the report directory)";
     }
     return note;
 }
@@ -177,8 +188,10 @@ static const char *draw_plots(report_stage *st, const results_set *s, char *svg[
 static void describe(const report_args *a, const scan_result *r, char *scan, size_t size)
 {
     if (a->quick)
-        snprintf(scan, size, "a seeded sample of %llu distinct binary32 encodings (of %d drawn, seed %d), "
-                 "forward and derivative", (unsigned long long)r->inputs, QUICK_SAMPLE, QUICK_SEED);
+        snprintf(scan, size,
+                 "a seeded sample of %llu distinct binary32 encodings (of %d drawn, seed %d), "
+                 "forward and derivative",
+                 (unsigned long long)r->inputs, QUICK_SAMPLE, QUICK_SEED);
     else
         snprintf(scan, size, "all 2^32 binary32 encodings (%llu), forward and derivative",
                  (unsigned long long)r->inputs);
@@ -194,7 +207,8 @@ static int write_report(const report_args *a, report_stage *st, const scan_resul
     char acc[2200], bench[2200], err[512];
     results_set *s = malloc(sizeof *s);
     if (!s || results_load(s, report_stage_path(st, "accuracy.csv", acc, sizeof acc),
-                           report_stage_path(st, "bench.csv", bench, sizeof bench), err, sizeof err) != 0) {
+                           report_stage_path(st, "bench.csv", bench, sizeof bench), err,
+                           sizeof err) != 0) {
         fprintf(stderr, "gelucheck report: %s\n", s ? err : "out of memory");
         free(s);
         return -1;
@@ -206,11 +220,19 @@ static int write_report(const report_args *a, report_stage *st, const scan_resul
     strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&now));
     describe(a, r, scan, sizeof scan);
     snprintf(flags, sizeof flags, "%s; %s", GELUCHECK_CFLAGS, GELUCHECK_ISA_CFLAGS);
-    snprintf(benchdesc, sizeof benchdesc, "gelucheck bench%s: forward kernels on normal(0,1) inputs, "
-             "one thread, sizes as in the table", a->quick ? " --quick" : "");
-    report_meta meta = {bench_cpu_model(cpu, sizeof cpu), cpu_features_string(cpu_features(), feat, sizeof feat),
-                        GELUCHECK_COMPILER, flags, date, GELUCHECK_COMMIT, a->command,
-                        scan, benchdesc};
+    snprintf(benchdesc, sizeof benchdesc,
+             "gelucheck bench%s: forward kernels on normal(0,1) inputs, "
+             "one thread, sizes as in the table",
+             a->quick ? " --quick" : "");
+    report_meta meta = {bench_cpu_model(cpu, sizeof cpu),
+                        cpu_features_string(cpu_features(), feat, sizeof feat),
+                        GELUCHECK_COMPILER,
+                        flags,
+                        date,
+                        GELUCHECK_COMMIT,
+                        a->command,
+                        scan,
+                        benchdesc};
     html_report h = {s, &meta, {NULL}, note};
     for (int k = 0; k < PLOT_COUNT; k++) h.svg[k] = svg[k];
     int rc = report_stage_write(st, "index.html", write_html, &h);
@@ -232,7 +254,8 @@ int cmd_report(int argc, char **argv)
     if (st != EXIT_OK) return st;
     report_stage stage;
     if (report_stage_open(&stage, a.out) != 0)
-        return usage_error("report", "cannot write the report directory '%s': %s", a.out, strerror(errno));
+        return usage_error("report", "cannot write the report directory '%s': %s", a.out,
+                           strerror(errno));
     scan_result *r = malloc(sizeof *r);
     if (!r || run_scan(&a, r) != 0) {
         free(r);
@@ -250,7 +273,9 @@ int cmd_report(int argc, char **argv)
         fprintf(stderr, "gelucheck report: cannot publish into %s/: %s\n", a.out, strerror(errno));
         st = EXIT_CHECK_FAILED;
     } else {
-        printf("\nreport written: %s/index.html (with accuracy.csv, ranges.csv, ulp_by_x.csv, bench.csv)\n", a.out);
+        printf("\nreport written: %s/index.html (with accuracy.csv, ranges.csv, ulp_by_x.csv, "
+               "bench.csv)\n",
+               a.out);
     }
     free(r);
     return st;

@@ -23,7 +23,8 @@ static const char style[] =
     "body{font-family:sans-serif;margin:1.5em auto;max-width:1400px;padding:0 1em;color:#222}"
     "table{border-collapse:collapse;font-size:0.85em}"
     "th,td{border:1px solid #bbb;padding:0.2em 0.4em;text-align:right;vertical-align:top}"
-    "th{background:#eee}td.l{text-align:left}td.names{text-align:left;font-size:0.9em;max-width:22em}"
+    "th{background:#eee}td.l{text-align:left}"
+    "td.names{text-align:left;font-size:0.9em;max-width:22em}"
     "tr.fail td.c{color:#a00;font-weight:bold}dt{font-weight:bold;float:left;width:8em}"
     "dd{margin-left:9em}code{background:#f4f4f4}svg{max-width:100%;height:auto}"
     "figure{margin:1em 0}figcaption{font-size:0.9em;color:#444}";
@@ -31,8 +32,10 @@ static const char style[] =
 static void header(FILE *f, const report_meta *m)
 {
     fprintf(f, "<h1>gelucheck report</h1>\n<dl>\n");
-    const char *labels[] = {"CPU", "compiler", "flags", "date", "commit", "scan", "benchmark", "command"};
-    const char *values[] = {m->cpu, m->compiler, m->flags, m->date, m->commit, m->scan, m->bench, m->command};
+    const char *labels[] = {"CPU",    "compiler", "flags",     "date",
+                            "commit", "scan",     "benchmark", "command"};
+    const char *values[] = {m->cpu,    m->compiler, m->flags, m->date,
+                            m->commit, m->scan,     m->bench, m->command};
     for (size_t i = 0; i < sizeof labels / sizeof labels[0]; i++) {
         fprintf(f, "<dt>%s</dt><dd>", labels[i]);
         if (i == 7) fputs("<code>", f);
@@ -57,8 +60,8 @@ static const char how_to_read[] =
     "possible (correctly rounded), a few ULP is good, thousands mean digits are lost. The "
     "<i>at x</i> figure is the first input (hex float) reaching the maximum, so it can be "
     "replayed with <code>gelucheck eval</code>.</li>\n"
-    "<li><b>Max abs</b>: the largest |computed &#8722; exact|. Where GELU is tiny (x &lt; &#8722;4) "
-    "a large ULP error can still be a tiny absolute error; training usually cares about the "
+    "<li><b>Max abs</b>: the largest |computed &#8722; exact|. Where GELU is tiny "
+    "(x &lt; &#8722;4) a large ULP error can still be a tiny absolute error; training usually cares about the "
     "latter, bit-exact reproduction about the former.</li>\n"
     "<li><b>Monotone</b>: violations of GELU's shape (decreasing below its minimum at "
     "x &#8776; &#8722;0.7518, increasing above) between consecutive inputs. <b>Specials</b>: "
@@ -76,7 +79,8 @@ static const char how_to_read[] =
 static void error_cell(FILE *f, const results_error *e, bool ulp)
 {
     fputs("<td>", f);
-    if (!e->present) fputs("&#8211;", f);
+    if (!e->present)
+        fputs("&#8211;", f);
     else {
         double v = ulp ? e->max_ulp : e->max_abs;
         const char *x = ulp ? e->max_ulp_x : e->max_abs_x;
@@ -91,21 +95,26 @@ static void error_cell(FILE *f, const results_error *e, bool ulp)
 
 static void count_cell(FILE *f, long v)
 {
-    if (v < 0) fputs("<td>&#8211;</td>", f);
-    else fprintf(f, "<td>%ld</td>", v);
+    if (v < 0)
+        fputs("<td>&#8211;</td>", f);
+    else
+        fprintf(f, "<td>%ld</td>", v);
 }
 
 static void speed_cells(FILE *f, const results_row *r, const char *size)
 {
     const results_speed *sp = size ? results_speed_at(r, size) : NULL;
-    if (sp) fprintf(f, "<td>%.4g</td><td>%.3g</td>", sp->ns, sp->ratio);
-    else fputs("<td>&#8211;</td><td>&#8211;</td>", f);
+    if (sp)
+        fprintf(f, "<td>%.4g</td><td>%.3g</td>", sp->ns, sp->ratio);
+    else
+        fputs("<td>&#8211;</td><td>&#8211;</td>", f);
 }
 
 static void summary_row(FILE *f, const results_set *s, const results_row *r)
 {
     char feat[128];
-    fprintf(f, "<tr class=\"%s\"><td class=\"l\"><b>", strcmp(r->contract, "fail") == 0 ? "fail" : "pass");
+    fprintf(f, "<tr class=\"%s\"><td class=\"l\"><b>",
+            strcmp(r->contract, "fail") == 0 ? "fail" : "pass");
     text(f, r->name);
     fputs("</b></td><td class=\"names\">", f);
     text(f, known_names(r->name, r->target));
@@ -117,17 +126,24 @@ static void summary_row(FILE *f, const results_set *s, const results_row *r)
     error_cell(f, &r->own[0], true);
     error_cell(f, &r->exact[0], true);
     error_cell(f, &r->exact[0], false);
-    if (r->own[0].present) fprintf(f, "<td>%.4f</td>", 100 * r->own[0].cr_fraction);
-    else fputs("<td>&#8211;</td>", f);
+    if (r->own[0].present)
+        fprintf(f, "<td>%.4f</td>", 100 * r->own[0].cr_fraction);
+    else
+        fputs("<td>&#8211;</td>", f);
     count_cell(f, r->mono_violations);
     error_cell(f, &r->own[1], true);
     fputs("<td>", f);
-    if (r->specials_failed[0] < 0) fputs("&#8211;", f);
-    else fprintf(f, "%ld / %ld", r->specials_failed[0], r->specials_failed[1] < 0 ? 0 : r->specials_failed[1]);
+    if (r->specials_failed[0] < 0)
+        fputs("&#8211;", f);
+    else
+        fprintf(f, "%ld / %ld", r->specials_failed[0],
+                r->specials_failed[1] < 0 ? 0 : r->specials_failed[1]);
     fputs("</td>", f);
     count_cell(f, r->benchdnn_failed);
-    if (r->xnnpack_failed < 0) fputs("<td>&#8211;</td>", f);
-    else fprintf(f, "<td>%ld of %ld</td>", r->xnnpack_failed, r->xnnpack_checked);
+    if (r->xnnpack_failed < 0)
+        fputs("<td>&#8211;</td>", f);
+    else
+        fprintf(f, "<td>%ld of %ld</td>", r->xnnpack_failed, r->xnnpack_checked);
     fputs("<td class=\"c\">", f);
     text(f, r->contract[0] ? r->contract : "\xe2\x80\x93");
     fputs("</td>", f);
@@ -138,15 +154,18 @@ static void summary_row(FILE *f, const results_set *s, const results_row *r)
 
 static void summary(FILE *f, const results_set *s)
 {
-    const char *first = s->nsizes ? s->sizes[0] : "-", *last = s->nsizes > 1 ? s->sizes[s->nsizes - 1] : "-";
+    const char *first = s->nsizes ? s->sizes[0] : "-",
+               *last = s->nsizes > 1 ? s->sizes[s->nsizes - 1] : "-";
     fputs("<h2>Summary</h2>\n<table>\n<thead><tr><th>impl</th><th>known as</th><th>target</th>"
           "<th>ISA</th><th>max ULP vs own target</th><th>max ULP vs exact GELU</th>"
-          "<th>max abs vs exact GELU</th><th>correctly rounded % (own)</th><th>monotonicity violations</th>"
+          "<th>max abs vs exact GELU</th><th>correctly rounded % (own)</th><th>monotonicity "
+          "violations</th>"
           "<th>gradient max ULP (own)</th><th>specials failed fwd / grad</th>"
           "<th>benchdnn fails</th><th>XNNPACK fails</th><th>contract</th>",
           f);
-    fprintf(f, "<th>ns/elem %s</th><th>&#215;ReLU %s</th><th>ns/elem %s</th><th>&#215;ReLU %s</th>"
-               "</tr></thead>\n<tbody>\n",
+    fprintf(f,
+            "<th>ns/elem %s</th><th>&#215;ReLU %s</th><th>ns/elem %s</th><th>&#215;ReLU %s</th>"
+            "</tr></thead>\n<tbody>\n",
             first, first, last, last);
     for (size_t i = 0; i < s->n; i++) summary_row(f, s, &s->rows[i]);
     fputs("</tbody>\n</table>\n", f);
@@ -207,7 +226,8 @@ static void plots_section(FILE *f, const html_report *h)
 static const char files_section[] =
     "<h2>Files</h2>\n<ul>\n"
     "<li><code>accuracy.csv</code>: one row per implementation, reference (own target, exact "
-    "GELU) and direction (forward, derivative), with every figure above and the ULP histogram.</li>\n"
+    "GELU) and direction (forward, derivative), with every figure above and the ULP "
+    "histogram.</li>\n"
     "<li><code>ranges.csv</code>: the ULP histograms per input range (negative tail, core, "
     "positive side, tiny, NaN).</li>\n"
     "<li><code>ulp_by_x.csv</code>: the largest ULP and absolute error per 1/8 of x, the "
@@ -216,8 +236,9 @@ static const char files_section[] =
 
 int html_report_write(FILE *f, const html_report *h)
 {
-    fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"
-               "<title>gelucheck report</title>\n<style>%s</style>\n</head>\n<body>\n",
+    fprintf(f,
+            "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"
+            "<title>gelucheck report</title>\n<style>%s</style>\n</head>\n<body>\n",
             style);
     header(f, h->meta);
     fputs(how_to_read, f);

@@ -5,7 +5,7 @@
 
 /* Exact GELU, x·Φ(x), computed some other way than PyTorch's erf form. */
 #define EXACT_FUNCTION                                                                             \
-    "the function of PyTorch approximate='none', HF hidden_act gelu, oneDNN eltwise_gelu_erf "    \
+    "the function of PyTorch approximate='none', HF hidden_act gelu, oneDNN eltwise_gelu_erf "     \
     "(computed through erfc: no cancellation for x < 0)"
 
 static const struct {
@@ -14,8 +14,10 @@ static const struct {
 } table[] = {
     {"erf_naive", "same formula as PyTorch approximate='none' (x·½·(1 + erf(x/√2))), HF hidden_act "
                   "gelu (and gelu_python); oneDNN's algorithm for it: eltwise_gelu_erf"},
-    {"sleef_erf_u10_avx2", "same formula as PyTorch approximate='none', HF gelu, with SLEEF's erff"},
-    {"sleef_erf_u10_avx512f", "same formula as PyTorch approximate='none', HF gelu, with SLEEF's erff"},
+    {"sleef_erf_u10_avx2",
+     "same formula as PyTorch approximate='none', HF gelu, with SLEEF's erff"},
+    {"sleef_erf_u10_avx512f",
+     "same formula as PyTorch approximate='none', HF gelu, with SLEEF's erff"},
     {"tanh_libm", "same formula as PyTorch approximate='tanh' and HF gelu_pytorch_tanh, gelu_new, "
                   "gelu_accurate; HF gelu_fast is the same tanh form written as "
                   "tanh(0.7978845608·x·(1 + 0.044715·x²)), a rounded constant; oneDNN "

@@ -9,8 +9,8 @@
 
 #include "gelu_impl.h"
 
-static const char *const platform_names[PICK_PLATFORM_COUNT] = {
-    "generic", "x86-64-v2", "x86-64-v3", "x86-64-v4", "host"};
+static const char *const platform_names[PICK_PLATFORM_COUNT] = {"generic", "x86-64-v2", "x86-64-v3",
+                                                                "x86-64-v4", "host"};
 
 pick_platform pick_platform_from_name(const char *name)
 {
@@ -19,7 +19,10 @@ pick_platform pick_platform_from_name(const char *name)
     return PICK_PLATFORM_COUNT;
 }
 
-const char *pick_platform_name(pick_platform p) { return p < PICK_PLATFORM_COUNT ? platform_names[p] : "?"; }
+const char *pick_platform_name(pick_platform p)
+{
+    return p < PICK_PLATFORM_COUNT ? platform_names[p] : "?";
+}
 
 unsigned pick_platform_features(pick_platform p)
 {
@@ -51,8 +54,10 @@ static void check_bound(pick_candidate *c, const results_error *e, double value,
                         const char *what)
 {
     if (isinf(bound) && bound > 0) return;
-    if (!e->present) fail(c, "%s not measured", what);
-    else if (!(value <= bound)) fail(c, "%s %.4g > %g", what, value, bound);
+    if (!e->present)
+        fail(c, "%s not measured", what);
+    else if (!(value <= bound))
+        fail(c, "%s %.4g > %g", what, value, bound);
 }
 
 static void judge(pick_candidate *c, pick_platform p, const pick_constraints *k)
@@ -64,16 +69,21 @@ static void judge(pick_candidate *c, pick_platform p, const pick_constraints *k)
         fail(c, "needs %s, which %s lacks", cpu_features_string(missing, feat, sizeof feat),
              pick_platform_name(p));
     }
-    if (!r->scanned) fail(c, "no accuracy measurement (a benchmark-only row)");
-    else if (!r->exact[0].present) fail(c, "not a GELU (target %s)", r->target);
-    if (k->target && strcmp(k->target, r->target) != 0) fail(c, "target %s, not %s", r->target, k->target);
+    if (!r->scanned)
+        fail(c, "no accuracy measurement (a benchmark-only row)");
+    else if (!r->exact[0].present)
+        fail(c, "not a GELU (target %s)", r->target);
+    if (k->target && strcmp(k->target, r->target) != 0)
+        fail(c, "target %s, not %s", r->target, k->target);
     check_bound(c, &r->exact[0], r->exact[0].max_ulp, k->max_ulp, "max ULP vs exact GELU");
     check_bound(c, &r->exact[0], r->exact[0].max_abs, k->max_abs, "max abs error vs exact GELU");
     check_bound(c, &r->exact[1], r->exact[1].max_ulp, k->grad_max_ulp,
                 "derivative max ULP vs exact GELU'");
     if (k->monotone && r->mono_violations != 0) {
-        if (r->mono_violations < 0) fail(c, "monotonicity not measured");
-        else fail(c, "%ld monotonicity violations", r->mono_violations);
+        if (r->mono_violations < 0)
+            fail(c, "monotonicity not measured");
+        else
+            fail(c, "%ld monotonicity violations", r->mono_violations);
     }
     const results_speed *sp = results_speed_at(r, k->size);
     c->ns = sp ? sp->ns : INFINITY;
@@ -92,8 +102,8 @@ static int compare(const void *a, const void *b)
     return strcmp(x->row->name, y->row->name);
 }
 
-int pick_rank(const results_set *s, pick_platform p, const pick_constraints *c,
-              pick_candidate *out, size_t *n)
+int pick_rank(const results_set *s, pick_platform p, const pick_constraints *c, pick_candidate *out,
+              size_t *n)
 {
     int fits = 0;
     *n = 0;

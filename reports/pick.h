@@ -43,14 +43,14 @@ typedef struct {
 
 typedef struct {
     const results_row *row;
-    int failed;     /* constraints failed (the platform counts as one) */
-    char why[160];  /* the first failed constraint, "" when none */
-    double ns;      /* at the chosen size; INFINITY when not measured */
+    int failed;    /* constraints failed (the platform counts as one) */
+    char why[160]; /* the first failed constraint, "" when none */
+    double ns;     /* at the chosen size; INFINITY when not measured */
 } pick_candidate;
 
 /* Fills out[0..*n) (room for RESULTS_MAX_ROWS) with every candidate in the order above. Returns
  * the number meeting every constraint (they come first). */
-int pick_rank(const results_set *s, pick_platform p, const pick_constraints *c,
-              pick_candidate *out, size_t *n);
+int pick_rank(const results_set *s, pick_platform p, const pick_constraints *c, pick_candidate *out,
+              size_t *n);
 
 #endif

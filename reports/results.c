@@ -38,7 +38,10 @@ static int column(const csv_line *h, const char *name)
     return -1;
 }
 
-static const char *get(const csv_line *l, int col) { return col >= 0 && (size_t)col < l->n ? l->field[col] : ""; }
+static const char *get(const csv_line *l, int col)
+{
+    return col >= 0 && (size_t)col < l->n ? l->field[col] : "";
+}
 
 /* Empty → fallback; "inf" and numbers as strtod reads them. */
 static double number(const char *s, double fallback)
@@ -136,7 +139,8 @@ static int csv_open(csv_file *c, const char *path, const char *const *names, int
     split(c->header_text, &c->header);
     for (size_t i = 0; i < n; i++)
         if ((cols[i] = column(&c->header, names[i])) < 0) {
-            snprintf(err, errsize, "'%s' has no column '%s' (not a gelucheck CSV?)", path, names[i]);
+            snprintf(err, errsize, "'%s' has no column '%s' (not a gelucheck CSV?)", path,
+                     names[i]);
             csv_close(c);
             return -1;
         }
@@ -150,11 +154,26 @@ static bool csv_next(csv_file *c, csv_line *l)
     return true;
 }
 
-enum { A_IMPL, A_TARGET, A_REF, A_DIR, A_INPUTS, A_ULP, A_ULP_X, A_CR, A_ABS, A_ABS_X, A_MONO,
-       A_SPECIALS, A_CONTRACT, A_COLS };
+enum {
+    A_IMPL,
+    A_TARGET,
+    A_REF,
+    A_DIR,
+    A_INPUTS,
+    A_ULP,
+    A_ULP_X,
+    A_CR,
+    A_ABS,
+    A_ABS_X,
+    A_MONO,
+    A_SPECIALS,
+    A_CONTRACT,
+    A_COLS
+};
 static const char *const accuracy_cols[A_COLS] = {
-    "impl", "target", "reference", "direction", "inputs", "max_ulp", "max_ulp_x", "cr_fraction",
-    "max_abs", "max_abs_x", "mono_violations", "specials_failed", "contract"};
+    "impl",      "target",      "reference", "direction", "inputs",          "max_ulp",
+    "max_ulp_x", "cr_fraction", "max_abs",   "max_abs_x", "mono_violations", "specials_failed",
+    "contract"};
 
 static void accuracy_line(results_set *s, const csv_line *l, const int *c, const int *crit,
                           const int *hist)
@@ -208,15 +227,16 @@ static int load_accuracy(results_set *s, const char *path, char *err, size_t err
 }
 
 enum { B_SIZE, B_IMPL, B_TARGET, B_FEATURES, B_NS, B_RATIO, B_BASELINE, B_DIST, B_COLS };
-static const char *const bench_cols[B_COLS] = {"size", "impl", "target", "features",
-                                               "ns_per_element_median", "ratio_to_baseline",
-                                               "baseline", "dist"};
+static const char *const bench_cols[B_COLS] = {
+    "size",     "impl", "target", "features", "ns_per_element_median", "ratio_to_baseline",
+    "baseline", "dist"};
 
 static void note_size(results_set *s, const char *size)
 {
     for (size_t i = 0; i < s->nsizes; i++)
         if (strcmp(s->sizes[i], size) == 0) return;
-    if (s->nsizes < RESULTS_MAX_SIZES) snprintf(s->sizes[s->nsizes++], sizeof s->sizes[0], "%s", size);
+    if (s->nsizes < RESULTS_MAX_SIZES)
+        snprintf(s->sizes[s->nsizes++], sizeof s->sizes[0], "%s", size);
 }
 
 static int load_bench(results_set *s, const char *path, char *err, size_t errsize)

@@ -24,21 +24,22 @@ typedef struct {
 } results_error;
 
 typedef struct {
-    char size[24]; /* l1, l2, dram or N */
+    char size[24];    /* l1, l2, dram or N */
     double ns, ratio; /* median ns/element and ×baseline */
 } results_speed;
 
 typedef struct {
     char name[RESULTS_NAME], target[16];
-    unsigned features;  /* CPU_FEATURE_* bits it needs */
-    bool scanned;       /* has rows in accuracy.csv */
-    uint64_t inputs;    /* inputs scanned */
+    unsigned features;              /* CPU_FEATURE_* bits it needs */
+    bool scanned;                   /* has rows in accuracy.csv */
+    uint64_t inputs;                /* inputs scanned */
     results_error own[2], exact[2]; /* [direction]: forward, derivative */
     long mono_violations;           /* −1: not measured */
     long specials_failed[2];        /* −1: not measured */
-    long benchdnn_failed, xnnpack_failed, xnnpack_checked; /* own target, forward; −1: not measured */
-    char contract[8];               /* pass | fail */
-    uint64_t hist[HIST_BUCKETS];    /* own target, forward: inputs per ULP bucket */
+    long benchdnn_failed, xnnpack_failed,
+        xnnpack_checked;         /* own target, forward; −1: not measured */
+    char contract[8];            /* pass | fail */
+    uint64_t hist[HIST_BUCKETS]; /* own target, forward: inputs per ULP bucket */
     size_t nspeeds;
     results_speed speed[RESULTS_MAX_SIZES];
 } results_row;

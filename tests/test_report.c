@@ -148,7 +148,8 @@ Test(report, pick_respects_the_platform_and_breaks_ties_by_ulp_then_name)
     cr_expect_str_eq(k[1].row->name, "tie_a");
     cr_expect_str_eq(k[2].row->name, "tie_b");
     for (size_t i = 0; i < n; i++)
-        if (strcmp(k[i].row->name, "nonmono") == 0) cr_expect_str_eq(k[i].why, "3 monotonicity violations");
+        if (strcmp(k[i].row->name, "nonmono") == 0)
+            cr_expect_str_eq(k[i].why, "3 monotonicity violations");
 }
 
 Test(report, pick_with_nothing_fitting_lists_the_closest_first)
@@ -156,7 +157,8 @@ Test(report, pick_with_nothing_fitting_lists_the_closest_first)
     pick_constraints c = constraints();
     c.max_ulp = 0.1;
     int fits;
-    cr_expect_str_eq(choice(PICK_HOST, &c, &fits), "nonmono", "the fastest of those failing one constraint");
+    cr_expect_str_eq(choice(PICK_HOST, &c, &fits), "nonmono",
+                     "the fastest of those failing one constraint");
     cr_expect_eq(fits, 0);
     c = constraints();
     c.target = "tanh";
@@ -180,7 +182,8 @@ Test(report, fixture_rows_are_read_by_column_name)
     cr_expect_eq(results_speed_at(results_find(s, "tie_a"), "l1")->ns, 1.0);
     char err[256];
     results_set *bad = malloc(sizeof *bad);
-    cr_expect_eq(results_load(bad, GELUCHECK_FIXTURES "/pick/bench.csv", NULL, err, sizeof err), -1);
+    cr_expect_eq(results_load(bad, GELUCHECK_FIXTURES "/pick/bench.csv", NULL, err, sizeof err),
+                 -1);
     cr_expect(strstr(err, "no column 'reference'") != NULL, "%s", err);
     free(bad);
 }
@@ -190,9 +193,11 @@ Test(report, fixture_rows_are_read_by_column_name)
 Test(report, page_inlines_svg_without_external_references)
 {
     static const char svg[] =
-        "<?xml version=\"1.0\"?>\n<svg \n viewBox=\"0 0 10 10\"\n xmlns=\"http://www.w3.org/2000/svg\"\n"
+        "<?xml version=\"1.0\"?>\n<svg \n viewBox=\"0 0 10 10\"\n "
+        "xmlns=\"http://www.w3.org/2000/svg\"\n"
         " xmlns:xlink=\"http://www.w3.org/1999/xlink\"\n>\n<use xlink:href='#gpPt1'/></svg>\n";
-    report_meta meta = {"cpu <x>", "avx2", "gcc", "-O2", "today", "abc123", "gelucheck report", "scan", "bench"};
+    report_meta meta = {"cpu <x>",          "avx2", "gcc",  "-O2", "today", "abc123",
+                        "gelucheck report", "scan", "bench"};
     html_report h = {load_fixture(), &meta, {svg, NULL, NULL, NULL}, "a note & more"};
     char *buf;
     size_t size;
@@ -205,6 +210,7 @@ Test(report, page_inlines_svg_without_external_references)
     cr_expect_not_null(strstr(buf, "<use href='#gpPt1'/>"));
     cr_expect_not_null(strstr(buf, "cpu &lt;x&gt;"), "text is escaped");
     cr_expect_not_null(strstr(buf, "a note &amp; more"));
-    cr_expect_not_null(strstr(buf, "<td class=\"l\"><b>tie_c</b></td>"), "a row per implementation");
+    cr_expect_not_null(strstr(buf, "<td class=\"l\"><b>tie_c</b></td>"),
+                       "a row per implementation");
     free(buf);
 }
