@@ -288,3 +288,43 @@ Test(scan, x_buckets_put_each_input_in_its_interval)
     }
     cr_expect_eq(x_bucket_of(NAN), X_BUCKET_NONE);
 }
+
+/* The scan's block-wise criteria counts equal the rules applied point by point (criteria.h), for
+ * a real implementation over a range where both rules fail somewhere (the tanh form against
+ * exact GELU) and over the special values. */
+static uint64_t expect_criteria_as_rules(const gelu_impl *m, float lo, float hi)
+{
+    const gelu_impl *impls[] = {m};
+    scan_result *r = malloc(sizeof *r);
+    run(impls, 1, lo, hi, 2, 0, 1, r);
+    const error_metrics *e = &r->metrics[0].err[REF_EXACT][DIR_FORWARD];
+    uint64_t benchdnn = 0, xnnpack = 0, checked = 0;
+    for (float x = lo;; x = nextafterf(x, INFINITY)) {
+        float y;
+        ref_value v;
+        double inv_ulp;
+        m->forward(&x, &y, 1);
+        fast_ref_value(GELU_TARGET_EXACT, false, x, &v, &inv_ulp);
+        benchdnn += criterion_benchdnn_gelu_erf(x, y, v.hi, v.lo) == CRITERION_FAIL;
+        criterion_result c = criterion_xnnpack_gelu(x, y, v.hi, v.lo);
+        xnnpack += c == CRITERION_FAIL;
+        checked += c != CRITERION_NOT_APPLICABLE;
+        if (x == hi) break;
+    }
+    cr_expect_eq(e->benchdnn_failed, benchdnn, "%s: benchdnn %llu, per point %llu", m->name,
+                 (unsigned long long)e->benchdnn_failed, (unsigned long long)benchdnn);
+    cr_expect_eq(e->xnnpack_failed, xnnpack, "%s: XNNPACK %llu, per point %llu", m->name,
+                 (unsigned long long)e->xnnpack_failed, (unsigned long long)xnnpack);
+    cr_expect_eq(e->xnnpack_checked, checked);
+    free(r);
+    return benchdnn + xnnpack;
+}
+
+Test(scan, criteria_counts_equal_the_rules_point_by_point, .timeout = 120)
+{
+    cr_expect(expect_criteria_as_rules(&gelu_impl_tanh_libm, -0x1.82p1f, -0x1.8p1f) > 0,
+              "the tanh form fails both rules near x = -3");
+    expect_criteria_as_rules(&gelu_impl_sigmoid, 0x1.3ffp3f, 0x1.401p3f); /* across x = 10 */
+    expect_criteria_as_rules(&gelu_impl_tanh_libm, 0x1.fffff8p127f, INFINITY);
+    expect_criteria_as_rules(&gelu_impl_sigmoid, -INFINITY, -0x1.fffff8p127f);
+}
