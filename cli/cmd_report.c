@@ -67,7 +67,9 @@ static int parse_args(int argc, char **argv, report_args *a)
         } else
             return usage_error("report", "unexpected argument '%s'", argv[i]);
     }
-    size_t used = (size_t)snprintf(a->command, sizeof a->command, "gelucheck report");
+    /* as the README runs it, from the source directory */
+    size_t used = (size_t)snprintf(a->command, sizeof a->command,
+                                   "tools/build.sh && build/cli/gelucheck report");
     for (int i = 1; i < argc && used < sizeof a->command; i++)
         used += (size_t)snprintf(a->command + used, sizeof a->command - used, " %s", argv[i]);
     return EXIT_OK;
