@@ -15,8 +15,9 @@ static const struct {
      "The largest ULP error against the implementation's own target in each 1/8 of x over "
      "[-16, 16] (log scale; zero is drawn at 2^-10). Spikes show where a method breaks down."},
     {"abs_by_x", "Absolute error against x",
-     "The largest absolute error against exact GELU in each 1/8 of x (log scale): for the tanh "
-     "and sigmoid forms this is the model's distance from GELU, not a rounding error."},
+     "The largest absolute error against exact GELU in each 1/8 of x (log scale; below 2^-40 "
+     "drawn at 2^-40): for the tanh and sigmoid forms this is the model's distance from GELU, "
+     "not a rounding error."},
     {"ulp_hist", "ULP histogram",
      "The fraction of scanned inputs in each ULP-error bucket against the own target (log "
      "scale): mass at 0 and <=0.5 is correctly rounded or nearly so."},
@@ -51,7 +52,9 @@ static void gelu_names(FILE *f, const results_set *s)
 }
 
 /* x against the per-bucket maximum in column col of ulp_by_x.csv for reference ref. */
-static void by_x(FILE *f, const results_set *s, const char *ref, int col, const char *ylabel)
+/* floor_log2: smaller values (zero included) are drawn at 2^floor_log2, as a log scale has no 0. */
+static void by_x(FILE *f, const results_set *s, const char *ref, int col, const char *ylabel,
+                 int floor_log2)
 {
     gelu_names(f, s);
     fprintf(f,
@@ -61,12 +64,12 @@ static void by_x(FILE *f, const results_set *s, const char *ref, int col, const 
             "set xrange [-16:16]\n"
             "set xlabel 'x'\n"
             "set ylabel '%s'\n"
-            "floor = 2**-10\n"
+            "floor = 2.0**%d\n"
             "plot for [i=1:words(names)] 'ulp_by_x.csv' using "
             "((strcol(1) eq word(names, i) && strcol(2) eq '%s' && strcol(3) eq 'forward') ? "
             "($4 + $5) / 2 : NaN):(column(%d) > floor ? column(%d) : floor) "
             "with steps lt i dt int(1 + (i - 1) / 8) lw 1.5 title word(names, i)\n",
-            ylabel, ref, col, col);
+            ylabel, floor_log2, ref, col, col);
 }
 
 static void histogram(FILE *f, const results_set *s)
@@ -122,8 +125,8 @@ int plot_script_write(FILE *f, plot_kind k, const results_set *s)
 {
     preamble(f, k);
     switch (k) {
-    case PLOT_ULP_BY_X: by_x(f, s, "own", 6, "max ULP error vs own target"); break;
-    case PLOT_ABS_BY_X: by_x(f, s, "exact", 7, "max absolute error vs exact GELU"); break;
+    case PLOT_ULP_BY_X: by_x(f, s, "own", 6, "max ULP error vs own target", -10); break;
+    case PLOT_ABS_BY_X: by_x(f, s, "exact", 7, "max absolute error vs exact GELU", -40); break;
     case PLOT_ULP_HIST: histogram(f, s); break;
     case PLOT_COST: cost(f, s); break;
     default: return -1;
