@@ -130,27 +130,50 @@ static void print_candidate_line(const pick_candidate *k)
            k->failed ? k->why : "meets every constraint; slower");
 }
 
-/* Runs the quick report into dir when its results are missing. */
-static int ensure_results(const char *dir, char *acc, char *bench, size_t size)
+/* Runs a command with its stdout sent to stderr (stdout is the pick); its exit status. */
+static int run_quietly(int (*cmd)(int, char **), int argc, char **argv)
 {
-    snprintf(acc, size, "%s/accuracy.csv", dir);
-    snprintf(bench, size, "%s/bench.csv", dir);
-    if (access(acc, R_OK) == 0 && access(bench, R_OK) == 0) return EXIT_OK;
-    fprintf(stderr,
-            "gelucheck pick: no results in %s/; running 'gelucheck report --quick --out %s'\n", dir,
-            dir);
-    char *argv[] = {"report", "--quick", "--out", (char *)dir, NULL};
-    /* The report's tables go to stderr: stdout is the pick. */
     fflush(stdout);
     int saved = dup(STDOUT_FILENO);
     if (saved >= 0) dup2(STDERR_FILENO, STDOUT_FILENO);
-    int st = cmd_report(4, argv);
+    int st = cmd(argc, argv);
     fflush(stdout);
     if (saved >= 0) {
         dup2(saved, STDOUT_FILENO);
         close(saved);
     }
-    return st == EXIT_USAGE ? EXIT_CHECK_FAILED : EXIT_OK; /* a broken contract is still a result */
+    return st;
+}
+
+/* Measures what DIR lacks: both files by the quick report, one by its own quick command (a
+ * full run's other file is kept). A broken contract is still a result. */
+static int ensure_results(const char *dir, char *acc, char *bench, size_t size)
+{
+    snprintf(acc, size, "%s/accuracy.csv", dir);
+    snprintf(bench, size, "%s/bench.csv", dir);
+    bool have_acc = access(acc, R_OK) == 0, have_bench = access(bench, R_OK) == 0;
+    if (have_acc && have_bench) return EXIT_OK;
+    char *report[] = {"report", "--quick", "--out", (char *)dir, NULL};
+    char *accuracy[] = {"accuracy", "--grad", "--sample", "1000000", "--csv", acc, NULL};
+    char *quick_bench[] = {"bench", "--quick", "--csv", bench, NULL};
+    int st;
+    if (!have_acc && !have_bench) {
+        fprintf(stderr, "gelucheck pick: no results in %s/: running 'gelucheck report --quick "
+                        "--out %s'\n", dir, dir);
+        st = run_quietly(cmd_report, 4, report);
+    } else if (!have_acc) {
+        fprintf(stderr, "gelucheck pick: no %s: running 'gelucheck accuracy --grad --sample "
+                        "1000000 --csv %s'\n", acc, acc);
+        st = run_quietly(cmd_accuracy, 6, accuracy);
+    } else {
+        fprintf(stderr, "gelucheck pick: no %s: running 'gelucheck bench --quick --csv %s'\n",
+                bench, bench);
+        st = run_quietly(cmd_bench, 4, quick_bench);
+    }
+    return st == EXIT_OK || (st == EXIT_CHECK_FAILED && access(acc, R_OK) == 0 &&
+                             access(bench, R_OK) == 0)
+               ? EXIT_OK
+               : EXIT_CHECK_FAILED;
 }
 
 int cmd_pick(int argc, char **argv)
