@@ -33,8 +33,8 @@ static void print_help(void)
            "  --target T        only implementations of that target formula\n"
            "  --size S          rank by median ns/element at benchmark size S (default %s)\n"
            "  --results DIR     a report directory: accuracy.csv and bench.csv (default %s/);\n"
-           "                    when they are missing, 'gelucheck report --quick --out DIR' runs\n"
-           "                    first\n\n"
+           "                    what is missing is measured first (report --quick for both,\n"
+           "                    accuracy --grad --sample 1000000 or bench --quick for one)\n\n"
            "Ties in speed go to the smaller max ULP against exact GELU, then to the name.\n"
            "Exit status: 0 a choice, 1 nothing fits (the closest are listed) or results cannot\n"
            "be read, 2 bad usage.\n",
