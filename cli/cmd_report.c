@@ -235,8 +235,15 @@ static int write_report(const report_args *a, report_stage *st, const scan_resul
                         a->command,
                         scan,
                         benchdesc};
-    html_report h = {s, &meta, {NULL}, note};
+    char why[SCAN_MAX_IMPLS][512];
+    const char *broken[SCAN_MAX_IMPLS];
+    html_report h = {s, &meta, {NULL}, note, broken, 0};
     for (int k = 0; k < PLOT_COUNT; k++) h.svg[k] = svg[k];
+    for (size_t i = 0; i < r->nimpls; i++)
+        if (scan_contract_violations(r, i, why[h.nbroken], sizeof why[0])) {
+            broken[h.nbroken] = why[h.nbroken];
+            h.nbroken++;
+        }
     int rc = report_stage_write(st, "index.html", write_html, &h);
     for (int k = 0; k < PLOT_COUNT; k++) free(svg[k]);
     free(s);

@@ -202,6 +202,24 @@ void html_inline_svg(FILE *f, const char *svg)
     fputc('\n', f);
 }
 
+static void broken_section(FILE *f, const html_report *h)
+{
+    fputs("<h2>Contracts</h2>\n", f);
+    if (h->nbroken == 0) {
+        fputs("<p>Every implementation meets the contract it declares.</p>\n", f);
+        return;
+    }
+    fputs("<p>Declared contracts this run found broken (the first broken claim of each):</p>\n"
+          "<ul>\n",
+          f);
+    for (size_t i = 0; i < h->nbroken; i++) {
+        fputs("<li><code>", f);
+        text(f, h->broken[i]);
+        fputs("</code></li>\n", f);
+    }
+    fputs("</ul>\n", f);
+}
+
 static void plots_section(FILE *f, const html_report *h)
 {
     fputs("<h2>Plots</h2>\n", f);
@@ -243,6 +261,7 @@ int html_report_write(FILE *f, const html_report *h)
     header(f, h->meta);
     fputs(how_to_read, f);
     summary(f, h->results);
+    broken_section(f, h);
     plots_section(f, h);
     fputs(files_section, f);
     fputs("</body>\n</html>\n", f);

@@ -21,6 +21,8 @@ typedef struct {
     const report_meta *meta;
     const char *svg[PLOT_COUNT]; /* gnuplot's SVG text; NULL when not drawn */
     const char *plots_note;      /* why plots are missing, or NULL */
+    const char *const *broken;   /* one line per implementation breaking its contract */
+    size_t nbroken;
 } html_report;
 
 /* Writes the page; 0, or −1 when the stream fails. */

@@ -198,7 +198,8 @@ Test(report, page_inlines_svg_without_external_references)
         " xmlns:xlink=\"http://www.w3.org/1999/xlink\"\n>\n<use xlink:href='#gpPt1'/></svg>\n";
     report_meta meta = {"cpu <x>",          "avx2", "gcc",  "-O2", "today", "abc123",
                         "gelucheck report", "scan", "bench"};
-    html_report h = {load_fixture(), &meta, {svg, NULL, NULL, NULL}, "a note & more"};
+    const char *broken[] = {"tie_b forward: max ULP error 9 > claimed 1"};
+    html_report h = {load_fixture(), &meta, {svg, NULL, NULL, NULL}, "a note & more", broken, 1};
     char *buf;
     size_t size;
     FILE *f = open_memstream(&buf, &size);
@@ -210,6 +211,7 @@ Test(report, page_inlines_svg_without_external_references)
     cr_expect_not_null(strstr(buf, "<use href='#gpPt1'/>"));
     cr_expect_not_null(strstr(buf, "cpu &lt;x&gt;"), "text is escaped");
     cr_expect_not_null(strstr(buf, "a note &amp; more"));
+    cr_expect_not_null(strstr(buf, "<code>tie_b forward: max ULP error 9 &gt; claimed 1</code>"));
     cr_expect_not_null(strstr(buf, "<td class=\"l\"><b>tie_c</b></td>"),
                        "a row per implementation");
     free(buf);
