@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "accuracy_csv.h"
 #include "atomic_file.h"
@@ -140,3 +141,31 @@ int accuracy_output(const char *cmd, const scan_result *r, const accuracy_files 
         status = EXIT_CHECK_FAILED;
     return status;
 }
+
+size_t accuracy_default_impls(const char *cmd, const gelu_impl **out)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < gelu_impl_count() && n < SCAN_MAX_IMPLS; i++) {
+        const gelu_impl *m = gelu_impl_at(i);
+        if (m->own_threads)
+            fprintf(stderr, "gelucheck %s: leaving out '%s' (own thread pool, the kernels of its "
+                            "single-threaded twin)\n", cmd, m->name);
+        else if (gelu_impl_available(m)) out[n++] = m;
+    }
+    return n;
+}
+
+void accuracy_progress(uint64_t done, uint64_t total, void *ctx)
+{
+    const struct timespec *start = ctx;
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    double el = (double)(now.tv_sec - start->tv_sec) + 1e-9 * (double)(now.tv_nsec - start->tv_nsec);
+    double frac = total ? (double)done / (double)total : 1;
+    double eta = frac > 0 ? el * (1 - frac) / frac : 0;
+    int width = 30, filled = (int)(frac * width);
+    fprintf(stderr, "\rscan [%.*s%*s] %5.1f%%  %4.0fs elapsed, ETA %4.0fs ", filled,
+            "##############################", width - filled, "", 100 * frac, el, eta);
+    if (done == total) fprintf(stderr, "\n");
+}
+

@@ -143,20 +143,6 @@ static int parse_args(int argc, char **argv, accuracy_args *a)
     return EXIT_OK;
 }
 
-static void progress(uint64_t done, uint64_t total, void *ctx)
-{
-    const struct timespec *start = ctx;
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    double el = (double)(now.tv_sec - start->tv_sec) + 1e-9 * (double)(now.tv_nsec - start->tv_nsec);
-    double frac = total ? (double)done / (double)total : 1;
-    double eta = frac > 0 ? el * (1 - frac) / frac : 0;
-    int width = 30, filled = (int)(frac * width);
-    fprintf(stderr, "\rscan [%.*s%*s] %5.1f%%  %4.0fs elapsed, ETA %4.0fs ", filled,
-            "##############################", width - filled, "", 100 * frac, el, eta);
-    if (done == total) fprintf(stderr, "\n");
-}
-
 static int write_partial(const scan_result *r, const char *path)
 {
     atomic_file f;
@@ -180,15 +166,7 @@ int cmd_accuracy(int argc, char **argv)
     accuracy_args a = {.domain = {.kind = DOMAIN_ALL, .seed = 1}};
     int st = parse_args(argc, argv, &a);
     if (st != EXIT_OK) return st;
-    if (a.nimpls == 0)
-        for (size_t i = 0; i < gelu_impl_count(); i++) {
-            const gelu_impl *m = gelu_impl_at(i);
-            if (m->own_threads)
-                fprintf(stderr, "gelucheck accuracy: leaving out '%s' (own thread pool, the kernels "
-                                "of its single-threaded twin); name it with --impl to scan it\n",
-                        m->name);
-            else if (gelu_impl_available(m)) a.impls[a.nimpls++] = m;
-        }
+    if (a.nimpls == 0) a.nimpls = accuracy_default_impls("accuracy", a.impls);
     if (accuracy_files_probe("accuracy", &a.files) != 0) return EXIT_CHECK_FAILED;
     if (a.partial) {
         accuracy_files probe = {a.partial, NULL};
@@ -200,7 +178,7 @@ int cmd_accuracy(int argc, char **argv)
         .impls = a.impls, .nimpls = a.nimpls, .domain = a.domain, .grad = a.grad,
         .threads = (unsigned)a.threads, .shard_k = a.shard_n ? (unsigned)a.shard_k - 1 : 0,
         .shard_n = a.shard_n ? (unsigned)a.shard_n : 1,
-        .progress = isatty(STDERR_FILENO) ? progress : NULL, .progress_ctx = &start,
+        .progress = isatty(STDERR_FILENO) ? accuracy_progress : NULL, .progress_ctx = &start,
     };
     scan_result *r = malloc(sizeof *r);
     const char *error = NULL;

@@ -16,6 +16,8 @@ static const struct {
     {"merge", cmd_merge, "merge the partial results of a sharded accuracy run"},
     {"moons", cmd_moons, "train a small MLP on make_moons with each activation, over seeds"},
     {"bench", cmd_bench, "time every implementation against ReLU, side by side in one run"},
+    {"report", cmd_report, "the main job: scan + benchmark, then CSV, plots and index.html"},
+    {"pick", cmd_pick, "the fastest implementation a platform runs that meets constraints"},
 };
 
 static void print_help(FILE *f)

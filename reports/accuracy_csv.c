@@ -85,6 +85,11 @@ static void accuracy_row(const scan_result *r, size_t i, int k, int d, FILE *f)
     } else {
         fprintf(f, ",");
     }
+    if (d == DIR_FORWARD)
+        fprintf(f, ",%llu,%llu,%llu", (unsigned long long)e->benchdnn_failed,
+                (unsigned long long)e->xnnpack_failed, (unsigned long long)e->xnnpack_checked);
+    else
+        fprintf(f, ",,,");
     for (int b = 0; b < HIST_BUCKETS; b++) {
         uint64_t c = 0;
         for (int g = 0; g < RANGE_COUNT; g++) c += e->hist[g][b];
@@ -104,7 +109,8 @@ void accuracy_csv_write(const scan_result *r, FILE *f)
     fprintf(f, "impl,target,reference,direction,inputs,max_ulp,max_ulp_x,mean_ulp,"
                "correctly_rounded,cr_fraction,max_abs,max_abs_x,max_rel,max_rel_x,nonfinite,"
                "mono_violations,mono_max_steps,mono_max_x,sign_violations,sign_first_x,"
-               "specials_failed,consistency_max_rel,consistency_x,ref_fallbacks,contract");
+               "specials_failed,consistency_max_rel,consistency_x,ref_fallbacks,contract,"
+               "benchdnn_failed,xnnpack_failed,xnnpack_checked");
     hist_header(f);
     each_row(r, f, accuracy_row);
 }
@@ -126,4 +132,22 @@ void ranges_csv_write(const scan_result *r, FILE *f)
     fprintf(f, "impl,reference,direction,range");
     hist_header(f);
     each_row(r, f, ranges_row);
+}
+
+static void x_row(const scan_result *r, size_t i, int k, int d, FILE *f)
+{
+    const error_metrics *e = &r->metrics[i].err[k][d];
+    for (int b = 0; b < X_BUCKETS; b++) {
+        if (e->x_max_ulp[b] == -INFINITY) continue; /* no input there */
+        double lo, hi;
+        x_bucket_bounds(b, &lo, &hi);
+        fprintf(f, "%s,%s,%s,%g,%g,%.9g,%.9g\n", r->impls[i]->name, ref_names[k], dir_names[d], lo,
+                hi, e->x_max_ulp[b], e->x_max_abs[b]);
+    }
+}
+
+void ulp_by_x_csv_write(const scan_result *r, FILE *f)
+{
+    fprintf(f, "impl,reference,direction,x_lo,x_hi,max_ulp,max_abs\n");
+    each_row(r, f, x_row);
 }

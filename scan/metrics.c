@@ -13,6 +13,32 @@ input_range input_range_of(float x)
     return RANGE_CORE;
 }
 
+int x_bucket_of(float x)
+{
+    if (isnan(x)) return X_BUCKET_NONE;
+    if (x < X_BUCKET_LO) return X_BUCKET_BELOW;
+    if (x >= -X_BUCKET_LO) return X_BUCKET_ABOVE;
+    /* x − lo in double may round up onto the next boundary (tiny negative x gives 16): then
+     * the bucket below is x's. It never rounds down across one (rounding is monotone). */
+    int b = (int)(((double)x - X_BUCKET_LO) / X_BUCKET_WIDTH);
+    if (X_BUCKET_LO + b * (double)X_BUCKET_WIDTH > x) b--;
+    return b;
+}
+
+void x_bucket_bounds(int bucket, double *lo, double *hi)
+{
+    if (bucket == X_BUCKET_BELOW) {
+        *lo = -INFINITY;
+        *hi = X_BUCKET_LO;
+    } else if (bucket == X_BUCKET_ABOVE) {
+        *lo = -X_BUCKET_LO;
+        *hi = INFINITY;
+    } else {
+        *lo = X_BUCKET_LO + bucket * (double)X_BUCKET_WIDTH;
+        *hi = *lo + X_BUCKET_WIDTH;
+    }
+}
+
 const char *input_range_name(input_range r)
 {
     static const char *const names[RANGE_COUNT] = {"negative_tail", "core", "positive_side",
@@ -61,6 +87,7 @@ void error_metrics_init(error_metrics *m)
     arg_max_init(&m->max_ulp);
     arg_max_init(&m->max_abs);
     arg_max_init(&m->max_rel);
+    for (int b = 0; b < X_BUCKETS; b++) m->x_max_ulp[b] = m->x_max_abs[b] = -INFINITY;
 }
 
 void impl_metrics_init(impl_metrics *m)
@@ -112,6 +139,13 @@ void error_metrics_merge(error_metrics *dst, const error_metrics *src)
     for (int r = 0; r < RANGE_COUNT; r++)
         for (int b = 0; b < HIST_BUCKETS; b++)
             dst->hist[r][b] += src->hist[r][b];
+    for (int b = 0; b < X_BUCKETS; b++) {
+        dst->x_max_ulp[b] = fmax(dst->x_max_ulp[b], src->x_max_ulp[b]);
+        dst->x_max_abs[b] = fmax(dst->x_max_abs[b], src->x_max_abs[b]);
+    }
+    dst->benchdnn_failed += src->benchdnn_failed;
+    dst->xnnpack_failed += src->xnnpack_failed;
+    dst->xnnpack_checked += src->xnnpack_checked;
 }
 
 /* The first MONO_LISTED violations of both lists, in domain order. */

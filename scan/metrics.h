@@ -5,7 +5,14 @@
  *
  * Input ranges (documented in the README): tiny |x| < 2^-8 (zeros and subnormals included);
  * negative tail x < −3; core −3 ≤ x ≤ 3 outside tiny; positive side x > 3; NaN inputs.
- * ULP histogram buckets: = 0, ≤ 0.5, ≤ 1, ≤ 2, ≤ 4, …, ≤ 2^20, > 2^20 (finite), non-finite. */
+ * ULP histogram buckets: = 0, ≤ 0.5, ≤ 1, ≤ 2, ≤ 4, …, ≤ 2^20, > 2^20 (finite), non-finite.
+ *
+ * Error by x (the report's plots): the largest ULP and absolute error in each x bucket: width
+ * 1/8 over [−16, 16) (256 buckets, where GELU's shape and the usual failures lie), plus one
+ * bucket for x < −16 and one for x ≥ 16 (±inf included); NaN inputs in none.
+ *
+ * Peers' criteria (criteria.h), forward only: the number of points failing oneDNN benchdnn's
+ * gelu_erf rule and XNNPACK's GELU tolerance (and how many points XNNPACK's rule covers). */
 #ifndef GELUCHECK_METRICS_H
 #define GELUCHECK_METRICS_H
 
@@ -15,7 +22,14 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "criteria.h"
+
 enum { HIST_BUCKETS = 25, MONO_LISTED = 10 };
+
+/* Error by x: 256 buckets of width 1/8 over [−16, 16), then x < −16, then x ≥ 16. */
+enum { X_BUCKETS_INNER = 256, X_BUCKET_BELOW = X_BUCKETS_INNER, X_BUCKET_ABOVE, X_BUCKETS, X_BUCKET_NONE = -1 };
+#define X_BUCKET_LO (-16.0f)
+#define X_BUCKET_WIDTH 0.125f
 
 typedef enum { RANGE_NEG_TAIL, RANGE_CORE, RANGE_POSITIVE, RANGE_TINY, RANGE_NAN, RANGE_COUNT } input_range;
 
@@ -23,6 +37,9 @@ enum { REF_OWN, REF_EXACT, REF_KINDS };
 enum { DIR_FORWARD, DIR_DERIVATIVE, DIR_COUNT };
 
 input_range input_range_of(float x);
+/* The x bucket of an input (X_BUCKET_NONE for NaN); x_bucket_bounds gives [lo, hi). */
+int x_bucket_of(float x);
+void x_bucket_bounds(int bucket, double *lo, double *hi);
 const char *input_range_name(input_range r);
 /* "0", "<=0.5", "<=1", "<=2", …, "<=2^20", ">2^20", "nonfinite" */
 const char *hist_bucket_name(int bucket);
@@ -61,6 +78,8 @@ typedef struct {
     arg_max max_ulp, max_abs, max_rel;
     uint64_t correctly_rounded; /* same encoding as the correctly rounded value (any NaN for NaN) */
     uint64_t hist[RANGE_COUNT][HIST_BUCKETS];
+    double x_max_ulp[X_BUCKETS], x_max_abs[X_BUCKETS]; /* −inf: no input in the bucket */
+    uint64_t benchdnn_failed, xnnpack_failed, xnnpack_checked; /* forward only */
 } error_metrics;
 
 typedef struct {
@@ -107,9 +126,10 @@ static inline void arg_max_add(arg_max *m, double value, uint64_t seq, float x)
     }
 }
 
-/* Adds one evaluated point. */
+/* Adds one evaluated point (bucket: x_bucket_of(x)). */
 static inline void error_metrics_add(error_metrics *m, uint64_t seq, float x, input_range range,
-                                     double ulp, double abs, double rel, bool correctly_rounded)
+                                     int bucket, double ulp, double abs, double rel,
+                                     bool correctly_rounded)
 {
     m->count++;
     if (ulp <= ULP_SUM_CAP) { /* finite (NaN and inf fail the test) */
@@ -128,6 +148,20 @@ static inline void error_metrics_add(error_metrics *m, uint64_t seq, float x, in
     if (rel > m->max_rel.value) arg_max_add(&m->max_rel, rel, seq, x);
     m->correctly_rounded += correctly_rounded;
     m->hist[range][hist_bucket(ulp)]++;
+    if (bucket != X_BUCKET_NONE) {
+        if (ulp > m->x_max_ulp[bucket]) m->x_max_ulp[bucket] = ulp;
+        if (abs > m->x_max_abs[bucket]) m->x_max_abs[bucket] = abs;
+    }
+}
+
+/* Applies the peers' criteria to one forward point against the value hi + lo. */
+static inline void error_metrics_add_criteria(error_metrics *m, float x, float y, double hi,
+                                              double lo)
+{
+    m->benchdnn_failed += criterion_benchdnn_gelu_erf(x, y, hi, lo) == CRITERION_FAIL;
+    criterion_result x_verdict = criterion_xnnpack_gelu(x, y, hi, lo);
+    m->xnnpack_checked += x_verdict != CRITERION_NOT_APPLICABLE;
+    m->xnnpack_failed += x_verdict == CRITERION_FAIL;
 }
 
 #endif

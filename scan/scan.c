@@ -122,6 +122,7 @@ typedef struct {
     scan_result *part;
     float x[SCAN_BLOCK + 1], y[SCAN_BLOCK + 1];
     input_range range[SCAN_BLOCK];
+    int16_t x_bucket[SCAN_BLOCK];
     point_ref *ref[GELU_TARGET_COUNT][DIR_COUNT]; /* for the targets used */
     double ulp[SCAN_BLOCK], abs[SCAN_BLOCK], rel[SCAN_BLOCK]; /* the metric loop's scratch */
 } scan_worker;
@@ -142,11 +143,36 @@ static void prepare_refs(scan_worker *w, gelu_target t, int dir, const float *x,
     w->part->refs[t][dir] += n;
 }
 
+/* The peers' criteria (criteria.h) over a block, from the absolute errors abs[] already computed:
+ * the rules' finite branch written as a loop the compiler vectorizes, then the points whose
+ * reference or output is not a finite non-zero number by the rules themselves. */
+static void count_criteria(error_metrics *m, const float *x, const float *y, const point_ref *r,
+                           const double *abs, size_t n, bool any_special)
+{
+    uint64_t benchdnn = 0, xnnpack = 0, checked = 0;
+    for (size_t j = 0; j < n; j++) {
+        bool plain = r->plain[j] & (fabsf(y[j]) <= 0x1.fffffep127f);
+        double d = abs[j], f = fabs(r->hi[j]);
+        bool in = fabsf(x[j]) <= (float)XNNPACK_GELU_DOMAIN;
+        double measured = f > BENCHDNN_GELU_ERF_REL_FLOOR ? d / f : d;
+        benchdnn += plain & (measured > BENCHDNN_GELU_ERF_THRESHOLD);
+        checked += plain & in;
+        xnnpack += plain & in & !((d <= XNNPACK_GELU_ABS_TOL) | (d <= XNNPACK_GELU_REL_TOL * f));
+    }
+    m->benchdnn_failed += benchdnn;
+    m->xnnpack_failed += xnnpack;
+    m->xnnpack_checked += checked;
+    if (any_special)
+        for (size_t j = 0; j < n; j++)
+            if (!r->plain[j] || !isfinite(y[j]))
+                error_metrics_add_criteria(m, x[j], y[j], r->hi[j], r->lo[j]);
+}
+
 /* The metric loop, the hot path of the scan: errors of the whole block first (a loop the
  * compiler vectorizes), outputs or references that are not finite non-zero numbers redone by
  * the general rules, then the counters. */
 static void accumulate_errors(scan_worker *w, error_metrics *m, const float *x, const float *y,
-                              const point_ref *r, size_t n, uint64_t seq0)
+                              const point_ref *r, size_t n, uint64_t seq0, int dir)
 {
     double *ulp = w->ulp, *abs = w->abs, *rel = w->rel;
     bool any_special = false;
@@ -166,8 +192,10 @@ static void accumulate_errors(scan_worker *w, error_metrics *m, const float *x, 
             }
     for (size_t j = 0; j < n; j++) {
         bool cr = float_bits(y[j]) == r->cr_bits[j] || (isnan(y[j]) && isnan(r->cr[j]));
-        error_metrics_add(m, seq0 + j, x[j], w->range[j], ulp[j], abs[j], rel[j], cr);
+        error_metrics_add(m, seq0 + j, x[j], w->range[j], w->x_bucket[j], ulp[j], abs[j], rel[j],
+                          cr);
     }
+    if (dir == DIR_FORWARD) count_criteria(m, x, y, r, abs, n, any_special);
 }
 
 /* Distance between two floats in binary32 steps (−0 and +0 one step apart). */
@@ -218,9 +246,10 @@ static void run_impl(scan_worker *w, size_t i, size_t n, bool has_prev, uint64_t
     bool exact_row = scan_has_exact_row(impl) && impl->target != GELU_TARGET_EXACT;
     for (int d = 0; d < (w->sh->cfg->grad ? DIR_COUNT : 1); d++) {
         (d == DIR_FORWARD ? impl->forward : impl->derivative)(w->x, w->y, n + has_prev);
-        accumulate_errors(w, &m->err[REF_OWN][d], x, y, w->ref[impl->target][d], n, seq0);
+        accumulate_errors(w, &m->err[REF_OWN][d], x, y, w->ref[impl->target][d], n, seq0, d);
         if (exact_row)
-            accumulate_errors(w, &m->err[REF_EXACT][d], x, y, w->ref[GELU_TARGET_EXACT][d], n, seq0);
+            accumulate_errors(w, &m->err[REF_EXACT][d], x, y, w->ref[GELU_TARGET_EXACT][d], n,
+                              seq0, d);
         if (d == DIR_FORWARD) check_monotone(&m->mono, w->x, w->y, n + has_prev, seq0 - has_prev, x_min);
         else check_sign(&m->sign, x, y, w->ref[impl->target][d], n, seq0, x_min);
     }
@@ -237,6 +266,7 @@ static void run_block(scan_worker *w, uint64_t block)
     for (size_t j = 0; j < n; j++) {
         x[j] = domain_input(dom, seq0 + j);
         w->range[j] = input_range_of(x[j]);
+        w->x_bucket[j] = (int16_t)x_bucket_of(x[j]);
     }
     for (int t = 0; t < GELU_TARGET_COUNT; t++)
         if (w->sh->targets_used & (1u << t))

@@ -59,7 +59,7 @@ expect_usage_error "'$csvdir/missing/b.csv'" bench --size 16 --quick --csv "$csv
 
 
 # Help for each subcommand, exit 0.
-for c in "" "list" "eval" "accuracy" "merge" "moons" "bench"; do
+for c in "" "list" "eval" "accuracy" "merge" "moons" "bench" "report" "pick"; do
     # shellcheck disable=SC2086
     if ! "$g" $c --help >"$out" 2>"$err" || ! grep -q usage "$out"; then
         echo "FAIL: gelucheck $c --help"; fails=$((fails + 1))
@@ -149,6 +149,90 @@ awk -F, 'NR == 2 && $8 != $17 {bad = 1} NR > 1 && !($16 > 0) {bad = 1}
     grep -q ",$name," "$csv" || echo "FAIL: bench CSV lacks $name"
 done | grep FAIL && fails=$((fails + 1))
 ls "$csvdir" | grep -q tmp && { echo "FAIL: bench left a temporary file"; fails=$((fails + 1)); }
+
+
+# report and pick: bad arguments (exit 2, the bad value named, nothing written).
+expect_usage_error "'$scratch/no/such/dir'" report --quick --out "$scratch/no/such/dir"
+expect_usage_error "'--bogus'" report --bogus
+expect_usage_error "'0'" report --threads 0
+expect_usage_error "missing --platform" pick --max-ulp 2
+expect_usage_error "'x86-64-v9'" pick --platform x86-64-v9
+expect_usage_error "'-1'" pick --platform host --max-ulp -1
+expect_usage_error "'abc'" pick --platform host --max-abs abc
+expect_usage_error "'nan'" pick --platform host --grad-max-ulp nan
+expect_usage_error "'silu'" pick --platform host --target silu
+expect_usage_error "'l3'" pick --platform host --size l3
+expect_usage_error "'--fast'" pick --platform host --fast
+[ -e "$scratch/no" ] && { echo "FAIL: report --out with a missing parent created something"; fails=$((fails + 1)); }
+
+# pick on the committed fixture results: a deterministic choice, the tie rule, nothing fits.
+fixtures=$(dirname "$0")/fixtures/pick
+# expect_pick STATUS NEEDLE ARGS...
+expect_pick() {
+    want=$1 needle=$2; shift 2
+    "$g" pick --results "$fixtures" "$@" >"$out" 2>"$err"
+    st=$?
+    if [ $st -ne "$want" ] || ! grep -qF -- "$needle" "$out"; then
+        echo "FAIL: pick $*: status $st (want $want), stdout: $(cat "$out") stderr: $(cat "$err")"
+        fails=$((fails + 1))
+    fi
+}
+expect_pick 0 "choice: fast_v4," --platform x86-64-v4 --max-ulp 2 --monotone
+expect_pick 0 "choice: tie_c," --platform x86-64-v3 --max-ulp 2 --monotone
+expect_pick 0 "needs avx512f, which x86-64-v3 lacks" --platform x86-64-v3 --max-ulp 2 --monotone
+expect_pick 0 "choice: tie_a," --platform generic --max-ulp 1 --size l1
+expect_pick 1 "nothing fits" --platform generic --max-ulp 0.1
+expect_pick 0 "choice: tanhy," --platform host --target tanh
+
+# A quick report: every file, the CSV headers, one accuracy row per scanned implementation, a
+# well-formed self-contained page; then pick reads it.
+rep=$scratch/report
+"$g" report --quick --out "$rep" >"$out" 2>"$err"
+st=$?
+for f in accuracy.csv ranges.csv ulp_by_x.csv bench.csv index.html; do
+    [ -s "$rep/$f" ] || { echo "FAIL: report --quick (status $st) lacks $f: $(tail -3 "$err")"; fails=$((fails + 1)); }
+done
+[ $st -le 1 ] || { echo "FAIL: report --quick status $st"; fails=$((fails + 1)); }
+head -1 "$rep/accuracy.csv" | grep -q "^impl,target,reference,direction,inputs,max_ulp,.*,contract,benchdnn_failed,xnnpack_failed,xnnpack_checked,ulp_0," ||
+    { echo "FAIL: accuracy.csv header: $(head -1 "$rep/accuracy.csv")"; fails=$((fails + 1)); }
+[ "$(head -1 "$rep/ulp_by_x.csv")" = "impl,reference,direction,x_lo,x_hi,max_ulp,max_abs" ] ||
+    { echo "FAIL: ulp_by_x.csv header"; fails=$((fails + 1)); }
+"$g" list | awk 'NR > 1 && $4 == "yes" {print $1}' | grep -v _omp | while read -r name; do
+    grep -q "^$name,[a-z]*,own,forward," "$rep/accuracy.csv" || echo "FAIL: accuracy.csv lacks $name"
+    grep -q ",$name," "$rep/bench.csv" || echo "FAIL: bench.csv lacks $name"
+    grep -q "<b>$name</b>" "$rep/index.html" || echo "FAIL: index.html lacks $name"
+done | grep FAIL && fails=$((fails + 1))
+python3 - "$rep/index.html" <<'PY' || fails=$((fails + 1))
+import re, sys, xml.etree.ElementTree as ET
+text = open(sys.argv[1], encoding="utf-8").read()
+try:
+    ET.fromstring(text)
+except ET.ParseError as e:
+    sys.exit(f"FAIL: index.html is not well-formed: {e}")
+bad = re.findall(r"https?://|\bsrc=|<link|<script|url\(", text)
+if bad:
+    sys.exit(f"FAIL: index.html references something external: {bad[:3]}")
+PY
+ls -a "$rep" | grep -q staging && { echo "FAIL: report left its staging directory"; fails=$((fails + 1)); }
+# A run killed midway leaves the previous report as it was.
+cp "$rep/index.html" "$scratch/index.before"
+cp "$rep/accuracy.csv" "$scratch/accuracy.before"
+"$g" report --quick --out "$rep" >/dev/null 2>&1 &
+sleep 1
+if kill -TERM $! 2>/dev/null; then
+    wait $!
+    if ! cmp -s "$rep/index.html" "$scratch/index.before" || ! cmp -s "$rep/accuracy.csv" "$scratch/accuracy.before" ||
+       [ -n "$(ls "$rep" | grep -v -e '\.csv$' -e '\.gp$' -e '\.svg$' -e '^index.html$')" ]; then
+        echo "FAIL: a killed report run changed the previous report: $(ls -a "$rep")"; fails=$((fails + 1))
+    fi
+else
+    wait $!
+fi
+"$g" pick --platform host --max-ulp 2 --monotone --results "$rep" >"$out" 2>"$err"
+st=$?
+if [ $st -ne 0 ] || ! grep -q "^choice: " "$out" || ! grep -q "ns/element" "$out"; then
+    echo "FAIL: pick on the quick report: status $st: $(cat "$out" "$err")"; fails=$((fails + 1))
+fi
 
 [ $fails -eq 0 ] && echo "cli: all checks passed"
 exit $fails

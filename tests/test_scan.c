@@ -63,6 +63,20 @@ static void forward_nan_at_minus_inf(const float *x, float *y, size_t n)
         if (isinf(x[i]) && x[i] < 0) y[i] = NAN;
 }
 
+/* Peers' criteria: at criteria_x1 a relative error of 2e-6 (XNNPACK's 5·ε fails, benchdnn's
+ * 4e-6 holds), at criteria_x2 1e-5 (both fail), at criteria_x3 (outside XNNPACK's [−10, 10])
+ * 1e-5 (benchdnn fails, XNNPACK does not apply). */
+static const float criteria_x1 = 0x1.2p0f, criteria_x2 = 0x1.28p0f, criteria_x3 = 0x1.8p3f;
+
+static void forward_off_criteria(const float *x, float *y, size_t n)
+{
+    cr_forward(x, y, n);
+    for (size_t i = 0; i < n; i++) {
+        if (x[i] == criteria_x1) y[i] = (float)(y[i] * (1 + 2e-6));
+        if (x[i] == criteria_x2 || x[i] == criteria_x3) y[i] = (float)(y[i] * (1 + 1e-5));
+    }
+}
+
 static gelu_impl cr_impl(const char *name, gelu_kernel fwd, gelu_kernel der)
 {
     gelu_impl m = {.name = name, .target = GELU_TARGET_EXACT, .forward = fwd, .derivative = der,
@@ -88,6 +102,7 @@ static char *csv_of(const scan_result *r)
     FILE *f = open_memstream(&buf, &size);
     accuracy_csv_write(r, f);
     ranges_csv_write(r, f);
+    ulp_by_x_csv_write(r, f);
     fclose(f);
     return buf;
 }
@@ -224,4 +239,85 @@ Test(scan, nan_for_minus_inf_is_located, .timeout = 120)
     cr_expect(scan_contract_violations(r, 0, why, sizeof why) >= 1);
     cr_expect(strstr(why, "0xff800000") != NULL, "%s", why);
     free(r);
+}
+
+Test(scan, points_failing_the_peers_criteria_are_counted, .timeout = 120)
+{
+    gelu_impl bad = cr_impl("bad_criteria", forward_off_criteria, cr_derivative);
+    const gelu_impl *impls[] = {&bad};
+    scan_result *r = malloc(sizeof *r);
+    run(impls, 1, 0x1.1p0f, 0x1.3p0f, 2, 0, 1, r);
+    const error_metrics *f = &r->metrics[0].err[REF_OWN][DIR_FORWARD];
+    cr_expect_eq(f->xnnpack_failed, 2, "XNNPACK failures: %llu", (unsigned long long)f->xnnpack_failed);
+    cr_expect_eq(f->benchdnn_failed, 1, "benchdnn failures: %llu", (unsigned long long)f->benchdnn_failed);
+    cr_expect_eq(f->xnnpack_checked, f->count);
+    cr_expect_eq(r->metrics[0].err[REF_EXACT][DIR_FORWARD].benchdnn_failed, 1);
+    /* the error by x: the planted points' bucket holds the largest error, others ≤ 0.5 ULP */
+    int b = x_bucket_of(criteria_x2);
+    cr_expect_eq(f->x_max_ulp[b], f->max_ulp.value);
+    cr_expect(f->x_max_ulp[x_bucket_of(0x1.1p0f)] <= 0.5);
+    cr_expect_eq(f->x_max_ulp[x_bucket_of(-1.0f)], -INFINITY, "no input there");
+
+    run(impls, 1, 0x1.7fp3f, 0x1.81p3f, 2, 0, 1, r);
+    f = &r->metrics[0].err[REF_OWN][DIR_FORWARD];
+    cr_expect_eq(f->benchdnn_failed, 1);
+    cr_expect_eq(f->xnnpack_failed, 0);
+    cr_expect_eq(f->xnnpack_checked, 0, "x > 10 lies outside XNNPACK's rule");
+    cr_expect_eq(x_bucket_of(0x1.8p3f), X_BUCKETS_INNER - 32);
+    free(r);
+}
+
+Test(scan, x_buckets_put_each_input_in_its_interval)
+{
+    const float xs[] = {-0x1p-30f, 0x1p-30f, -0.0f, 0.0f, -16.0f, -0x1.000002p4f, 0x1.fffffep3f,
+                        16.0f, -INFINITY, INFINITY, 1.0f, -0x1.000002p-3f, -0x1p-3f};
+    for (size_t i = 0; i < sizeof xs / sizeof xs[0]; i++) {
+        double lo, hi;
+        int b = x_bucket_of(xs[i]);
+        cr_assert(b >= 0 && b < X_BUCKETS, "%a: bucket %d", (double)xs[i], b);
+        x_bucket_bounds(b, &lo, &hi);
+        cr_expect(lo <= xs[i] && (xs[i] < hi || (hi == INFINITY && xs[i] == INFINITY)),
+                  "%a in bucket %d = [%g, %g)", (double)xs[i], b, lo, hi);
+    }
+    cr_expect_eq(x_bucket_of(NAN), X_BUCKET_NONE);
+}
+
+/* The scan's block-wise criteria counts equal the rules applied point by point (criteria.h), for
+ * a real implementation over a range where both rules fail somewhere (the tanh form against
+ * exact GELU) and over the special values. */
+static uint64_t expect_criteria_as_rules(const gelu_impl *m, float lo, float hi)
+{
+    const gelu_impl *impls[] = {m};
+    scan_result *r = malloc(sizeof *r);
+    run(impls, 1, lo, hi, 2, 0, 1, r);
+    const error_metrics *e = &r->metrics[0].err[REF_EXACT][DIR_FORWARD];
+    uint64_t benchdnn = 0, xnnpack = 0, checked = 0;
+    for (float x = lo;; x = nextafterf(x, INFINITY)) {
+        float y;
+        ref_value v;
+        double inv_ulp;
+        m->forward(&x, &y, 1);
+        fast_ref_value(GELU_TARGET_EXACT, false, x, &v, &inv_ulp);
+        benchdnn += criterion_benchdnn_gelu_erf(x, y, v.hi, v.lo) == CRITERION_FAIL;
+        criterion_result c = criterion_xnnpack_gelu(x, y, v.hi, v.lo);
+        xnnpack += c == CRITERION_FAIL;
+        checked += c != CRITERION_NOT_APPLICABLE;
+        if (x == hi) break;
+    }
+    cr_expect_eq(e->benchdnn_failed, benchdnn, "%s: benchdnn %llu, per point %llu", m->name,
+                 (unsigned long long)e->benchdnn_failed, (unsigned long long)benchdnn);
+    cr_expect_eq(e->xnnpack_failed, xnnpack, "%s: XNNPACK %llu, per point %llu", m->name,
+                 (unsigned long long)e->xnnpack_failed, (unsigned long long)xnnpack);
+    cr_expect_eq(e->xnnpack_checked, checked);
+    free(r);
+    return benchdnn + xnnpack;
+}
+
+Test(scan, criteria_counts_equal_the_rules_point_by_point, .timeout = 120)
+{
+    cr_expect(expect_criteria_as_rules(&gelu_impl_tanh_libm, -0x1.82p1f, -0x1.8p1f) > 0,
+              "the tanh form fails both rules near x = -3");
+    expect_criteria_as_rules(&gelu_impl_sigmoid, 0x1.3ffp3f, 0x1.401p3f); /* across x = 10 */
+    expect_criteria_as_rules(&gelu_impl_tanh_libm, 0x1.fffff8p127f, INFINITY);
+    expect_criteria_as_rules(&gelu_impl_sigmoid, -INFINITY, -0x1.fffff8p127f);
 }

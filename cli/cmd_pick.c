@@ -1,0 +1,222 @@
+/* gelucheck pick: the fastest implementation a platform can run that meets the user's accuracy
+ * constraints, judged on measured results (a report directory), never on claims. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "gelu_impl.h"
+#include "pick.h"
+
+#define DEFAULT_RESULTS "report"
+#define DEFAULT_SIZE "l2"
+enum { CLOSEST_LISTED = 3 };
+
+static void print_help(void)
+{
+    printf("usage: gelucheck pick --platform generic|x86-64-v2|x86-64-v3|x86-64-v4|host\n"
+           "                      [--max-ulp U] [--max-abs A] [--monotone] [--grad-max-ulp G]\n"
+           "                      [--target exact|tanh|sigmoid] [--size l1|l2|dram|N]\n"
+           "                      [--results DIR]\n\n"
+           "Chooses, from measured results, the fastest implementation that the platform can run\n"
+           "and that meets every constraint; prints it with its measured figures and the\n"
+           "runners-up, each with the first constraint it fails.\n\n"
+           "  --platform P      generic and x86-64-v2: portable code; x86-64-v3: AVX2+FMA;\n"
+           "                    x86-64-v4: AVX-512 F/DQ/BW/VL too; host: this CPU's features\n"
+           "  --max-ulp U       forward max ULP error against exact GELU <= U\n"
+           "  --max-abs A       forward max absolute error against exact GELU <= A\n"
+           "  --monotone        no monotonicity violation measured\n"
+           "  --grad-max-ulp G  derivative max ULP error against exact GELU's derivative <= G\n"
+           "  --target T        only implementations of that target formula\n"
+           "  --size S          rank by median ns/element at benchmark size S (default %s)\n"
+           "  --results DIR     a report directory: accuracy.csv and bench.csv (default %s/);\n"
+           "                    what is missing is measured first (report --quick for both,\n"
+           "                    accuracy --grad --sample 1000000 or bench --quick for one)\n\n"
+           "Ties in speed go to the smaller max ULP against exact GELU, then to the name.\n"
+           "Exit status: 0 a choice, 1 nothing fits (the closest are listed) or results cannot\n"
+           "be read, 2 bad usage.\n",
+           DEFAULT_SIZE, DEFAULT_RESULTS);
+}
+
+typedef struct {
+    pick_platform platform;
+    pick_constraints c;
+    const char *results;
+} pick_args;
+
+static int parse_bound(const char *opt, const char *v, double *out)
+{
+    char *end;
+    errno = 0;
+    double d = strtod(v, &end);
+    if (*v == '\0' || *end != '\0' || errno == ERANGE || !(d >= 0) || isinf(d))
+        return usage_error("pick", "bad %s '%s': a non-negative number", opt, v);
+    *out = d;
+    return EXIT_OK;
+}
+
+static int parse_args(int argc, char **argv, pick_args *a)
+{
+    const char *v;
+    int got, st = EXIT_OK;
+    bool have_platform = false;
+    for (int i = 1; i < argc && st == EXIT_OK; i++) {
+        if (strcmp(argv[i], "--monotone") == 0)
+            a->c.monotone = true;
+        else if ((got = option_value("pick", argc, argv, &i, "--platform", &v))) {
+            if (got < 0) return EXIT_USAGE;
+            a->platform = pick_platform_from_name(v);
+            have_platform = true;
+            if (a->platform == PICK_PLATFORM_COUNT)
+                st = usage_error("pick",
+                                 "bad --platform '%s': generic, x86-64-v2, x86-64-v3, "
+                                 "x86-64-v4 or host",
+                                 v);
+        } else if ((got = option_value("pick", argc, argv, &i, "--max-ulp", &v)))
+            st = got < 0 ? EXIT_USAGE : parse_bound("--max-ulp", v, &a->c.max_ulp);
+        else if ((got = option_value("pick", argc, argv, &i, "--max-abs", &v)))
+            st = got < 0 ? EXIT_USAGE : parse_bound("--max-abs", v, &a->c.max_abs);
+        else if ((got = option_value("pick", argc, argv, &i, "--grad-max-ulp", &v)))
+            st = got < 0 ? EXIT_USAGE : parse_bound("--grad-max-ulp", v, &a->c.grad_max_ulp);
+        else if ((got = option_value("pick", argc, argv, &i, "--target", &v))) {
+            if (got < 0) return EXIT_USAGE;
+            if (strcmp(v, "exact") && strcmp(v, "tanh") && strcmp(v, "sigmoid"))
+                st = usage_error("pick", "bad --target '%s': exact, tanh or sigmoid", v);
+            a->c.target = v;
+        } else if ((got = option_value("pick", argc, argv, &i, "--size", &v))) {
+            uint64_t n;
+            if (got < 0) return EXIT_USAGE;
+            if (strcmp(v, "l1") && strcmp(v, "l2") && strcmp(v, "dram") &&
+                !parse_u64(v, 1, UINT64_MAX, &n))
+                st =
+                    usage_error("pick", "bad --size '%s': l1, l2, dram or a number of elements", v);
+            a->c.size = v;
+        } else if ((got = option_value("pick", argc, argv, &i, "--results", &v)))
+            st = got < 0 ? EXIT_USAGE : (a->results = v, EXIT_OK);
+        else
+            st = usage_error("pick", "unexpected argument '%s'", argv[i]);
+    }
+    if (st == EXIT_OK && !have_platform) st = usage_error("pick", "missing --platform");
+    return st;
+}
+
+static void print_figures(const pick_candidate *k, const char *size)
+{
+    const results_row *r = k->row;
+    char feat[128];
+    printf("  %s: target %s, needs %s\n", r->name, r->target,
+           cpu_features_string(r->features, feat, sizeof feat));
+    if (r->exact[0].present)
+        printf("  forward vs exact GELU: max %.4g ULP at x = %s, max abs error %.3g at x = %s, "
+               "%.4f%% correctly rounded (%llu inputs)\n",
+               r->exact[0].max_ulp, r->exact[0].max_ulp_x, r->exact[0].max_abs,
+               r->exact[0].max_abs_x, 100 * r->exact[0].cr_fraction, (unsigned long long)r->inputs);
+    if (r->exact[1].present)
+        printf("  derivative vs exact GELU': max %.4g ULP at x = %s\n", r->exact[1].max_ulp,
+               r->exact[1].max_ulp_x);
+    if (r->mono_violations >= 0) printf("  monotonicity violations: %ld\n", r->mono_violations);
+    const results_speed *sp = results_speed_at(r, size);
+    if (sp) printf("  speed at %s: %.4g ns/element, %.3g x ReLU\n", size, sp->ns, sp->ratio);
+}
+
+static void print_candidate_line(const pick_candidate *k)
+{
+    char ns[32];
+    snprintf(ns, sizeof ns, isinf(k->ns) ? "-" : "%.4g", k->ns);
+    printf("  %-24s %10s ns/elem  %s\n", k->row->name, ns,
+           k->failed ? k->why : "meets every constraint; slower");
+}
+
+/* Runs a command with its stdout sent to stderr (stdout is the pick); its exit status. */
+static int run_quietly(int (*cmd)(int, char **), int argc, char **argv)
+{
+    fflush(stdout);
+    int saved = dup(STDOUT_FILENO);
+    if (saved >= 0) dup2(STDERR_FILENO, STDOUT_FILENO);
+    int st = cmd(argc, argv);
+    fflush(stdout);
+    if (saved >= 0) {
+        dup2(saved, STDOUT_FILENO);
+        close(saved);
+    }
+    return st;
+}
+
+/* Measures what DIR lacks: both files by the quick report, one by its own quick command (a
+ * full run's other file is kept). A broken contract is still a result. */
+static int ensure_results(const char *dir, char *acc, char *bench, size_t size)
+{
+    snprintf(acc, size, "%s/accuracy.csv", dir);
+    snprintf(bench, size, "%s/bench.csv", dir);
+    bool have_acc = access(acc, R_OK) == 0, have_bench = access(bench, R_OK) == 0;
+    if (have_acc && have_bench) return EXIT_OK;
+    char *report[] = {"report", "--quick", "--out", (char *)dir, NULL};
+    char *accuracy[] = {"accuracy", "--grad", "--sample", "1000000", "--csv", acc, NULL};
+    char *quick_bench[] = {"bench", "--quick", "--csv", bench, NULL};
+    int st;
+    if (!have_acc && !have_bench) {
+        fprintf(stderr, "gelucheck pick: no results in %s/: running 'gelucheck report --quick "
+                        "--out %s'\n", dir, dir);
+        st = run_quietly(cmd_report, 4, report);
+    } else if (!have_acc) {
+        fprintf(stderr, "gelucheck pick: no %s: running 'gelucheck accuracy --grad --sample "
+                        "1000000 --csv %s'\n", acc, acc);
+        st = run_quietly(cmd_accuracy, 6, accuracy);
+    } else {
+        fprintf(stderr, "gelucheck pick: no %s: running 'gelucheck bench --quick --csv %s'\n",
+                bench, bench);
+        st = run_quietly(cmd_bench, 4, quick_bench);
+    }
+    return st == EXIT_OK || (st == EXIT_CHECK_FAILED && access(acc, R_OK) == 0 &&
+                             access(bench, R_OK) == 0)
+               ? EXIT_OK
+               : EXIT_CHECK_FAILED;
+}
+
+int cmd_pick(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++)
+        if (is_help(argv[i])) {
+            print_help();
+            return EXIT_OK;
+        }
+    pick_args a = {.c = {INFINITY, INFINITY, INFINITY, false, NULL, DEFAULT_SIZE},
+                   .results = DEFAULT_RESULTS};
+    int st = parse_args(argc, argv, &a);
+    if (st != EXIT_OK) return st;
+    char acc[4096], bench[4096], err[512];
+    if ((st = ensure_results(a.results, acc, bench, sizeof acc)) != EXIT_OK) return st;
+    results_set *s = malloc(sizeof *s);
+    pick_candidate *k = malloc(RESULTS_MAX_ROWS * sizeof *k);
+    if (!s || !k || results_load(s, acc, bench, err, sizeof err) != 0) {
+        fprintf(stderr, "gelucheck pick: %s\n", s && k ? err : "out of memory");
+        free(s);
+        free(k);
+        return EXIT_CHECK_FAILED;
+    }
+    size_t n;
+    int fits = pick_rank(s, a.platform, &a.c, k, &n);
+    char feat[128];
+    printf("platform %s (%s); ranked by median ns/element at size %s; results from %s/\n",
+           pick_platform_name(a.platform),
+           cpu_features_string(pick_platform_features(a.platform), feat, sizeof feat), a.c.size,
+           a.results);
+    if (fits > 0) {
+        printf("choice: %s, the fastest of the %d implementation%s meeting every constraint\n",
+               k[0].row->name, fits, fits > 1 ? "s" : "");
+        print_figures(&k[0], a.c.size);
+        printf("runners-up:\n");
+        for (size_t i = 1; i < n; i++) print_candidate_line(&k[i]);
+        st = EXIT_OK;
+    } else {
+        printf("nothing fits; the closest:\n");
+        for (size_t i = 0; i < n && i < CLOSEST_LISTED; i++) print_candidate_line(&k[i]);
+        st = EXIT_CHECK_FAILED;
+    }
+    free(s);
+    free(k);
+    return st;
+}

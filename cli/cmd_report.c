@@ -1,0 +1,291 @@
+/* gelucheck report: the main job. The exhaustive scan (forward and derivative) of every
+ * implementation this CPU runs, the benchmark against ReLU, then DIR/accuracy.csv, ranges.csv,
+ * ulp_by_x.csv, bench.csv, the plots (gnuplot, SVG) and index.html, all published at once
+ * (reports/report_stage.h): an interrupted run leaves the previous report as it was. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "accuracy_csv.h"
+#include "accuracy_output.h"
+#include "bench.h"
+#include "cli.h"
+#include "gelucheck_config.h"
+#include "gelucheck_version.h"
+#include "html_report.h"
+#include "report_stage.h"
+
+#define DEFAULT_DIR "report"
+enum { QUICK_SAMPLE = 1000000, QUICK_SEED = 1 };
+
+static void print_help(void)
+{
+    printf(
+        "usage: gelucheck report [--out DIR] [--quick] [--threads N]\n\n"
+        "The main job: scans every implementation this CPU runs over all 2^32 binary32 inputs,\n"
+        "forward and derivative, against the MPFR reference; benchmarks them against ReLU;\n"
+        "and writes into DIR (default %s/): accuracy.csv, ranges.csv, ulp_by_x.csv,\n"
+        "bench.csv, the plots (*.svg, drawn by gnuplot from the *.gp scripts beside them) and\n"
+        "index.html, one self-contained page. Every file appears at once at the end: an\n"
+        "interrupted run leaves the previous report intact.\n\n"
+        "  --out DIR     the report directory (created if missing; its parent must exist)\n"
+        "  --quick       a seeded sample of %d encodings and 'bench --quick' (under a minute)\n"
+        "  --threads N   scan threads (default: all online CPUs); results do not depend on it\n\n"
+        "The full run takes about 30 minutes on 2 cores (scan) plus 1 to 2.5 (benchmark).\n"
+        "Progress goes to stderr when it is a terminal; the scan's table and the benchmark's\n"
+        "to stdout. Exit status: 0 report written and every contract met, 1 report written\n"
+        "but a contract is broken (see its table), or the report could not be written, 2 bad\n"
+        "usage.\n",
+        DEFAULT_DIR, QUICK_SAMPLE);
+}
+
+typedef struct {
+    const char *out;
+    bool quick;
+    uint64_t threads;
+    char command[1024];
+} report_args;
+
+static int parse_args(int argc, char **argv, report_args *a)
+{
+    const char *v;
+    int got;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--quick") == 0)
+            a->quick = true;
+        else if ((got = option_value("report", argc, argv, &i, "--out", &v))) {
+            if (got < 0) return EXIT_USAGE;
+            if (*v == '\0') return usage_error("report", "empty --out");
+            a->out = v;
+        } else if ((got = option_value("report", argc, argv, &i, "--threads", &v))) {
+            if (got < 0) return EXIT_USAGE;
+            if (!parse_u64(v, 1, 1024, &a->threads))
+                return usage_error("report", "bad --threads '%s': 1 to 1024", v);
+        } else
+            return usage_error("report", "unexpected argument '%s'", argv[i]);
+    }
+    /* as the README runs it, from the source directory */
+    size_t used = (size_t)snprintf(a->command, sizeof a->command,
+                                   "tools/build.sh && build/cli/gelucheck report");
+    for (int i = 1; i < argc && used < sizeof a->command; i++)
+        used += (size_t)snprintf(a->command + used, sizeof a->command - used, " %s", argv[i]);
+    return EXIT_OK;
+}
+
+/* ---- writers for report_stage_write */
+
+typedef struct {
+    const scan_result *r;
+    void (*write)(const scan_result *, FILE *);
+} csv_job;
+
+static int write_csv(FILE *f, void *ctx)
+{
+    const csv_job *j = ctx;
+    j->write(j->r, f);
+    return 0;
+}
+
+typedef struct {
+    plot_kind kind;
+    const results_set *s;
+} plot_job;
+
+static int write_plot_script(FILE *f, void *ctx)
+{
+    const plot_job *j = ctx;
+    return plot_script_write(f, j->kind, j->s);
+}
+
+static int write_html(FILE *f, void *ctx) { return html_report_write(f, ctx); }
+
+/* ---- the steps */
+
+static int run_scan(const report_args *a, scan_result *r)
+{
+    const gelu_impl *impls[SCAN_MAX_IMPLS];
+    struct timespec start;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    scan_config cfg = {
+        .impls = impls,
+        .nimpls = accuracy_default_impls("report", impls),
+        .grad = true,
+        .domain = a->quick
+                      ? (scan_domain){.kind = DOMAIN_SAMPLE, .n = QUICK_SAMPLE, .seed = QUICK_SEED}
+                      : (scan_domain){.kind = DOMAIN_ALL},
+        .threads = (unsigned)a->threads,
+        .shard_n = 1,
+        .progress = isatty(STDERR_FILENO) ? accuracy_progress : NULL,
+        .progress_ctx = &start,
+    };
+    const char *error = NULL;
+    if (scan_run(&cfg, r, &error) != 0) {
+        fprintf(stderr, "gelucheck report: %s\n", error);
+        return -1;
+    }
+    return 0;
+}
+
+/* The benchmark through its own command, its CSV into the staging directory. */
+static int run_bench(const report_args *a, report_stage *st)
+{
+    char csv[2200];
+    if (!report_stage_path(st, "bench.csv", csv, sizeof csv)) return -1;
+    char *argv[] = {"bench", "--csv", csv, a->quick ? "--quick" : NULL, NULL};
+    printf("\n");
+    fflush(stdout);
+    return cmd_bench(a->quick ? 4 : 3, argv) == EXIT_OK ? 0 : -1;
+}
+
+/* Reads a whole file (NULL on failure). */
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    char *buf = NULL;
+    size_t size = 0, used = 0;
+    for (;;) {
+        if (used + 4096 + 1 > size) {
+            char *grown = realloc(buf, size = 2 * size + 8192);
+            if (!grown) break;
+            buf = grown;
+        }
+        size_t got = fread(buf + used, 1, size - used - 1, f);
+        used += got;
+        if (got == 0) break;
+    }
+    fclose(f);
+    if (buf) buf[used] = '\0';
+    return buf;
+}
+
+/* Writes the scripts and draws the plots; svg[k] gets each drawn plot's text. Returns the note
+ * for the page when plots are missing, else NULL. */
+static const char *draw_plots(report_stage *st, const results_set *s, char *svg[PLOT_COUNT])
+{
+    static const char no_gnuplot[] =
+        "gnuplot is not installed (tools/setup.sh installs gnuplot-nox): no plots; the .gp "
+        "scripts are in the report directory";
+    const char *note = NULL;
+    for (int k = 0; k < PLOT_COUNT; k++) {
+        char name[64], path[2200];
+        plot_job job = {(plot_kind)k, s};
+        snprintf(name, sizeof name, "%s.gp", plot_name((plot_kind)k));
+        if (report_stage_write(st, name, write_plot_script, &job) != 0)
+            return "a plot script could not be written";
+        int rc = note == no_gnuplot ? 1 : plot_run(st->stage, (plot_kind)k);
+        snprintf(name, sizeof name, "%s.svg", plot_name((plot_kind)k));
+        if (rc == 0 && report_stage_path(st, name, path, sizeof path)) svg[k] = slurp(path);
+        if (rc == 1)
+            note = no_gnuplot;
+        else if (!svg[k])
+            note = "gnuplot failed on some plots (their .gp scripts are in the report directory)";
+    }
+    return note;
+}
+
+static void describe(const report_args *a, const scan_result *r, char *scan, size_t size)
+{
+    if (a->quick)
+        snprintf(scan, size,
+                 "a seeded sample of %llu distinct binary32 encodings (of %d drawn, seed %d), "
+                 "forward and derivative",
+                 (unsigned long long)r->inputs, QUICK_SAMPLE, QUICK_SEED);
+    else
+        snprintf(scan, size, "all 2^32 binary32 encodings (%llu), forward and derivative",
+                 (unsigned long long)r->inputs);
+}
+
+static int write_report(const report_args *a, report_stage *st, const scan_result *r)
+{
+    csv_job jobs[] = {{r, accuracy_csv_write}, {r, ranges_csv_write}, {r, ulp_by_x_csv_write}};
+    const char *names[] = {"accuracy.csv", "ranges.csv", "ulp_by_x.csv"};
+    for (int i = 0; i < 3; i++)
+        if (report_stage_write(st, names[i], write_csv, &jobs[i]) != 0) return -1;
+    if (run_bench(a, st) != 0) return -1;
+    char acc[2200], bench[2200], err[512];
+    results_set *s = malloc(sizeof *s);
+    if (!s || results_load(s, report_stage_path(st, "accuracy.csv", acc, sizeof acc),
+                           report_stage_path(st, "bench.csv", bench, sizeof bench), err,
+                           sizeof err) != 0) {
+        fprintf(stderr, "gelucheck report: %s\n", s ? err : "out of memory");
+        free(s);
+        return -1;
+    }
+    char *svg[PLOT_COUNT] = {NULL};
+    const char *note = draw_plots(st, s, svg);
+    char cpu[256], feat[128], date[64], scan[256], benchdesc[256], flags[512];
+    time_t now = time(NULL);
+    strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&now));
+    describe(a, r, scan, sizeof scan);
+    snprintf(flags, sizeof flags, "%s; %s", GELUCHECK_CFLAGS, GELUCHECK_ISA_CFLAGS);
+    snprintf(benchdesc, sizeof benchdesc,
+             "gelucheck bench%s: forward kernels on normal(0,1) inputs, "
+             "one thread, sizes as in the table",
+             a->quick ? " --quick" : "");
+    report_meta meta = {bench_cpu_model(cpu, sizeof cpu),
+                        cpu_features_string(cpu_features(), feat, sizeof feat),
+                        GELUCHECK_COMPILER,
+                        flags,
+                        date,
+                        GELUCHECK_COMMIT,
+                        a->command,
+                        scan,
+                        benchdesc};
+    char why[SCAN_MAX_IMPLS][512];
+    const char *broken[SCAN_MAX_IMPLS];
+    html_report h = {s, &meta, {NULL}, note, broken, 0};
+    for (int k = 0; k < PLOT_COUNT; k++) h.svg[k] = svg[k];
+    for (size_t i = 0; i < r->nimpls; i++)
+        if (scan_contract_violations(r, i, why[h.nbroken], sizeof why[0])) {
+            broken[h.nbroken] = why[h.nbroken];
+            h.nbroken++;
+        }
+    int rc = report_stage_write(st, "index.html", write_html, &h);
+    for (int k = 0; k < PLOT_COUNT; k++) free(svg[k]);
+    free(s);
+    if (note) fprintf(stderr, "gelucheck report: %s\n", note);
+    return rc;
+}
+
+int cmd_report(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++)
+        if (is_help(argv[i])) {
+            print_help();
+            return EXIT_OK;
+        }
+    report_args a = {.out = DEFAULT_DIR};
+    int st = parse_args(argc, argv, &a);
+    if (st != EXIT_OK) return st;
+    report_stage stage;
+    if (report_stage_open(&stage, a.out) != 0)
+        return usage_error("report", "cannot write the report directory '%s': %s", a.out,
+                           strerror(errno));
+    scan_result *r = malloc(sizeof *r);
+    if (!r || run_scan(&a, r) != 0) {
+        free(r);
+        report_stage_abort(&stage);
+        return EXIT_CHECK_FAILED;
+    }
+    accuracy_files none = {NULL, NULL};
+    st = accuracy_output("report", r, &none); /* the table and the contract verdicts */
+    if (write_report(&a, &stage, r) != 0) {
+        fprintf(stderr, "gelucheck report: the report was not written (%s); %s/ is as it was\n",
+                errno ? strerror(errno) : "see above", a.out);
+        report_stage_abort(&stage);
+        st = EXIT_CHECK_FAILED;
+    } else if (report_stage_commit(&stage) != 0) {
+        fprintf(stderr, "gelucheck report: cannot publish into %s/: %s\n", a.out, strerror(errno));
+        st = EXIT_CHECK_FAILED;
+    } else {
+        printf("\nreport written: %s/index.html (with accuracy.csv, ranges.csv, ulp_by_x.csv, "
+               "bench.csv)\n",
+               a.out);
+    }
+    free(r);
+    return st;
+}

@@ -1,0 +1,35 @@
+/* index.html: one self-contained page (inline CSS and SVG; no script, no external reference, so
+ * it reads offline), written as well-formed XHTML-style HTML5 so that an XML parser accepts it.
+ * A header saying where and how the results were made, a "how to read this", the summary table
+ * (one row per implementation, from results.h: measurements only), the plots, the files. */
+#ifndef GELUCHECK_HTML_REPORT_H
+#define GELUCHECK_HTML_REPORT_H
+
+#include <stdio.h>
+
+#include "plots.h"
+#include "results.h"
+
+typedef struct {
+    const char *cpu, *cpu_features, *compiler, *flags, *date, *commit, *command;
+    const char *scan; /* what was scanned: "all 2^32 encodings, forward and derivative" */
+    const char *bench; /* how the benchmark ran */
+} report_meta;
+
+typedef struct {
+    const results_set *results;
+    const report_meta *meta;
+    const char *svg[PLOT_COUNT]; /* gnuplot's SVG text; NULL when not drawn */
+    const char *plots_note;      /* why plots are missing, or NULL */
+    const char *const *broken;   /* one line per implementation breaking its contract */
+    size_t nbroken;
+} html_report;
+
+/* Writes the page; 0, or −1 when the stream fails. */
+int html_report_write(FILE *f, const html_report *h);
+
+/* Copies gnuplot's SVG into an HTML page: from the <svg> element on, without namespace
+ * declarations (not needed inline in HTML5) and with xlink:href as plain href. */
+void html_inline_svg(FILE *f, const char *svg);
+
+#endif

@@ -1,0 +1,120 @@
+/* The picker (see pick.h). */
+#include "pick.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gelu_impl.h"
+
+static const char *const platform_names[PICK_PLATFORM_COUNT] = {"generic", "x86-64-v2", "x86-64-v3",
+                                                                "x86-64-v4", "host"};
+
+pick_platform pick_platform_from_name(const char *name)
+{
+    for (int p = 0; p < PICK_PLATFORM_COUNT; p++)
+        if (strcmp(platform_names[p], name) == 0) return (pick_platform)p;
+    return PICK_PLATFORM_COUNT;
+}
+
+const char *pick_platform_name(pick_platform p)
+{
+    return p < PICK_PLATFORM_COUNT ? platform_names[p] : "?";
+}
+
+unsigned pick_platform_features(pick_platform p)
+{
+    const unsigned v3 = CPU_FEATURE_AVX2 | CPU_FEATURE_FMA;
+    switch (p) {
+    case PICK_X86_64_V3: return v3;
+    case PICK_X86_64_V4:
+        return v3 | CPU_FEATURE_AVX512F | CPU_FEATURE_AVX512DQ | CPU_FEATURE_AVX512BW |
+               CPU_FEATURE_AVX512VL;
+    case PICK_HOST: return cpu_features();
+    default: return 0;
+    }
+}
+
+/* Records one failed constraint; the first one's text is kept. */
+static void fail(pick_candidate *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void fail(pick_candidate *c, const char *fmt, ...)
+{
+    if (c->failed++ == 0) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(c->why, sizeof c->why, fmt, ap);
+        va_end(ap);
+    }
+}
+
+/* A measured maximum against a bound (NaN, i.e. not measured, fails). */
+static void check_bound(pick_candidate *c, const results_error *e, double value, double bound,
+                        const char *what)
+{
+    if (isinf(bound) && bound > 0) return;
+    if (!e->present)
+        fail(c, "%s not measured", what);
+    else if (!(value <= bound))
+        fail(c, "%s %.4g > %g", what, value, bound);
+}
+
+static void judge(pick_candidate *c, pick_platform p, const pick_constraints *k)
+{
+    const results_row *r = c->row;
+    unsigned missing = r->features & ~pick_platform_features(p);
+    if (missing) {
+        char feat[128];
+        fail(c, "needs %s, which %s lacks", cpu_features_string(missing, feat, sizeof feat),
+             pick_platform_name(p));
+    }
+    if (!r->scanned)
+        fail(c, "no accuracy measurement (a benchmark-only row)");
+    else if (!r->exact[0].present)
+        fail(c, "not a GELU (target %s)", r->target);
+    if (k->target && strcmp(k->target, r->target) != 0)
+        fail(c, "target %s, not %s", r->target, k->target);
+    check_bound(c, &r->exact[0], r->exact[0].max_ulp, k->max_ulp, "max ULP vs exact GELU");
+    check_bound(c, &r->exact[0], r->exact[0].max_abs, k->max_abs, "max abs error vs exact GELU");
+    check_bound(c, &r->exact[1], r->exact[1].max_ulp, k->grad_max_ulp,
+                "derivative max ULP vs exact GELU'");
+    if (k->monotone && r->mono_violations != 0) {
+        if (r->mono_violations < 0)
+            fail(c, "monotonicity not measured");
+        else
+            fail(c, "%ld monotonicity violations", r->mono_violations);
+    }
+    const results_speed *sp = results_speed_at(r, k->size);
+    c->ns = sp ? sp->ns : INFINITY;
+    if (!sp) fail(c, "not benchmarked at size %s", k->size);
+}
+
+/* Meeting more constraints first, then faster, then more accurate, then by name. */
+static int compare(const void *a, const void *b)
+{
+    const pick_candidate *x = a, *y = b;
+    if (x->failed != y->failed) return x->failed < y->failed ? -1 : 1;
+    if (x->ns != y->ns) return x->ns < y->ns ? -1 : 1;
+    double ux = x->row->exact[0].present ? x->row->exact[0].max_ulp : INFINITY;
+    double uy = y->row->exact[0].present ? y->row->exact[0].max_ulp : INFINITY;
+    if (ux != uy && !(isnan(ux) || isnan(uy))) return ux < uy ? -1 : 1;
+    return strcmp(x->row->name, y->row->name);
+}
+
+int pick_rank(const results_set *s, pick_platform p, const pick_constraints *c, pick_candidate *out,
+              size_t *n)
+{
+    int fits = 0;
+    *n = 0;
+    for (size_t i = 0; i < s->n; i++) {
+        if (strcmp(s->rows[i].name, s->baseline) == 0) continue; /* the yardstick */
+        pick_candidate *k = &out[(*n)++];
+        memset(k, 0, sizeof *k);
+        k->row = &s->rows[i];
+        judge(k, p, c);
+        fits += k->failed == 0;
+    }
+    qsort(out, *n, sizeof *out, compare);
+    return fits;
+}

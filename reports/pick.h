@@ -1,0 +1,56 @@
+/* The picker: from measured results (results.h) and a target platform, the implementations that
+ * the platform can run and that meet every constraint, fastest first.
+ *
+ * Platforms and the CPU features they allow: generic and x86-64-v2 none (portable code only: none
+ * of our kernels needs SSE4/POPCNT), x86-64-v3 AVX2 + FMA, x86-64-v4 those and AVX-512
+ * F/DQ/BW/VL, host what this CPU has. Peers that dispatch inside their library (oneDNN, GSL)
+ * need none. Implementations with no accuracy rows (the threaded dnnl_*_omp benchmark rows, and
+ * the ReLU baseline) are never picked, nor those that are not GELUs (no row against exact GELU).
+ *
+ * Order: implementations meeting every constraint by measured ns/element at the chosen size, ties
+ * by smaller max ULP against exact GELU, then by name; then the others by the number of
+ * constraints they fail, then the same keys. Library code: nothing printed. */
+#ifndef GELUCHECK_PICK_H
+#define GELUCHECK_PICK_H
+
+#include <stdbool.h>
+
+#include "results.h"
+
+typedef enum {
+    PICK_GENERIC,
+    PICK_X86_64_V2,
+    PICK_X86_64_V3,
+    PICK_X86_64_V4,
+    PICK_HOST,
+    PICK_PLATFORM_COUNT
+} pick_platform;
+
+/* PICK_PLATFORM_COUNT for an unknown name. */
+pick_platform pick_platform_from_name(const char *name);
+const char *pick_platform_name(pick_platform p);
+/* The CPU_FEATURE_* bits the platform offers (host: cpu_features()). */
+unsigned pick_platform_features(pick_platform p);
+
+typedef struct {
+    double max_ulp;      /* forward, against exact GELU; INFINITY: no constraint */
+    double max_abs;      /* forward, against exact GELU; INFINITY: none */
+    double grad_max_ulp; /* derivative, against exact GELU's derivative; INFINITY: none */
+    bool monotone;       /* no monotonicity violation measured */
+    const char *target;  /* exact | tanh | sigmoid; NULL: any */
+    const char *size;    /* the benchmark size ranked by (l1, l2, dram or N) */
+} pick_constraints;
+
+typedef struct {
+    const results_row *row;
+    int failed;    /* constraints failed (the platform counts as one) */
+    char why[160]; /* the first failed constraint, "" when none */
+    double ns;     /* at the chosen size; INFINITY when not measured */
+} pick_candidate;
+
+/* Fills out[0..*n) (room for RESULTS_MAX_ROWS) with every candidate in the order above. Returns
+ * the number meeting every constraint (they come first). */
+int pick_rank(const results_set *s, pick_platform p, const pick_constraints *c, pick_candidate *out,
+              size_t *n);
+
+#endif

@@ -1,0 +1,35 @@
+/* A report directory written all at once: every file is first written into a private staging
+ * directory inside it (DIR/.staging-PID-XXXXXX), and only when all of them are complete are they
+ * renamed into DIR, one rename each. A run interrupted or failing before that leaves the previous
+ * report untouched; a failure removes the staging directory, and the next run removes those of
+ * runs that were killed (their process is gone). Library code: errors are returned
+ * (errno set), nothing printed. */
+#ifndef GELUCHECK_REPORT_STAGE_H
+#define GELUCHECK_REPORT_STAGE_H
+
+#include <stdio.h>
+
+enum { REPORT_STAGE_MAX_FILES = 32 };
+
+typedef struct {
+    char dir[2048], stage[2100];
+    char names[REPORT_STAGE_MAX_FILES][64]; /* the files to publish, in order */
+    size_t n;
+} report_stage;
+
+/* Creates DIR when it does not exist (its parent must), then the staging directory. 0 or −1. */
+int report_stage_open(report_stage *s, const char *dir);
+/* The staged path of `name` into buf, registering it for publication (a file that a writer
+ * outside this API, such as the benchmark's CSV, creates there). NULL when the list is full. */
+const char *report_stage_path(report_stage *s, const char *name, char *buf, size_t size);
+/* Writes `name` in the staging directory with writer(f, ctx) (0 or −1) and registers it.
+ * 0, or −1 when the writer or the file system fails. */
+int report_stage_write(report_stage *s, const char *name, int (*writer)(FILE *f, void *ctx),
+                       void *ctx);
+/* Renames every registered file into DIR, then removes the staging directory (and any file
+ * in it not registered). 0 or −1. */
+int report_stage_commit(report_stage *s);
+/* Removes the staging directory and everything in it. */
+void report_stage_abort(report_stage *s);
+
+#endif

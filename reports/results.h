@@ -1,0 +1,68 @@
+/* Measured results read back from a report directory's CSV files (accuracy.csv from the scan,
+ * bench.csv from the benchmark), one summary row per implementation: what the HTML summary table
+ * and the picker read, so that both judge by measurements, never by an implementation's claims.
+ *
+ * Columns are found by their header names (README: "Report files"); unknown columns are ignored,
+ * a missing required one is an error. Only the first distribution of bench.csv is kept per size.
+ * Library code: errors are returned as text, nothing is printed. */
+#ifndef GELUCHECK_RESULTS_H
+#define GELUCHECK_RESULTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "metrics.h"
+
+enum { RESULTS_MAX_ROWS = 128, RESULTS_MAX_SIZES = 8, RESULTS_NAME = 64, RESULTS_X = 40 };
+
+/* One reference × direction row of accuracy.csv. */
+typedef struct {
+    bool present;
+    double max_ulp, max_abs, cr_fraction;
+    char max_ulp_x[RESULTS_X], max_abs_x[RESULTS_X]; /* hex floats as written; "" when none */
+} results_error;
+
+typedef struct {
+    char size[24];    /* l1, l2, dram or N */
+    double ns, ratio; /* median ns/element and ×baseline */
+} results_speed;
+
+typedef struct {
+    char name[RESULTS_NAME], target[16];
+    unsigned features;              /* CPU_FEATURE_* bits it needs */
+    bool scanned;                   /* has rows in accuracy.csv */
+    uint64_t inputs;                /* inputs scanned */
+    results_error own[2], exact[2]; /* [direction]: forward, derivative */
+    long mono_violations;           /* −1: not measured */
+    long specials_failed[2];        /* −1: not measured */
+    long benchdnn_failed, xnnpack_failed,
+        xnnpack_checked;         /* own target, forward; −1: not measured */
+    char contract[8];            /* pass | fail */
+    uint64_t hist[HIST_BUCKETS]; /* own target, forward: inputs per ULP bucket */
+    size_t nspeeds;
+    results_speed speed[RESULTS_MAX_SIZES];
+} results_row;
+
+typedef struct {
+    size_t n;
+    results_row rows[RESULTS_MAX_ROWS]; /* accuracy.csv's order, then bench-only rows */
+    char baseline[RESULTS_NAME];        /* bench.csv's baseline ("" without bench.csv) */
+    char sizes[RESULTS_MAX_SIZES][24];  /* bench sizes in the order measured */
+    size_t nsizes;
+} results_set;
+
+/* Reads the files (bench_path may be NULL). Returns 0, or −1 with a message naming the file and
+ * the problem in err. */
+int results_load(results_set *s, const char *accuracy_path, const char *bench_path, char *err,
+                 size_t errsize);
+
+/* The row's speed at a size label, NULL when not measured there. */
+const results_speed *results_speed_at(const results_row *r, const char *size);
+const results_row *results_find(const results_set *s, const char *name);
+
+/* "avx2+fma" or "avx2,fma" → CPU_FEATURE_* bits; "none" or "" → 0. Returns −1 for an unknown
+ * feature name. */
+int results_parse_features(const char *text, unsigned *bits);
+
+#endif
