@@ -1,0 +1,45 @@
+/* The one-lane "vector" for the plain versions of the SIMD algorithms: each vf_* operation on a
+ * single float, with the same rounding as the vector instructions (fmaf is one rounding; the
+ * lookups index the same tables). An algorithm header included after this one compiles to the
+ * plain scalar version of the kernel, with results identical to the vector ones. */
+#ifndef GELUCHECK_VF_SCALAR_H
+#define GELUCHECK_VF_SCALAR_H
+
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#define VF_WIDTH 1
+#define VF_FEATURES 0u /* CPU_FEATURE_* bits the build needs */
+
+typedef float vf;
+typedef int32_t vi;
+
+static inline vf vf_load(const float *p) { return *p; }
+static inline void vf_store(float *p, vf a) { *p = a; }
+static inline vf vf_set1(float c) { return c; }
+static inline vf vf_add(vf a, vf b) { return a + b; }
+static inline vf vf_sub(vf a, vf b) { return a - b; }
+static inline vf vf_mul(vf a, vf b) { return a * b; }
+static inline vf vf_neg(vf a) { return -a; }
+static inline vf vf_abs(vf a) { return fabsf(a); }
+static inline vf vf_fma(vf a, vf b, vf c) { return fmaf(a, b, c); }
+/* c when a > c, else a; NaN in a propagates (as minps with a second). */
+static inline vf vf_min_keep_nan(vf c, vf a) { return a > c ? c : a; }
+static inline vf vf_round(vf a) { return rintf(a); }
+/* neg where x's sign bit is set, pos elsewhere. */
+static inline vf vf_select_sign(vf x, vf neg, vf pos) { return signbit(x) ? neg : pos; }
+/* a·2^k, one rounding (k integral, |k| < 2^8). */
+static inline vf vf_scale(vf a, vf k) { return ldexpf(a, (int)k); }
+
+/* min(max(biased exponent of a − bias, 0), last): a table index from a's binade, a ≥ 0. */
+static inline vi vf_binade_index(vf a, int bias, int last)
+{
+    uint32_t b;
+    memcpy(&b, &a, sizeof b);
+    int32_t i = (int32_t)(b >> 23) - bias;
+    return i < 0 ? 0 : i > last ? last : i;
+}
+static inline vf vf_lookup(const float table[16], vi i) { return table[i]; }
+
+#endif
