@@ -1,23 +1,26 @@
 /* erfc_accurate: GELU within 2 ULP of exact x·Φ(x) over every binary32 input, negative tail down
- * to underflow included, with a derivative to match. The algorithm, written once on the vf_*
- * operations; include after a vf_<isa>.h (gelu_f32_erfc_accurate*.c do).
+ * to underflow included, monotone, special values exact, with a derivative to match. The
+ * algorithm, written once on the vf_/vd_ operations; include after a vf_<isa>.h
+ * (gelu_f32_erfc_accurate*.c do). Measured over all 2^32 inputs: see README.md.
  *
- * For u = |x| (clamped to 15: beyond, GELU(−u) rounds to −0 and GELU(u) to u):
+ * For u = |x| clamped to 15 (beyond, GELU(−u) rounds to −0 and GELU(u) to u):
  *     GELU(−u) = −u·Φ(−u) = −u·exp(−u²/2 + H(u)),   H(u) = log(Φ(−u)·e^{u²/2}),
  *     GELU(u)  = u + GELU(−u).
- * H is smooth and bounded (−0.69 at 0, −3.6 at 15) where Φ(−u) underflows; it is a degree-8
- * polynomial per binade of u (tools/erfc_accurate_coeffs.sol, impls/erfc_accurate_coeffs.h).
- * The exponent is reduced without losing u²'s low bits: u² = h + l exactly (FMA),
- * k = round((H − h/2)/ln2), and r = (c0_hi − k·ln2_hi − h/2) + (c0_lo − k·ln2_lo − l/2) + v·q
- * where the first bracket is exact (c0_hi has 12 bits, ln2_hi 13, and Sterbenz for − h/2).
- * Then −u·e^r·2^k = −(u + u·(e^r − 1))·2^k, scaled last so the subnormal tail rounds once.
+ * H is smooth and bounded (−0.69 at 0, −3.6 at 15) where Φ(−u) underflows binary32; it is a
+ * degree-8 polynomial per binade of u (tools/erfc_accurate_coeffs.sol). The whole evaluation is
+ * in binary64 (two half vectors per vector): u² is exact there (so exp(−u²/2) needs no
+ * compensation), Φ(−15) is a normal number, and the only binary32 rounding is the last one. That
+ * last point is what makes it monotone: binary32 arithmetic inside leaves ~1 ULP of noise, more
+ * than GELU moves between consecutive inputs near its minimum, and breaks monotonicity there; a
+ * binary64 value accurate to 2^-26 with 2^-50 noise, rounded once, does not.
  *
- * Derivative: f'(x) = Φ(x) + x·φ(x); f'(−u) = Φ(−u) − u·φ(u) with both terms from the same
- * reduction (φ with H replaced by −log√(2π)), and f'(u) = 1 − f'(−u).
+ * Derivative: f'(x) = Φ(x) + x·φ(x); f'(−u) = Φ(−u) − u·φ(u) with both terms from the same exp
+ * (φ with H replaced by −log√(2π)), and f'(u) = 1 − f'(−u).
  *
- * Special values are exact by construction: ±0 → ±0, +inf → +inf, −inf → −0, NaN → NaN, ±FLT_MAX
- * → ±FLT_MAX / −0 (no overflow: u is clamped before squaring); f'(±0) = ½, f'(+inf) = 1,
- * f'(−inf) = −0. */
+ * Special values: ±0 → ±0, +inf → +inf, −inf → −0, NaN → NaN, ±FLT_MAX → FLT_MAX / −0 (u is clamped
+ * before squaring); f'(±0) = ½, f'(+inf) = 1, f'(−inf) = −0. For 0 < |x| < 2^-60, GELU(x) rounds
+ * like x·(½ + x/√(2π)): x/2 nudged by 2^-40 relative toward +inf, so that an odd subnormal x, for
+ * which x/2 is a tie, rounds the way the exact value does. */
 #ifndef GELUCHECK_ERFC_ACCURATE_H
 #define GELUCHECK_ERFC_ACCURATE_H
 
@@ -27,92 +30,81 @@
 #include "gelu_impl.h"
 #include "vf_array.h"
 
-static const float erfc_acc_u_max = 15.0f;           /* GELU(−15) ≈ −1e-49 rounds to −0 */
-static const float erfc_acc_log2e = 0x1.715476p+0f;  /* 1/ln2 rounded */
-static const float erfc_acc_ln2_hi = 0x1.62ep-1f;    /* ln2 to 13 bits: k·ln2_hi is exact */
-static const float erfc_acc_ln2_lo = 0x1.0bfbe8p-15f; /* ln2 − ln2_hi rounded */
-static const float erfc_acc_phi_c0_hi = -0x1.d68p-1f;  /* −log√(2π) to 12 bits */
-static const float erfc_acc_phi_c0_lo = 0x1.c6f368p-18f; /* −log√(2π) − phi_c0_hi rounded */
+static const double erfc_acc_u_max = 15.0;              /* GELU(−15) ≈ −5e-50 rounds to −0 */
+static const double erfc_acc_log2e = 0x1.71547652b82fep+0; /* 1/ln2 */
+static const double erfc_acc_ln2_hi = 0x1.62e42feep-1;      /* ln2 to 32 bits: k·ln2_hi exact */
+static const double erfc_acc_ln2_lo = 0x1.a39ef35793c76p-33; /* ln2 − ln2_hi */
+static const double erfc_acc_log_inv_sqrt_2pi = -0x1.d67f1c864beb5p-1; /* log(1/√(2π)) */
+static const double erfc_acc_tiny = 0x1p-60; /* below, GELU(x) = x/2 to 2^-60 relative */
 
-/* e^r − 1 = r·P(r) for the reduced argument |r| ≤ 0.36. */
-static inline vf erfc_acc_expm1(vf r)
+/* e^a for a ≤ 0 (a ≥ −120 here): a = k·ln2 + r, |r| ≤ 0.36, e^r = 1 + r·P(r). */
+static inline vd erfc_acc_exp_d(vd a)
 {
-    vf p = vf_set1(erfc_acc_exp[5]);
-    for (int i = 4; i >= 0; i--)
-        p = vf_fma(p, r, vf_set1(erfc_acc_exp[i]));
-    return vf_mul(r, p);
+    vd k = vd_round(vd_mul(a, vd_set1(erfc_acc_log2e)));
+    vd r = vd_fma(k, vd_set1(-erfc_acc_ln2_hi), a);
+    r = vd_fma(k, vd_set1(-erfc_acc_ln2_lo), r);
+    vd p = vd_set1(erfc_acc_exp[6]);
+    for (int i = 5; i >= 0; i--)
+        p = vd_fma(p, r, vd_set1(erfc_acc_exp[i]));
+    return vd_scale(vd_fma(r, p, vd_set1(1.0)), k);
 }
 
-/* e^(c0 + vq − h/2 − l/2) = (1 + *m)·2^*k, c0 = c0_hi + c0_lo, without rounding h/2 + l/2
- * (see the file comment); vq = v·q is passed as its factors so that it is added last. */
-static inline vf erfc_acc_exp_reduced(vf h, vf l, vf c0_hi, vf c0_lo, vf v, vf q, vf *k)
+/* H(u) on u's binade. */
+static inline vd erfc_acc_h(vd u)
 {
-    vf a = vf_fma(h, vf_set1(-0.5f), vf_fma(v, q, c0_hi)); /* ≈ the exponent, for k only */
-    *k = vf_round(vf_mul(a, vf_set1(erfc_acc_log2e)));
-    vf exact = vf_fma(h, vf_set1(-0.5f), vf_fma(*k, vf_set1(-erfc_acc_ln2_hi), c0_hi));
-    vf tiny = vf_fma(l, vf_set1(-0.5f), vf_fma(*k, vf_set1(-erfc_acc_ln2_lo), c0_lo));
-    vf r = vf_fma(v, q, vf_add(exact, tiny));
-    return erfc_acc_expm1(r);
+    const double *const c[9] = {erfc_acc_c0, erfc_acc_c1, erfc_acc_c2, erfc_acc_c3, erfc_acc_c4,
+                                erfc_acc_c5, erfc_acc_c6, erfc_acc_c7, erfc_acc_c8};
+    vdi i = vd_binade_index(u, 1022, 4); /* [0,1) [1,2) [2,4) [4,8) [8,15] */
+    vd v = vd_sub(u, vd_lookup(erfc_acc_mid, i));
+    vd h = vd_lookup(c[8], i);
+    for (int d = 7; d >= 0; d--)
+        h = vd_fma(h, v, vd_lookup(c[d], i));
+    return h;
 }
 
-/* The clamped |x|, its square as h + l, and H's polynomial at u: c0 (split) and v·q. */
-typedef struct {
-    vf u, h, l, v, q, c0_hi, c0_lo;
-} erfc_acc_args;
-
-static inline erfc_acc_args erfc_acc_prepare(vf x)
+static inline vd erfc_acc_clamped_abs(vd x)
 {
-    erfc_acc_args a;
-    a.u = vf_min_keep_nan(vf_set1(erfc_acc_u_max), vf_abs(x));
-    a.h = vf_mul(a.u, a.u);
-    a.l = vf_fma(a.u, a.u, vf_neg(a.h));
-    vi i = vf_binade_index(a.u, 126, 4); /* [0,1) [1,2) [2,4) [4,8) [8,15] */
-    a.v = vf_sub(a.u, vf_lookup(erfc_acc_mid, i));
-    const float *const c[8] = {erfc_acc_c1, erfc_acc_c2, erfc_acc_c3, erfc_acc_c4,
-                               erfc_acc_c5, erfc_acc_c6, erfc_acc_c7, erfc_acc_c8};
-    vf q = vf_lookup(c[7], i);
-    for (int d = 6; d >= 0; d--)
-        q = vf_fma(q, a.v, vf_lookup(c[d], i));
-    a.q = q;
-    a.c0_hi = vf_lookup(erfc_acc_c0_hi, i);
-    a.c0_lo = vf_lookup(erfc_acc_c0_lo, i);
-    return a;
+    return vd_min_keep_nan(vd_set1(erfc_acc_u_max), vd_abs(x)); /* NaN stays NaN */
 }
 
-/* −u·Φ(−u) = GELU(−u). */
-static inline vf erfc_acc_gelu_neg(const erfc_acc_args *a)
+static inline vd erfc_acc_forward_d(vd x)
 {
-    vf k;
-    vf m = erfc_acc_exp_reduced(a->h, a->l, a->c0_hi, a->c0_lo, a->v, a->q, &k);
-    return vf_scale(vf_neg(vf_fma(a->u, m, a->u)), k);
+    vd u = erfc_acc_clamped_abs(x);
+    vd u2 = vd_mul(u, u);
+    vd z = vd_mul(vd_neg(u), erfc_acc_exp_d(vd_fma(u2, vd_set1(-0.5), erfc_acc_h(u)))); /* GELU(−u) */
+    vd y = vd_select_sign(x, z, vd_add(x, z));
+    vd half_up = vd_select_sign(x, vd_set1(0.5 - 0x1p-41), vd_set1(0.5 + 0x1p-41));
+    return vd_select_less(vd_abs(x), vd_set1(erfc_acc_tiny), vd_mul(x, half_up), y);
 }
 
-static inline vf erfc_acc_forward(vf x)
+static inline vd erfc_acc_derivative_d(vd x)
 {
-    erfc_acc_args a = erfc_acc_prepare(x);
-    vf z = erfc_acc_gelu_neg(&a);
-    return vf_select_sign(x, z, vf_add(x, z));
+    vd u = erfc_acc_clamped_abs(x);
+    vd minus_half_u2 = vd_mul(vd_mul(u, u), vd_set1(-0.5));
+    vd cdf = erfc_acc_exp_d(vd_add(minus_half_u2, erfc_acc_h(u)));                 /* Φ(−u) */
+    vd pdf = erfc_acc_exp_d(vd_add(minus_half_u2, vd_set1(erfc_acc_log_inv_sqrt_2pi))); /* φ(u) */
+    vd d_neg = vd_fma(vd_neg(u), pdf, cdf);  /* f'(−u) */
+    return vd_select_sign(x, d_neg, vd_sub(vd_set1(1.0), d_neg));
 }
 
-static inline vf erfc_acc_derivative(vf x)
-{
-    erfc_acc_args a = erfc_acc_prepare(x);
-    vf k, k_phi;
-    vf m = erfc_acc_exp_reduced(a.h, a.l, a.c0_hi, a.c0_lo, a.v, a.q, &k);
-    vf zero = vf_set1(0.0f);
-    vf m_phi = erfc_acc_exp_reduced(a.h, a.l, vf_set1(erfc_acc_phi_c0_hi),
-                                    vf_set1(erfc_acc_phi_c0_lo), zero, zero, &k_phi);
-    vf cdf = vf_scale(vf_add(vf_set1(1.0f), m), k);         /* Φ(−u) */
-    vf u_pdf = vf_scale(vf_fma(a.u, m_phi, a.u), k_phi);      /* u·φ(u) */
-    vf d_neg = vf_neg(vf_sub(u_pdf, cdf));                     /* f'(−u), −0 when both vanish */
-    return vf_select_sign(x, d_neg, vf_sub(vf_set1(1.0f), d_neg));
-}
+/* The binary32 vector functions: both halves in binary64, rounded once. */
+#define ERFC_ACC_ON_HALVES(fn_f, fn_d)                                                        \
+    static inline vf fn_f(vf x)                                                              \
+    {                                                                                        \
+        vd lo, hi;                                                                           \
+        vf_split(x, &lo, &hi);                                                               \
+        lo = fn_d(lo);                                                                       \
+        if (VF_HALVES == 2) hi = fn_d(hi);                                                   \
+        return vf_join(lo, hi);                                                              \
+    }
+ERFC_ACC_ON_HALVES(erfc_acc_forward, erfc_acc_forward_d)
+ERFC_ACC_ON_HALVES(erfc_acc_derivative, erfc_acc_derivative_d)
 
 VF_ARRAY_KERNEL(erfc_acc_forward_array, erfc_acc_forward)
 VF_ARRAY_KERNEL(erfc_acc_derivative_array, erfc_acc_derivative)
 
-/* The descriptor of one ISA's build of the algorithm: all share one contract (the same
- * operations in the same order give the same results on every ISA; each is verified anyway). */
+/* The descriptor of one ISA's build: all share one contract (the same operations in the same
+ * order give the same results on every ISA; each is verified on its own anyway). */
 #define ERFC_ACCURATE_IMPL(impl_name)                                                        \
     const gelu_impl gelu_impl_##impl_name = {                                                \
         .name = #impl_name,                                                                  \
@@ -128,7 +120,7 @@ VF_ARRAY_KERNEL(erfc_acc_derivative_array, erfc_acc_derivative)
             .grad_max_ulp = INFINITY,                                                        \
             .grad_max_abs = 1e-6,                                                            \
         },                                                                                   \
-        .origin = "x·Φ(x) as −u·exp(−u²/2 + H(u)), H fitted by Sollya, u² split with FMA",       \
+        .origin = "x·Φ(x) as −u·exp(−u²/2 + H(u)) in binary64, H per binade by Sollya",        \
     }
 
 #endif

@@ -53,4 +53,52 @@ static inline vf vf_lookup(const float table[16], vi i)
     return _mm256_permutevar8x32_ps(_mm256_loadu_ps(table), i);
 }
 
+/* Binary64 halves (see vf_scalar.h): 4 doubles each. */
+typedef __m256d vd;
+typedef __m256i vdi;
+#define VF_HALVES 2
+static inline void vf_split(vf a, vd *lo, vd *hi)
+{
+    *lo = _mm256_cvtps_pd(_mm256_castps256_ps128(a));
+    *hi = _mm256_cvtps_pd(_mm256_extractf128_ps(a, 1));
+}
+static inline vf vf_join(vd lo, vd hi)
+{
+    return _mm256_insertf128_ps(_mm256_castps128_ps256(_mm256_cvtpd_ps(lo)), _mm256_cvtpd_ps(hi), 1);
+}
+static inline vd vd_set1(double c) { return _mm256_set1_pd(c); }
+static inline vd vd_add(vd a, vd b) { return _mm256_add_pd(a, b); }
+static inline vd vd_sub(vd a, vd b) { return _mm256_sub_pd(a, b); }
+static inline vd vd_mul(vd a, vd b) { return _mm256_mul_pd(a, b); }
+static inline vd vd_fma(vd a, vd b, vd c) { return _mm256_fmadd_pd(a, b, c); }
+static inline vd vd_neg(vd a) { return _mm256_xor_pd(a, _mm256_set1_pd(-0.0)); }
+static inline vd vd_abs(vd a) { return _mm256_andnot_pd(_mm256_set1_pd(-0.0), a); }
+static inline vd vd_min_keep_nan(vd c, vd a) { return _mm256_min_pd(c, a); }
+static inline vd vd_round(vd a)
+{
+    return _mm256_round_pd(a, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+}
+static inline vd vd_select_sign(vd x, vd neg, vd pos) { return _mm256_blendv_pd(pos, neg, x); }
+static inline vd vd_select_less(vd a, vd c, vd then, vd otherwise)
+{
+    return _mm256_blendv_pd(otherwise, then, _mm256_cmp_pd(a, c, _CMP_LT_OQ));
+}
+/* 2^k built in the exponent field: k + 1023 + 2^52 holds k + 1023 in its low mantissa bits. */
+static inline vd vd_scale(vd a, vd k)
+{
+    vd biased = _mm256_add_pd(k, _mm256_set1_pd(0x1p52 + 1023.0));
+    __m256i e = _mm256_slli_epi64(_mm256_castpd_si256(biased), 52);
+    return _mm256_mul_pd(a, _mm256_castsi256_pd(e));
+}
+/* Small integers in 64-bit lanes clamp correctly with the 32-bit max/min (the high half is 0
+ * or −1 and goes to 0 with the low half). */
+static inline vdi vd_binade_index(vd a, int bias, int last)
+{
+    __m256i e = _mm256_srli_epi64(_mm256_castpd_si256(a), 52);
+    e = _mm256_sub_epi64(e, _mm256_set1_epi64x(bias));
+    e = _mm256_max_epi32(e, _mm256_setzero_si256());
+    return _mm256_min_epi32(e, _mm256_set1_epi64x(last));
+}
+static inline vd vd_lookup(const double table[8], vdi i) { return _mm256_i64gather_pd(table, i, 8); }
+
 #endif

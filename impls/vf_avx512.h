@@ -52,4 +52,55 @@ static inline vf vf_lookup(const float table[16], vi i)
     return _mm512_permutexvar_ps(i, _mm512_loadu_ps(table));
 }
 
+/* Binary64 halves (see vf_scalar.h): 8 doubles each. */
+typedef __m512d vd;
+typedef __m512i vdi;
+#define VF_HALVES 2
+static inline void vf_split(vf a, vd *lo, vd *hi)
+{
+    *lo = _mm512_cvtps_pd(_mm512_castps512_ps256(a));
+    *hi = _mm512_cvtps_pd(_mm512_extractf32x8_ps(a, 1));
+}
+static inline vf vf_join(vd lo, vd hi)
+{
+    return _mm512_insertf32x8(_mm512_castps256_ps512(_mm512_cvtpd_ps(lo)), _mm512_cvtpd_ps(hi), 1);
+}
+static inline vd vd_set1(double c) { return _mm512_set1_pd(c); }
+static inline vd vd_add(vd a, vd b) { return _mm512_add_pd(a, b); }
+static inline vd vd_sub(vd a, vd b) { return _mm512_sub_pd(a, b); }
+static inline vd vd_mul(vd a, vd b) { return _mm512_mul_pd(a, b); }
+static inline vd vd_fma(vd a, vd b, vd c) { return _mm512_fmadd_pd(a, b, c); }
+static inline vd vd_neg(vd a)
+{
+    return _mm512_castsi512_pd(
+        _mm512_xor_si512(_mm512_castpd_si512(a), _mm512_set1_epi64((long long)0x8000000000000000ull)));
+}
+static inline vd vd_abs(vd a) { return _mm512_abs_pd(a); }
+static inline vd vd_min_keep_nan(vd c, vd a) { return _mm512_min_pd(c, a); }
+static inline vd vd_round(vd a)
+{
+    return _mm512_roundscale_pd(a, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+}
+static inline vd vd_select_sign(vd x, vd neg, vd pos)
+{
+    __mmask8 m = _mm512_cmplt_epi64_mask(_mm512_castpd_si512(x), _mm512_setzero_si512());
+    return _mm512_mask_blend_pd(m, pos, neg);
+}
+static inline vd vd_select_less(vd a, vd c, vd then, vd otherwise)
+{
+    return _mm512_mask_blend_pd(_mm512_cmp_pd_mask(a, c, _CMP_LT_OQ), otherwise, then);
+}
+static inline vd vd_scale(vd a, vd k) { return _mm512_scalef_pd(a, k); }
+static inline vdi vd_binade_index(vd a, int bias, int last)
+{
+    __m512i e = _mm512_srli_epi64(_mm512_castpd_si512(a), 52);
+    e = _mm512_sub_epi64(e, _mm512_set1_epi64(bias));
+    e = _mm512_max_epi64(e, _mm512_setzero_si512());
+    return _mm512_min_epi64(e, _mm512_set1_epi64(last));
+}
+static inline vd vd_lookup(const double table[8], vdi i)
+{
+    return _mm512_permutexvar_pd(i, _mm512_loadu_pd(table));
+}
+
 #endif

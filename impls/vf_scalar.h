@@ -30,7 +30,7 @@ static inline vf vf_round(vf a) { return rintf(a); }
 /* neg where x's sign bit is set, pos elsewhere. */
 static inline vf vf_select_sign(vf x, vf neg, vf pos) { return signbit(x) ? neg : pos; }
 /* a·2^k, one rounding (k integral, |k| < 2^8). */
-static inline vf vf_scale(vf a, vf k) { return ldexpf(a, (int)k); }
+static inline vf vf_scale(vf a, vf k) { return isnan(k) ? a : ldexpf(a, (int)k); }
 
 /* min(max(biased exponent of a − bias, 0), last): a table index from a's binade, a ≥ 0. */
 static inline vi vf_binade_index(vf a, int bias, int last)
@@ -41,5 +41,35 @@ static inline vi vf_binade_index(vf a, int bias, int last)
     return i < 0 ? 0 : i > last ? last : i;
 }
 static inline vf vf_lookup(const float table[16], vi i) { return table[i]; }
+
+/* Binary64 lanes for algorithms that need more than binary32 inside: a vf is processed as two
+ * vd halves (one lane each here) and rounded back once. */
+typedef double vd;
+typedef int64_t vdi;
+static inline void vf_split(vf a, vd *lo, vd *hi) { *lo = a; *hi = 0.0; }
+static inline vf vf_join(vd lo, vd hi) { (void)hi; return (float)lo; }
+#define VF_HALVES 1 /* how many vd halves a vf holds */
+static inline vd vd_set1(double c) { return c; }
+static inline vd vd_add(vd a, vd b) { return a + b; }
+static inline vd vd_sub(vd a, vd b) { return a - b; }
+static inline vd vd_mul(vd a, vd b) { return a * b; }
+static inline vd vd_fma(vd a, vd b, vd c) { return fma(a, b, c); }
+static inline vd vd_neg(vd a) { return -a; }
+static inline vd vd_abs(vd a) { return fabs(a); }
+static inline vd vd_min_keep_nan(vd c, vd a) { return a > c ? c : a; }
+static inline vd vd_round(vd a) { return rint(a); }
+static inline vd vd_select_sign(vd x, vd neg, vd pos) { return signbit(x) ? neg : pos; }
+/* then where a < c (false for NaN), otherwise. */
+static inline vd vd_select_less(vd a, vd c, vd then, vd otherwise) { return a < c ? then : otherwise; }
+/* a·2^k for integral k with 2^k normal: exact unless a·2^k leaves the normal range. */
+static inline vd vd_scale(vd a, vd k) { return isnan(k) ? a : ldexp(a, (int)k); }
+static inline vdi vd_binade_index(vd a, int bias, int last)
+{
+    uint64_t b;
+    memcpy(&b, &a, sizeof b);
+    int64_t i = (int64_t)(b >> 52) - bias;
+    return i < 0 ? 0 : i > last ? last : i;
+}
+static inline vd vd_lookup(const double table[8], vdi i) { return table[i]; }
 
 #endif
