@@ -1,6 +1,5 @@
-/* erfc_accurate: the plain one-lane build of the accurate erfc-form GELU (erfc_accurate.h has the
- * algorithm and the measured accuracy), beside its AVX2 and AVX-512 builds and bit-identical to
- * them; fmaf from libm. */
+/* erfc_accurate: the accurate erfc-form GELU (erfc_accurate.h has the method and its measured
+ * accuracy), the plain one-lane build (same results as the vector builds). */
 #include "vf_scalar.h"
 
 #include "erfc_accurate.h"

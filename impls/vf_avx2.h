@@ -21,6 +21,12 @@ static inline vf vf_neg(vf a) { return _mm256_xor_ps(a, _mm256_set1_ps(-0.0f)); 
 static inline vf vf_abs(vf a) { return _mm256_andnot_ps(_mm256_set1_ps(-0.0f), a); }
 static inline vf vf_fma(vf a, vf b, vf c) { return _mm256_fmadd_ps(a, b, c); }
 static inline vf vf_min_keep_nan(vf c, vf a) { return _mm256_min_ps(c, a); }
+static inline vf vf_div(vf a, vf b) { return _mm256_div_ps(a, b); }
+static inline vf vf_max_keep_nan(vf c, vf a) { return _mm256_max_ps(c, a); }
+static inline vf vf_select_less(vf a, vf c, vf then, vf otherwise)
+{
+    return _mm256_blendv_ps(otherwise, then, _mm256_cmp_ps(a, c, _CMP_LT_OQ));
+}
 static inline vf vf_round(vf a)
 {
     return _mm256_round_ps(a, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);

@@ -28,6 +28,12 @@ static inline vf vf_neg(vf a)
 static inline vf vf_abs(vf a) { return _mm512_abs_ps(a); }
 static inline vf vf_fma(vf a, vf b, vf c) { return _mm512_fmadd_ps(a, b, c); }
 static inline vf vf_min_keep_nan(vf c, vf a) { return _mm512_min_ps(c, a); }
+static inline vf vf_div(vf a, vf b) { return _mm512_div_ps(a, b); }
+static inline vf vf_max_keep_nan(vf c, vf a) { return _mm512_max_ps(c, a); }
+static inline vf vf_select_less(vf a, vf c, vf then, vf otherwise)
+{
+    return _mm512_mask_blend_ps(_mm512_cmp_ps_mask(a, c, _CMP_LT_OQ), otherwise, then);
+}
 static inline vf vf_round(vf a)
 {
     return _mm512_roundscale_ps(a, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);

@@ -26,6 +26,11 @@ static inline vf vf_abs(vf a) { return fabsf(a); }
 static inline vf vf_fma(vf a, vf b, vf c) { return fmaf(a, b, c); }
 /* c when a > c, else a; NaN in a propagates (as minps with a second). */
 static inline vf vf_min_keep_nan(vf c, vf a) { return a > c ? c : a; }
+static inline vf vf_div(vf a, vf b) { return a / b; }
+/* c when a < c, else a; NaN in a propagates. */
+static inline vf vf_max_keep_nan(vf c, vf a) { return a < c ? c : a; }
+/* then where a < c (false for NaN), otherwise. */
+static inline vf vf_select_less(vf a, vf c, vf then, vf otherwise) { return a < c ? then : otherwise; }
 static inline vf vf_round(vf a) { return rintf(a); }
 /* neg where x's sign bit is set, pos elsewhere. */
 static inline vf vf_select_sign(vf x, vf neg, vf pos) { return signbit(x) ? neg : pos; }
