@@ -1,0 +1,74 @@
+/* tanh (vectorized): the tanh approximation of GELU, ½·x·(1 + tanh(w)), w = √(2/π)·(x + 0.044715·x³)
+ * (Hendrycks & Gimpel 2016; PyTorch gelu(approximate='tanh')), evaluated through the identity
+ *     ½·(1 + tanh(w)) = σ(2w) = 1/(1 + e^{−2w}),   2w = x·(c1 + c3·x²),
+ * which, unlike 1 + tanh(w) in binary32, does not cancel for x < −4: the result keeps its
+ * relative accuracy down to underflow (what remains is the rounding of 2w, amplified by |2w|).
+ * Derivative: σ·(1 + x·(1 − σ)·(c1 + 3·c3·x²)), the derivative of x·σ(2w).
+ * x is clamped to [−20, 20] inside σ and its derivative (σ is 0 or 1 in binary32 beyond, and x³
+ * cannot overflow), and the factor x to [−20, +inf) (so −inf gives −0, not −inf·0); for
+ * subnormal x, x·(½ ± 2^-24) breaks the tie of x/2 the way the exact x/2 + x²/√(2π) does.
+ * The algorithm once, on the vf_* operations; include after a vf_<isa>.h. */
+#ifndef GELUCHECK_TANH_SIGMOID_H
+#define GELUCHECK_TANH_SIGMOID_H
+
+#include <math.h>
+
+#include "gelu_impl.h"
+#include "vf_array.h"
+#include "vf_exp.h"
+
+static const float tanh_c1 = 0x1.988454p+0f; /* 2·√(2/π) rounded */
+static const float tanh_c3 = 0x1.2444f2p-4f; /* 2·√(2/π)·0.044715 rounded */
+static const float tanh_x_clamp = 20.0f;      /* σ(2w(−20)) ≈ e^-603: 0; σ(2w(20)) = 1 */
+
+static inline vf tanh_clamp(vf x)
+{
+    return vf_min_keep_nan(vf_set1(tanh_x_clamp), vf_max_keep_nan(vf_set1(-tanh_x_clamp), x));
+}
+
+/* σ(2w(x)) for clamped x. */
+static inline vf tanh_sigma(vf xc)
+{
+    vf two_w = vf_mul(xc, vf_fma(vf_set1(tanh_c3), vf_mul(xc, xc), vf_set1(tanh_c1)));
+    return vf_div(vf_set1(1.0f), vf_add(vf_set1(1.0f), vf_exp(vf_neg(two_w))));
+}
+
+static inline vf tanh_forward(vf x)
+{
+    vf y = vf_mul(vf_max_keep_nan(vf_set1(-tanh_x_clamp), x), tanh_sigma(tanh_clamp(x)));
+    vf half_toward_exact = vf_select_sign(x, vf_set1(0.5f - 0x1p-25f), vf_set1(0.5f + 0x1p-24f));
+    return vf_select_less(vf_abs(x), vf_set1(0x1p-126f), vf_mul(x, half_toward_exact), y);
+}
+
+static inline vf tanh_derivative(vf x)
+{
+    vf xc = tanh_clamp(x);
+    vf s = tanh_sigma(xc);
+    vf x2 = vf_mul(xc, xc);
+    vf dw = vf_fma(vf_set1(3.0f * tanh_c3), x2, vf_set1(tanh_c1));
+    vf inner = vf_mul(vf_mul(xc, vf_sub(vf_set1(1.0f), s)), dw);
+    return vf_fma(s, inner, s);
+}
+
+VF_ARRAY_KERNEL(tanh_forward_array, tanh_forward)
+VF_ARRAY_KERNEL(tanh_derivative_array, tanh_derivative)
+
+#define TANH_SIGMOID_IMPL(impl_name)                                                         \
+    const gelu_impl gelu_impl_##impl_name = {                                                \
+        .name = #impl_name,                                                                  \
+        .target = GELU_TARGET_TANH,                                                          \
+        .features = VF_FEATURES,                                                             \
+        .forward = tanh_forward_array,                                                       \
+        .derivative = tanh_derivative_array,                                                 \
+        .contract = {                                                                        \
+            .max_ulp = INFINITY,                                                             \
+            .max_abs = 1e-6,                                                                 \
+            .monotone = false,                                                               \
+            .specials = true,                                                                \
+            .grad_max_ulp = INFINITY,                                                        \
+            .grad_max_abs = 1e-6,                                                            \
+        },                                                                                   \
+        .origin = "tanh approximation (Hendrycks & Gimpel 2016) as x·σ(2w), no cancellation",  \
+    }
+
+#endif
