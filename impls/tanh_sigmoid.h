@@ -3,7 +3,8 @@
  *     ½·(1 + tanh(w)) = σ(2w) = 1/(1 + e^{−2w}),   2w = x·(c1 + c3·x²),
  * which, unlike 1 + tanh(w) in binary32, does not cancel for x < −4: the result keeps its
  * relative accuracy down to underflow (what remains is the rounding of 2w, amplified by |2w|).
- * Derivative: σ·(1 + x·(1 − σ)·(c1 + 3·c3·x²)), the derivative of x·σ(2w).
+ * Derivative: σ·(1 + x·(1 − σ)·(c1 + 3·c3·x²)), the derivative of x·σ(2w), with 1 − σ as e^{−2w}·σ
+ * where σ > ½ (no cancellation) and as 1 − σ elsewhere (e^{−2w} may be +inf).
  * x is clamped to [−20, 20] inside σ and its derivative (σ is 0 or 1 in binary32 beyond, and x³
  * cannot overflow), and the factor x to [−20, +inf) (so −inf gives −0, not −inf·0); for
  * subnormal x, x·(½ ± 2^-24) breaks the tie of x/2 the way the exact x/2 + x²/√(2π) does.
@@ -26,16 +27,18 @@ static inline vf tanh_clamp(vf x)
     return vf_min_keep_nan(vf_set1(tanh_x_clamp), vf_max_keep_nan(vf_set1(-tanh_x_clamp), x));
 }
 
-/* σ(2w(x)) for clamped x. */
-static inline vf tanh_sigma(vf xc)
+/* σ(2w(x)) for clamped x, and e^{−2w}. */
+static inline vf tanh_sigma(vf xc, vf *e)
 {
     vf two_w = vf_mul(xc, vf_fma(vf_set1(tanh_c3), vf_mul(xc, xc), vf_set1(tanh_c1)));
-    return vf_div(vf_set1(1.0f), vf_add(vf_set1(1.0f), vf_exp(vf_neg(two_w))));
+    *e = vf_exp(vf_neg(two_w));
+    return vf_div(vf_set1(1.0f), vf_add(vf_set1(1.0f), *e));
 }
 
 static inline vf tanh_forward(vf x)
 {
-    vf y = vf_mul(vf_max_keep_nan(vf_set1(-tanh_x_clamp), x), tanh_sigma(tanh_clamp(x)));
+    vf e;
+    vf y = vf_mul(vf_max_keep_nan(vf_set1(-tanh_x_clamp), x), tanh_sigma(tanh_clamp(x), &e));
     vf half_toward_exact = vf_select_sign(x, vf_set1(0.5f - 0x1p-25f), vf_set1(0.5f + 0x1p-24f));
     return vf_select_less(vf_abs(x), vf_set1(0x1p-126f), vf_mul(x, half_toward_exact), y);
 }
@@ -43,11 +46,12 @@ static inline vf tanh_forward(vf x)
 static inline vf tanh_derivative(vf x)
 {
     vf xc = tanh_clamp(x);
-    vf s = tanh_sigma(xc);
-    vf x2 = vf_mul(xc, xc);
-    vf dw = vf_fma(vf_set1(3.0f * tanh_c3), x2, vf_set1(tanh_c1));
-    vf inner = vf_mul(vf_mul(xc, vf_sub(vf_set1(1.0f), s)), dw);
-    return vf_fma(s, inner, s);
+    vf e;
+    vf s = tanh_sigma(xc, &e);
+    vf dw = vf_fma(vf_set1(3.0f * tanh_c3), vf_mul(xc, xc), vf_set1(tanh_c1));
+    vf one_minus_s = vf_select_less(e, vf_set1(1.0f), vf_mul(e, s), vf_sub(vf_set1(1.0f), s));
+    vf inner = vf_mul(vf_mul(xc, one_minus_s), dw); /* x·(1 − σ)·(2w)' */
+    return vf_mul(s, vf_add(vf_set1(1.0f), inner)); /* not fma(s, inner, s): −0 at −inf */
 }
 
 VF_ARRAY_KERNEL(tanh_forward_array, tanh_forward)
