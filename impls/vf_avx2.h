@@ -105,6 +105,17 @@ static inline vdi vd_binade_index(vd a, int bias, int last)
     e = _mm256_max_epi32(e, _mm256_setzero_si256());
     return _mm256_min_epi32(e, _mm256_set1_epi64x(last));
 }
-static inline vd vd_lookup(const double table[8], vdi i) { return _mm256_i64gather_pd(table, i, 8); }
+/* table[i] for i in 0..4, without a gather (slow): entries 0..3 by a float permute of the four
+ * doubles (lanes 2i and 2i+1), entry 4 by a blend. The index arithmetic is shared between
+ * lookups with the same i once inlined. */
+static inline vd vd_lookup(const double table[8], vdi i)
+{
+    __m256i even = _mm256_slli_epi64(i, 1);
+    __m256i odd = _mm256_slli_epi64(_mm256_add_epi64(even, _mm256_set1_epi64x(1)), 32);
+    __m256 t = _mm256_permutevar8x32_ps(_mm256_castpd_ps(_mm256_loadu_pd(table)),
+                                        _mm256_or_si256(even, odd));
+    __m256i is4 = _mm256_cmpeq_epi64(i, _mm256_set1_epi64x(4));
+    return _mm256_blendv_pd(_mm256_castps_pd(t), _mm256_set1_pd(table[4]), _mm256_castsi256_pd(is4));
+}
 
 #endif
