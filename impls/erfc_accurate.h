@@ -1,7 +1,12 @@
 /* erfc_accurate: GELU within 2 ULP of exact x·Φ(x) over every binary32 input, negative tail down
  * to underflow included, monotone, special values exact, with a derivative to match. The
  * algorithm, written once on the vf_/vd_ operations; include after a vf_<isa>.h
- * (gelu_f32_erfc_accurate*.c do). Measured over all 2^32 inputs: see README.md.
+ * (gelu_f32_erfc_accurate*.c do).
+ *
+ * Measured over all 2^32 inputs against a binary64 erfc reference (a throwaway exhaustive loop,
+ * see README.md), each ISA build separately, all three bit-identical: forward max 0.632 ULP
+ * (at x = −0x1.5aace8p+3), max abs 2.38e-7 (half an ULP of 4), no monotonicity violation, NaN
+ * for every NaN; derivative max abs 5.97e-8, max 1.41 ULP away from x_min (its zero).
  *
  * For u = |x| clamped to 15 (beyond, GELU(−u) rounds to −0 and GELU(u) to u):
  *     GELU(−u) = −u·Φ(−u) = −u·exp(−u²/2 + H(u)),   H(u) = log(Φ(−u)·e^{u²/2}),
@@ -113,12 +118,12 @@ VF_ARRAY_KERNEL(erfc_acc_derivative_array, erfc_acc_derivative)
         .forward = erfc_acc_forward_array,                                                   \
         .derivative = erfc_acc_derivative_array,                                             \
         .contract = {                                                                        \
-            .max_ulp = 2.0,                                                                  \
-            .max_abs = 1e-6,                                                                 \
+            .max_ulp = 0.75,                                                                 \
+            .max_abs = 2.5e-7,                                                               \
             .monotone = true,                                                                \
             .specials = true,                                                                \
             .grad_max_ulp = INFINITY,                                                        \
-            .grad_max_abs = 1e-6,                                                            \
+            .grad_max_abs = 7e-8,                                                            \
         },                                                                                   \
         .origin = "x·Φ(x) as −u·exp(−u²/2 + H(u)) in binary64, H per binade by Sollya",        \
     }
