@@ -6,8 +6,8 @@
  * Derivative: σ·(1 + x·(1 − σ)·(c1 + 3·c3·x²)), the derivative of x·σ(2w), with 1 − σ as e^{−2w}·σ
  * where σ > ½ (no cancellation) and as 1 − σ elsewhere (e^{−2w} may be +inf).
  * x is clamped to [−20, 20] inside σ and its derivative (σ is 0 or 1 in binary32 beyond, and x³
- * cannot overflow), and the factor x to [−20, +inf) (so −inf gives −0, not −inf·0); for
- * subnormal x, x·(½ ± 2^-24) breaks the tie of x/2 the way the exact x/2 + x²/√(2π) does.
+ * cannot overflow), and the factor x to [−20, +inf) (so −inf gives −0, not −inf·0); subnormal
+ * x go through vf_gelu_tiny (x/2 with its tie broken the exact value's way).
  * The algorithm once, on the vf_* operations; include after a vf_<isa>.h. */
 #ifndef GELUCHECK_TANH_SIGMOID_H
 #define GELUCHECK_TANH_SIGMOID_H
@@ -17,6 +17,7 @@
 #include "gelu_impl.h"
 #include "vf_array.h"
 #include "vf_exp.h"
+#include "vf_gelu_tiny.h"
 
 static const float tanh_c1 = 0x1.988454p+0f; /* 2·√(2/π) rounded */
 static const float tanh_c3 = 0x1.2444f2p-4f; /* 2·√(2/π)·0.044715 rounded */
@@ -39,8 +40,7 @@ static inline vf tanh_forward(vf x)
 {
     vf e;
     vf y = vf_mul(vf_max_keep_nan(vf_set1(-tanh_x_clamp), x), tanh_sigma(tanh_clamp(x), &e));
-    vf half_toward_exact = vf_select_sign(x, vf_set1(0.5f - 0x1p-25f), vf_set1(0.5f + 0x1p-24f));
-    return vf_select_less(vf_abs(x), vf_set1(0x1p-126f), vf_mul(x, half_toward_exact), y);
+    return vf_gelu_tiny(x, y);
 }
 
 static inline vf tanh_derivative(vf x)

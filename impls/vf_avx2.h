@@ -27,6 +27,10 @@ static inline vf vf_select_less(vf a, vf c, vf then, vf otherwise)
 {
     return _mm256_blendv_ps(otherwise, then, _mm256_cmp_ps(a, c, _CMP_LT_OQ));
 }
+static inline vf vf_or_sign(vf a, vf x)
+{
+    return _mm256_or_ps(a, _mm256_and_ps(x, _mm256_set1_ps(-0.0f)));
+}
 static inline vf vf_round(vf a)
 {
     return _mm256_round_ps(a, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
@@ -54,6 +58,11 @@ static inline vi vf_binade_index(vf a, int bias, int last)
     return _mm256_min_epi32(e, _mm256_set1_epi32(last));
 }
 /* Tables have 16 entries; AVX2 looks up the first 8 (indices must be below 8). */
+static inline vi vf_interval_index(vf a, float scale, int last)
+{
+    __m256i i = _mm256_cvttps_epi32(_mm256_mul_ps(a, _mm256_set1_ps(scale)));
+    return _mm256_min_epu32(i, _mm256_set1_epi32(last)); /* NaN converts to 0x80000000 */
+}
 static inline vf vf_lookup(const float table[16], vi i)
 {
     return _mm256_permutevar8x32_ps(_mm256_loadu_ps(table), i);

@@ -34,6 +34,11 @@ static inline vf vf_select_less(vf a, vf c, vf then, vf otherwise)
 {
     return _mm512_mask_blend_ps(_mm512_cmp_ps_mask(a, c, _CMP_LT_OQ), otherwise, then);
 }
+static inline vf vf_or_sign(vf a, vf x)
+{
+    __m512i s = _mm512_and_si512(_mm512_castps_si512(x), _mm512_set1_epi32((int)0x80000000u));
+    return _mm512_castsi512_ps(_mm512_or_si512(_mm512_castps_si512(a), s));
+}
 static inline vf vf_round(vf a)
 {
     return _mm512_roundscale_ps(a, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
@@ -52,6 +57,11 @@ static inline vi vf_binade_index(vf a, int bias, int last)
     e = _mm512_sub_epi32(e, _mm512_set1_epi32(bias));
     e = _mm512_max_epi32(e, _mm512_setzero_si512());
     return _mm512_min_epi32(e, _mm512_set1_epi32(last));
+}
+static inline vi vf_interval_index(vf a, float scale, int last)
+{
+    __m512i i = _mm512_cvttps_epi32(_mm512_mul_ps(a, _mm512_set1_ps(scale)));
+    return _mm512_min_epu32(i, _mm512_set1_epi32(last)); /* NaN converts to 0x80000000 */
 }
 static inline vf vf_lookup(const float table[16], vi i)
 {

@@ -31,6 +31,8 @@ static inline vf vf_div(vf a, vf b) { return a / b; }
 static inline vf vf_max_keep_nan(vf c, vf a) { return a < c ? c : a; }
 /* then where a < c (false for NaN), otherwise. */
 static inline vf vf_select_less(vf a, vf c, vf then, vf otherwise) { return a < c ? then : otherwise; }
+/* a with x's sign bit ORed in. */
+static inline vf vf_or_sign(vf a, vf x) { return signbit(x) ? -fabsf(a) : a; }
 static inline vf vf_round(vf a) { return rintf(a); }
 /* neg where x's sign bit is set, pos elsewhere. */
 static inline vf vf_select_sign(vf x, vf neg, vf pos) { return signbit(x) ? neg : pos; }
@@ -44,6 +46,12 @@ static inline vi vf_binade_index(vf a, int bias, int last)
     memcpy(&b, &a, sizeof b);
     int32_t i = (int32_t)(b >> 23) - bias;
     return i < 0 ? 0 : i > last ? last : i;
+}
+/* min(floor(a·scale), last) for 0 ≤ a (NaN gives last): an index into equal intervals. */
+static inline vi vf_interval_index(vf a, float scale, int last)
+{
+    float s = a * scale;
+    return s < (float)last ? (vi)s : last;
 }
 static inline vf vf_lookup(const float table[16], vi i) { return table[i]; }
 
