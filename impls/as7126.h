@@ -53,22 +53,14 @@ VF_ARRAY_KERNEL(as7126_forward_array, as7126_forward)
 VF_ARRAY_KERNEL(as7126_derivative_array, as7126_derivative)
 
 /* One contract for every ISA's build (same operations, same order; each verified anyway). */
-#define AS7126_IMPL(impl_name)                                                               \
-    const gelu_impl gelu_impl_##impl_name = {                                                \
-        .name = #impl_name,                                                                  \
-        .target = GELU_TARGET_EXACT,                                                         \
-        .features = VF_FEATURES,                                                             \
-        .forward = as7126_forward_array,                                                     \
-        .derivative = as7126_derivative_array,                                               \
-        .contract = {                                                                        \
-            .max_ulp = INFINITY,                                                             \
-            .max_abs = 1e-6,                                                                 \
-            .monotone = false,                                                               \
-            .specials = false,                                                               \
-            .grad_max_ulp = INFINITY,                                                        \
-            .grad_max_abs = 1e-6,                                                            \
-        },                                                                                   \
-        .origin = "erf by Abramowitz & Stegun 7.1.26: PyTorch's vectorized erf, oneDNN AVX2",   \
-    }
+#define AS7126_IMPL(impl_name)                                                                   \
+    VF_GELU_IMPL(impl_name, GELU_TARGET_EXACT, as7126_forward_array, as7126_derivative_array,    \
+                 "erf by Abramowitz & Stegun 7.1.26: PyTorch's vectorized erf, oneDNN AVX2",     \
+                 .max_ulp = INFINITY,                                                            \
+                 .max_abs = 1e-6,                                                                \
+                 .monotone = false,                                                              \
+                 .specials = false,                                                              \
+                 .grad_max_ulp = INFINITY,                                                       \
+                 .grad_max_abs = 1e-6)
 
 #endif

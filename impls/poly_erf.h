@@ -66,22 +66,14 @@ static inline vf poly_erf_derivative(vf x)
 VF_ARRAY_KERNEL(poly_erf_forward_array, poly_erf_forward)
 VF_ARRAY_KERNEL(poly_erf_derivative_array, poly_erf_derivative)
 
-#define POLY_ERF_IMPL(impl_name)                                                             \
-    const gelu_impl gelu_impl_##impl_name = {                                                \
-        .name = #impl_name,                                                                  \
-        .target = GELU_TARGET_EXACT,                                                         \
-        .features = VF_FEATURES,                                                             \
-        .forward = poly_erf_forward_array,                                                   \
-        .derivative = poly_erf_derivative_array,                                             \
-        .contract = {                                                                        \
-            .max_ulp = INFINITY,                                                             \
-            .max_abs = 4e-7,                                                                 \
-            .monotone = false,                                                               \
-            .specials = true,                                                                \
-            .grad_max_ulp = INFINITY,                                                        \
-            .grad_max_abs = 3e-6,                                                            \
-        },                                                                                   \
-        .origin = "x/2 + |x|·erf(|x|/√2)/2, erf by 8 Sollya minimax polynomials of degree 6",   \
-    }
+#define POLY_ERF_IMPL(impl_name)                                                                   \
+    VF_GELU_IMPL(impl_name, GELU_TARGET_EXACT, poly_erf_forward_array, poly_erf_derivative_array,  \
+                 "x/2 + |x|·erf(|x|/√2)/2, erf by 8 Sollya minimax polynomials of degree 6",       \
+                 .max_ulp = INFINITY,                                                              \
+                 .max_abs = 4e-7,                                                                  \
+                 .monotone = false,                                                                \
+                 .specials = true,                                                                 \
+                 .grad_max_ulp = INFINITY,                                                         \
+                 .grad_max_abs = 3e-6)
 
 #endif

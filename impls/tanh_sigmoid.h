@@ -57,22 +57,14 @@ static inline vf tanh_derivative(vf x)
 VF_ARRAY_KERNEL(tanh_forward_array, tanh_forward)
 VF_ARRAY_KERNEL(tanh_derivative_array, tanh_derivative)
 
-#define TANH_SIGMOID_IMPL(impl_name)                                                         \
-    const gelu_impl gelu_impl_##impl_name = {                                                \
-        .name = #impl_name,                                                                  \
-        .target = GELU_TARGET_TANH,                                                          \
-        .features = VF_FEATURES,                                                             \
-        .forward = tanh_forward_array,                                                       \
-        .derivative = tanh_derivative_array,                                                 \
-        .contract = {                                                                        \
-            .max_ulp = INFINITY,                                                             \
-            .max_abs = 1e-6,                                                                 \
-            .monotone = false,                                                               \
-            .specials = true,                                                                \
-            .grad_max_ulp = INFINITY,                                                        \
-            .grad_max_abs = 1e-6,                                                            \
-        },                                                                                   \
-        .origin = "tanh approximation (Hendrycks & Gimpel 2016) as x·σ(2w), no cancellation",  \
-    }
+#define TANH_SIGMOID_IMPL(impl_name)                                                             \
+    VF_GELU_IMPL(impl_name, GELU_TARGET_TANH, tanh_forward_array, tanh_derivative_array,         \
+                 "tanh approximation (Hendrycks & Gimpel 2016) as x·σ(2w), no cancellation",     \
+                 .max_ulp = INFINITY,                                                            \
+                 .max_abs = 1e-6,                                                                \
+                 .monotone = false,                                                              \
+                 .specials = true,                                                               \
+                 .grad_max_ulp = INFINITY,                                                       \
+                 .grad_max_abs = 1e-6)
 
 #endif

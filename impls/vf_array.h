@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "gelu_impl.h"
+
 #define VF_ARRAY_KERNEL(name, fn)                                                            \
     static void name(const float *x, float *y, size_t n)                                     \
     {                                                                                        \
@@ -20,6 +22,20 @@
             vf_store(buf, fn(vf_load(buf)));                                                 \
             memcpy(y + i, buf, (n - i) * sizeof *y);                                         \
         }                                                                                    \
+    }
+
+/* VF_GELU_IMPL(name, target, forward, derivative, origin, contract fields...): the descriptor
+ * gelu_impl_<name> of one ISA's build of a vf_* algorithm, its CPU features those of the
+ * vf_<isa>.h included (VF_FEATURES). */
+#define VF_GELU_IMPL(impl_name, impl_target, forward_kernel, derivative_kernel, origin_line, ...) \
+    const gelu_impl gelu_impl_##impl_name = {                                                \
+        .name = #impl_name,                                                                  \
+        .target = (impl_target),                                                             \
+        .features = VF_FEATURES,                                                             \
+        .forward = (forward_kernel),                                                         \
+        .derivative = (derivative_kernel),                                                   \
+        .contract = {__VA_ARGS__},                                                           \
+        .origin = (origin_line),                                                             \
     }
 
 #endif
