@@ -3,11 +3,12 @@
  *     ½·(1 + tanh(w)) = σ(2w) = 1/(1 + e^{−2w}),   2w = x·(c1 + c3·x²),
  * which, unlike 1 + tanh(w) in binary32, does not cancel for x < −4: the result keeps its
  * relative accuracy down to underflow (what remains is the rounding of 2w, amplified by |2w|).
- * Derivative: σ·(1 + x·(1 − σ)·(c1 + 3·c3·x²)), the derivative of x·σ(2w), with 1 − σ as e^{−2w}·σ
- * where σ > ½ (no cancellation) and as 1 − σ elsewhere (e^{−2w} may be +inf).
- * x is clamped to [−20, 20] inside σ and its derivative (σ is 0 or 1 in binary32 beyond, and x³
- * cannot overflow), and the factor x to [−20, +inf) (so −inf gives −0, not −inf·0); subnormal
- * x go through vf_gelu_tiny (x/2 with its tie broken the exact value's way).
+ * Derivative: σ·(1 + x·(1 − σ)·(c1 + 3·c3·x²)), the derivative of x·σ(2w). σ and 1 − σ both
+ * come from e^{−|2w|}, which cannot overflow (e^{+2w} would for x < −10).
+ * The result is x·σ for x < 0 and x − x·(1 − σ) for x ≥ 0 (one rounding of an accurate
+ * correction). x is clamped to [−20, 20] inside (σ is 0 or 1 in binary32 beyond, x³ cannot
+ * overflow, and −inf gives −0, not −inf·0); subnormal x go through vf_gelu_tiny (x/2 with its
+ * tie broken the exact value's way).
  * The algorithm once, on the vf_* operations; include after a vf_<isa>.h. */
 #ifndef GELUCHECK_TANH_SIGMOID_H
 #define GELUCHECK_TANH_SIGMOID_H
@@ -28,28 +29,34 @@ static inline vf tanh_clamp(vf x)
     return vf_min_keep_nan(vf_set1(tanh_x_clamp), vf_max_keep_nan(vf_set1(-tanh_x_clamp), x));
 }
 
-/* σ(2w(x)) for clamped x, and e^{−2w}. */
-static inline vf tanh_sigma(vf xc, vf *e)
+/* σ(2w) and 1 − σ(2w) for clamped x, from E = e^{−|2w|} ≤ 1 (no overflow, no cancellation):
+ * for x ≥ 0, σ = 1/(1 + E) and 1 − σ = E/(1 + E); for x < 0 the other way round. */
+static inline vf tanh_sigma(vf xc, vf *one_minus)
 {
     vf two_w = vf_mul(xc, vf_fma(vf_set1(tanh_c3), vf_mul(xc, xc), vf_set1(tanh_c1)));
-    *e = vf_exp(vf_neg(two_w));
-    return vf_div(vf_set1(1.0f), vf_add(vf_set1(1.0f), *e));
+    vf e = vf_exp(vf_neg(vf_abs(two_w)));
+    vf r = vf_div(vf_set1(1.0f), vf_add(vf_set1(1.0f), e));
+    vf er = vf_mul(e, r);
+    *one_minus = vf_select_sign(xc, r, er);
+    return vf_select_sign(xc, er, r);
 }
 
 static inline vf tanh_forward(vf x)
 {
-    vf e;
-    vf y = vf_mul(vf_max_keep_nan(vf_set1(-tanh_x_clamp), x), tanh_sigma(tanh_clamp(x), &e));
+    vf one_minus;
+    vf xc = tanh_clamp(x);
+    vf s = tanh_sigma(xc, &one_minus);
+    /* x < 0: x·σ (with x ≥ −20, so −inf gives −0); x ≥ 0: x − x·(1 − σ), one rounding. */
+    vf y = vf_select_sign(x, vf_mul(xc, s), vf_fma(vf_neg(xc), one_minus, x));
     return vf_gelu_tiny(x, y);
 }
 
 static inline vf tanh_derivative(vf x)
 {
     vf xc = tanh_clamp(x);
-    vf e;
-    vf s = tanh_sigma(xc, &e);
+    vf one_minus_s;
+    vf s = tanh_sigma(xc, &one_minus_s);
     vf dw = vf_fma(vf_set1(3.0f * tanh_c3), vf_mul(xc, xc), vf_set1(tanh_c1));
-    vf one_minus_s = vf_select_less(e, vf_set1(1.0f), vf_mul(e, s), vf_sub(vf_set1(1.0f), s));
     vf inner = vf_mul(vf_mul(xc, one_minus_s), dw); /* x·(1 − σ)·(2w)' */
     return vf_mul(s, vf_add(vf_set1(1.0f), inner)); /* not fma(s, inner, s): −0 at −inf */
 }
