@@ -7,7 +7,10 @@
  * subnormal x go through vf_gelu_tiny (x/2 with its tie broken the exact value's way).
  * Derivative: Φ(x) + x·φ(x) = ½ + sign(x)·(G(u) + u·G'(u)), G' = φ from the same polynomials'
  * derivative (Horner for P and P' together), 1 and 0 beyond the cut.
- * Binary32 throughout: not monotone (see README.md for the measured figures).
+ * Measured over all 2^32 inputs against a binary64 erfc reference (each ISA build; bit-identical):
+ * max abs 3.45e-7 (at x = 0x1.16407p+2), NaN for every NaN; derivative max abs 1.26e-6 (the
+ * polynomials' derivative). Binary32 throughout, so not monotone: 1.5e7 violations, mostly in
+ * the tail, where y = u·G − u/2 is quantized by G's ULP; no ULP bound (−0 below −5.4).
  * The algorithm once, on the vf_* operations; include after a vf_<isa>.h. */
 #ifndef GELUCHECK_POLY_ERF_H
 #define GELUCHECK_POLY_ERF_H
@@ -70,10 +73,10 @@ VF_ARRAY_KERNEL(poly_erf_derivative_array, poly_erf_derivative)
     VF_GELU_IMPL(impl_name, GELU_TARGET_EXACT, poly_erf_forward_array, poly_erf_derivative_array,  \
                  "x/2 + |x|·erf(|x|/√2)/2, erf by 8 Sollya minimax polynomials of degree 6",       \
                  .max_ulp = INFINITY,                                                              \
-                 .max_abs = 4e-7,                                                                  \
+                 .max_abs = 3.6e-7,                                                                  \
                  .monotone = false,                                                                \
                  .specials = true,                                                                 \
                  .grad_max_ulp = INFINITY,                                                         \
-                 .grad_max_abs = 3e-6)
+                 .grad_max_abs = 1.3e-6)
 
 #endif
