@@ -6,7 +6,11 @@
  * form), so that users see its behaviour: absolute error a few 1e-7, but 1 + erf cancels for
  * x < −4 and the result is −0 below x ≈ −5.9, some 2^24 ULP from exact GELU. −inf gives NaN
  * (−inf·0), as in those libraries. Derivative as PyTorch's backward: Φ(x) + x·φ(x) with Φ from
- * the same erf and φ = e^{−x²/2}/√(2π). Measured over all inputs: see README.md.
+ * the same erf and φ = e^{−x²/2}/√(2π).
+ * Measured over all 2^32 inputs against a binary64 erfc reference (AVX-512 and AVX2 builds, and
+ * the plain build bit-identical to them on 2^28 inputs): max abs 4.70e-7 (at x = 0x1.905a62p+1),
+ * ULP error unbounded (1.5e8 inputs above 2 ULP, −0 in the tail), 1.8e7 monotonicity
+ * violations; derivative max abs 2.93e-7.
  * The algorithm once, on the vf_* operations; include after a vf_<isa>.h. */
 #ifndef GELUCHECK_AS7126_H
 #define GELUCHECK_AS7126_H
@@ -57,10 +61,10 @@ VF_ARRAY_KERNEL(as7126_derivative_array, as7126_derivative)
     VF_GELU_IMPL(impl_name, GELU_TARGET_EXACT, as7126_forward_array, as7126_derivative_array,    \
                  "erf by Abramowitz & Stegun 7.1.26: PyTorch's vectorized erf, oneDNN AVX2",     \
                  .max_ulp = INFINITY,                                                            \
-                 .max_abs = 1e-6,                                                                \
+                 .max_abs = 5e-7,                                                                \
                  .monotone = false,                                                              \
                  .specials = false,                                                              \
                  .grad_max_ulp = INFINITY,                                                       \
-                 .grad_max_abs = 1e-6)
+                 .grad_max_abs = 3.2e-7)
 
 #endif

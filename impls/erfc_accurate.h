@@ -110,14 +110,14 @@ VF_ARRAY_KERNEL(erfc_acc_derivative_array, erfc_acc_derivative)
 
 /* The descriptor of one ISA's build: all share one contract (the same operations in the same
  * order give the same results on every ISA; each is verified on its own anyway). */
-#define ERFC_ACCURATE_IMPL(impl_name)                                                              \
-    VF_GELU_IMPL(impl_name, GELU_TARGET_EXACT, erfc_acc_forward_array, erfc_acc_derivative_array,  \
-                 "x·Φ(x) as −u·exp(−u²/2 + H(u)) in binary64, H per binade by Sollya",             \
-                 .max_ulp = 0.75,                                                                  \
-                 .max_abs = 2.5e-7,                                                                \
-                 .monotone = true,                                                                 \
-                 .specials = true,                                                                 \
-                 .grad_max_ulp = INFINITY,                                                         \
+#define ERFC_ACCURATE_IMPL(impl_name)                                                            \
+    VF_GELU_IMPL(impl_name, GELU_TARGET_EXACT, erfc_acc_forward_array, erfc_acc_derivative_array, \
+                 "x·Φ(x) as −u·exp(−u²/2 + H(u)) in binary64, H per binade by Sollya",           \
+                 .max_ulp = 0.75,                                                                \
+                 .max_abs = 2.5e-7,                                                              \
+                 .monotone = true,                                                               \
+                 .specials = true,                                                               \
+                 .grad_max_ulp = INFINITY,                                                       \
                  .grad_max_abs = 7e-8)
 
 #endif

@@ -69,14 +69,14 @@ static inline vf poly_erf_derivative(vf x)
 VF_ARRAY_KERNEL(poly_erf_forward_array, poly_erf_forward)
 VF_ARRAY_KERNEL(poly_erf_derivative_array, poly_erf_derivative)
 
-#define POLY_ERF_IMPL(impl_name)                                                                   \
-    VF_GELU_IMPL(impl_name, GELU_TARGET_EXACT, poly_erf_forward_array, poly_erf_derivative_array,  \
-                 "x/2 + |x|·erf(|x|/√2)/2, erf by 8 Sollya minimax polynomials of degree 6",       \
-                 .max_ulp = INFINITY,                                                              \
-                 .max_abs = 3.6e-7,                                                                  \
-                 .monotone = false,                                                                \
-                 .specials = true,                                                                 \
-                 .grad_max_ulp = INFINITY,                                                         \
+#define POLY_ERF_IMPL(impl_name)                                                                 \
+    VF_GELU_IMPL(impl_name, GELU_TARGET_EXACT, poly_erf_forward_array, poly_erf_derivative_array, \
+                 "x/2 + |x|·erf(|x|/√2)/2, erf by 8 Sollya minimax polynomials of degree 6",     \
+                 .max_ulp = INFINITY,                                                            \
+                 .max_abs = 3.6e-7,                                                              \
+                 .monotone = false,                                                              \
+                 .specials = true,                                                               \
+                 .grad_max_ulp = INFINITY,                                                       \
                  .grad_max_abs = 1.3e-6)
 
 #endif

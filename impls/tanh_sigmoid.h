@@ -9,6 +9,10 @@
  * correction). x is clamped to [−20, 20] inside (σ is 0 or 1 in binary32 beyond, x³ cannot
  * overflow, and −inf gives −0, not −inf·0); subnormal x go through vf_gelu_tiny (x/2 with its
  * tie broken the exact value's way).
+ * Measured over all 2^32 inputs against a binary64 x/(1 + e^{−2w}) (AVX-512 and AVX2 builds, and
+ * the plain build bit-identical to them on 2^28 inputs): max 213.9 ULP against the tanh target
+ * (at x = −0x1.4150cp+3, from the rounding of 2w ≈ −90), max abs 2.39e-7, 3.8e6 monotonicity
+ * violations (binary32 noise, first at x ≈ −10.6); derivative max abs 2.64e-7.
  * The algorithm once, on the vf_* operations; include after a vf_<isa>.h. */
 #ifndef GELUCHECK_TANH_SIGMOID_H
 #define GELUCHECK_TANH_SIGMOID_H
@@ -67,11 +71,11 @@ VF_ARRAY_KERNEL(tanh_derivative_array, tanh_derivative)
 #define TANH_SIGMOID_IMPL(impl_name)                                                             \
     VF_GELU_IMPL(impl_name, GELU_TARGET_TANH, tanh_forward_array, tanh_derivative_array,         \
                  "tanh approximation (Hendrycks & Gimpel 2016) as x·σ(2w), no cancellation",     \
-                 .max_ulp = INFINITY,                                                            \
-                 .max_abs = 1e-6,                                                                \
+                 .max_ulp = 220,                                                                 \
+                 .max_abs = 2.5e-7,                                                              \
                  .monotone = false,                                                              \
                  .specials = true,                                                               \
                  .grad_max_ulp = INFINITY,                                                       \
-                 .grad_max_abs = 1e-6)
+                 .grad_max_abs = 2.8e-7)
 
 #endif
