@@ -7,8 +7,8 @@
  * come from e^{−|2w|}, which cannot overflow (e^{+2w} would for x < −10).
  * The result is x·σ for x < 0 and x − x·(1 − σ) for x ≥ 0 (one rounding of an accurate
  * correction). x is clamped to [−20, 20] inside (σ is 0 or 1 in binary32 beyond, x³ cannot
- * overflow, and −inf gives −0, not −inf·0); subnormal x go through vf_gelu_tiny (x/2 with its
- * tie broken the exact value's way).
+ * overflow, and −inf gives −0, not −inf·0); where x/2 is subnormal the result is vf_gelu_tiny's
+ * (x/2 with its tie broken the exact value's way).
  * Measured over all 2^32 inputs against a binary64 x/(1 + e^{−2w}) (AVX-512 and AVX2 builds, and
  * the plain build bit-identical to them on 2^28 inputs): max 213.9 ULP against the tanh target
  * (at x = −0x1.4150cp+3, from the rounding of 2w ≈ −90), max abs 2.39e-7, 3.8e6 monotonicity

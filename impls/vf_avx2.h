@@ -31,6 +31,20 @@ static inline vf vf_or_sign(vf a, vf x)
 {
     return _mm256_or_ps(a, _mm256_and_ps(x, _mm256_set1_ps(-0.0f)));
 }
+/* x/2 rounded toward +inf (see vf_avx512.h). Below 2^-125 the halving is done on the encoding:
+ * (|x| + 1) >> 1 for x > 0 and |x| >> 1 for x < 0, sign kept; elsewhere x/2 is exact. */
+static inline vf vf_half_up(vf x)
+{
+    __m256i b = _mm256_castps_si256(x);
+    __m256i mag = _mm256_and_si256(b, _mm256_set1_epi32(0x7fffffff));
+    __m256i up = _mm256_srli_epi32(_mm256_add_epi32(mag, _mm256_set1_epi32(1)), 1);
+    __m256i down = _mm256_srli_epi32(mag, 1);
+    __m256i r = _mm256_castps_si256(
+        _mm256_blendv_ps(_mm256_castsi256_ps(up), _mm256_castsi256_ps(down), x)); /* by sign */
+    r = _mm256_or_si256(r, _mm256_andnot_si256(_mm256_set1_epi32(0x7fffffff), b));
+    __m256 small = _mm256_cmp_ps(vf_abs(x), _mm256_set1_ps(0x1p-125f), _CMP_LT_OQ);
+    return _mm256_blendv_ps(_mm256_mul_ps(x, _mm256_set1_ps(0.5f)), _mm256_castsi256_ps(r), small);
+}
 static inline vf vf_round(vf a)
 {
     return _mm256_round_ps(a, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);

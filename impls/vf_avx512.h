@@ -39,6 +39,12 @@ static inline vf vf_or_sign(vf a, vf x)
     __m512i s = _mm512_and_si512(_mm512_castps_si512(x), _mm512_set1_epi32((int)0x80000000u));
     return _mm512_castsi512_ps(_mm512_or_si512(_mm512_castps_si512(a), s));
 }
+/* x/2 rounded toward +inf: exact for normal results; for subnormal ones (|x| < 2^-125) it breaks
+ * the tie of an odd x upward, the way GELU's x/2 + x²/√(2π) does. Embedded rounding here. */
+static inline vf vf_half_up(vf x)
+{
+    return _mm512_mul_round_ps(x, _mm512_set1_ps(0.5f), _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC);
+}
 static inline vf vf_round(vf a)
 {
     return _mm512_roundscale_ps(a, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);

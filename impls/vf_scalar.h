@@ -33,6 +33,17 @@ static inline vf vf_max_keep_nan(vf c, vf a) { return a < c ? c : a; }
 static inline vf vf_select_less(vf a, vf c, vf then, vf otherwise) { return a < c ? then : otherwise; }
 /* a with x's sign bit ORed in. */
 static inline vf vf_or_sign(vf a, vf x) { return signbit(x) ? -fabsf(a) : a; }
+/* x/2 rounded toward +inf (see vf_avx2.h for the encoding arithmetic below 2^-125). */
+static inline vf vf_half_up(vf x)
+{
+    if (!(fabsf(x) < 0x1p-125f)) return 0.5f * x;
+    uint32_t b;
+    memcpy(&b, &x, sizeof b);
+    uint32_t mag = b & 0x7fffffffu;
+    uint32_t r = (b >> 31) ? (mag >> 1) | 0x80000000u : (mag + 1) >> 1;
+    memcpy(&x, &r, sizeof x);
+    return x;
+}
 static inline vf vf_round(vf a) { return rintf(a); }
 /* neg where x's sign bit is set, pos elsewhere. */
 static inline vf vf_select_sign(vf x, vf neg, vf pos) { return signbit(x) ? neg : pos; }
