@@ -1,5 +1,6 @@
 /* The registry built from registry.inc, name and target look-ups. */
 #include "gelu_impl.h"
+#include "gelucheck_config.h" /* GELUCHECK_HAVE_<ISA>: which ISA builds exist */
 
 #include <stdio.h>
 #include <string.h>

@@ -1,0 +1,144 @@
+/* The vf_* operations (see vf_scalar.h for their meaning) on 8 binary32 lanes with AVX2 and FMA.
+ * Compiled only into the AVX2 library (-mavx2 -mfma). */
+#ifndef GELUCHECK_VF_AVX2_H
+#define GELUCHECK_VF_AVX2_H
+
+#include <immintrin.h>
+
+#define VF_WIDTH 8
+#define VF_FEATURES (CPU_FEATURE_AVX2 | CPU_FEATURE_FMA)
+
+typedef __m256 vf;
+typedef __m256i vi;
+
+static inline vf vf_load(const float *p) { return _mm256_loadu_ps(p); }
+static inline void vf_store(float *p, vf a) { _mm256_storeu_ps(p, a); }
+static inline vf vf_set1(float c) { return _mm256_set1_ps(c); }
+static inline vf vf_add(vf a, vf b) { return _mm256_add_ps(a, b); }
+static inline vf vf_sub(vf a, vf b) { return _mm256_sub_ps(a, b); }
+static inline vf vf_mul(vf a, vf b) { return _mm256_mul_ps(a, b); }
+static inline vf vf_neg(vf a) { return _mm256_xor_ps(a, _mm256_set1_ps(-0.0f)); }
+static inline vf vf_abs(vf a) { return _mm256_andnot_ps(_mm256_set1_ps(-0.0f), a); }
+static inline vf vf_fma(vf a, vf b, vf c) { return _mm256_fmadd_ps(a, b, c); }
+static inline vf vf_min_keep_nan(vf c, vf a) { return _mm256_min_ps(c, a); }
+static inline vf vf_div(vf a, vf b) { return _mm256_div_ps(a, b); }
+static inline vf vf_max_keep_nan(vf c, vf a) { return _mm256_max_ps(c, a); }
+static inline vf vf_select_less(vf a, vf c, vf then, vf otherwise)
+{
+    return _mm256_blendv_ps(otherwise, then, _mm256_cmp_ps(a, c, _CMP_LT_OQ));
+}
+static inline vf vf_or_sign(vf a, vf x)
+{
+    return _mm256_or_ps(a, _mm256_and_ps(x, _mm256_set1_ps(-0.0f)));
+}
+/* x/2 rounded toward +inf (see vf_avx512.h). Below 2^-125 the halving is done on the encoding:
+ * (|x| + 1) >> 1 for x > 0 and |x| >> 1 for x < 0, sign kept; elsewhere x/2 is exact. */
+static inline vf vf_half_up(vf x)
+{
+    __m256i b = _mm256_castps_si256(x);
+    __m256i mag = _mm256_and_si256(b, _mm256_set1_epi32(0x7fffffff));
+    __m256i up = _mm256_srli_epi32(_mm256_add_epi32(mag, _mm256_set1_epi32(1)), 1);
+    __m256i down = _mm256_srli_epi32(mag, 1);
+    __m256i r = _mm256_castps_si256(
+        _mm256_blendv_ps(_mm256_castsi256_ps(up), _mm256_castsi256_ps(down), x)); /* by sign */
+    r = _mm256_or_si256(r, _mm256_andnot_si256(_mm256_set1_epi32(0x7fffffff), b));
+    __m256 small = _mm256_cmp_ps(vf_abs(x), _mm256_set1_ps(0x1p-125f), _CMP_LT_OQ);
+    return _mm256_blendv_ps(_mm256_mul_ps(x, _mm256_set1_ps(0.5f)), _mm256_castsi256_ps(r), small);
+}
+static inline vf vf_round(vf a)
+{
+    return _mm256_round_ps(a, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+}
+static inline vf vf_select_sign(vf x, vf neg, vf pos) { return _mm256_blendv_ps(pos, neg, x); }
+
+/* a·2^k in two exact-or-once-rounded steps: 2^(k/2) and 2^(k − k/2) are both normal for
+ * k ≥ −252, and the first product stays normal, so only the second can round. */
+static inline vf vf_scale(vf a, vf k)
+{
+    __m256i ki = _mm256_cvtps_epi32(k);
+    __m256i k1 = _mm256_srai_epi32(ki, 1);
+    __m256i k2 = _mm256_sub_epi32(ki, k1);
+    __m256i bias = _mm256_set1_epi32(127);
+    vf s1 = _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_add_epi32(k1, bias), 23));
+    vf s2 = _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_add_epi32(k2, bias), 23));
+    return _mm256_mul_ps(_mm256_mul_ps(a, s1), s2);
+}
+
+static inline vi vf_binade_index(vf a, int bias, int last)
+{
+    __m256i e = _mm256_srli_epi32(_mm256_castps_si256(a), 23);
+    e = _mm256_sub_epi32(e, _mm256_set1_epi32(bias));
+    e = _mm256_max_epi32(e, _mm256_setzero_si256());
+    return _mm256_min_epi32(e, _mm256_set1_epi32(last));
+}
+/* Tables have 16 entries; AVX2 looks up the first 8 (indices must be below 8). */
+static inline vi vf_interval_index(vf a, float scale, int last)
+{
+    __m256i i = _mm256_cvttps_epi32(_mm256_mul_ps(a, _mm256_set1_ps(scale)));
+    return _mm256_min_epu32(i, _mm256_set1_epi32(last)); /* NaN converts to 0x80000000 */
+}
+static inline vf vf_lookup(const float table[16], vi i)
+{
+    return _mm256_permutevar8x32_ps(_mm256_loadu_ps(table), i);
+}
+
+/* Binary64 halves (see vf_scalar.h): 4 doubles each. */
+typedef __m256d vd;
+typedef __m256i vdi;
+#define VF_HALVES 2
+static inline void vf_split(vf a, vd *lo, vd *hi)
+{
+    *lo = _mm256_cvtps_pd(_mm256_castps256_ps128(a));
+    *hi = _mm256_cvtps_pd(_mm256_extractf128_ps(a, 1));
+}
+static inline vf vf_join(vd lo, vd hi)
+{
+    return _mm256_insertf128_ps(_mm256_castps128_ps256(_mm256_cvtpd_ps(lo)), _mm256_cvtpd_ps(hi), 1);
+}
+static inline vd vd_set1(double c) { return _mm256_set1_pd(c); }
+static inline vd vd_add(vd a, vd b) { return _mm256_add_pd(a, b); }
+static inline vd vd_sub(vd a, vd b) { return _mm256_sub_pd(a, b); }
+static inline vd vd_mul(vd a, vd b) { return _mm256_mul_pd(a, b); }
+static inline vd vd_fma(vd a, vd b, vd c) { return _mm256_fmadd_pd(a, b, c); }
+static inline vd vd_neg(vd a) { return _mm256_xor_pd(a, _mm256_set1_pd(-0.0)); }
+static inline vd vd_abs(vd a) { return _mm256_andnot_pd(_mm256_set1_pd(-0.0), a); }
+static inline vd vd_min_keep_nan(vd c, vd a) { return _mm256_min_pd(c, a); }
+static inline vd vd_round(vd a)
+{
+    return _mm256_round_pd(a, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+}
+static inline vd vd_select_sign(vd x, vd neg, vd pos) { return _mm256_blendv_pd(pos, neg, x); }
+static inline vd vd_select_less(vd a, vd c, vd then, vd otherwise)
+{
+    return _mm256_blendv_pd(otherwise, then, _mm256_cmp_pd(a, c, _CMP_LT_OQ));
+}
+/* 2^k built in the exponent field: k + 1023 + 2^52 holds k + 1023 in its low mantissa bits. */
+static inline vd vd_scale(vd a, vd k)
+{
+    vd biased = _mm256_add_pd(k, _mm256_set1_pd(0x1p52 + 1023.0));
+    __m256i e = _mm256_slli_epi64(_mm256_castpd_si256(biased), 52);
+    return _mm256_mul_pd(a, _mm256_castsi256_pd(e));
+}
+/* Small integers in 64-bit lanes clamp correctly with the 32-bit max/min (the high half is 0
+ * or −1 and goes to 0 with the low half). */
+static inline vdi vd_binade_index(vd a, int bias, int last)
+{
+    __m256i e = _mm256_srli_epi64(_mm256_castpd_si256(a), 52);
+    e = _mm256_sub_epi64(e, _mm256_set1_epi64x(bias));
+    e = _mm256_max_epi32(e, _mm256_setzero_si256());
+    return _mm256_min_epi32(e, _mm256_set1_epi64x(last));
+}
+/* table[i] for i in 0..4, without a gather (slow): entries 0..3 by a float permute of the four
+ * doubles (lanes 2i and 2i+1), entry 4 by a blend. The index arithmetic is shared between
+ * lookups with the same i once inlined. */
+static inline vd vd_lookup(const double table[8], vdi i)
+{
+    __m256i even = _mm256_slli_epi64(i, 1);
+    __m256i odd = _mm256_slli_epi64(_mm256_add_epi64(even, _mm256_set1_epi64x(1)), 32);
+    __m256 t = _mm256_permutevar8x32_ps(_mm256_castpd_ps(_mm256_loadu_pd(table)),
+                                        _mm256_or_si256(even, odd));
+    __m256i is4 = _mm256_cmpeq_epi64(i, _mm256_set1_epi64x(4));
+    return _mm256_blendv_pd(_mm256_castps_pd(t), _mm256_set1_pd(table[4]), _mm256_castsi256_pd(is4));
+}
+
+#endif
