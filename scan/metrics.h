@@ -143,11 +143,13 @@ static inline void error_metrics_add(error_metrics *m, uint64_t seq, float x, in
         m->ulp_sum_hi += lo < m->ulp_sum_lo;
         m->ulp_sum_lo = lo;
     }
+    m->correctly_rounded += correctly_rounded;
+    m->hist[range][hist_bucket(ulp)]++;
+    /* Maxima are over finite inputs: ±inf and NaN are judged by encoding (special values). */
+    if (!(fabsf(x) <= 0x1.fffffep127f)) return;
     if (ulp > m->max_ulp.value) arg_max_add(&m->max_ulp, ulp, seq, x);
     if (abs > m->max_abs.value) arg_max_add(&m->max_abs, abs, seq, x);
     if (rel > m->max_rel.value) arg_max_add(&m->max_rel, rel, seq, x);
-    m->correctly_rounded += correctly_rounded;
-    m->hist[range][hist_bucket(ulp)]++;
     if (bucket != X_BUCKET_NONE) {
         if (ulp > m->x_max_ulp[bucket]) m->x_max_ulp[bucket] = ulp;
         if (abs > m->x_max_abs[bucket]) m->x_max_abs[bucket] = abs;

@@ -231,10 +231,12 @@ Test(scan, nan_for_minus_inf_is_located, .timeout = 120)
     cr_expect(isnan(e->special_failed[DIR_FORWARD][0].actual));
     cr_expect_eq(float_bits(e->special_failed[DIR_FORWARD][0].expected), 0x80000000u);
     cr_expect_eq(e->nspecial_failed[DIR_DERIVATIVE], 0);
-    /* The error metrics see it too: the scanned range holds −inf. */
+    /* The error metrics count it as a non-finite error, outside the maxima (finite inputs). */
     const error_metrics *f = &r->metrics[0].err[REF_OWN][DIR_FORWARD];
-    cr_expect_eq(f->max_ulp.bits, 0xff800000u);
-    cr_expect(isinf(f->max_ulp.value));
+    uint64_t nonfinite = 0;
+    for (int g = 0; g < RANGE_COUNT; g++) nonfinite += f->hist[g][HIST_BUCKETS - 1];
+    cr_expect_eq(nonfinite, 1);
+    cr_expect(f->max_ulp.value <= 0.5, "max over finite inputs: %g", f->max_ulp.value);
     char why[256];
     cr_expect(scan_contract_violations(r, 0, why, sizeof why) >= 1);
     cr_expect(strstr(why, "0xff800000") != NULL, "%s", why);
