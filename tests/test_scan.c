@@ -95,6 +95,15 @@ static void run(const gelu_impl *const *impls, size_t n, float lo, float hi, uns
     cr_assert_eq(scan_run(&cfg, r, &error), 0, "%s", error ? error : "");
 }
 
+/* One implementation scanned over [lo, hi] (heap result, the caller frees it). */
+static scan_result *scan_one(const gelu_impl *m, float lo, float hi)
+{
+    const gelu_impl *impls[] = {m};
+    scan_result *r = malloc(sizeof *r);
+    run(impls, 1, lo, hi, 2, 0, 1, r);
+    return r;
+}
+
 static char *csv_of(const scan_result *r)
 {
     char *buf;
@@ -159,9 +168,7 @@ Test(scan, four_shards_merge_to_the_unsharded_csv, .timeout = 120)
 Test(scan, correctly_rounded_is_monotone_and_fully_correct, .timeout = 120)
 {
     gelu_impl cr = cr_impl("cr", cr_forward, cr_derivative);
-    const gelu_impl *impls[] = {&cr};
-    scan_result *r = malloc(sizeof *r);
-    run(impls, 1, RANGE_LO, RANGE_HI, 2, 0, 1, r);
+    scan_result *r = scan_one(&cr, RANGE_LO, RANGE_HI);
     const error_metrics *f = &r->metrics[0].err[REF_OWN][DIR_FORWARD];
     cr_expect_eq(r->metrics[0].mono.violations, 0);
     cr_expect_eq(f->correctly_rounded, f->count);
@@ -175,9 +182,7 @@ Test(scan, correctly_rounded_is_monotone_and_fully_correct, .timeout = 120)
 Test(scan, value_wrong_at_one_input_is_located, .timeout = 120)
 {
     gelu_impl bad = cr_impl("bad_value", forward_wrong_at_one, cr_derivative);
-    const gelu_impl *impls[] = {&bad};
-    scan_result *r = malloc(sizeof *r);
-    run(impls, 1, 0x1.1p0f, 0x1.3p0f, 2, 0, 1, r);
+    scan_result *r = scan_one(&bad, 0x1.1p0f, 0x1.3p0f);
     const error_metrics *f = &r->metrics[0].err[REF_OWN][DIR_FORWARD];
     cr_expect_eq(f->max_ulp.bits, float_bits(bad_value_x));
     cr_expect(f->max_ulp.value > 3.5 && f->max_ulp.value < 4.5, "%g", f->max_ulp.value);
@@ -194,9 +199,7 @@ Test(scan, single_monotonicity_break_is_located, .timeout = 120)
 {
     gelu_impl bad = cr_impl("bad_mono", forward_one_break, cr_derivative);
     bad.contract.max_ulp = INFINITY;
-    const gelu_impl *impls[] = {&bad};
-    scan_result *r = malloc(sizeof *r);
-    run(impls, 1, 0x1.3p0f, 0x1.5p0f, 2, 0, 1, r);
+    scan_result *r = scan_one(&bad, 0x1.3p0f, 0x1.5p0f);
     const mono_metrics *m = &r->metrics[0].mono;
     cr_expect_eq(m->violations, 1);
     cr_expect_eq(m->listed_bits[0], float_bits(mono_break_x));
@@ -209,9 +212,7 @@ Test(scan, single_monotonicity_break_is_located, .timeout = 120)
 Test(scan, wrong_sign_derivative_on_interval_is_located, .timeout = 120)
 {
     gelu_impl bad = cr_impl("bad_sign", cr_forward, derivative_wrong_sign);
-    const gelu_impl *impls[] = {&bad};
-    scan_result *r = malloc(sizeof *r);
-    run(impls, 1, 0x1.7p0f, 0x1.9p0f, 2, 0, 1, r);
+    scan_result *r = scan_one(&bad, 0x1.7p0f, 0x1.9p0f);
     const sign_metrics *s = &r->metrics[0].sign;
     cr_expect_eq(s->violations, 100);
     cr_expect_eq(s->first_bits, float_bits(sign_lo));
@@ -221,9 +222,7 @@ Test(scan, wrong_sign_derivative_on_interval_is_located, .timeout = 120)
 Test(scan, nan_for_minus_inf_is_located, .timeout = 120)
 {
     gelu_impl bad = cr_impl("bad_special", forward_nan_at_minus_inf, cr_derivative);
-    const gelu_impl *impls[] = {&bad};
-    scan_result *r = malloc(sizeof *r);
-    run(impls, 1, -INFINITY, -0x1.fffffp127f, 1, 0, 1, r);
+    scan_result *r = scan_one(&bad, -INFINITY, -0x1.fffffp127f);
     cr_assert(r->has_extras);
     const impl_extras *e = &r->extras[0];
     cr_expect_eq(e->nspecial_failed[DIR_FORWARD], 1);
@@ -246,9 +245,7 @@ Test(scan, nan_for_minus_inf_is_located, .timeout = 120)
 Test(scan, points_failing_the_peers_criteria_are_counted, .timeout = 120)
 {
     gelu_impl bad = cr_impl("bad_criteria", forward_off_criteria, cr_derivative);
-    const gelu_impl *impls[] = {&bad};
-    scan_result *r = malloc(sizeof *r);
-    run(impls, 1, 0x1.1p0f, 0x1.3p0f, 2, 0, 1, r);
+    scan_result *r = scan_one(&bad, 0x1.1p0f, 0x1.3p0f);
     const error_metrics *f = &r->metrics[0].err[REF_OWN][DIR_FORWARD];
     cr_expect_eq(f->xnnpack_failed, 2, "XNNPACK failures: %llu", (unsigned long long)f->xnnpack_failed);
     cr_expect_eq(f->benchdnn_failed, 1, "benchdnn failures: %llu", (unsigned long long)f->benchdnn_failed);
@@ -260,7 +257,8 @@ Test(scan, points_failing_the_peers_criteria_are_counted, .timeout = 120)
     cr_expect(f->x_max_ulp[x_bucket_of(0x1.1p0f)] <= 0.5);
     cr_expect_eq(f->x_max_ulp[x_bucket_of(-1.0f)], -INFINITY, "no input there");
 
-    run(impls, 1, 0x1.7fp3f, 0x1.81p3f, 2, 0, 1, r);
+    free(r);
+    r = scan_one(&bad, 0x1.7fp3f, 0x1.81p3f);
     f = &r->metrics[0].err[REF_OWN][DIR_FORWARD];
     cr_expect_eq(f->benchdnn_failed, 1);
     cr_expect_eq(f->xnnpack_failed, 0);
