@@ -249,14 +249,13 @@ static void print_swap_table(const moons_experiment *e, const moons_summary *sum
                sum[i].swap_acc_change.sd, sum[i].swap_max_logit_change);
 }
 
-/* One line per metric of the tally of the rows (GELU ones only when gelu_only) against
- * baseline b; adds to the totals of comparisons, those beyond the spread and those
- * significant. */
+/* One line per metric of the tally of `rows` against baseline b; adds to the totals of
+ * comparisons, those beyond the spread and those significant. */
 static void print_tallies(const moons_experiment *e, const moons_summary *sum, const char *what,
-                          moons_baseline b, bool gelu_only, double alpha, size_t totals[3])
+                          moons_baseline b, moons_rows rows, double alpha, size_t totals[3])
 {
     for (int m = 0; m < MOONS_METRICS; m++) {
-        moons_tally t = moons_tally_comparisons(e, sum, (moons_metric)m, b, gelu_only, alpha);
+        moons_tally t = moons_tally_comparisons(e, sum, (moons_metric)m, b, rows, alpha);
         if (t.n == 0) continue;
         printf("- %s, %s: largest |mean Δ| %.2g (%s);\n"
                "  %zu of %zu beyond the seed-to-seed spread, %zu significant.\n",
@@ -276,9 +275,9 @@ static void print_note(const moons_experiment *e, const moons_summary *sum, doub
     printf("\nNote: %zu runs in %.1f s wall on this machine (times vary with load; results do "
            "not).\n", e->config.n_seeds * e->n_impls, wall);
     size_t totals[3] = {0, 0, 0};
-    print_tallies(e, sum, "every activation vs relu", MOONS_VS_RELU, false, alpha, totals);
+    print_tallies(e, sum, "every activation vs relu", MOONS_VS_RELU, MOONS_ROWS_ALL, alpha, totals);
     snprintf(what, sizeof what, "GELU implementations vs %s", ref);
-    print_tallies(e, sum, what, MOONS_VS_REFERENCE, true, alpha, totals);
+    print_tallies(e, sum, what, MOONS_VS_REFERENCE, MOONS_ROWS_GELU, alpha, totals);
     double logit = 0.0, acc = 0.0;
     size_t arg = e->reference;
     for (size_t i = 0; i < e->n_impls; i++) {

@@ -344,14 +344,17 @@ bool moons_is_gelu(const gelu_impl *m)
 }
 
 moons_tally moons_tally_comparisons(const moons_experiment *e, const moons_summary *sum,
-                                    moons_metric m, moons_baseline b, bool gelu_only,
+                                    moons_metric m, moons_baseline b, moons_rows rows,
                                     double threshold)
 {
     moons_tally t = {0, 0, 0, -1.0, 1.0, 0, 0};
     size_t base = b == MOONS_VS_RELU ? e->relu : e->reference;
     for (size_t i = 0; i < e->n_impls; i++) {
         const moons_comparison *c = &sum[i].vs[m][b];
-        if (i == base || !c->ran || (gelu_only && !moons_is_gelu(e->impls[i]))) continue;
+        bool gelu = moons_is_gelu(e->impls[i]);
+        if (i == base || !c->ran || (rows == MOONS_ROWS_GELU && !gelu) ||
+            (rows == MOONS_ROWS_NOT_GELU && gelu))
+            continue;
         t.n++;
         t.beyond += c->beyond;
         t.significant += c->diff.p < threshold;

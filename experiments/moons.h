@@ -113,10 +113,13 @@ double moons_threshold(const moons_experiment *e);
 /* Whether m approximates GELU (exact, tanh or sigmoid target), as opposed to ReLU or SiLU. */
 bool moons_is_gelu(const gelu_impl *m);
 
-/* One metric against one baseline, over the implementations compared (the baseline left out;
- * GELU implementations only when gelu_only): how many differences are beyond the seed-to-seed
- * spread and how many significant at `threshold`, the largest |mean Δ| and the smallest p,
- * each with its implementation's index. */
+/* Which implementations a tally covers. */
+typedef enum { MOONS_ROWS_ALL, MOONS_ROWS_GELU, MOONS_ROWS_NOT_GELU } moons_rows;
+
+/* One metric against one baseline, over the implementations `rows` selects (the baseline left
+ * out): how many differences are beyond the seed-to-seed spread and how many significant at
+ * `threshold`, the largest |mean Δ| and the smallest p (1 when none is below), each with its
+ * implementation's index. n is 0 when the baseline did not run or nothing was selected. */
 typedef struct {
     size_t n, beyond, significant;
     double max_abs, min_p;
@@ -124,7 +127,7 @@ typedef struct {
 } moons_tally;
 
 moons_tally moons_tally_comparisons(const moons_experiment *e, const moons_summary *sum,
-                                    moons_metric m, moons_baseline b, bool gelu_only,
+                                    moons_metric m, moons_baseline b, moons_rows rows,
                                     double threshold);
 
 /* The CSV, one row per (seed, implementation) after the header line
