@@ -14,8 +14,6 @@
 #include "cli.h"
 #include "moons.h"
 
-static const double ALPHA = 0.05; /* family-wise level of the paired tests (Bonferroni) */
-
 static void print_help(void)
 {
     moons_config d;
@@ -55,7 +53,7 @@ static void print_help(void)
            "Exit status: 0 done; 1 a chosen implementation needs CPU features this machine\n"
            "lacks, or FILE could not be written (nothing half-written is left); 2 bad usage.\n",
            d.h1, d.h2, d.lr, d.batch, d.n_seeds, d.first_seed, d.epochs, d.n_samples, d.noise,
-           ALPHA);
+           MOONS_ALPHA);
 }
 
 typedef struct {
@@ -198,13 +196,6 @@ static void print_results(const moons_experiment *e, const moons_summary *sum)
 
 static const char *const metric_names[MOONS_METRICS] = {"test acc", "test loss"};
 
-/* The comparisons the paired tables show: on each metric, every implementation but the
- * baseline against ReLU (when it ran) and against the reference. */
-static size_t comparison_count(const moons_experiment *e)
-{
-    return MOONS_METRICS * ((e->relu < e->n_impls ? e->n_impls - 1 : 0) + e->n_impls - 1);
-}
-
 /* Δ, its sd, t, p, whether |Δ| is beyond the seed-to-seed spread, whether p < alpha; "same"
  * when every seed gave identical values. Accuracy in fixed point, loss in exponent form (the
  * GELU implementations differ in it by ~1e-5). */
@@ -228,8 +219,8 @@ static void print_paired_table(const moons_experiment *e, const moons_summary *s
     bool relu_ran = e->relu < e->n_impls;
     printf("\n%s paired over seeds: Δ = row − baseline; beyond = |mean Δ| > the larger\n"
            "seed-to-seed sd of the two; sig = p < %.2g (%.2g over %zu comparisons, Bonferroni)\n",
-           m == MOONS_TEST_ACC ? "Test accuracy" : "Test loss", alpha, ALPHA,
-           comparison_count(e));
+           m == MOONS_TEST_ACC ? "Test accuracy" : "Test loss", alpha, MOONS_ALPHA,
+           moons_comparison_count(e));
     printf("%-14s %-46s %s %s\n", "", relu_ran ? "vs relu" : "(relu not run)",
            "vs the reference,", e->impls[e->reference]->name);
     printf("%-14s", "impl");
@@ -258,51 +249,17 @@ static void print_swap_table(const moons_experiment *e, const moons_summary *sum
                sum[i].swap_acc_change.sd, sum[i].swap_max_logit_change);
 }
 
-static bool is_gelu(const gelu_impl *m)
-{
-    return m->target == GELU_TARGET_EXACT || m->target == GELU_TARGET_TANH ||
-           m->target == GELU_TARGET_SIGMOID;
-}
-
-/* Over the rows that `keep` accepts (the baseline excluded), on one metric against one
- * baseline: how many differences are beyond the spread and significant, and the largest
- * |mean Δ| with its row. */
-typedef struct {
-    size_t n, beyond, significant, argmax;
-    double max_abs;
-} comparison_tally;
-
-static comparison_tally tally(const moons_experiment *e, const moons_summary *sum, moons_metric m,
-                              moons_baseline b, bool (*keep)(const gelu_impl *), double alpha)
-{
-    comparison_tally t = {0, 0, 0, 0, -1.0};
-    size_t base = b == MOONS_VS_RELU ? e->relu : e->reference;
-    for (size_t i = 0; i < e->n_impls; i++) {
-        const moons_comparison *c = &sum[i].vs[m][b];
-        if (i == base || !c->ran || (keep && !keep(e->impls[i]))) continue;
-        t.n++;
-        t.beyond += c->beyond;
-        t.significant += c->diff.p < alpha;
-        if (fabs(c->diff.mean) > t.max_abs) {
-            t.max_abs = fabs(c->diff.mean);
-            t.argmax = i;
-        }
-    }
-    return t;
-}
-
-/* One line per metric of the tally of `keep`'s rows against baseline b; adds to the totals of
+/* One line per metric of the tally of `rows` against baseline b; adds to the totals of
  * comparisons, those beyond the spread and those significant. */
 static void print_tallies(const moons_experiment *e, const moons_summary *sum, const char *what,
-                          moons_baseline b, bool (*keep)(const gelu_impl *), double alpha,
-                          size_t totals[3])
+                          moons_baseline b, moons_rows rows, double alpha, size_t totals[3])
 {
     for (int m = 0; m < MOONS_METRICS; m++) {
-        comparison_tally t = tally(e, sum, (moons_metric)m, b, keep, alpha);
+        moons_tally t = moons_tally_comparisons(e, sum, (moons_metric)m, b, rows, alpha);
         if (t.n == 0) continue;
         printf("- %s, %s: largest |mean Δ| %.2g (%s);\n"
                "  %zu of %zu beyond the seed-to-seed spread, %zu significant.\n",
-               what, metric_names[m], t.max_abs, e->impls[t.argmax]->name, t.beyond, t.n,
+               what, metric_names[m], t.max_abs, e->impls[t.max_abs_impl]->name, t.beyond, t.n,
                t.significant);
         totals[0] += t.n;
         totals[1] += t.beyond;
@@ -318,13 +275,13 @@ static void print_note(const moons_experiment *e, const moons_summary *sum, doub
     printf("\nNote: %zu runs in %.1f s wall on this machine (times vary with load; results do "
            "not).\n", e->config.n_seeds * e->n_impls, wall);
     size_t totals[3] = {0, 0, 0};
-    print_tallies(e, sum, "every activation vs relu", MOONS_VS_RELU, NULL, alpha, totals);
+    print_tallies(e, sum, "every activation vs relu", MOONS_VS_RELU, MOONS_ROWS_ALL, alpha, totals);
     snprintf(what, sizeof what, "GELU implementations vs %s", ref);
-    print_tallies(e, sum, what, MOONS_VS_REFERENCE, is_gelu, alpha, totals);
+    print_tallies(e, sum, what, MOONS_VS_REFERENCE, MOONS_ROWS_GELU, alpha, totals);
     double logit = 0.0, acc = 0.0;
     size_t arg = e->reference;
     for (size_t i = 0; i < e->n_impls; i++) {
-        if (i == e->reference || !is_gelu(e->impls[i])) continue;
+        if (i == e->reference || !moons_is_gelu(e->impls[i])) continue;
         acc = fmax(acc, fabs(sum[i].swap_acc_change.mean));
         if (sum[i].swap_max_logit_change >= logit) {
             logit = sum[i].swap_max_logit_change;
@@ -335,7 +292,7 @@ static void print_note(const moons_experiment *e, const moons_summary *sum, doub
            "  test logit by at most %.3g (%s) and the mean test accuracy by at most %.4f",
            ref, logit, e->impls[arg]->name, acc);
     for (size_t i = 0; i < e->n_impls; i++)
-        if (!is_gelu(e->impls[i]))
+        if (!moons_is_gelu(e->impls[i]))
             printf(";\n  %s in its place: %+.4f", e->impls[i]->name, sum[i].swap_acc_change.mean);
     printf(".\n");
     if (skipped[0]) printf("- skipped (CPU features missing): %s.\n", skipped);
@@ -382,7 +339,7 @@ int cmd_moons(int argc, char **argv)
         fprintf(stderr, "gelucheck moons: out of memory\n");
         status = EXIT_CHECK_FAILED;
     } else {
-        double alpha = ALPHA / (double)(comparison_count(&e) ? comparison_count(&e) : 1);
+        double alpha = moons_threshold(&e);
         print_results(&e, sum);
         for (int m = 0; m < MOONS_METRICS; m++)
             print_paired_table(&e, sum, (moons_metric)m, alpha);

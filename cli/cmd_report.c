@@ -1,6 +1,7 @@
 /* gelucheck report: the main job. The exhaustive scan (forward and derivative) of every
- * implementation this CPU runs, the benchmark against ReLU, then DIR/accuracy.csv, ranges.csv,
- * ulp_by_x.csv, bench.csv, the plots (gnuplot, SVG) and index.html, all published at once
+ * implementation this CPU runs, the benchmark against ReLU, the make_moons experiment over the
+ * scanned implementations, then DIR/accuracy.csv, ranges.csv, ulp_by_x.csv, bench.csv,
+ * moons.csv, the plots (gnuplot, SVG) and index.html, all published at once
  * (reports/report_stage.h): an interrupted run leaves the previous report as it was. */
 #include <errno.h>
 #include <stdio.h>
@@ -16,6 +17,7 @@
 #include "gelucheck_config.h"
 #include "gelucheck_version.h"
 #include "html_report.h"
+#include "moons.h"
 #include "report_stage.h"
 
 #define DEFAULT_DIR "report"
@@ -27,14 +29,17 @@ static void print_help(void)
         "usage: gelucheck report [--out DIR] [--quick] [--threads N]\n\n"
         "The main job: scans every implementation this CPU runs over all 2^32 binary32 inputs,\n"
         "forward and derivative, against the MPFR reference; benchmarks them against ReLU;\n"
-        "and writes into DIR (default %s/): accuracy.csv, ranges.csv, ulp_by_x.csv,\n"
-        "bench.csv, the plots (*.svg, drawn by gnuplot from the *.gp scripts beside them) and\n"
-        "index.html, one self-contained page. Every file appears at once at the end: an\n"
-        "interrupted run leaves the previous report intact.\n\n"
+        "runs the make_moons experiment over them (as 'gelucheck moons'); and writes into DIR\n"
+        "(default %s/): accuracy.csv, ranges.csv, ulp_by_x.csv, bench.csv, moons.csv, the\n"
+        "plots (*.svg, drawn by gnuplot from the *.gp scripts beside them) and index.html, one\n"
+        "self-contained page. Every file appears at once at the end: an interrupted run leaves\n"
+        "the previous report intact.\n\n"
         "  --out DIR     the report directory (created if missing; its parent must exist)\n"
-        "  --quick       a seeded sample of %d encodings and 'bench --quick' (under a minute)\n"
+        "  --quick       a seeded sample of %d encodings, 'bench --quick' and 'moons --quick'\n"
+        "                (under a minute)\n"
         "  --threads N   scan threads (default: all online CPUs); results do not depend on it\n\n"
-        "The full run takes about 30 minutes on 2 cores (scan) plus 1 to 2.5 (benchmark).\n"
+        "The full run takes about 30 minutes on 2 cores (scan) plus 1 to 2.5 (benchmark) plus\n"
+        "1 to 2 (make_moons, 10 seeds of 100 epochs).\n"
         "Progress goes to stderr when it is a terminal; the scan's table and the benchmark's\n"
         "to stdout. Exit status: 0 report written and every contract met, 1 report written\n"
         "but a contract is broken (see its table), or the report could not be written, 2 bad\n"
@@ -102,16 +107,25 @@ static int write_plot_script(FILE *f, void *ctx)
 
 static int write_html(FILE *f, void *ctx) { return html_report_write(f, ctx); }
 
+static int write_moons_csv(FILE *f, void *ctx)
+{
+    return moons_csv_write(ctx, f) == MOONS_OK ? 0 : -1;
+}
+
 /* ---- the steps */
 
-static int run_scan(const report_args *a, scan_result *r)
+typedef struct {
+    const gelu_impl *list[SCAN_MAX_IMPLS]; /* what the scan and make_moons run */
+    size_t n;
+} report_impls;
+
+static int run_scan(const report_args *a, const report_impls *impls, scan_result *r)
 {
-    const gelu_impl *impls[SCAN_MAX_IMPLS];
     struct timespec start;
     clock_gettime(CLOCK_MONOTONIC, &start);
     scan_config cfg = {
-        .impls = impls,
-        .nimpls = accuracy_default_impls("report", impls),
+        .impls = impls->list,
+        .nimpls = impls->n,
         .grad = true,
         .domain = a->quick
                       ? (scan_domain){.kind = DOMAIN_SAMPLE, .n = QUICK_SAMPLE, .seed = QUICK_SEED}
@@ -138,6 +152,60 @@ static int run_bench(const report_args *a, report_stage *st)
     printf("\n");
     fflush(stdout);
     return cmd_bench(a->quick ? 4 : 3, argv) == EXIT_OK ? 0 : -1;
+}
+
+static double monotonic_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void moons_progress_line(void *ctx, size_t done, size_t total)
+{
+    fprintf(stderr, "\rmake_moons: %zu/%zu runs, %.0f s", done, total,
+            monotonic_seconds() - *(const double *)ctx);
+    if (done == total) fputc('\n', stderr);
+}
+
+/* The make_moons experiment over the scanned implementations (the default or the quick
+ * configuration), summarised into sum (one per implementation, allocated); then moons.csv
+ * into the staging directory. 0, or −1 with a message printed (e freed). */
+static int run_moons(const report_args *a, const report_impls *impls, report_stage *st,
+                     moons_experiment *e, moons_summary **sum)
+{
+    moons_config c;
+    if (a->quick) moons_config_quick(&c);
+    else moons_config_default(&c);
+    int r = moons_experiment_init(e, &c, impls->list, impls->n);
+    if (r == MOONS_BAD_CONFIG) {
+        fprintf(stderr, "gelucheck report: make_moons cannot run: no available implementation "
+                        "of the exact GELU to serve as reference\n");
+        return -1;
+    }
+    double t0 = monotonic_seconds();
+    if (r == MOONS_OK)
+        r = moons_experiment_run(e, isatty(STDERR_FILENO) ? moons_progress_line : NULL, &t0);
+    *sum = r == MOONS_OK ? calloc(e->n_impls, sizeof **sum) : NULL;
+    if (!*sum) r = MOONS_NO_MEMORY;
+    for (size_t i = 0; r == MOONS_OK && i < e->n_impls; i++)
+        r = moons_summarise(e, i, &(*sum)[i]);
+    if (r != MOONS_OK) {
+        fprintf(stderr, "gelucheck report: make_moons: out of memory\n");
+        free(*sum);
+        moons_experiment_free(e);
+        return -1;
+    }
+    printf("\nmake_moons (%s): %zu runs (%zu implementations, %zu seeds of %zu epochs) in "
+           "%.1f s; the tables are in index.html\n",
+           a->quick ? "--quick" : "default", e->n_impls * c.n_seeds, e->n_impls, c.n_seeds,
+           c.epochs, monotonic_seconds() - t0);
+    if (report_stage_write(st, "moons.csv", write_moons_csv, e) != 0) {
+        free(*sum);
+        moons_experiment_free(e);
+        return -1;
+    }
+    return 0;
 }
 
 /* Reads a whole file (NULL on failure). */
@@ -199,13 +267,18 @@ static void describe(const report_args *a, const scan_result *r, char *scan, siz
                  (unsigned long long)r->inputs);
 }
 
-static int write_report(const report_args *a, report_stage *st, const scan_result *r)
+static int write_report(const report_args *a, const report_impls *impls, report_stage *st,
+                        const scan_result *r)
 {
     csv_job jobs[] = {{r, accuracy_csv_write}, {r, ranges_csv_write}, {r, ulp_by_x_csv_write}};
     const char *names[] = {"accuracy.csv", "ranges.csv", "ulp_by_x.csv"};
     for (int i = 0; i < 3; i++)
         if (report_stage_write(st, names[i], write_csv, &jobs[i]) != 0) return -1;
     if (run_bench(a, st) != 0) return -1;
+    moons_experiment e;
+    moons_summary *sum;
+    if (run_moons(a, impls, st, &e, &sum) != 0) return -1;
+    html_moons moons = {&e, sum, a->quick ? "The quick run" : "The default run"};
     char acc[2200], bench[2200], err[512];
     results_set *s = malloc(sizeof *s);
     if (!s || results_load(s, report_stage_path(st, "accuracy.csv", acc, sizeof acc),
@@ -213,6 +286,8 @@ static int write_report(const report_args *a, report_stage *st, const scan_resul
                            sizeof err) != 0) {
         fprintf(stderr, "gelucheck report: %s\n", s ? err : "out of memory");
         free(s);
+        free(sum);
+        moons_experiment_free(&e);
         return -1;
     }
     char *svg[PLOT_COUNT] = {NULL};
@@ -237,7 +312,7 @@ static int write_report(const report_args *a, report_stage *st, const scan_resul
                         benchdesc};
     char why[SCAN_MAX_IMPLS][512];
     const char *broken[SCAN_MAX_IMPLS];
-    html_report h = {s, &meta, {NULL}, note, broken, 0};
+    html_report h = {s, &meta, {NULL}, note, broken, 0, &moons};
     for (int k = 0; k < PLOT_COUNT; k++) h.svg[k] = svg[k];
     for (size_t i = 0; i < r->nimpls; i++)
         if (scan_contract_violations(r, i, why[h.nbroken], sizeof why[0])) {
@@ -247,6 +322,8 @@ static int write_report(const report_args *a, report_stage *st, const scan_resul
     int rc = report_stage_write(st, "index.html", write_html, &h);
     for (int k = 0; k < PLOT_COUNT; k++) free(svg[k]);
     free(s);
+    free(sum);
+    moons_experiment_free(&e);
     if (note) fprintf(stderr, "gelucheck report: %s\n", note);
     return rc;
 }
@@ -265,15 +342,17 @@ int cmd_report(int argc, char **argv)
     if (report_stage_open(&stage, a.out) != 0)
         return usage_error("report", "cannot write the report directory '%s': %s", a.out,
                            strerror(errno));
+    report_impls impls;
+    impls.n = accuracy_default_impls("report", impls.list);
     scan_result *r = malloc(sizeof *r);
-    if (!r || run_scan(&a, r) != 0) {
+    if (!r || run_scan(&a, &impls, r) != 0) {
         free(r);
         report_stage_abort(&stage);
         return EXIT_CHECK_FAILED;
     }
     accuracy_files none = {NULL, NULL};
     st = accuracy_output("report", r, &none); /* the table and the contract verdicts */
-    if (write_report(&a, &stage, r) != 0) {
+    if (write_report(&a, &impls, &stage, r) != 0) {
         fprintf(stderr, "gelucheck report: the report was not written (%s); %s/ is as it was\n",
                 errno ? strerror(errno) : "see above", a.out);
         report_stage_abort(&stage);
@@ -283,7 +362,7 @@ int cmd_report(int argc, char **argv)
         st = EXIT_CHECK_FAILED;
     } else {
         printf("\nreport written: %s/index.html (with accuracy.csv, ranges.csv, ulp_by_x.csv, "
-               "bench.csv)\n",
+               "bench.csv, moons.csv)\n",
                a.out);
     }
     free(r);

@@ -325,7 +325,52 @@ int moons_summarise(const moons_experiment *e, size_t i, moons_summary *sum)
     return MOONS_OK;
 }
 
-static int write_rows(const moons_experiment *e, FILE *f)
+size_t moons_comparison_count(const moons_experiment *e)
+{
+    size_t others = e->n_impls - 1;
+    return MOONS_METRICS * ((e->relu < e->n_impls ? others : 0) + others);
+}
+
+double moons_threshold(const moons_experiment *e)
+{
+    size_t n = moons_comparison_count(e);
+    return MOONS_ALPHA / (double)(n ? n : 1);
+}
+
+bool moons_is_gelu(const gelu_impl *m)
+{
+    return m->target == GELU_TARGET_EXACT || m->target == GELU_TARGET_TANH ||
+           m->target == GELU_TARGET_SIGMOID;
+}
+
+moons_tally moons_tally_comparisons(const moons_experiment *e, const moons_summary *sum,
+                                    moons_metric m, moons_baseline b, moons_rows rows,
+                                    double threshold)
+{
+    moons_tally t = {0, 0, 0, -1.0, 1.0, 0, 0};
+    size_t base = b == MOONS_VS_RELU ? e->relu : e->reference;
+    for (size_t i = 0; i < e->n_impls; i++) {
+        const moons_comparison *c = &sum[i].vs[m][b];
+        bool gelu = moons_is_gelu(e->impls[i]);
+        if (i == base || !c->ran || (rows == MOONS_ROWS_GELU && !gelu) ||
+            (rows == MOONS_ROWS_NOT_GELU && gelu))
+            continue;
+        t.n++;
+        t.beyond += c->beyond;
+        t.significant += c->diff.p < threshold;
+        if (fabs(c->diff.mean) > t.max_abs) {
+            t.max_abs = fabs(c->diff.mean);
+            t.max_abs_impl = i;
+        }
+        if (c->diff.p < t.min_p || t.n == 1) {
+            t.min_p = c->diff.p;
+            t.min_p_impl = i;
+        }
+    }
+    return t;
+}
+
+int moons_csv_write(const moons_experiment *e, FILE *f)
 {
     fprintf(f, "seed,impl,target,train_loss,val_acc,test_acc,test_loss,seconds,swap_test_acc,"
                "swap_max_logit_change\n");
@@ -350,7 +395,7 @@ int moons_write_csv(const moons_experiment *e, const char *path)
     int fd = mkstemp(tmp);
     FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
     if (!f && fd >= 0) close(fd);
-    int status = f ? write_rows(e, f) : MOONS_IO_ERROR;
+    int status = f ? moons_csv_write(e, f) : MOONS_IO_ERROR;
     if (f && fclose(f) != 0) status = MOONS_IO_ERROR;
     if (status == MOONS_OK && rename(tmp, path) != 0) status = MOONS_IO_ERROR;
     if (status != MOONS_OK && fd >= 0) {

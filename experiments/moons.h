@@ -14,6 +14,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "gelu_impl.h"
 #include "stats.h"
@@ -99,9 +100,42 @@ const moons_run *moons_run_at(const moons_experiment *e, size_t seed_index, size
 /* MOONS_OK or MOONS_NO_MEMORY. */
 int moons_summarise(const moons_experiment *e, size_t impl_index, moons_summary *s);
 
-/* One CSV row per (seed, implementation), written to a temporary file beside `path` and renamed
- * over it, so `path` is never half-written. MOONS_OK, MOONS_NO_MEMORY or MOONS_IO_ERROR (errno
- * set). */
+/* The family-wise level of the paired tests; each is judged at MOONS_ALPHA divided by the number
+ * of comparisons shown (Bonferroni). */
+#define MOONS_ALPHA 0.05
+
+/* The comparisons the paired tables show: on each metric, every implementation but the
+ * baseline against ReLU (when it ran) and against the reference. */
+size_t moons_comparison_count(const moons_experiment *e);
+/* MOONS_ALPHA / moons_comparison_count (MOONS_ALPHA when there is none). */
+double moons_threshold(const moons_experiment *e);
+
+/* Whether m approximates GELU (exact, tanh or sigmoid target), as opposed to ReLU or SiLU. */
+bool moons_is_gelu(const gelu_impl *m);
+
+/* Which implementations a tally covers. */
+typedef enum { MOONS_ROWS_ALL, MOONS_ROWS_GELU, MOONS_ROWS_NOT_GELU } moons_rows;
+
+/* One metric against one baseline, over the implementations `rows` selects (the baseline left
+ * out): how many differences are beyond the seed-to-seed spread and how many significant at
+ * `threshold`, the largest |mean Δ| and the smallest p (1 when none is below), each with its
+ * implementation's index. n is 0 when the baseline did not run or nothing was selected. */
+typedef struct {
+    size_t n, beyond, significant;
+    double max_abs, min_p;
+    size_t max_abs_impl, min_p_impl;
+} moons_tally;
+
+moons_tally moons_tally_comparisons(const moons_experiment *e, const moons_summary *sum,
+                                    moons_metric m, moons_baseline b, moons_rows rows,
+                                    double threshold);
+
+/* The CSV, one row per (seed, implementation) after the header line
+ * seed,impl,target,train_loss,val_acc,test_acc,test_loss,seconds,swap_test_acc,
+ * swap_max_logit_change; MOONS_OK or MOONS_IO_ERROR when the stream failed. */
+int moons_csv_write(const moons_experiment *e, FILE *f);
+/* The same CSV written to a temporary file beside `path` and renamed over it, so `path` is
+ * never half-written. MOONS_OK, MOONS_NO_MEMORY or MOONS_IO_ERROR (errno set). */
 int moons_write_csv(const moons_experiment *e, const char *path);
 
 #endif

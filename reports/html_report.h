@@ -1,12 +1,14 @@
 /* index.html: one self-contained page (inline CSS and SVG; no script, no external reference, so
  * it reads offline), written as well-formed XHTML-style HTML5 so that an XML parser accepts it.
  * A header saying where and how the results were made, a "how to read this", the summary table
- * (one row per implementation, from results.h: measurements only), the plots, the files. */
+ * (one row per implementation, from results.h: measurements only), the plots, the make_moons
+ * experiment (experiments/moons.h), the files. */
 #ifndef GELUCHECK_HTML_REPORT_H
 #define GELUCHECK_HTML_REPORT_H
 
 #include <stdio.h>
 
+#include "moons.h"
 #include "plots.h"
 #include "results.h"
 
@@ -16,6 +18,13 @@ typedef struct {
     const char *bench; /* how the benchmark ran */
 } report_meta;
 
+/* The make_moons experiment as the report ran it. */
+typedef struct {
+    const moons_experiment *experiment; /* run */
+    const moons_summary *summary;       /* one per implementation, in experiment->impls order */
+    const char *run;                    /* how: "the default run", "the quick run" */
+} html_moons;
+
 typedef struct {
     const results_set *results;
     const report_meta *meta;
@@ -23,6 +32,7 @@ typedef struct {
     const char *plots_note;      /* why plots are missing, or NULL */
     const char *const *broken;   /* one line per implementation breaking its contract */
     size_t nbroken;
+    const html_moons *moons;     /* NULL: the section says the experiment was not run */
 } html_report;
 
 /* Writes the page; 0, or −1 when the stream fails. */

@@ -185,11 +185,11 @@ expect_pick 1 "nothing fits" --platform generic --max-ulp 0.1
 expect_pick 0 "choice: tanhy," --platform host --target tanh
 
 # A quick report: every file, the CSV headers, one accuracy row per scanned implementation, a
-# well-formed self-contained page; then pick reads it.
+# well-formed self-contained page with the make_moons section; then pick reads it.
 rep=$scratch/report
 "$g" report --quick --out "$rep" >"$out" 2>"$err"
 st=$?
-for f in accuracy.csv ranges.csv ulp_by_x.csv bench.csv index.html; do
+for f in accuracy.csv ranges.csv ulp_by_x.csv bench.csv moons.csv index.html; do
     [ -s "$rep/$f" ] || { echo "FAIL: report --quick (status $st) lacks $f: $(tail -3 "$err")"; fails=$((fails + 1)); }
 done
 [ $st -le 1 ] || { echo "FAIL: report --quick status $st"; fails=$((fails + 1)); }
@@ -197,6 +197,15 @@ head -1 "$rep/accuracy.csv" | grep -q "^impl,target,reference,direction,inputs,m
     { echo "FAIL: accuracy.csv header: $(head -1 "$rep/accuracy.csv")"; fails=$((fails + 1)); }
 [ "$(head -1 "$rep/ulp_by_x.csv")" = "impl,reference,direction,x_lo,x_hi,max_ulp,max_abs" ] ||
     { echo "FAIL: ulp_by_x.csv header"; fails=$((fails + 1)); }
+# moons.csv: the quick experiment (3 seeds) over the scanned implementations, as moons --csv.
+[ "$(head -1 "$rep/moons.csv")" = "seed,impl,target,train_loss,val_acc,test_acc,test_loss,seconds,swap_test_acc,swap_max_logit_change" ] ||
+    { echo "FAIL: moons.csv header: $(head -1 "$rep/moons.csv")"; fails=$((fails + 1)); }
+scanned=$(grep -c ',own,forward,' "$rep/accuracy.csv")
+[ "$(wc -l <"$rep/moons.csv")" -eq $((1 + 3 * scanned)) ] ||
+    { echo "FAIL: moons.csv has $(wc -l <"$rep/moons.csv") lines for $scanned implementations"; fails=$((fails + 1)); }
+for needle in '<h2 id="moons">' '<b>Conclusion</b>' 'Bonferroni threshold' 'Inference swap' 'moons.csv'; do
+    grep -qF "$needle" "$rep/index.html" || { echo "FAIL: index.html lacks $needle"; fails=$((fails + 1)); }
+done
 "$g" list | awk 'NR > 1 && $4 == "yes" {print $1}' | grep -v _omp | while read -r name; do
     grep -q "^$name,[a-z]*,own,forward," "$rep/accuracy.csv" || echo "FAIL: accuracy.csv lacks $name"
     grep -q ",$name," "$rep/bench.csv" || echo "FAIL: bench.csv lacks $name"

@@ -1,7 +1,8 @@
 /* The report's parts: a report directory is published whole or not at all (a writer failing
  * midway leaves the previous files and no temporary file); the picker's choice on fixture
  * results is deterministic (platform features, constraints, the tie rule); the page inlines
- * gnuplot's SVG without external references. */
+ * gnuplot's SVG without external references and has the make_moons section (or says the
+ * experiment was not run). */
 #include <criterion/criterion.h>
 #include <dirent.h>
 #include <math.h>
@@ -14,6 +15,7 @@
 
 #include "gelu_impl.h"
 #include "html_report.h"
+#include "moons.h"
 #include "pick.h"
 #include "report_stage.h"
 
@@ -199,7 +201,8 @@ Test(report, page_inlines_svg_without_external_references)
     report_meta meta = {"cpu <x>",          "avx2", "gcc",  "-O2", "today", "abc123",
                         "gelucheck report", "scan", "bench"};
     const char *broken[] = {"tie_b forward: max ULP error 9 > claimed 1"};
-    html_report h = {load_fixture(), &meta, {svg, NULL, NULL, NULL}, "a note & more", broken, 1};
+    html_report h = {load_fixture(), &meta, {svg, NULL, NULL, NULL}, "a note & more", broken, 1,
+                     NULL};
     char *buf;
     size_t size;
     FILE *f = open_memstream(&buf, &size);
@@ -214,5 +217,67 @@ Test(report, page_inlines_svg_without_external_references)
     cr_expect_not_null(strstr(buf, "<code>tie_b forward: max ULP error 9 &gt; claimed 1</code>"));
     cr_expect_not_null(strstr(buf, "<td class=\"l\"><b>tie_c</b></td>"),
                        "a row per implementation");
+    cr_expect_not_null(strstr(buf, "<h2 id=\"moons\">"));
+    cr_expect_not_null(strstr(buf, "make_moons experiment was not run"));
     free(buf);
+}
+
+/* The page of a tiny make_moons run (silu, with the reference and ReLU that always run). */
+static char *page_with_moons(moons_experiment *e, moons_summary *sum)
+{
+    report_meta meta = {"cpu", "avx2", "gcc", "-O2", "today", "abc", "report", "scan", "bench"};
+    html_moons moons = {e, sum, "A tiny run"};
+    html_report h = {load_fixture(), &meta, {NULL}, NULL, NULL, 0, &moons};
+    char *buf;
+    size_t size;
+    FILE *f = open_memstream(&buf, &size);
+    cr_assert_eq(html_report_write(f, &h), 0);
+    fclose(f);
+    return buf;
+}
+
+Test(report, page_has_the_moons_tables_and_conclusion)
+{
+    moons_config c;
+    moons_config_quick(&c);
+    c.n_samples = 100;
+    c.epochs = 2;
+    c.n_seeds = 2;
+    const gelu_impl *silu = gelu_impl_find("silu");
+    moons_experiment e;
+    cr_assert_eq(moons_experiment_init(&e, &c, &silu, 1), MOONS_OK);
+    cr_assert_eq(moons_experiment_run(&e, NULL, NULL), MOONS_OK);
+    moons_summary sum[3];
+    cr_assert_eq(e.n_impls, 3, "silu, the reference, relu");
+    for (size_t i = 0; i < e.n_impls; i++) cr_assert_eq(moons_summarise(&e, i, &sum[i]), MOONS_OK);
+    char *buf = page_with_moons(&e, sum);
+    cr_expect_null(strstr(buf, "http"), "no URL at all");
+    cr_expect_null(strstr(buf, "was not run"));
+    const char *section = strstr(buf, "<h2 id=\"moons\">");
+    cr_assert_not_null(section);
+    cr_expect_not_null(strstr(section, "<b>How to read this</b>"));
+    cr_expect_not_null(strstr(section, "<td class=\"l\"><b>silu</b></td><td class=\"l\">silu</td>"));
+    /* 2 metrics × (2 vs relu + 2 vs the reference) = 8 comparisons */
+    cr_expect_not_null(strstr(section, "Bonferroni threshold 0.05 / 8 = 0.0063"), "%s", section);
+    cr_expect_not_null(strstr(section, "Inference swap"));
+    cr_expect_not_null(strstr(section, "&#916; test accuracy</th><th>max |&#916; logit|</th>"));
+    size_t open = 0, close = 0;
+    for (const char *p = buf; (p = strstr(p, "<table>")); p++) open++;
+    for (const char *p = buf; (p = strstr(p, "</table>")); p++) close++;
+    cr_expect_eq(open, close);
+    cr_expect_eq(open, 4, "the summary and the three make_moons tables");
+    free(buf);
+
+    /* The CSV the report stages: the documented header, one row per seed and implementation. */
+    size_t size, lines = 0;
+    FILE *f = open_memstream(&buf, &size);
+    cr_assert_eq(moons_csv_write(&e, f), MOONS_OK);
+    fclose(f);
+    static const char header[] = "seed,impl,target,train_loss,val_acc,test_acc,test_loss,"
+                                 "seconds,swap_test_acc,swap_max_logit_change\n";
+    cr_expect_eq(strncmp(buf, header, sizeof header - 1), 0, "%s", buf);
+    for (const char *p = buf; *p; p++) lines += *p == '\n';
+    cr_expect_eq(lines, 1 + 2 * 3);
+    free(buf);
+    moons_experiment_free(&e);
 }
