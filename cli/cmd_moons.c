@@ -153,9 +153,13 @@ static bool select_impls(moons_args *a, char *skipped, size_t size)
         if (!gelu_impl_available(m))
             snprintf(skipped + used, size - used, "%s%s", used ? ", " : "", m->name);
     }
+    /* By default, as the scan: every available one but the threaded benchmark rows (their
+     * kernels are their single-threaded twins', and their thread pools cost ~25 s a seed). */
     if (a->n_chosen == 0)
-        for (size_t i = 0; i < gelu_impl_count(); i++)
-            if (gelu_impl_available(gelu_impl_at(i))) a->chosen[a->n_chosen++] = gelu_impl_at(i);
+        for (size_t i = 0; i < gelu_impl_count(); i++) {
+            const gelu_impl *m = gelu_impl_at(i);
+            if (gelu_impl_available(m) && !m->own_threads) a->chosen[a->n_chosen++] = m;
+        }
     return true;
 }
 
