@@ -30,12 +30,12 @@ const gelu_impl gelu_impl_erfc_libm = {
     .forward = forward,
     .derivative = derivative,
     .contract = {
-        .max_ulp = 256,
-        .max_abs = 4e-7,
+        .max_ulp = 200,
+        .max_abs = 3.85e-07,
         .monotone = false,
         .specials = false,
         .grad_max_ulp = INFINITY,
-        .grad_max_abs = 1.5e-7,
+        .grad_max_abs = 1.45e-07,
     },
     .origin = "x·Φ(x) written as 0.5·x·erfc(−x/√2) in float with libm erfcf",
 };
