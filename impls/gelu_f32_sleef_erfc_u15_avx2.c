@@ -1,6 +1,6 @@
 /* sleef_erfc_u15_avx2 (peer): GELU(x) = x·Φ(x), Φ(x) = ½·erfc(−x·√½), with SLEEF's
  * Sleef_erfcf8_u15avx2 (AVX2, 8 lanes) in binary32; derivative Φ(x) + x·φ(x) with SLEEF's expf.
- * Kernels and contract (measured on the seeded sample, the same as the other ISA's):
+ * Kernels and contract (set from the exhaustive run, the same as the other ISA's):
  * sleef_gelu_kernels.h. */
 #define SLEEF_LANES 8
 #define SLEEF_PHI(v) (0.5f * Sleef_erfcf8_u15avx2(-(v) * sleef_sqrt1_2))

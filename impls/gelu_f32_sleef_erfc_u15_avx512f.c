@@ -1,6 +1,6 @@
 /* sleef_erfc_u15_avx512f (peer): GELU(x) = x·Φ(x), Φ(x) = ½·erfc(−x·√½), with SLEEF's
  * Sleef_erfcf16_u15avx512f (AVX-512F, 16 lanes) in binary32; derivative Φ(x) + x·φ(x) with
- * SLEEF's expf. Kernels and contract (measured on the seeded sample, the same as the other
+ * SLEEF's expf. Kernels and contract (set from the exhaustive run, the same as the other
  * ISA's): sleef_gelu_kernels.h. */
 #define SLEEF_LANES 16
 #define SLEEF_PHI(v) (0.5f * Sleef_erfcf16_u15avx512f(-(v) * sleef_sqrt1_2))
