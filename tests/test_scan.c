@@ -321,3 +321,25 @@ Test(scan, criteria_counts_equal_the_rules_point_by_point, .timeout = 120)
     expect_criteria_as_rules(&gelu_impl_tanh_libm, 0x1.fffff8p127f, INFINITY);
     expect_criteria_as_rules(&gelu_impl_sigmoid, -INFINITY, -0x1.fffff8p127f);
 }
+
+static void derivative_ten_percent_off(const float *x, float *y, size_t n)
+{
+    cr_derivative(x, y, n);
+    for (size_t i = 0; i < n; i++) y[i] *= 1.1f;
+}
+
+Test(scan, derivative_inconsistent_with_forward_is_reported, .timeout = 120)
+{
+    /* The consistency check (central differences of the forward, GSL) sees a derivative 10% off
+     * everywhere; the correctly rounded pair agrees to well below 1%. */
+    gelu_impl good = cr_impl("cr", cr_forward, cr_derivative);
+    gelu_impl bad = cr_impl("bad_consistency", cr_forward, derivative_ten_percent_off);
+    scan_result *r = scan_one(&good, 1.0f, 1.0f);
+    cr_assert(r->has_extras);
+    cr_expect(r->extras[0].consistency_max_rel < 0.01, "consistent pair: %g",
+              r->extras[0].consistency_max_rel);
+    free(r);
+    r = scan_one(&bad, 1.0f, 1.0f);
+    cr_expect(r->extras[0].consistency_max_rel > 0.09, "10%% off: %g", r->extras[0].consistency_max_rel);
+    free(r);
+}
