@@ -81,6 +81,29 @@ static inline vf vf_lookup(const float table[16], vi i)
 {
     return _mm256_permutevar8x32_ps(_mm256_loadu_ps(table), i);
 }
+static inline vi vf_piece_index(vf a, float scale, float offset, int last)
+{
+    __m256 s = _mm256_fmadd_ps(a, _mm256_set1_ps(scale), _mm256_set1_ps(offset));
+    /* rounded up onto an integer: the exact value is below it (the residual is exact there) */
+    __m256 below = _mm256_and_ps(
+        _mm256_cmp_ps(s, _mm256_floor_ps(s), _CMP_EQ_OQ),
+        _mm256_cmp_ps(_mm256_fmadd_ps(a, _mm256_set1_ps(scale), _mm256_sub_ps(_mm256_set1_ps(offset), s)),
+                      _mm256_setzero_ps(), _CMP_LT_OQ));
+    __m256i i = _mm256_add_epi32(_mm256_cvttps_epi32(s), _mm256_castps_si256(below)); /* −1 */
+    return _mm256_min_epu32(i, _mm256_set1_epi32(last)); /* negative, NaN: above last unsigned */
+}
+/* 32 entries: four 8-entry permutes, chosen by bits 3 and 4 of i (shifted into the sign bit,
+ * which blendv reads). */
+static inline vf vf_lookup32(const float table[32], vi i)
+{
+    __m256 bit3 = _mm256_castsi256_ps(_mm256_slli_epi32(i, 28));
+    __m256 bit4 = _mm256_castsi256_ps(_mm256_slli_epi32(i, 27));
+    __m256 lo = _mm256_blendv_ps(_mm256_permutevar8x32_ps(_mm256_loadu_ps(table), i),
+                                 _mm256_permutevar8x32_ps(_mm256_loadu_ps(table + 8), i), bit3);
+    __m256 hi = _mm256_blendv_ps(_mm256_permutevar8x32_ps(_mm256_loadu_ps(table + 16), i),
+                                 _mm256_permutevar8x32_ps(_mm256_loadu_ps(table + 24), i), bit3);
+    return _mm256_blendv_ps(lo, hi, bit4);
+}
 
 /* Binary64 halves (see vf_scalar.h): 4 doubles each. */
 typedef __m256d vd;

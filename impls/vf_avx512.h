@@ -73,6 +73,17 @@ static inline vf vf_lookup(const float table[16], vi i)
 {
     return _mm512_permutexvar_ps(i, _mm512_loadu_ps(table));
 }
+static inline vi vf_piece_index(vf a, float scale, float offset, int last)
+{
+    __m512i i = _mm512_cvttps_epi32(_mm512_fmadd_round_ps(a, _mm512_set1_ps(scale), _mm512_set1_ps(offset),
+                                                          _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC));
+    return _mm512_min_epu32(i, _mm512_set1_epi32(last)); /* negative, NaN: above last unsigned */
+}
+/* 32 entries: one two-table permute (vpermt2ps). */
+static inline vf vf_lookup32(const float table[32], vi i)
+{
+    return _mm512_permutex2var_ps(_mm512_loadu_ps(table), i, _mm512_loadu_ps(table + 16));
+}
 
 /* Binary64 halves (see vf_scalar.h): 8 doubles each. */
 typedef __m512d vd;

@@ -65,6 +65,17 @@ static inline vi vf_interval_index(vf a, float scale, int last)
     return s < (float)last ? (vi)s : last;
 }
 static inline vf vf_lookup(const float table[16], vi i) { return table[i]; }
+/* The piece of a among equal pieces starting at −offset/scale: floor(a·scale + offset) of the
+ * exact value (so a tiny negative a lands below offset, not on it), min(·, last); a value below
+ * 0 (−1 < v < 0 gives 0), NaN or too large gives last. AVX-512 rounds the FMA down; here and on
+ * AVX2 the nearest FMA is corrected when it rounded up onto an integer. */
+static inline vi vf_piece_index(vf a, float scale, float offset, int last)
+{
+    float s = fmaf(a, scale, offset);
+    if (s == floorf(s) && fmaf(a, scale, offset - s) < 0.0f) s = nextafterf(s, -INFINITY);
+    return s > -1.0f && s < (float)last ? (vi)s : last;
+}
+static inline vf vf_lookup32(const float table[32], vi i) { return table[i]; }
 
 /* Binary64 lanes for algorithms that need more than binary32 inside: a vf is processed as two
  * vd halves (one lane each here) and rounded back once. */

@@ -2,10 +2,12 @@
 // them from the repository root): writers of C declarations, in the display mode in force.
 
 // static const <ctype> <name>[<size>] (size a string: numbers print in the display mode) = {l[0]<suffix>, l[1]<suffix>, ...};
+// A zero prints as 0.0 (Sollya writes it 0, and 0f is not C).
 procedure c_table(ctype, suffix, name, size, l) {
   var j;
   write("static const ", ctype, " ", name, "[", size, "] = {");
-  for j from 0 to length(l) - 1 do write(l[j], suffix, ", ");
+  for j from 0 to length(l) - 1 do
+    if l[j] == 0 then write("0.0", suffix, ", ") else write(l[j], suffix, ", "); // C needs 0.0f, not 0f
   write("};\n");
 };
 
