@@ -9,7 +9,9 @@
  * within a few thousandths of an ULP of GELU(m) (the generator picks such an m), so y is the
  * rounding of a value that is off by the polynomial's error plus |t|·(A's rounding), both far
  * below GELU's change between neighbours; rounding is monotone. In the piece holding x_min,
- * m = RN(x_min) and c1 = 0, so t·A = t·(t·B) keeps its sign structure on both sides of m. The
+ * m = RN(x_min) and c1 = 0, so t·A = t·(t·B) keeps its sign structure on both sides of m; in
+ * the two pieces at 0, y = RN(t/2 + t·RN(t·B)) instead (c0 + h·t with h = 1/2, exact, in the
+ * first FMA), where t/2 moves by more than the rounding of t·B can undo. The
  * pieces meet GELU exactly at their ends (the fit is pinned there), so crossing from one piece to
  * the next does not jump. Measured, not assumed: see the contract below and README.md.
  * Derivative: Φ(x) + x·φ(x) by a separate degree-5 fit on the same pieces; 1 and −0 outside.
@@ -40,7 +42,7 @@ static inline vf pw_fast_forward(vf x)
     p = vf_fma(p, t, vf_lookup32(pw_fast_c3, i));
     p = vf_fma(p, t, vf_lookup32(pw_fast_c2, i));
     p = vf_fma(p, t, vf_lookup32(pw_fast_c1, i));
-    p = vf_fma(p, t, vf_lookup32(pw_fast_c0, i));
+    p = vf_fma(p, t, vf_fma(t, vf_lookup32(pw_fast_h, i), vf_lookup32(pw_fast_c0, i)));
     return pw_fast_outside(x, p, vf_max_keep_nan(vf_set1(-0.0f), x));
 }
 

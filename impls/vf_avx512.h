@@ -4,6 +4,7 @@
 #define GELUCHECK_VF_AVX512_H
 
 #include <immintrin.h>
+#include <stdbool.h>
 
 #define VF_WIDTH 16
 /* The AVX-512 library is compiled with F, DQ, BW, VL and FMA: the compiler may use any. */
@@ -80,6 +81,7 @@ static inline vi vf_piece_index(vf a, float scale, float offset, int last)
     return _mm512_min_epu32(i, _mm512_set1_epi32(last)); /* negative, NaN: above last unsigned */
 }
 /* 32 entries: one two-table permute (vpermt2ps). */
+static inline bool vf_any_less(vf a, vf c) { return _mm512_cmp_ps_mask(a, c, _CMP_LT_OQ) != 0; }
 static inline vf vf_lookup32(const float table[32], vi i)
 {
     return _mm512_permutex2var_ps(_mm512_loadu_ps(table), i, _mm512_loadu_ps(table + 16));

@@ -6,6 +6,7 @@
 #define GELUCHECK_VF_SCALAR_H
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -75,6 +76,8 @@ static inline vi vf_piece_index(vf a, float scale, float offset, int last)
     if (s == floorf(s) && fmaf(a, scale, offset - s) < 0.0f) s = nextafterf(s, -INFINITY);
     return s > -1.0f && s < (float)last ? (vi)s : last;
 }
+/* Whether a < c in any lane: lets a kernel skip a costly path no lane needs. */
+static inline bool vf_any_less(vf a, vf c) { return a < c; }
 static inline vf vf_lookup32(const float table[32], vi i) { return table[i]; }
 
 /* Binary64 lanes for algorithms that need more than binary32 inside: a vf is processed as two

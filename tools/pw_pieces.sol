@@ -8,8 +8,11 @@
 //  * each piece equals GELU at both ends: after the minimax fit, c_j·t^j + c_(j+1)·t^(j+1) is
 //    corrected so that the ends' errors vanish, the coefficients are rounded, and c_(deg−1),
 //    c_deg are corrected once more for what the rounding moved.
-// Fits are absolute (mode absolute) or relative to GELU (mode relative; the x_min piece is
-// always absolute: its remainder is not a multiple of t²). The derivative gets its own fit.
+// Fits are absolute, except that mode relative fits the pieces at 0 relative to their remainder
+// (a multiple of x², which the pieces' monomials from x² on match); elsewhere GELU keeps its
+// sign and varies by less than 2x across a piece, so absolute minimax is within that of relative,
+// and fpminimax's relative mode cannot fit a remainder that vanishes at t = 0. The worst error is
+// then reported relative to GELU. The derivative gets its own (absolute) fit.
 
 procedure pw_ulp(v) { return 2^(floor(log2(abs(v))) - 23); };
 
@@ -54,13 +57,14 @@ procedure pw_fit(f, fd, bounds, deg, xmin, mode, half_pos, half_neg) {
   var i, a, b, m, c0, j, lo, ta, tb, I, F, p, d, e, ms, ps, ds, worst, worstend, worstd, md;
   ms = [||]; ps = [||]; ds = [||]; worst = 0; worstend = 0; worstd = 0;
   for i from 0 to length(bounds) - 2 do {
-    a = bounds[i]; b = bounds[i + 1]; md = mode;
+    a = bounds[i]; b = bounds[i + 1]; md = absolute;
     if (a == 0 || b == 0) then {
       m = 0; j = 2;
       if a == 0 then { ta = 0; tb = b; lo = half_pos*x; } else { ta = 0; tb = a; lo = half_neg*x; };
+      md = mode;
     } else if (a < xmin && xmin < b) then {
       m = round(xmin, SG, RN); c0 = round(f(m), SG, RN); j = 2; lo = c0;
-      ta = a - m; tb = b - m; md = absolute;
+      ta = a - m; tb = b - m;
     } else {
       m = pw_centre(f, a, b); c0 = round(f(m), SG, RN); j = 1; lo = c0;
       ta = a - m; tb = b - m;
@@ -84,8 +88,12 @@ procedure pw_fit(f, fd, bounds, deg, xmin, mode, half_pos, half_neg) {
   return [|ms, ps, ds, worst, worstend, worstd|];
 };
 
-// The tables <prefix>_m, <prefix>_c0..c<deg> (c0's zeros as −0.0: x = ±0 then gives
-// t·A + (−0) = ±0, the sign of x) and <prefix>_d0..d<deg>, in hexadecimal.
+// The tables <prefix>_m, <prefix>_c0..c<deg>, <prefix>_h and <prefix>_d0..d<deg>, in
+// hexadecimal, for y = (c0 + h·t) + t·(c1 + t·(c2 + …)) with the first sum and the last step one
+// FMA each. h is c1 in the pieces at 0 (about 1/2): their y = RN(h·t) + t·RN(t·B) is
+// monotone because t/2 moves by more than t·RN(t·B)'s rounding; as c0 + t·RN(1/2 + t·B) it
+// was not (B's rounding steps, relative 2^-24, match t's: 62214 violations on (0, 0.33)). The
+// other pieces have h = 0. c0's zeros print as −0.0: x = ±0 then gives ±0, the sign of x.
 procedure pw_write(prefix, fit, deg) {
   var names, k, l, i, ps, ds, n, sz;
   names = [|"0", "1", "2", "3", "4", "5", "6", "7", "8"|];
@@ -97,7 +105,13 @@ procedure pw_write(prefix, fit, deg) {
   write("static const float ", prefix, "_c0[", sz, "] = {");
   for i from 0 to n - 1 do if coeff(ps[i], 0) == 0 then write("-0.0f, ") else write(coeff(ps[i], 0), "f, ");
   write("};\n");
-  for k from 1 to deg do {
+  // the pieces at 0 move c1 (about 1/2) to h and keep 2^-100 in c1: t·RN(2^-100 + t·B) then
+  // has the sign of t² even where t·B underflows, so x = −2^-149 (h·t rounds to −0) stays −0
+  l = [||]; for i from 0 to n - 1 do if fit[0][i] == 0 then l = l :. coeff(ps[i], 1) else l = l :. 0;
+  c_table("float", "f", prefix @ "_h", sz, l);
+  l = [||]; for i from 0 to n - 1 do if fit[0][i] == 0 then l = l :. 2^-100 else l = l :. coeff(ps[i], 1);
+  c_table("float", "f", prefix @ "_c1", sz, l);
+  for k from 2 to deg do {
     l = [||]; for i from 0 to n - 1 do l = l :. coeff(ps[i], k);
     c_table("float", "f", prefix @ "_c" @ names[k], sz, l);
   };

@@ -1,0 +1,77 @@
+/* pw_accurate: the accurate tier, GELU within 2 ULP of exact x·Φ(x) over every binary32 input
+ * (the negative tail down to underflow included), monotone, special values exact, in binary32
+ * throughout. Three regions:
+ *   x < −3       gelu_tail.h (−exp(−x²/2 + C + ℓ) with x² split and the exponent never formed);
+ *   [−3, 5.5]    32 equal pieces of [−3.3, 5.5], one degree-6 polynomial each in t = x − m,
+ *                built like pw_fast's (tools/pw_pieces.sol; impls/pw_fast.h says why the Horner
+ *                evaluation is monotone), fitted relative to GELU (tools/pw_accurate_coeffs.sol);
+ *   x > 5.5      x itself (off by 5.5·Φ(−5.5) = 1.0e-7, 0.22 ULP);
+ * and for |x| < 2^-125 x/2 rounded up (vf_gelu_tiny.h: the tie of an odd subnormal).
+ * The tail costs about as much as the pieces, so a vector with no lane below −3 skips it (each
+ * lane's result is the same either way: the choice is per lane, the skip only saves time).
+ * Derivative: a separate degree-6 fit per piece, gelu_tail_derivative below −3, 1 above 5.5.
+ * Measured figures: the contract below and README.md. Include after a vf_<isa>.h. */
+#ifndef GELUCHECK_PW_ACCURATE_H
+#define GELUCHECK_PW_ACCURATE_H
+
+#include <math.h>
+
+#include "gelu_impl.h"
+#include "gelu_tail.h"
+#include "pw_accurate_coeffs.h"
+#include "vf_array.h"
+#include "vf_gelu_tiny.h"
+
+static const float pw_accurate_tail = -3.0f; /* below: gelu_tail.h */
+
+/* c6 + t·(c5 + … + t·c1), the Horner steps before the last. */
+#define PW_ACC_HORNER(p, t, i, c)                                                             \
+    do {                                                                                       \
+        p = vf_lookup32(c##6, i);                                                              \
+        p = vf_fma(p, t, vf_lookup32(c##5, i));                                                \
+        p = vf_fma(p, t, vf_lookup32(c##4, i));                                                \
+        p = vf_fma(p, t, vf_lookup32(c##3, i));                                                \
+        p = vf_fma(p, t, vf_lookup32(c##2, i));                                                \
+        p = vf_fma(p, t, vf_lookup32(c##1, i));                                                \
+    } while (0)
+
+static inline vf pw_accurate_forward(vf x)
+{
+    vi i = vf_piece_index(x, pw_accurate_scale, pw_accurate_offset, 31);
+    vf t = vf_sub(x, vf_lookup32(pw_accurate_m, i));
+    vf y;
+    PW_ACC_HORNER(y, t, i, pw_accurate_c);
+    y = vf_fma(y, t, vf_fma(t, vf_lookup32(pw_accurate_h, i), vf_lookup32(pw_accurate_c0, i)));
+    if (vf_any_less(x, vf_set1(pw_accurate_tail)))
+        y = vf_select_less(x, vf_set1(pw_accurate_tail), gelu_tail_forward(x), y);
+    y = vf_select_less(vf_set1(pw_accurate_top), x, x, y); /* +inf too; NaN stays y = NaN */
+    return vf_gelu_tiny(x, y);
+}
+
+static inline vf pw_accurate_derivative(vf x)
+{
+    vi i = vf_piece_index(x, pw_accurate_scale, pw_accurate_offset, 31);
+    vf t = vf_sub(x, vf_lookup32(pw_accurate_m, i));
+    vf d;
+    PW_ACC_HORNER(d, t, i, pw_accurate_d);
+    d = vf_fma(d, t, vf_lookup32(pw_accurate_d0, i));
+    if (vf_any_less(x, vf_set1(pw_accurate_tail)))
+        d = vf_select_less(x, vf_set1(pw_accurate_tail), gelu_tail_derivative(x), d);
+    return vf_select_less(vf_set1(pw_accurate_top), x, vf_set1(1.0f), d);
+}
+
+VF_ARRAY_KERNEL(pw_accurate_forward_array, pw_accurate_forward)
+VF_ARRAY_KERNEL(pw_accurate_derivative_array, pw_accurate_derivative)
+
+#define PW_ACCURATE_IMPL(impl_name)                                                             \
+    VF_GELU_IMPL(impl_name, GELU_TARGET_EXACT, pw_accurate_forward_array,                     \
+                 pw_accurate_derivative_array,                                                \
+                 "x·Φ(x): 32 pinned Sollya pieces of degree 6 and an exp tail, binary32 (accurate tier)", \
+                 .max_ulp = 2.0,                                                               \
+                 .max_abs = 4e-07,                                                             \
+                 .monotone = true,                                                             \
+                 .specials = true,                                                             \
+                 .grad_max_ulp = INFINITY,                                                     \
+                 .grad_max_abs = 1e-06)
+
+#endif
