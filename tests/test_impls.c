@@ -1,12 +1,15 @@
 /* Every registered implementation held to its declared contract against MPFR on 10^5 seeded
  * inputs over [−20, 20] (half uniform in value, half uniform in encoding), forward and
  * derivative, and its special-value claim checked both ways: a claim of right specials must hold
- * at every special input, and an implementation that gets them all right must claim it. */
+ * at every special input, and an implementation that gets them all right must claim it. And the
+ * SIMD builds of each vf_* algorithm give the bits of its plain build. */
 #include <criterion/criterion.h>
 #include <criterion/logging.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "contract.h"
 #include "criteria.h"
@@ -129,4 +132,96 @@ Test(impls, special_values_by_encoding)
             cr_expect(!right, "%s gets every special value right but does not claim it", m->name);
         if (!right) cr_log_info("%s: first wrong special: %s", m->name, why);
     }
+}
+
+/* The SIMD builds of one algorithm (name_avx2, name_avx512, …) against its plain build (name):
+ * the vf_* algorithms run the same operations in the same order on every ISA, so the bits must
+ * agree (NaN: any NaN). Inputs: every 4093rd encoding (all signs and binades), the specials, and
+ * the 2^12 encodings on each side of ±0, where subnormal ties and the pieces at 0 meet. */
+enum { STRIDE = 4093, NEAR_ZERO = 4096 };
+
+static size_t isa_inputs(float **out)
+{
+    size_t n = ((size_t)1 << 32) / STRIDE + 1 + CONTRACT_SPECIAL_COUNT + 4 * NEAR_ZERO;
+    float *x = malloc(n * sizeof *x);
+    size_t k = 0;
+    for (uint64_t b = 0; b < ((uint64_t)1 << 32); b += STRIDE) x[k++] = float_from_bits((uint32_t)b);
+    contract_special_inputs(x + k);
+    k += CONTRACT_SPECIAL_COUNT;
+    for (uint32_t b = 0; b < 2 * NEAR_ZERO; b++) {
+        x[k++] = float_from_bits(b);
+        x[k++] = float_from_bits(0x80000000u | b);
+    }
+    *out = x;
+    return k;
+}
+
+/* The first input where the two kernels' bits differ (NaN matches NaN), or n. */
+static size_t first_mismatch(gelu_kernel a, gelu_kernel b, const float *x, size_t n, float *ya,
+                             float *yb)
+{
+    a(x, ya, n);
+    b(x, yb, n);
+    for (size_t k = 0; k < n; k++)
+        if (!(isnan(ya[k]) && isnan(yb[k])) && float_bits(ya[k]) != float_bits(yb[k])) return k;
+    return n;
+}
+
+/* The plain build's name: name_avx2 → name, name_avx512f → name, else NULL. */
+static const gelu_impl *plain_build(const char *name)
+{
+    const char *cut = strstr(name, "_avx");
+    if (!cut) return NULL;
+    char base[64];
+    snprintf(base, sizeof base, "%.*s", (int)(cut - name), name);
+    return gelu_impl_find(base);
+}
+
+Test(impls, simd_builds_match_the_plain_build, .timeout = 300)
+{
+    float *x;
+    size_t n = isa_inputs(&x);
+    float *ya = malloc(n * sizeof *ya), *yb = malloc(n * sizeof *yb);
+    size_t pairs = 0;
+    for (size_t i = 0; i < gelu_impl_count(); i++) {
+        const gelu_impl *m = gelu_impl_at(i), *plain = plain_build(m->name);
+        if (!plain || !gelu_impl_available(m)) continue;
+        pairs++;
+        for (int g = 0; g < 2; g++) {
+            size_t k = first_mismatch(g ? m->derivative : m->forward,
+                                      g ? plain->derivative : plain->forward, x, n, ya, yb);
+            cr_expect(k == n, "%s %s differs from %s at x = %a (0x%08x): 0x%08x vs 0x%08x", m->name,
+                      g ? "derivative" : "forward", plain->name, k < n ? (double)x[k] : 0.0,
+                      k < n ? float_bits(x[k]) : 0u, k < n ? float_bits(ya[k]) : 0u,
+                      k < n ? float_bits(yb[k]) : 0u);
+        }
+    }
+    cr_log_info("%zu SIMD builds compared with their plain builds on %zu inputs", pairs, n);
+    cr_expect(pairs > 0, "no SIMD build with a plain counterpart ran");
+    free(x), free(ya), free(yb);
+}
+
+/* The comparison catches a single planted difference, at its input. */
+static gelu_kernel planted_base;
+static uint32_t planted_at;
+static void planted_one_bit(const float *x, float *y, size_t n)
+{
+    planted_base(x, y, n);
+    for (size_t k = 0; k < n; k++)
+        if (float_bits(x[k]) == planted_at) y[k] = float_from_bits(float_bits(y[k]) ^ 1u);
+}
+
+Test(impls, simd_comparison_catches_one_flipped_bit, .timeout = 120)
+{
+    const gelu_impl *m = gelu_impl_find("pw_accurate");
+    cr_assert(m);
+    float *x;
+    size_t n = isa_inputs(&x);
+    float *ya = malloc(n * sizeof *ya), *yb = malloc(n * sizeof *yb);
+    planted_base = m->forward;
+    planted_at = 0x80000001u; /* −2^-149, among the near-zero inputs */
+    size_t k = first_mismatch(planted_one_bit, m->forward, x, n, ya, yb);
+    cr_assert(k < n, "the flipped bit was not found");
+    cr_expect_eq(float_bits(x[k]), planted_at, "found at 0x%08x instead", float_bits(x[k]));
+    free(x), free(ya), free(yb);
 }
