@@ -13,7 +13,11 @@
  * the two pieces at 0, y = RN(t/2 + t·RN(t·B)) instead (c0 + h·t with h = 1/2, exact, in the
  * first FMA), where t/2 moves by more than the rounding of t·B can undo. The
  * pieces meet GELU exactly at their ends (the fit is pinned there), so crossing from one piece to
- * the next does not jump. Measured, not assumed: see the contract below and README.md.
+ * the next does not jump. Measured, not assumed: over all 2^32 inputs against MPFR, each ISA's
+ * build (`gelucheck accuracy --impl pw_fast_avx512,pw_fast_avx2,pw_fast --grad`, 386 s with the
+ * three pw_accurate builds), forward max abs 3.069e-7 (at x = −0x1.533336p+2, just below the
+ * cut), no monotonicity violation, specials exact; derivative max abs 1.623e-6 (same input).
+ * The contract sits just above. No ULP bound: −0 below −5.3 where GELU is ~1e-7 and smaller.
  * Derivative: Φ(x) + x·φ(x) by a separate degree-5 fit on the same pieces; 1 and −0 outside.
  * The algorithm once, on the vf_* operations; include after a vf_<isa>.h. */
 #ifndef GELUCHECK_PW_FAST_H
@@ -66,10 +70,10 @@ VF_ARRAY_KERNEL(pw_fast_derivative_array, pw_fast_derivative)
     VF_GELU_IMPL(impl_name, GELU_TARGET_EXACT, pw_fast_forward_array, pw_fast_derivative_array, \
                  "x·Φ(x) by 32 pinned Sollya minimax pieces of degree 5 (fast tier)",          \
                  .max_ulp = INFINITY,                                                          \
-                 .max_abs = 4e-07,                                                             \
+                 .max_abs = 3.08e-07,                                                          \
                  .monotone = true,                                                             \
                  .specials = true,                                                             \
                  .grad_max_ulp = INFINITY,                                                     \
-                 .grad_max_abs = 2e-06)
+                 .grad_max_abs = 1.63e-06)
 
 #endif
