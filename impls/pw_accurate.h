@@ -7,8 +7,9 @@
  *                evaluation is monotone), fitted relative to GELU (tools/pw_accurate_coeffs.sol);
  *   x > 5.5      x itself (off by 5.5·Φ(−5.5) = 1.0e-7, 0.22 ULP);
  * and for |x| < 2^-125 x/2 rounded up (vf_gelu_tiny.h: the tie of an odd subnormal).
- * The tail costs about as much as the pieces, so a vector with no lane below −3 skips it (each
- * lane's result is the same either way: the choice is per lane, the skip only saves time).
+ * The tail costs about as much as the pieces, so it runs only on the elements below −3, packed
+ * into whole vectors (vf_array.h's VF_SPLIT_ARRAY_KERNEL): what an element gets depends on its
+ * own value only, never on its neighbours.
  * Derivative: a separate degree-6 fit per piece, gelu_tail_derivative below −3, 1 above 5.5.
  * Measured over all 2^32 inputs against MPFR, each ISA's build (`gelucheck accuracy --impl
  * pw_accurate_avx512,pw_accurate_avx2,pw_accurate --grad`, with pw_fast's three, 386 s): forward
@@ -28,7 +29,6 @@
 #include "vf_array.h"
 #include "vf_gelu_tiny.h"
 
-static const float pw_accurate_tail = -3.0f; /* below: gelu_tail.h */
 
 /* c6 + t·(c5 + … + t·c1), the Horner steps before the last. */
 #define PW_ACC_HORNER(p, t, i, c)                                                             \
@@ -48,8 +48,6 @@ static inline vf pw_accurate_forward(vf x)
     vf y;
     PW_ACC_HORNER(y, t, i, pw_accurate_c);
     y = vf_fma(y, t, vf_fma(t, vf_lookup32(pw_accurate_h, i), vf_lookup32(pw_accurate_c0, i)));
-    if (vf_any_less(x, vf_set1(pw_accurate_tail)))
-        y = vf_select_less(x, vf_set1(pw_accurate_tail), gelu_tail_forward(x), y);
     y = vf_select_less(vf_set1(pw_accurate_top), x, x, y); /* +inf too; NaN stays y = NaN */
     return vf_gelu_tiny(x, y);
 }
@@ -61,13 +59,13 @@ static inline vf pw_accurate_derivative(vf x)
     vf d;
     PW_ACC_HORNER(d, t, i, pw_accurate_d);
     d = vf_fma(d, t, vf_lookup32(pw_accurate_d0, i));
-    if (vf_any_less(x, vf_set1(pw_accurate_tail)))
-        d = vf_select_less(x, vf_set1(pw_accurate_tail), gelu_tail_derivative(x), d);
     return vf_select_less(vf_set1(pw_accurate_top), x, vf_set1(1.0f), d);
 }
 
-VF_ARRAY_KERNEL(pw_accurate_forward_array, pw_accurate_forward)
-VF_ARRAY_KERNEL(pw_accurate_derivative_array, pw_accurate_derivative)
+/* The pieces on every element, then the tail on the elements below −3 only. */
+VF_SPLIT_ARRAY_KERNEL(pw_accurate_forward_array, pw_accurate_forward, -3.0f, gelu_tail_forward)
+VF_SPLIT_ARRAY_KERNEL(pw_accurate_derivative_array, pw_accurate_derivative, -3.0f,
+                      gelu_tail_derivative)
 
 #define PW_ACCURATE_IMPL(impl_name)                                                             \
     VF_GELU_IMPL(impl_name, GELU_TARGET_EXACT, pw_accurate_forward_array,                     \

@@ -6,6 +6,7 @@
 #define GELUCHECK_VF_ARRAY_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "gelu_impl.h"
@@ -23,6 +24,56 @@
             memcpy(y + i, buf, (n - i) * sizeof *y);                                         \
         }                                                                                    \
     }
+
+/* VF_SPLIT_ARRAY_KERNEL(name, fn, below, tail_fn): like VF_ARRAY_KERNEL(name, fn), except that
+ * the elements below `below` get tail_fn's values instead, computed on those elements only,
+ * packed into whole vectors, a chunk of the array at a time (pack, run, unpack): a costly path
+ * that few elements need costs in proportion to them, not to the vectors they touch. Each
+ * element's result depends on its own value only, so the packing changes no result. */
+#ifdef VF_PACKS
+#define VF_SPLIT_CHUNK 512 /* elements: a multiple of every VF_WIDTH */
+#define VF_SPLIT_ARRAY_KERNEL(name, fn, below, tail_fn)                                       \
+    static void name(const float *x, float *y, size_t n)                                     \
+    {                                                                                        \
+        float xs[VF_SPLIT_CHUNK + VF_WIDTH];                                                 \
+        vm mask[VF_SPLIT_CHUNK / VF_WIDTH];                                                  \
+        size_t i = 0;                                                                        \
+        while (i + VF_WIDTH <= n) {                                                          \
+            size_t start = i, nv = 0, k = 0;                                                 \
+            for (; nv < VF_SPLIT_CHUNK / VF_WIDTH && i + VF_WIDTH <= n; nv++, i += VF_WIDTH) { \
+                vf v = vf_load(x + i);                                                       \
+                vf_store(y + i, fn(v));                                                      \
+                mask[nv] = vf_less_mask(v, vf_set1(below));                                  \
+                if (vf_mask_count(mask[nv])) k += vf_pack(v, mask[nv], xs + k);              \
+            }                                                                                \
+            for (size_t j = k; j < k + VF_WIDTH; j++) xs[j] = (below) - 1.0f;                \
+            for (size_t j = 0; j < k; j += VF_WIDTH) vf_store(xs + j, tail_fn(vf_load(xs + j))); \
+            for (size_t v = 0, r = 0; r < k; v++) {                                          \
+                if (!vf_mask_count(mask[v])) continue;                                       \
+                float *at = y + start + v * VF_WIDTH;                                        \
+                vf_store(at, vf_unpack(vf_load(at), mask[v], xs + r));                       \
+                r += vf_mask_count(mask[v]);                                                 \
+            }                                                                                \
+        }                                                                                    \
+        if (i < n) {                                                                         \
+            float buf[VF_WIDTH] = {0};                                                       \
+            memcpy(buf, x + i, (n - i) * sizeof *x);                                         \
+            vf v = vf_load(buf);                                                             \
+            vf_store(buf, vf_select_less(v, vf_set1(below), tail_fn(v), fn(v)));             \
+            memcpy(y + i, buf, (n - i) * sizeof *y);                                         \
+        }                                                                                    \
+    }
+#else /* one lane, or no cheap packing (AVX2): the tail on whole vectors that have such a lane */
+#define VF_SPLIT_ARRAY_KERNEL(name, fn, below, tail_fn)                                       \
+    static inline vf name##_one(vf v)                                                        \
+    {                                                                                        \
+        vf y = fn(v);                                                                        \
+        if (vf_mask_count(vf_less_mask(v, vf_set1(below))))                                  \
+            y = vf_select_less(v, vf_set1(below), tail_fn(v), y);                            \
+        return y;                                                                            \
+    }                                                                                        \
+    VF_ARRAY_KERNEL(name, name##_one)
+#endif
 
 /* VF_GELU_IMPL(name, target, forward, derivative, origin, contract fields...): the descriptor
  * gelu_impl_<name> of one ISA's build of a vf_* algorithm, its CPU features those of the

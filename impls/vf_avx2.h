@@ -5,6 +5,7 @@
 
 #include <immintrin.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 #define VF_WIDTH 8
 #define VF_FEATURES (CPU_FEATURE_AVX2 | CPU_FEATURE_FMA)
@@ -95,10 +96,9 @@ static inline vi vf_piece_index(vf a, float scale, float offset, int last)
 }
 /* 32 entries: four 8-entry permutes, chosen by bits 3 and 4 of i (shifted into the sign bit,
  * which blendv reads). */
-static inline bool vf_any_less(vf a, vf c)
-{
-    return _mm256_movemask_ps(_mm256_cmp_ps(a, c, _CMP_LT_OQ)) != 0;
-}
+typedef unsigned vm; /* lane bits */
+static inline vm vf_less_mask(vf a, vf c) { return (vm)_mm256_movemask_ps(_mm256_cmp_ps(a, c, _CMP_LT_OQ)); }
+static inline unsigned vf_mask_count(vm m) { return (unsigned)__builtin_popcount(m); }
 static inline vf vf_lookup32(const float table[32], vi i)
 {
     __m256 bit3 = _mm256_castsi256_ps(_mm256_slli_epi32(i, 28));

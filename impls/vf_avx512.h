@@ -5,6 +5,7 @@
 
 #include <immintrin.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 #define VF_WIDTH 16
 /* The AVX-512 library is compiled with F, DQ, BW, VL and FMA: the compiler may use any. */
@@ -81,7 +82,22 @@ static inline vi vf_piece_index(vf a, float scale, float offset, int last)
     return _mm512_min_epu32(i, _mm512_set1_epi32(last)); /* negative, NaN: above last unsigned */
 }
 /* 32 entries: one two-table permute (vpermt2ps). */
-static inline bool vf_any_less(vf a, vf c) { return _mm512_cmp_ps_mask(a, c, _CMP_LT_OQ) != 0; }
+typedef __mmask16 vm;
+static inline vm vf_less_mask(vf a, vf c) { return _mm512_cmp_ps_mask(a, c, _CMP_LT_OQ); }
+static inline unsigned vf_mask_count(vm m) { return (unsigned)__builtin_popcount(m); }
+/* vf_pack writes the marked lanes of a to xs, packed (a whole vector is written), and returns
+ * their count; vf_unpack gives y with the marked lanes replaced, in order, by rs[0], rs[1], ….
+ * Compress and expand in registers (to and from memory they are slow on some AMD cores). */
+#define VF_PACKS 1
+static inline unsigned vf_pack(vf a, vm m, float *xs)
+{
+    _mm512_storeu_ps(xs, _mm512_maskz_compress_ps(m, a));
+    return vf_mask_count(m);
+}
+static inline vf vf_unpack(vf y, vm m, const float *rs)
+{
+    return _mm512_mask_expand_ps(y, m, _mm512_loadu_ps(rs));
+}
 static inline vf vf_lookup32(const float table[32], vi i)
 {
     return _mm512_permutex2var_ps(_mm512_loadu_ps(table), i, _mm512_loadu_ps(table + 16));

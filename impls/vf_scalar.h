@@ -76,8 +76,12 @@ static inline vi vf_piece_index(vf a, float scale, float offset, int last)
     if (s == floorf(s) && fmaf(a, scale, offset - s) < 0.0f) s = nextafterf(s, -INFINITY);
     return s > -1.0f && s < (float)last ? (vi)s : last;
 }
-/* Whether a < c in any lane: lets a kernel skip a costly path no lane needs. */
-static inline bool vf_any_less(vf a, vf c) { return a < c; }
+/* Lane masks, for running a costly path only on the elements that need it (vf_array.h):
+ * vf_less_mask(a, c) marks the lanes with a < c, vf_mask_count counts them. (vf_avx512.h also
+ * packs and unpacks marked lanes.) */
+typedef bool vm;
+static inline vm vf_less_mask(vf a, vf c) { return a < c; }
+static inline unsigned vf_mask_count(vm m) { return m; }
 static inline vf vf_lookup32(const float table[32], vi i) { return table[i]; }
 
 /* Binary64 lanes for algorithms that need more than binary32 inside: a vf is processed as two
