@@ -28,37 +28,27 @@
 #include "pw_accurate_coeffs.h"
 #include "vf_array.h"
 #include "vf_gelu_tiny.h"
+#include "vf_pieces.h"
 
+static const vf_pieces pw_accurate_pieces = {
+    pw_accurate_scale, pw_accurate_offset, 6, pw_accurate_m, pw_accurate_h,
+    {pw_accurate_c0, pw_accurate_c1, pw_accurate_c2, pw_accurate_c3, pw_accurate_c4, pw_accurate_c5,
+     pw_accurate_c6},
+    {pw_accurate_d0, pw_accurate_d1, pw_accurate_d2, pw_accurate_d3, pw_accurate_d4, pw_accurate_d5,
+     pw_accurate_d6},
+};
 
-/* c6 + t·(c5 + … + t·c1), the Horner steps before the last. */
-#define PW_ACC_HORNER(p, t, i, c)                                                             \
-    do {                                                                                       \
-        p = vf_lookup32(c##6, i);                                                              \
-        p = vf_fma(p, t, vf_lookup32(c##5, i));                                                \
-        p = vf_fma(p, t, vf_lookup32(c##4, i));                                                \
-        p = vf_fma(p, t, vf_lookup32(c##3, i));                                                \
-        p = vf_fma(p, t, vf_lookup32(c##2, i));                                                \
-        p = vf_fma(p, t, vf_lookup32(c##1, i));                                                \
-    } while (0)
-
+/* x ≥ −3: the pieces, x itself above 5.5 (+inf too; NaN stays NaN), x/2 rounded up for tiny x. */
 static inline vf pw_accurate_forward(vf x)
 {
-    vi i = vf_piece_index(x, pw_accurate_scale, pw_accurate_offset, 31);
-    vf t = vf_sub(x, vf_lookup32(pw_accurate_m, i));
-    vf y;
-    PW_ACC_HORNER(y, t, i, pw_accurate_c);
-    y = vf_fma(y, t, vf_fma(t, vf_lookup32(pw_accurate_h, i), vf_lookup32(pw_accurate_c0, i)));
-    y = vf_select_less(vf_set1(pw_accurate_top), x, x, y); /* +inf too; NaN stays y = NaN */
+    vf y = vf_pieces_eval(&pw_accurate_pieces, x, false);
+    y = vf_select_less(vf_set1(pw_accurate_top), x, x, y);
     return vf_gelu_tiny(x, y);
 }
 
 static inline vf pw_accurate_derivative(vf x)
 {
-    vi i = vf_piece_index(x, pw_accurate_scale, pw_accurate_offset, 31);
-    vf t = vf_sub(x, vf_lookup32(pw_accurate_m, i));
-    vf d;
-    PW_ACC_HORNER(d, t, i, pw_accurate_d);
-    d = vf_fma(d, t, vf_lookup32(pw_accurate_d0, i));
+    vf d = vf_pieces_eval(&pw_accurate_pieces, x, true);
     return vf_select_less(vf_set1(pw_accurate_top), x, vf_set1(1.0f), d);
 }
 

@@ -28,6 +28,7 @@
 #include "gelu_impl.h"
 #include "pw_fast_coeffs.h"
 #include "vf_array.h"
+#include "vf_pieces.h"
 
 static const float pw_fast_cut = 5.3f; /* the pieces cover [−cut, cut] */
 
@@ -37,30 +38,22 @@ static inline vf pw_fast_outside(vf x, vf inside, vf outside)
     return vf_select_less(vf_set1(pw_fast_cut), vf_abs(x), outside, inside); /* NaN: inside */
 }
 
+static const vf_pieces pw_fast_pieces = {
+    pw_fast_scale, pw_fast_offset, 5, pw_fast_m, pw_fast_h,
+    {pw_fast_c0, pw_fast_c1, pw_fast_c2, pw_fast_c3, pw_fast_c4, pw_fast_c5},
+    {pw_fast_d0, pw_fast_d1, pw_fast_d2, pw_fast_d3, pw_fast_d4, pw_fast_d5},
+};
+
 static inline vf pw_fast_forward(vf x)
 {
-    vi i = vf_piece_index(x, pw_fast_scale, pw_fast_offset, 31);
-    vf t = vf_sub(x, vf_lookup32(pw_fast_m, i));
-    vf p = vf_lookup32(pw_fast_c5, i);
-    p = vf_fma(p, t, vf_lookup32(pw_fast_c4, i));
-    p = vf_fma(p, t, vf_lookup32(pw_fast_c3, i));
-    p = vf_fma(p, t, vf_lookup32(pw_fast_c2, i));
-    p = vf_fma(p, t, vf_lookup32(pw_fast_c1, i));
-    p = vf_fma(p, t, vf_fma(t, vf_lookup32(pw_fast_h, i), vf_lookup32(pw_fast_c0, i)));
-    return pw_fast_outside(x, p, vf_max_keep_nan(vf_set1(-0.0f), x));
+    vf y = vf_pieces_eval(&pw_fast_pieces, x, false);
+    return pw_fast_outside(x, y, vf_max_keep_nan(vf_set1(-0.0f), x));
 }
 
 static inline vf pw_fast_derivative(vf x)
 {
-    vi i = vf_piece_index(x, pw_fast_scale, pw_fast_offset, 31);
-    vf t = vf_sub(x, vf_lookup32(pw_fast_m, i));
-    vf p = vf_lookup32(pw_fast_d5, i);
-    p = vf_fma(p, t, vf_lookup32(pw_fast_d4, i));
-    p = vf_fma(p, t, vf_lookup32(pw_fast_d3, i));
-    p = vf_fma(p, t, vf_lookup32(pw_fast_d2, i));
-    p = vf_fma(p, t, vf_lookup32(pw_fast_d1, i));
-    p = vf_fma(p, t, vf_lookup32(pw_fast_d0, i));
-    return pw_fast_outside(x, p, vf_select_sign(x, vf_set1(-0.0f), vf_set1(1.0f)));
+    vf d = vf_pieces_eval(&pw_fast_pieces, x, true);
+    return pw_fast_outside(x, d, vf_select_sign(x, vf_set1(-0.0f), vf_set1(1.0f)));
 }
 
 VF_ARRAY_KERNEL(pw_fast_forward_array, pw_fast_forward)

@@ -7,14 +7,11 @@ prec = 300!;
 verbosity = 0!;
 execute("tools/coeffs_common.sol");
 execute("tools/pw_pieces.sol");
-f = x*erfc(-x/sqrt(2))/2;
-fd = erfc(-x/sqrt(2))/2 + x*exp(-x^2/2)/sqrt(2*pi);
-xmin = -0.751791524693564457457904164;   // GELU's minimum (reference/, DESIGN.md)
 n = 32; deg = 6; lo = -3.3; hi = 5.5; below0 = 12;
 scale = round(n/(hi - lo), SG, RN);
 bounds = [||];
 for i from 0 to n do bounds = bounds :. ((i - below0)/scale);
-fit = pw_fit(f, fd, bounds, deg, xmin, relative, 1/2, 1/2);
+fit = pw_fit(pw_gelu, pw_gelu_d, bounds, deg, pw_xmin, relative, 1/2, 1/2);
 
 c_generated_by("tools/pw_accurate_coeffs.sol");
 display = decimal!;

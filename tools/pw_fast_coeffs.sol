@@ -8,14 +8,11 @@ prec = 300!;
 verbosity = 0!;
 execute("tools/coeffs_common.sol");
 execute("tools/pw_pieces.sol");
-f = x*erfc(-x/sqrt(2))/2;
-fd = erfc(-x/sqrt(2))/2 + x*exp(-x^2/2)/sqrt(2*pi);
-xmin = -0.751791524693564457457904164;   // GELU's minimum (reference/, DESIGN.md)
 n = 32; deg = 5; L = 5.3;
 w = 2*L/n;
 bounds = [||];
 for i from 0 to n do bounds = bounds :. (-L + i*w);
-fit = pw_fit(f, fd, bounds, deg, xmin, absolute, 1/2 + 2^-24, 1/2 - 2^-25);
+fit = pw_fit(pw_gelu, pw_gelu_d, bounds, deg, pw_xmin, absolute, 1/2 + 2^-24, 1/2 - 2^-25);
 
 c_generated_by("tools/pw_fast_coeffs.sol");
 display = decimal!;

@@ -14,6 +14,10 @@
 // and fpminimax's relative mode cannot fit a remainder that vanishes at t = 0. The worst error is
 // then reported relative to GELU. The derivative gets its own (absolute) fit.
 
+pw_gelu = x*erfc(-x/sqrt(2))/2;
+pw_gelu_d = erfc(-x/sqrt(2))/2 + x*exp(-x^2/2)/sqrt(2*pi);
+pw_xmin = -0.751791524693564457457904164;   // GELU's minimum (reference/, DESIGN.md)
+
 procedure pw_ulp(v) { return 2^(floor(log2(abs(v))) - 23); };
 
 // 400 candidates over the middle half: near x = 5, GELU(x) = x − 7e-7 moves by only 3 ULPs
