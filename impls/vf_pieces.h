@@ -25,6 +25,9 @@ static inline vf vf_pieces_eval(const vf_pieces *p, vf x, bool derivative)
     vf t = vf_sub(x, vf_lookup32(p->m, i));
     const float *const *c = derivative ? p->d : p->c;
     vf y = vf_lookup32(c[p->deg], i);
+    /* unrolled, so that the tables fold to constants and stay in registers across an array
+     * (a rolled loop here cost 25% in `gelucheck bench`) */
+#pragma GCC unroll 8
     for (int k = p->deg - 1; k >= 1; k--)
         y = vf_fma(y, t, vf_lookup32(c[k], i));
     vf low = vf_lookup32(c[0], i);
