@@ -126,33 +126,68 @@ static inline void arg_max_add(arg_max *m, double value, uint64_t seq, float x)
     }
 }
 
-/* Adds one evaluated point (bucket: x_bucket_of(x)). */
-static inline void error_metrics_add(error_metrics *m, uint64_t seq, float x, input_range range,
-                                     int bucket, double ulp, double abs, double rel,
-                                     bool correctly_rounded)
+/* The first index from a on whose value is v (v is among them). */
+static inline size_t run_first(const double *v, size_t a, double value)
 {
-    m->count++;
-    if (ulp <= ULP_SUM_CAP) { /* finite (NaN and inf fail the test) */
-        m->finite++;
-        uint64_t q = (uint64_t)(ulp * ULP_SUM_SCALE), lo = m->ulp_sum_lo + q;
-        m->ulp_sum_hi += lo < m->ulp_sum_lo;
-        m->ulp_sum_lo = lo;
-    } else if (isfinite(ulp)) {
-        m->finite++;
-        uint64_t q = (uint64_t)(ULP_SUM_CAP * ULP_SUM_SCALE), lo = m->ulp_sum_lo + q;
-        m->ulp_sum_hi += lo < m->ulp_sum_lo;
-        m->ulp_sum_lo = lo;
+    while (v[a] != value) a++;
+    return a;
+}
+
+/* Adds the points [a, b) of a block, which share their input range, their x bucket and whether
+ * x is finite (a run: the scan splits each block into runs once, for every implementation), with
+ * errors ulp[], abs[], rel[] and correctly-rounded flags cr[]; the point at index j is at
+ * position seq0 + j of the domain. Counters are summed in locals and maxima found per run, then
+ * folded in once: the same results as adding the points one by one, at a fraction of the memory
+ * traffic (this is the scan's hot loop). */
+static inline void error_metrics_add_run(error_metrics *m, uint64_t seq0, const float *x, size_t a,
+                                         size_t b, input_range range, int bucket, bool x_finite,
+                                         const double *ulp, const double *abs, const double *rel,
+                                         const bool *cr)
+{
+    uint64_t finite = 0, q_sum = 0, crs = 0;
+    uint64_t *hist = m->hist[range];
+    for (size_t j = a; j < b; j++) {
+        double u = ulp[j];
+        bool in_sum = u <= ULP_SUM_CAP; /* finite (NaN and inf fail the test) */
+        bool capped = !in_sum && isfinite(u);
+        finite += in_sum | capped;
+        /* at most 4096 terms below 2^50 each: no overflow within a block */
+        q_sum += in_sum ? (uint64_t)(u * ULP_SUM_SCALE) : capped ? (uint64_t)(ULP_SUM_CAP * ULP_SUM_SCALE) : 0;
+        crs += cr[j];
+        hist[hist_bucket(u)]++;
     }
-    m->correctly_rounded += correctly_rounded;
-    m->hist[range][hist_bucket(ulp)]++;
-    /* Maxima are over finite inputs: ±inf and NaN are judged by encoding (special values). */
-    if (!(fabsf(x) <= 0x1.fffffep127f)) return;
-    if (ulp > m->max_ulp.value) arg_max_add(&m->max_ulp, ulp, seq, x);
-    if (abs > m->max_abs.value) arg_max_add(&m->max_abs, abs, seq, x);
-    if (rel > m->max_rel.value) arg_max_add(&m->max_rel, rel, seq, x);
+    m->count += b - a;
+    m->finite += finite;
+    uint64_t lo = m->ulp_sum_lo + q_sum;
+    m->ulp_sum_hi += lo < m->ulp_sum_lo;
+    m->ulp_sum_lo = lo;
+    m->correctly_rounded += crs;
+    /* Maxima are over finite inputs: ±inf and NaN are judged by encoding (special values). The
+     * first point reaching the run's maximum stands for it (later ones never displace). */
+    if (!x_finite) return;
+    double mu = -INFINITY, ma = -INFINITY, mr = -INFINITY;
+    for (size_t j = a; j < b; j++) { /* values only (NaN never wins): a loop that vectorizes */
+        mu = ulp[j] > mu ? ulp[j] : mu;
+        ma = abs[j] > ma ? abs[j] : ma;
+        mr = rel[j] > mr ? rel[j] : mr;
+    }
+    /* where a run beats the maximum so far (rarely, once the scan is under way), its first
+     * point reaching the run's maximum stands for it */
+    if (mu > m->max_ulp.value) {
+        size_t j = run_first(ulp, a, mu);
+        arg_max_add(&m->max_ulp, mu, seq0 + j, x[j]);
+    }
+    if (ma > m->max_abs.value) {
+        size_t j = run_first(abs, a, ma);
+        arg_max_add(&m->max_abs, ma, seq0 + j, x[j]);
+    }
+    if (mr > m->max_rel.value) {
+        size_t j = run_first(rel, a, mr);
+        arg_max_add(&m->max_rel, mr, seq0 + j, x[j]);
+    }
     if (bucket != X_BUCKET_NONE) {
-        if (ulp > m->x_max_ulp[bucket]) m->x_max_ulp[bucket] = ulp;
-        if (abs > m->x_max_abs[bucket]) m->x_max_abs[bucket] = abs;
+        if (mu > m->x_max_ulp[bucket]) m->x_max_ulp[bucket] = mu;
+        if (ma > m->x_max_abs[bucket]) m->x_max_abs[bucket] = ma;
     }
 }
 

@@ -125,6 +125,11 @@ typedef struct {
     int16_t x_bucket[SCAN_BLOCK];
     point_ref *ref[GELU_TARGET_COUNT][DIR_COUNT]; /* for the targets used */
     double ulp[SCAN_BLOCK], abs[SCAN_BLOCK], rel[SCAN_BLOCK]; /* the metric loop's scratch */
+    bool cr[SCAN_BLOCK];
+    /* The block's runs: points k with run_start[r] ≤ k < run_start[r + 1] share their input
+     * range, x bucket and whether x is finite (the metric loop adds a run at a time). */
+    size_t nruns;
+    uint16_t run_start[SCAN_BLOCK + 1];
 } scan_worker;
 
 static void prepare_refs(scan_worker *w, gelu_target t, int dir, const float *x, size_t n)
@@ -190,10 +195,12 @@ static void accumulate_errors(scan_worker *w, error_metrics *m, const float *x, 
                 abs[j] = ref_abs_error_dd(y[j], r->hi[j], r->lo[j]);
                 rel[j] = ref_rel_error_dd(y[j], r->hi[j], r->lo[j]);
             }
-    for (size_t j = 0; j < n; j++) {
-        bool cr = float_bits(y[j]) == r->cr_bits[j] || (isnan(y[j]) && isnan(r->cr[j]));
-        error_metrics_add(m, seq0 + j, x[j], w->range[j], w->x_bucket[j], ulp[j], abs[j], rel[j],
-                          cr);
+    for (size_t j = 0; j < n; j++)
+        w->cr[j] = float_bits(y[j]) == r->cr_bits[j] || (isnan(y[j]) && isnan(r->cr[j]));
+    for (size_t k = 0; k < w->nruns; k++) {
+        size_t a = w->run_start[k], b = w->run_start[k + 1];
+        error_metrics_add_run(m, seq0, x, a, b, w->range[a], w->x_bucket[a], isfinite(x[a]), ulp,
+                              abs, rel, w->cr);
     }
     if (dir == DIR_FORWARD) count_criteria(m, x, y, r, abs, n, any_special);
 }
@@ -263,11 +270,16 @@ static void run_block(scan_worker *w, uint64_t block)
     bool has_prev = seq0 > 0;
     if (has_prev) w->x[0] = domain_input(dom, seq0 - 1);
     float *x = w->x + has_prev;
+    w->nruns = 0;
     for (size_t j = 0; j < n; j++) {
         x[j] = domain_input(dom, seq0 + j);
         w->range[j] = input_range_of(x[j]);
         w->x_bucket[j] = (int16_t)x_bucket_of(x[j]);
+        if (j == 0 || w->range[j] != w->range[j - 1] || w->x_bucket[j] != w->x_bucket[j - 1] ||
+            isfinite(x[j]) != isfinite(x[j - 1]))
+            w->run_start[w->nruns++] = (uint16_t)j;
     }
+    w->run_start[w->nruns] = (uint16_t)n;
     for (int t = 0; t < GELU_TARGET_COUNT; t++)
         if (w->sh->targets_used & (1u << t))
             for (int d = 0; d < (w->sh->cfg->grad ? DIR_COUNT : 1); d++)
