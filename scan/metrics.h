@@ -142,7 +142,7 @@ static inline size_t run_first(const double *v, size_t a, double value)
 static inline void error_metrics_add_run(error_metrics *m, uint64_t seq0, const float *x, size_t a,
                                          size_t b, input_range range, int bucket, bool x_finite,
                                          const double *ulp, const double *abs, const double *rel,
-                                         const bool *cr)
+                                         const uint32_t *cr)
 {
     uint64_t finite = 0, q_sum = 0, crs = 0;
     uint64_t *hist = m->hist[range];

@@ -104,7 +104,8 @@ typedef struct {
     double hi[SCAN_BLOCK], lo[SCAN_BLOCK], inv_ulp[SCAN_BLOCK], inv_abs[SCAN_BLOCK];
     float cr[SCAN_BLOCK];
     uint32_t cr_bits[SCAN_BLOCK];
-    bool plain[SCAN_BLOCK]; /* finite and non-zero: the metric loop's fast path applies */
+    uint32_t plain[SCAN_BLOCK]; /* 1: finite and non-zero, the metric loop's fast path applies
+                                 * (32 bits wide like the floats, so the loops vectorize) */
 } point_ref;
 
 typedef struct {
@@ -125,7 +126,7 @@ typedef struct {
     int16_t x_bucket[SCAN_BLOCK];
     point_ref *ref[GELU_TARGET_COUNT][DIR_COUNT]; /* for the targets used */
     double ulp[SCAN_BLOCK], abs[SCAN_BLOCK], rel[SCAN_BLOCK]; /* the metric loop's scratch */
-    bool cr[SCAN_BLOCK];
+    uint32_t cr[SCAN_BLOCK]; /* 1: the output has the correctly rounded value's encoding */
     /* The block's runs: points k with run_start[r] ≤ k < run_start[r + 1] share their input
      * range, x bucket and whether x is finite (the metric loop adds a run at a time). */
     size_t nruns;
@@ -142,7 +143,7 @@ static void prepare_refs(scan_worker *w, gelu_target t, int dir, const float *x,
         p->lo[j] = v.lo;
         p->cr[j] = v.cr;
         p->cr_bits[j] = float_bits(v.cr);
-        p->plain[j] = isfinite(v.hi) && v.hi != 0;
+        p->plain[j] = isfinite(v.hi) && v.hi != 0 ? 1 : 0;
         p->inv_abs[j] = p->plain[j] ? 1.0 / fabs(v.hi) : 0;
     }
     w->part->refs[t][dir] += n;
@@ -180,14 +181,16 @@ static void accumulate_errors(scan_worker *w, error_metrics *m, const float *x, 
                               const point_ref *r, size_t n, uint64_t seq0, int dir)
 {
     double *ulp = w->ulp, *abs = w->abs, *rel = w->rel;
-    bool any_special = false;
     for (size_t j = 0; j < n; j++) {
         double d = fabs(((double)y[j] - r->hi[j]) - r->lo[j]);
         abs[j] = d;
         ulp[j] = d * r->inv_ulp[j];
         rel[j] = d * r->inv_abs[j];
-        any_special |= !r->plain[j] | !(fabsf(y[j]) <= 0x1.fffffep127f);
     }
+    unsigned specials = 0; /* references or outputs that are not finite non-zero numbers */
+    for (size_t j = 0; j < n; j++)
+        specials |= (r->plain[j] ^ 1u) | ((float_bits(y[j]) & 0x7fffffffu) >= 0x7f800000u);
+    bool any_special = specials != 0;
     if (any_special)
         for (size_t j = 0; j < n; j++)
             if (!r->plain[j] || !isfinite(y[j])) {
@@ -195,8 +198,10 @@ static void accumulate_errors(scan_worker *w, error_metrics *m, const float *x, 
                 abs[j] = ref_abs_error_dd(y[j], r->hi[j], r->lo[j]);
                 rel[j] = ref_rel_error_dd(y[j], r->hi[j], r->lo[j]);
             }
-    for (size_t j = 0; j < n; j++)
-        w->cr[j] = float_bits(y[j]) == r->cr_bits[j] || (isnan(y[j]) && isnan(r->cr[j]));
+    for (size_t j = 0; j < n; j++) { /* same encoding, or both NaN: integer ops that vectorize */
+        uint32_t b = float_bits(y[j]), c = r->cr_bits[j];
+        w->cr[j] = (b == c) | (((b & 0x7fffffffu) > 0x7f800000u) & ((c & 0x7fffffffu) > 0x7f800000u));
+    }
     for (size_t k = 0; k < w->nruns; k++) {
         size_t a = w->run_start[k], b = w->run_start[k + 1];
         error_metrics_add_run(m, seq0, x, a, b, w->range[a], w->x_bucket[a], isfinite(x[a]), ulp,
