@@ -177,7 +177,7 @@ static const gelu_impl *plain_build(const char *name)
     return gelu_impl_find(base);
 }
 
-Test(impls, simd_builds_match_the_plain_build, .timeout = 300)
+Test(impls, simd_builds_match_the_plain_build)
 {
     float *x;
     size_t n = isa_inputs(&x);
@@ -211,7 +211,7 @@ static void planted_one_bit(const float *x, float *y, size_t n)
         if (float_bits(x[k]) == planted_at) y[k] = float_from_bits(float_bits(y[k]) ^ 1u);
 }
 
-Test(impls, simd_comparison_catches_one_flipped_bit, .timeout = 120)
+Test(impls, simd_comparison_catches_one_flipped_bit)
 {
     const gelu_impl *m = gelu_impl_find("pw_accurate");
     cr_assert(m);
