@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "accuracy_csv.h"
 #include "atomic_file.h"
@@ -155,17 +156,35 @@ size_t accuracy_default_impls(const char *cmd, const gelu_impl **out)
     return n;
 }
 
-void accuracy_progress(uint64_t done, uint64_t total, void *ctx)
+static double seconds_since(const struct timespec *start)
 {
-    const struct timespec *start = ctx;
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
-    double el = (double)(now.tv_sec - start->tv_sec) + 1e-9 * (double)(now.tv_nsec - start->tv_nsec);
+    return (double)(now.tv_sec - start->tv_sec) + 1e-9 * (double)(now.tv_nsec - start->tv_nsec);
+}
+
+void accuracy_progress(uint64_t done, uint64_t total, void *ctx)
+{
+    scan_progress_state *p = ctx;
+    double el = seconds_since(&p->start);
     double frac = total ? (double)done / (double)total : 1;
     double eta = frac > 0 ? el * (1 - frac) / frac : 0;
+    if (p->log_lines) { /* not a terminal (a CI log, a file): a plain line a minute */
+        if (el < p->next_line && done != total) return;
+        p->next_line = el + 60;
+        if (done == total) return;
+        fprintf(stderr, "scan: %.1f%% done, %.0f s elapsed, ETA %.0f s\n", 100 * frac, el, eta);
+        return;
+    }
     int width = 30, filled = (int)(frac * width);
     fprintf(stderr, "\rscan [%.*s%*s] %5.1f%%  %4.0fs elapsed, ETA %4.0fs ", filled,
             "##############################", width - filled, "", 100 * frac, el, eta);
     if (done == total) fprintf(stderr, "\n");
 }
 
+void scan_progress_start(scan_progress_state *p)
+{
+    clock_gettime(CLOCK_MONOTONIC, &p->start);
+    p->log_lines = !isatty(STDERR_FILENO);
+    p->next_line = 60;
+}

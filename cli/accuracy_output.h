@@ -3,6 +3,9 @@
 #ifndef GELUCHECK_ACCURACY_OUTPUT_H
 #define GELUCHECK_ACCURACY_OUTPUT_H
 
+#include <stdbool.h>
+#include <time.h>
+
 #include "scan.h"
 
 typedef struct {
@@ -22,8 +25,16 @@ int accuracy_files_probe(const char *cmd, const accuracy_files *files);
  * CPU runs except those with their own thread pool (a note on stderr names them). */
 size_t accuracy_default_impls(const char *cmd, const gelu_impl **out);
 
-/* A scan_progress_fn drawing a bar with elapsed time and ETA on stderr; ctx points to the
- * run's start (CLOCK_MONOTONIC struct timespec). */
+/* The scan's progress on stderr: on a terminal a bar with elapsed time and ETA, redrawn; else
+ * (a CI log, a file) a plain line once a minute, none for runs under a minute. */
+typedef struct {
+    struct timespec start; /* CLOCK_MONOTONIC: the run's start, also its wall time */
+    bool log_lines;        /* stderr is not a terminal */
+    double next_line;      /* seconds from start of the next plain line */
+} scan_progress_state;
+
+void scan_progress_start(scan_progress_state *p);
+/* A scan_progress_fn; ctx is a scan_progress_state started by scan_progress_start. */
 void accuracy_progress(uint64_t done, uint64_t total, void *ctx);
 
 #endif
