@@ -1,12 +1,13 @@
 /* Framework names of each implementation (see known_names.h). */
 #include "known_names.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /* Exact GELU, x·Φ(x), computed some other way than PyTorch's erf form. */
 #define EXACT_FUNCTION                                                                             \
-    "the function of PyTorch approximate='none', HF hidden_act gelu, oneDNN eltwise_gelu_erf "     \
-    "(computed through erfc: no cancellation for x < 0)"
+    "the function of PyTorch approximate='none', HF hidden_act gelu, oneDNN eltwise_gelu_erf"
+#define THROUGH_ERFC EXACT_FUNCTION " (computed through erfc: no cancellation for x < 0)"
 
 static const struct {
     const char *key; /* registry name, or "target:T" */
@@ -14,10 +15,7 @@ static const struct {
 } table[] = {
     {"erf_naive", "same formula as PyTorch approximate='none' (x·½·(1 + erf(x/√2))), HF hidden_act "
                   "gelu (and gelu_python); oneDNN's algorithm for it: eltwise_gelu_erf"},
-    {"sleef_erf_u10_avx2",
-     "same formula as PyTorch approximate='none', HF gelu, with SLEEF's erff"},
-    {"sleef_erf_u10_avx512f",
-     "same formula as PyTorch approximate='none', HF gelu, with SLEEF's erff"},
+    {"sleef_erf_u10", "same formula as PyTorch approximate='none', HF gelu, with SLEEF's erff"},
     {"tanh_libm", "same formula as PyTorch approximate='tanh' and HF gelu_pytorch_tanh, gelu_new, "
                   "gelu_accurate; HF gelu_fast is the same tanh form written as "
                   "tanh(0.7978845608·x·(1 + 0.044715·x²)), a rounded constant; oneDNN "
@@ -28,18 +26,34 @@ static const struct {
     {"dnnl_tanh_omp", "oneDNN eltwise_gelu_tanh itself, on its OpenMP threads"},
     {"sigmoid", "same formula as HF hidden_act quick_gelu (x·σ(1.702·x))"},
     {"silu", "not a GELU: PyTorch nn.SiLU, HF hidden_act silu / swish"},
+    {"erfc_libm", THROUGH_ERFC},
+    {"erfc_f64", THROUGH_ERFC},
+    {"gsl_erfc", THROUGH_ERFC},
+    {"sleef_erfc_u15", THROUGH_ERFC},
+    {"erfc_accurate", THROUGH_ERFC},
+    {"as7126", "same formula as PyTorch approximate='none' with erf by Abramowitz & Stegun 7.1.26, "
+               "as PyTorch's vectorized erf and oneDNN's AVX2 eltwise_gelu_erf evaluate it"},
+    {"pw_fast", EXACT_FUNCTION " (computed directly: piecewise polynomials of GELU itself, to an "
+                "absolute error)"},
+    {"pw_accurate", EXACT_FUNCTION " (computed directly: piecewise polynomials of GELU itself, "
+                    "an exp form in the negative tail)"},
     {"target:exact", EXACT_FUNCTION},
     {"target:tanh", "the function of PyTorch approximate='tanh', HF gelu_pytorch_tanh / gelu_new"},
     {"target:sigmoid", "the function of HF quick_gelu"},
     {"target:relu", "not a GELU: the cost baseline (PyTorch nn.ReLU, oneDNN eltwise_relu)"},
 };
 
+/* Looked up by the registry name, then by it without an ISA suffix (_avx2, _avx512, _avx512f:
+ * the builds of one algorithm share their names), then by the target. */
 const char *known_names(const char *impl, const char *target)
 {
-    char key[64] = "target:";
-    strncat(key, target, sizeof key - strlen(key) - 1);
-    for (int pass = 0; pass < 2; pass++)
+    char keys[3][64] = {"", "", "target:"};
+    snprintf(keys[0], sizeof keys[0], "%s", impl);
+    const char *isa = strstr(impl, "_avx");
+    snprintf(keys[1], sizeof keys[1], "%.*s", isa ? (int)(isa - impl) : (int)strlen(impl), impl);
+    strncat(keys[2], target, sizeof keys[2] - strlen(keys[2]) - 1);
+    for (int pass = 0; pass < 3; pass++)
         for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
-            if (strcmp(table[i].key, pass == 0 ? impl : key) == 0) return table[i].text;
+            if (strcmp(table[i].key, keys[pass]) == 0) return table[i].text;
     return "";
 }

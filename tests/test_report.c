@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "known_names.h"
 #include "gelu_impl.h"
 #include "html_report.h"
 #include "moons.h"
@@ -280,4 +281,18 @@ Test(report, page_has_the_moons_tables_and_conclusion)
     cr_expect_eq(lines, 1 + 2 * 3);
     free(buf);
     moons_experiment_free(&e);
+}
+
+/* Framework names: by registry name, by the name without its ISA suffix, then by target. */
+Test(report, known_names_by_name_isa_and_target)
+{
+    cr_expect(strstr(known_names("pw_fast_avx512", "exact"), "directly") != NULL);
+    cr_expect(strstr(known_names("erfc_accurate_avx2", "exact"), "through erfc") != NULL);
+    cr_expect(strstr(known_names("sleef_erf_u10_avx512f", "exact"), "SLEEF's erff") != NULL);
+    cr_expect(strstr(known_names("as7126_avx512", "exact"), "7.1.26") != NULL);
+    const char *generic = known_names("gsl_cdf", "exact");
+    cr_expect(strstr(generic, "approximate='none'") != NULL && strstr(generic, "erfc") == NULL,
+              "gsl_cdf is not computed through erfc: %s", generic);
+    cr_expect(strstr(known_names("tanh_avx2", "tanh"), "approximate='tanh'") != NULL);
+    cr_expect_str_eq(known_names("no_such_impl", "no_such_target"), "");
 }
