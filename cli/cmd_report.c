@@ -38,9 +38,9 @@ static void print_help(void)
         "  --quick       a seeded sample of %d encodings, 'bench --quick' and 'moons --quick'\n"
         "                (under a minute)\n"
         "  --threads N   scan threads (default: all online CPUs); results do not depend on it\n\n"
-        "The full run takes about 30 minutes on 2 cores (scan) plus 1 to 2.5 (benchmark) plus\n"
-        "1 to 2 (make_moons, 10 seeds of 100 epochs).\n"
-        "Progress goes to stderr (on a terminal a bar; else the scan's a line a minute); the scan's table and the benchmark's\n"
+        "The full run takes about 50 minutes on 2 cores: the scan 45, the benchmark 1 to 2.5,\n"
+        "make_moons 1.5 (10 seeds of 100 epochs). Progress goes to stderr (on a terminal a bar,\n"
+        "else a line a minute during the scan); the scan's table and the benchmark's\n"
         "to stdout. Exit status: 0 report written and every contract met, 1 report written\n"
         "but a contract is broken (see its table), or the report could not be written, 2 bad\n"
         "usage.\n",
