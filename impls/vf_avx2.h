@@ -94,11 +94,11 @@ static inline vi vf_piece_index(vf a, float scale, float offset, int last)
     __m256i i = _mm256_add_epi32(_mm256_cvttps_epi32(s), _mm256_castps_si256(below)); /* −1 */
     return _mm256_min_epu32(i, _mm256_set1_epi32(last)); /* negative, NaN: above last unsigned */
 }
-/* 32 entries: four 8-entry permutes, chosen by bits 3 and 4 of i (shifted into the sign bit,
- * which blendv reads). */
 typedef unsigned vm; /* lane bits */
 static inline vm vf_less_mask(vf a, vf c) { return (vm)_mm256_movemask_ps(_mm256_cmp_ps(a, c, _CMP_LT_OQ)); }
 static inline unsigned vf_mask_count(vm m) { return (unsigned)__builtin_popcount(m); }
+/* 32 entries: four 8-entry permutes, chosen by bits 3 and 4 of i (shifted into the sign bit,
+ * which blendv reads). */
 static inline vf vf_lookup32(const float table[32], vi i)
 {
     __m256 bit3 = _mm256_castsi256_ps(_mm256_slli_epi32(i, 28));

