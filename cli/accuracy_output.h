@@ -25,6 +25,10 @@ int accuracy_files_probe(const char *cmd, const accuracy_files *files);
  * CPU runs except those with their own thread pool (a note on stderr names them). */
 size_t accuracy_default_impls(const char *cmd, const gelu_impl **out);
 
+/* The --profile table on stdout: thread seconds per implementation (kernels and metrics, per
+ * direction), per reference (fast path and MPFR fallbacks), and the shares of the total. */
+void print_scan_profile(const scan_result *r, const scan_profile *p, double wall, unsigned threads);
+
 /* The scan's progress on stderr: on a terminal a bar with elapsed time and ETA, redrawn; else
  * (a CI log, a file) a plain line once a minute, none for runs under a minute. */
 typedef struct {

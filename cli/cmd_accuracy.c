@@ -16,7 +16,7 @@ static void print_help(void)
     printf(
         "usage: gelucheck accuracy [--impl A,B,...] [--range LO:HI | --sample N [--seed S]]\n"
         "                          [--grad] [--csv FILE] [--ranges-csv FILE] [--threads N]\n"
-        "                          [--shard K/N --partial FILE]\n\n"
+        "                          [--shard K/N --partial FILE] [--profile]\n\n"
         "Scans implementations against the correctly rounded MPFR reference (a fast double\n"
         "enclosure, MPFR where it cannot decide) and prints, per implementation, against its\n"
         "own target and against exact GELU: max ULP error with the first input reaching it,\n"
@@ -34,7 +34,10 @@ static void print_help(void)
         "  --threads N       worker threads (default: all online CPUs); results do not depend\n"
         "                    on it\n"
         "  --shard K/N       scan only part K (1..N) of N and write the partial result to\n"
-        "                    --partial FILE, for 'gelucheck merge'\n\n"
+        "                    --partial FILE, for 'gelucheck merge'\n"
+        "  --profile         print where the scan's time went: per implementation its kernels\n"
+        "                    and the metrics of its outputs, per direction; the references\n"
+        "                    (fast path, MPFR fallbacks); in thread seconds and ns per input\n\n"
         "Progress goes to stderr: a bar on a terminal, else a line a minute. Exit status: 0 every implementation\n"
         "meets its declared contract, 1 one does not (the gate) or a file cannot be written,\n"
         "2 bad usage.\n");
@@ -44,7 +47,7 @@ typedef struct {
     const gelu_impl *impls[SCAN_MAX_IMPLS];
     size_t nimpls;
     scan_domain domain;
-    bool grad, have_range, have_sample;
+    bool grad, have_range, have_sample, profile;
     uint64_t threads, shard_k, shard_n;
     const char *partial;
     accuracy_files files;
@@ -105,6 +108,7 @@ static int parse_args(int argc, char **argv, accuracy_args *a)
     for (int i = 1; i < argc && st == EXIT_OK; i++) {
         const char *arg = argv[i];
         if (strcmp(arg, "--grad") == 0) a->grad = true;
+        else if (strcmp(arg, "--profile") == 0) a->profile = true;
         else if ((got = option_value("accuracy", argc, argv, &i, "--impl", &v)))
             st = got < 0 ? EXIT_USAGE : parse_impls(v, a);
         else if ((got = option_value("accuracy", argc, argv, &i, "--range", &v))) {
@@ -181,11 +185,18 @@ int cmd_accuracy(int argc, char **argv)
         .shard_n = a.shard_n ? (unsigned)a.shard_n : 1,
         .progress = accuracy_progress, .progress_ctx = &progress,
     };
+    scan_profile *profile = a.profile ? calloc(1, sizeof *profile) : NULL;
+    if (a.profile && !profile) {
+        fprintf(stderr, "gelucheck accuracy: out of memory\n");
+        return EXIT_CHECK_FAILED;
+    }
+    cfg.profile = profile;
     scan_result *r = malloc(sizeof *r);
     const char *error = NULL;
     if (!r || scan_run(&cfg, r, &error) != 0) {
         fprintf(stderr, "gelucheck accuracy: %s\n", r ? error : "out of memory");
         free(r);
+        free(profile);
         return EXIT_CHECK_FAILED;
     }
     clock_gettime(CLOCK_MONOTONIC, &end);
@@ -196,6 +207,8 @@ int cmd_accuracy(int argc, char **argv)
     getrusage(RUSAGE_SELF, &ru);
     printf("wall %.1f s, %u thread%s, %.3g inputs/s/thread, peak memory %.1f MiB\n", wall, threads,
            threads > 1 ? "s" : "", (double)r->inputs / wall / threads, (double)ru.ru_maxrss / 1024);
+    if (profile) print_scan_profile(r, profile, wall, threads);
+    free(profile);
     free(r);
     return st;
 }

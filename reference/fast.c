@@ -232,20 +232,29 @@ bool enclosure_round(const enclosure *e, float *cr)
     return true;
 }
 
-bool fast_ref_value(gelu_target t, bool grad, float x, ref_value *out, double *inv_ulp)
+bool fast_ref_decide(gelu_target t, bool grad, float x, ref_value *out, double *inv_ulp)
 {
     enclosure e;
     fast_enclose(t, grad, x, &e);
     float cr;
     *inv_ulp = ref_inv_ulp(e.hi, e.lo);
     /* Decided, and the ULP error of any output known to 1e-3 ULP. */
-    if (enclosure_round(&e, &cr) && !(e.err * *inv_ulp > 1e-3)) {
-        out->hi = e.hi;
-        out->lo = e.lo;
-        out->cr = cr;
-        return false;
-    }
+    if (!enclosure_round(&e, &cr) || e.err * *inv_ulp > 1e-3) return false;
+    out->hi = e.hi;
+    out->lo = e.lo;
+    out->cr = cr;
+    return true;
+}
+
+void fast_ref_fallback(gelu_target t, bool grad, float x, ref_value *out, double *inv_ulp)
+{
     ref_eval_value(t, grad, x, out);
     *inv_ulp = ref_inv_ulp(out->hi, out->lo);
+}
+
+bool fast_ref_value(gelu_target t, bool grad, float x, ref_value *out, double *inv_ulp)
+{
+    if (fast_ref_decide(t, grad, x, out, inv_ulp)) return false;
+    fast_ref_fallback(t, grad, x, out, inv_ulp);
     return true;
 }

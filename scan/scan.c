@@ -131,14 +131,39 @@ typedef struct {
      * range, x bucket and whether x is finite (the metric loop adds a run at a time). */
     size_t nruns;
     uint16_t run_start[SCAN_BLOCK + 1];
+    bool profiling;
+    scan_profile prof; /* this thread's times, when profiling */
 } scan_worker;
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* When profiling: the time since *t0 added to *sum, and *t0 moved to now. */
+static void lap(scan_worker *w, double *t0, double *sum)
+{
+    if (!w->profiling) return;
+    double t = now_s();
+    *sum += t - *t0;
+    *t0 = t;
+}
 
 static void prepare_refs(scan_worker *w, gelu_target t, int dir, const float *x, size_t n)
 {
     point_ref *p = w->ref[t][dir];
+    bool grad = dir == DIR_DERIVATIVE;
+    double t0 = w->profiling ? now_s() : 0;
     for (size_t j = 0; j < n; j++) {
         ref_value v;
-        w->part->fallbacks[t][dir] += fast_ref_value(t, dir == DIR_DERIVATIVE, x[j], &v, &p->inv_ulp[j]);
+        if (!fast_ref_decide(t, grad, x[j], &v, &p->inv_ulp[j])) {
+            double f0 = w->profiling ? now_s() : 0;
+            fast_ref_fallback(t, grad, x[j], &v, &p->inv_ulp[j]);
+            w->part->fallbacks[t][dir]++;
+            lap(w, &f0, &w->prof.fallback[t][dir]);
+        }
         p->hi[j] = v.hi;
         p->lo[j] = v.lo;
         p->cr[j] = v.cr;
@@ -147,6 +172,7 @@ static void prepare_refs(scan_worker *w, gelu_target t, int dir, const float *x,
         p->inv_abs[j] = p->plain[j] ? 1.0 / fabs(v.hi) : 0;
     }
     w->part->refs[t][dir] += n;
+    lap(w, &t0, &w->prof.reference[t][dir]);
 }
 
 /* The peers' criteria (criteria.h) over a block, from the absolute errors abs[] already computed:
@@ -257,13 +283,16 @@ static void run_impl(scan_worker *w, size_t i, size_t n, bool has_prev, uint64_t
     double x_min = w->sh->x_min[impl->target];
     bool exact_row = scan_has_exact_row(impl) && impl->target != GELU_TARGET_EXACT;
     for (int d = 0; d < (w->sh->cfg->grad ? DIR_COUNT : 1); d++) {
+        double t0 = w->profiling ? now_s() : 0;
         (d == DIR_FORWARD ? impl->forward : impl->derivative)(w->x, w->y, n + has_prev);
+        lap(w, &t0, &w->prof.kernel[i][d]);
         accumulate_errors(w, &m->err[REF_OWN][d], x, y, w->ref[impl->target][d], n, seq0, d);
         if (exact_row)
             accumulate_errors(w, &m->err[REF_EXACT][d], x, y, w->ref[GELU_TARGET_EXACT][d], n,
                               seq0, d);
         if (d == DIR_FORWARD) check_monotone(&m->mono, w->x, w->y, n + has_prev, seq0 - has_prev, x_min);
         else check_sign(&m->sign, x, y, w->ref[impl->target][d], n, seq0, x_min);
+        lap(w, &t0, &w->prof.metrics[i][d]);
     }
 }
 
@@ -273,6 +302,7 @@ static void run_block(scan_worker *w, uint64_t block)
     uint64_t seq0 = block * SCAN_BLOCK;
     size_t n = (size_t)(dom->size - seq0 < SCAN_BLOCK ? dom->size - seq0 : SCAN_BLOCK);
     bool has_prev = seq0 > 0;
+    double t0 = w->profiling ? now_s() : 0;
     if (has_prev) w->x[0] = domain_input(dom, seq0 - 1);
     float *x = w->x + has_prev;
     w->nruns = 0;
@@ -285,6 +315,7 @@ static void run_block(scan_worker *w, uint64_t block)
             w->run_start[w->nruns++] = (uint16_t)j;
     }
     w->run_start[w->nruns] = (uint16_t)n;
+    lap(w, &t0, &w->prof.inputs);
     for (int t = 0; t < GELU_TARGET_COUNT; t++)
         if (w->sh->targets_used & (1u << t))
             for (int d = 0; d < (w->sh->cfg->grad ? DIR_COUNT : 1); d++)
@@ -295,6 +326,21 @@ static void run_block(scan_worker *w, uint64_t block)
 }
 
 /* ---- threads */
+
+static void scan_profile_add(scan_profile *dst, const scan_profile *src)
+{
+    for (size_t i = 0; i < SCAN_MAX_IMPLS; i++)
+        for (int d = 0; d < DIR_COUNT; d++) {
+            dst->kernel[i][d] += src->kernel[i][d];
+            dst->metrics[i][d] += src->metrics[i][d];
+        }
+    for (int t = 0; t < GELU_TARGET_COUNT; t++)
+        for (int d = 0; d < DIR_COUNT; d++) {
+            dst->reference[t][d] += src->reference[t][d];
+            dst->fallback[t][d] += src->fallback[t][d];
+        }
+    dst->inputs += src->inputs;
+}
 
 static void *worker_main(void *arg)
 {
@@ -314,6 +360,7 @@ static scan_worker *worker_new(scan_shared *sh, const scan_result *proto)
     scan_worker *w = calloc(1, sizeof *w);
     if (!w) return NULL;
     w->sh = sh;
+    w->profiling = sh->cfg->profile != NULL;
     w->part = malloc(sizeof *w->part);
     bool ok = w->part != NULL;
     if (ok) *w->part = *proto;
@@ -468,6 +515,7 @@ int scan_run(const scan_config *cfg, scan_result *result, const char **error)
         for (size_t i = 0; i < cfg->nimpls; i++)
             impl_metrics_merge(&result->metrics[i], &w[k]->part->metrics[i]);
         result->inputs += w[k]->part->inputs;
+        if (cfg->profile) scan_profile_add(cfg->profile, &w[k]->prof);
         for (int t = 0; t < GELU_TARGET_COUNT; t++)
             for (int d = 0; d < DIR_COUNT; d++) {
                 result->refs[t][d] += w[k]->part->refs[t][d];

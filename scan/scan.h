@@ -59,6 +59,18 @@ typedef struct {
 
 typedef void (*scan_progress_fn)(uint64_t done, uint64_t total, void *ctx);
 
+/* Where a scan's time goes (--profile): thread seconds (summed over the worker threads) spent in
+ * each implementation's kernels and in the metrics of its outputs, per direction, and in the
+ * references per target and direction (the fast enclosure; of it, the MPFR fallbacks). Timing is
+ * taken per block and only when asked for; results never depend on it. */
+typedef struct {
+    double kernel[SCAN_MAX_IMPLS][DIR_COUNT];
+    double metrics[SCAN_MAX_IMPLS][DIR_COUNT];
+    double reference[GELU_TARGET_COUNT][DIR_COUNT];
+    double fallback[GELU_TARGET_COUNT][DIR_COUNT];
+    double inputs; /* preparing each block's inputs (domain, ranges, runs) */
+} scan_profile;
+
 typedef struct {
     const gelu_impl *const *impls;
     size_t nimpls;
@@ -68,6 +80,7 @@ typedef struct {
     unsigned shard_k, shard_n; /* scan part k (0-based) of n; n = 1 for all */
     scan_progress_fn progress; /* called from the calling thread, about 5 times a second */
     void *progress_ctx;
+    scan_profile *profile;     /* NULL, or zeroed by the caller: filled with the run's times */
 } scan_config;
 
 /* Runs the scan into *result (heap-allocated by the caller: it is large). Returns 0, or −1 with
