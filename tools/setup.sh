@@ -2,8 +2,9 @@
 # Install, with apt-get, every Debian package that gelucheck's build, tests, benchmarks and
 # reports need (ocl-icd-opencl-dev because oneDNN's CMake config looks for OpenCL; chromium and
 # python3 for the report's browser test, tests/browser_check.py: standard library only, so no
-# virtual environment and nothing from a package registry). Non-interactive and idempotent: when everything is present it only checks (dpkg-query) and returns in well
-# under a second. Run as root on Debian 12.
+# virtual environment and nothing from a package registry). Non-interactive and idempotent:
+# when everything is present it only checks (dpkg-query) and returns in well under a second.
+# Run as root on Debian 12.
 set -eu
 
 packages="
