@@ -79,6 +79,13 @@ const results_row *results_find(const results_set *s, const char *name)
     return NULL;
 }
 
+bool results_all_correctly_rounded(const results_error *e)
+{
+    if (!e->present) return false;
+    return e->correctly_rounded >= 0 ? (uint64_t)e->correctly_rounded == e->inputs
+                                     : e->cr_fraction >= 1;
+}
+
 const results_speed *results_speed_at(const results_row *r, const char *size)
 {
     for (size_t i = 0; i < r->nspeeds; i++)
@@ -176,7 +183,7 @@ static const char *const accuracy_cols[A_COLS] = {
     "contract"};
 
 static void accuracy_line(results_set *s, const csv_line *l, const int *c, const int *crit,
-                          const int *hist)
+                          const int *hist, int cr_count)
 {
     results_row *r = row_for(s, get(l, c[A_IMPL]));
     if (!r) return;
@@ -189,6 +196,8 @@ static void accuracy_line(results_set *s, const csv_line *l, const int *c, const
     e->max_ulp = number(get(l, c[A_ULP]), NAN);
     e->max_abs = number(get(l, c[A_ABS]), NAN);
     e->cr_fraction = number(get(l, c[A_CR]), NAN);
+    e->inputs = (uint64_t)number(get(l, c[A_INPUTS]), 0);
+    e->correctly_rounded = *get(l, cr_count) ? strtoll(get(l, cr_count), NULL, 10) : -1;
     snprintf(e->max_ulp_x, sizeof e->max_ulp_x, "%s", get(l, c[A_ULP_X]));
     snprintf(e->max_abs_x, sizeof e->max_abs_x, "%s", get(l, c[A_ABS_X]));
     if (!own) return;
@@ -213,7 +222,7 @@ static int load_accuracy(results_set *s, const char *path, char *err, size_t err
     if (csv_open(&c, path, accuracy_cols, cols, A_COLS, err, errsize) != 0) return -1;
     int crit[3] = {column(&c.header, "benchdnn_failed"), column(&c.header, "xnnpack_failed"),
                    column(&c.header, "xnnpack_checked")};
-    int hist[HIST_BUCKETS];
+    int hist[HIST_BUCKETS], cr_count = column(&c.header, "correctly_rounded");
     for (int b = 0; b < HIST_BUCKETS; b++) {
         char name[32];
         snprintf(name, sizeof name, "ulp_%s", hist_bucket_name(b));
@@ -221,7 +230,7 @@ static int load_accuracy(results_set *s, const char *path, char *err, size_t err
     }
     csv_line l;
     while (csv_next(&c, &l))
-        if (l.n == c.header.n) accuracy_line(s, &l, cols, crit, hist);
+        if (l.n == c.header.n) accuracy_line(s, &l, cols, crit, hist, cr_count);
     csv_close(&c);
     return 0;
 }
@@ -245,6 +254,7 @@ static int load_bench(results_set *s, const char *path, char *err, size_t errsiz
     int cols[B_COLS];
     if (csv_open(&c, path, bench_cols, cols, B_COLS, err, errsize) != 0) return -1;
     char dist[32] = "";
+    int q1 = column(&c.header, "ns_per_element_q1"), q3 = column(&c.header, "ns_per_element_q3");
     csv_line l;
     int status = 0;
     while (status == 0 && csv_next(&c, &l)) {
@@ -265,6 +275,8 @@ static int load_bench(results_set *s, const char *path, char *err, size_t errsiz
         snprintf(sp->size, sizeof sp->size, "%s", size);
         sp->ns = number(get(&l, cols[B_NS]), NAN);
         sp->ratio = number(get(&l, cols[B_RATIO]), NAN);
+        sp->q1 = number(get(&l, q1), NAN);
+        sp->q3 = number(get(&l, q3), NAN);
         note_size(s, size);
         snprintf(s->baseline, sizeof s->baseline, "%s", get(&l, cols[B_BASELINE]));
     }

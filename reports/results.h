@@ -20,12 +20,15 @@ enum { RESULTS_MAX_ROWS = 128, RESULTS_MAX_SIZES = 8, RESULTS_NAME = 64, RESULTS
 typedef struct {
     bool present;
     double max_ulp, max_abs, cr_fraction;
+    long long correctly_rounded; /* inputs correctly rounded; −1 when the file lacks the column */
+    uint64_t inputs;             /* inputs scanned */
     char max_ulp_x[RESULTS_X], max_abs_x[RESULTS_X]; /* hex floats as written; "" when none */
 } results_error;
 
 typedef struct {
     char size[24];    /* l1, l2, dram or N */
     double ns, ratio; /* median ns/element and ×baseline */
+    double q1, q3;    /* ns/element's quartiles over rounds; NaN when the file lacks them */
 } results_speed;
 
 typedef struct {
@@ -60,6 +63,10 @@ int results_load(results_set *s, const char *accuracy_path, const char *bench_pa
 /* The row's speed at a size label, NULL when not measured there. */
 const results_speed *results_speed_at(const results_row *r, const char *size);
 const results_row *results_find(const results_set *s, const char *name);
+
+/* Every scanned input correctly rounded (by the count, not the rounded fraction: 1 − 2^-32
+ * prints as 1). */
+bool results_all_correctly_rounded(const results_error *e);
 
 /* "avx2+fma" or "avx2,fma" → CPU_FEATURE_* bits; "none" or "" → 0. Returns −1 for an unknown
  * feature name. */

@@ -160,6 +160,7 @@ expect_usage_error "'x86-64-v9'" pick --platform x86-64-v9
 expect_usage_error "'-1'" pick --platform host --max-ulp -1
 expect_usage_error "'abc'" pick --platform host --max-abs abc
 expect_usage_error "'nan'" pick --platform host --grad-max-ulp nan
+expect_usage_error "'-2'" pick --platform host --own-max-ulp -2
 expect_usage_error "'silu'" pick --platform host --target silu
 expect_usage_error "'l3'" pick --platform host --size l3
 expect_usage_error "'--fast'" pick --platform host --fast
@@ -183,6 +184,8 @@ expect_pick 0 "needs avx512f, which x86-64-v3 lacks" --platform x86-64-v3 --max-
 expect_pick 0 "choice: tie_a," --platform generic --max-ulp 1 --size l1
 expect_pick 1 "nothing fits" --platform generic --max-ulp 0.1
 expect_pick 0 "choice: tanhy," --platform host --target tanh
+expect_pick 1 "max ULP vs own target 2 > 1.5" --platform host --target tanh --own-max-ulp 1.5
+expect_pick 0 "choice: nonmono," --platform generic --correctly-rounded
 
 # A quick report: every file, the CSV headers, one accuracy row per scanned implementation, a
 # well-formed self-contained page with the make_moons section; then pick reads it.

@@ -114,7 +114,7 @@ static results_set *load_fixture(void)
 
 static pick_constraints constraints(void)
 {
-    return (pick_constraints){INFINITY, INFINITY, INFINITY, false, NULL, "l2"};
+    return pick_no_constraints("l2");
 }
 
 static const char *choice(pick_platform p, const pick_constraints *c, int *fits)
@@ -167,8 +167,54 @@ Test(report, pick_with_nothing_fitting_lists_the_closest_first)
     c.target = "tanh";
     cr_expect_str_eq(choice(PICK_X86_64_V3, &c, &fits), "tanhy");
     cr_expect_eq(fits, 1);
-    cr_expect_str_eq(choice(PICK_GENERIC, &c, &fits), "nonmono", "tanhy needs AVX2: nothing fits");
+    cr_expect_str_eq(choice(PICK_GENERIC, &c, &fits), "tanhy",
+                     "tanhy needs AVX2: nothing fits, and the closest is of the target asked "
+                     "for (nonmono, faster, fails only the target)");
     cr_expect_eq(fits, 0);
+}
+
+/* The two constraints the report's answer needs: against the own target, and correct rounding
+ * by the count (a fraction printed to 9 digits says 1 for 2^32 − 1 of 2^32). */
+Test(report, pick_by_own_target_ulp_and_correct_rounding)
+{
+    pick_constraints c = constraints();
+    c.target = "tanh";
+    c.own_max_ulp = 2;
+    int fits;
+    cr_expect_str_eq(choice(PICK_HOST, &c, &fits), "tanhy");
+    cr_expect_eq(fits, 1);
+    c.own_max_ulp = 1.9;
+    static pick_candidate k[RESULTS_MAX_ROWS];
+    size_t n;
+    cr_expect_eq(pick_rank(load_fixture(), PICK_HOST, &c, k, &n), 0);
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(k[i].row->name, "tanhy") == 0)
+            cr_expect_str_eq(k[i].why, "max ULP vs own target 2 > 1.9");
+
+    c = constraints();
+    c.correctly_rounded = true; /* tie_c and nonmono: 1000 of 1000; nonmono is faster */
+    cr_expect_eq(pick_rank(load_fixture(), PICK_GENERIC, &c, k, &n), 2);
+    cr_expect_str_eq(k[0].row->name, "nonmono");
+    cr_expect_str_eq(k[1].row->name, "tie_c");
+    cr_expect_str_eq(k[2].why, "90.0000% correctly rounded vs exact GELU", "%s", k[2].why);
+
+    results_error almost = {.present = true, .cr_fraction = 1, .correctly_rounded = 4294967295,
+                            .inputs = 4294967296};
+    cr_expect_not(results_all_correctly_rounded(&almost), "one input of 2^32 is not");
+    almost.correctly_rounded = 4294967296;
+    cr_expect(results_all_correctly_rounded(&almost));
+}
+
+/* The report's list of common needs: each can be met by something (not a contradiction). */
+Test(report, common_needs_are_well_formed)
+{
+    cr_assert_geq(pick_need_count(), 4);
+    cr_expect_null(pick_need_at(pick_need_count()));
+    for (size_t i = 0; i < pick_need_count(); i++) {
+        const pick_need *n = pick_need_at(i);
+        cr_expect(n->title[0] && n->asks[0]);
+        cr_expect_str_eq(n->c.size, "l2", "ranked where both benchmarks measure");
+    }
 }
 
 Test(report, fixture_rows_are_read_by_column_name)
