@@ -3,7 +3,7 @@
 from the laid-out DOM: no horizontal overflow outside a scroll container, every top-level SVG
 drawn with a non-zero box, the answer section (#answer) present and visible in the first
 viewport (whole at 1366x768: the recommendation needs no scrolling on a laptop), the summary
-table sortable by its header, and no console error or uncaught exception. Screenshots of the
+table (#summary-table) fitting at 1366 px without scrolling and sortable by its header, and no console error or uncaught exception. Screenshots of the
 first viewport go to OUTDIR/page-WxH.png for a person to look at.
 
 Chromium is driven through the DevTools protocol over a pipe (--remote-debugging-pipe: JSON
@@ -129,6 +129,15 @@ LAYOUT_CHECKS = r"""
       if (problems.length > 5) break;
     }
   }
+  const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walk.nextNode(), shown = 0; n && shown < 3; n = walk.nextNode()) {
+    const range = document.createRange(); range.selectNodeContents(n);
+    const r = range.getBoundingClientRect();
+    if (r.width > 0 && r.right > vw + 1 && !n.parentElement.closest('svg') && !scrolls(n)) {
+      problems.push(`text "${n.textContent.trim().slice(0, 40)}" in <${n.parentElement.tagName.toLowerCase()}> reaches x = ${Math.round(r.right)} past the ${vw} px viewport`);
+      shown++;
+    }
+  }
   const svgs = [...document.querySelectorAll('svg')].filter(s => !s.parentElement.closest('svg'));
   if (svgs.length === 0) problems.push('no SVG on the page');
   svgs.forEach((s, i) => { const r = s.getBoundingClientRect();
@@ -139,6 +148,9 @@ LAYOUT_CHECKS = r"""
     const r = a.getBoundingClientRect(), st = getComputedStyle(a);
     if (st.display === 'none' || st.visibility === 'hidden' || r.height === 0) problems.push('#answer is not visible');
     if (r.top < 0 || r.top >= vh) problems.push(`#answer starts at y = ${r.top}, outside the first ${vh} px`);
+    if (WHOLE) { const t = document.getElementById('summary-table');
+      if (!t) problems.push('no #summary-table');
+      else if (t.scrollWidth > t.clientWidth + 1) problems.push(`the summary table needs ${t.scrollWidth} px in ${t.clientWidth}: it scrolls sideways`); }
     if (WHOLE && r.bottom > vh) problems.push(`#answer ends at y = ${Math.round(r.bottom)}, below the first ${vh} px: it needs scrolling`);
   }
   return problems;
