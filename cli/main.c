@@ -18,6 +18,7 @@ static const struct {
     {"bench", cmd_bench, "time every implementation against ReLU, side by side in one run"},
     {"report", cmd_report, "the main job: scan + benchmark, then CSV, plots and index.html"},
     {"pick", cmd_pick, "the fastest implementation a platform runs that meets constraints"},
+    {"compare", cmd_compare, "what changed between two result sets; fails on an accuracy regression"},
 };
 
 static void print_help(FILE *f)

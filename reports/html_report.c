@@ -359,6 +359,68 @@ static void broken_summary(FILE *f, const html_report *h)
     fputs(" (<a href=\"#contracts\">the claims and inputs</a>)</p>\n", f);
 }
 
+/* One line in the answer: the baseline's verdict. */
+static void baseline_summary(FILE *f, const html_report *h)
+{
+    if (!h->baseline_dir) return;
+    if (!h->baseline) {
+        fputs("<p class=\"broken\">Not compared with the baseline <code>", f);
+        text(f, h->baseline_dir);
+        fputs("</code>: ", f);
+        text(f, h->baseline_note ? h->baseline_note : "unreadable");
+        fputs("</p>\n", f);
+        return;
+    }
+    const compare_result *c = &h->baseline->result;
+    fprintf(f, "<p class=\"%s\">Against the baseline <code>", c->regressions ? "broken" : "ok");
+    text(f, h->baseline_dir);
+    fprintf(f, "</code>: %zu regression%s (<a href=\"#changes\">what changed</a>)</p>\n",
+            c->regressions, c->regressions == 1 ? "" : "s");
+}
+
+static void changes_section(FILE *f, const html_report *h)
+{
+    if (!h->baseline) return;
+    const compare_result *c = &h->baseline->result;
+    const run_manifest *m = h->baseline->manifest;
+    fputs("<h2 id=\"changes\">What changed since the baseline</h2>\n<p>Baseline <code>", f);
+    text(f, h->baseline_dir);
+    fputs("</code> (commit ", f);
+    text(f, m[0].commit);
+    fputs(", ", f);
+    text(f, m[0].created);
+    fprintf(f, "), %zu implementations compared, as <code>gelucheck compare</code> does (also "
+               "in <code>compare.csv</code>). Accuracy is deterministic, so any worse figure is "
+               "a regression; a speed change counts only when the two runs' interquartile ranges "
+               "do not overlap%s.</p>\n",
+            c->compared, h->baseline->same_cpu ? "" : " (not compared here: different CPUs)");
+    if (c->n == 0) {
+        fputs("<p>Nothing changed.</p>\n", f);
+        return;
+    }
+    fputs("<div class=\"scroll\">\n<table>\n<thead><tr><th class=\"l\">change</th>"
+          "<th class=\"l\">impl</th><th class=\"l\">figure</th><th>baseline</th><th>now</th>"
+          "</tr></thead>\n<tbody>\n",
+          f);
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t i = 0; i < c->n; i++) {
+            const compare_change *ch = &c->changes[i];
+            bool bad = compare_kind_is_regression(ch->kind);
+            if (bad != (pass == 0)) continue;
+            fprintf(f, "<tr class=\"%s\"><td class=\"l c\">%s</td><td class=\"l\">",
+                    bad ? "fail" : "pass", compare_kind_name(ch->kind));
+            text(f, ch->impl);
+            fputs("</td><td class=\"l\">", f);
+            text(f, ch->metric);
+            fputs("</td><td>", f);
+            text(f, ch->old_value);
+            fputs("</td><td>", f);
+            text(f, ch->new_value);
+            fputs("</td></tr>\n", f);
+        }
+    fputs("</tbody>\n</table>\n</div>\n", f);
+}
+
 static void answer_section(FILE *f, const html_report *h)
 {
     const results_set *s = h->results;
@@ -384,6 +446,7 @@ static void answer_section(FILE *f, const html_report *h)
     }
     fputs(". Ranked by median ns/element at l2; 16-bit formats are not measured yet.</p>\n", f);
     broken_summary(f, h);
+    baseline_summary(f, h);
     fputs("</div>\n", f);
     if (h->svg[PLOT_PARETO]) {
         fputs("<figure id=\"pareto\">\n", f);
@@ -685,6 +748,7 @@ int html_report_write(FILE *f, const html_report *h)
             style);
     header(f, h->meta);
     answer_section(f, h);
+    changes_section(f, h);
     summary(f, h->results);
     broken_section(f, h);
     plots_section(f, h);

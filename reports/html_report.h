@@ -8,6 +8,7 @@
 
 #include <stdio.h>
 
+#include "compare.h"
 #include "moons.h"
 #include "plots.h"
 #include "results.h"
@@ -33,6 +34,9 @@ typedef struct {
     const char *const *broken;   /* one line per implementation breaking its contract */
     size_t nbroken;
     const html_moons *moons;     /* NULL: the section says the experiment was not run */
+    const compare_sets *baseline; /* report --baseline: what changed since; NULL: no section */
+    const char *baseline_dir;     /* the baseline's directory, NULL without --baseline */
+    const char *baseline_note;    /* why the baseline could not be compared, or NULL */
 } html_report;
 
 /* Writes the page; 0, or −1 when the stream fails. */
