@@ -47,19 +47,25 @@ static double specials_grad(const results_row *r)
     return r->specials_failed[1] >= 0 ? (double)r->specials_failed[1] : NAN;
 }
 
+static const char *own_ulp_x(const results_row *r) { return r->own[0].max_ulp_x; }
+static const char *exact_ulp_x(const results_row *r) { return r->exact[0].max_ulp_x; }
+static const char *exact_abs_x(const results_row *r) { return r->exact[0].max_abs_x; }
+static const char *grad_ulp_x(const results_row *r) { return r->own[1].max_ulp_x; }
+
 static const struct {
     const char *name;
     double (*get)(const results_row *);
+    const char *(*where)(const results_row *); /* the input reaching a maximum, or NULL */
     bool higher_is_worse;
 } metrics[] = {
-    {"max ULP vs own target", own_ulp, true},
-    {"max ULP vs exact GELU", exact_ulp, true},
-    {"max abs vs exact GELU", exact_abs, true},
-    {"correctly rounded inputs", cr_count, false},
-    {"gradient max ULP", grad_ulp, true},
-    {"monotonicity violations", mono, true},
-    {"specials failed (forward)", specials_fwd, true},
-    {"specials failed (derivative)", specials_grad, true},
+    {"max ULP vs own target", own_ulp, own_ulp_x, true},
+    {"max ULP vs exact GELU", exact_ulp, exact_ulp_x, true},
+    {"max abs vs exact GELU", exact_abs, exact_abs_x, true},
+    {"correctly rounded inputs", cr_count, NULL, false},
+    {"gradient max ULP", grad_ulp, grad_ulp_x, true},
+    {"monotonicity violations", mono, NULL, true},
+    {"specials failed (forward)", specials_fwd, NULL, true},
+    {"specials failed (derivative)", specials_grad, NULL, true},
 };
 
 static void add(compare_result *c, const char *impl, const char *metric, const char *old_value,
@@ -76,7 +82,14 @@ static void add(compare_result *c, const char *impl, const char *metric, const c
     ch->kind = kind;
 }
 
-static void number(char *buf, size_t size, double v) { snprintf(buf, size, "%.9g", v); }
+/* "1.02 @ 0x1.8p+0" when the input is known. */
+static void number(char *buf, size_t size, double v, const char *x)
+{
+    if (x && *x)
+        snprintf(buf, size, "%.9g @ %s", v, x);
+    else
+        snprintf(buf, size, "%.9g", v);
+}
 
 static void compare_accuracy(compare_result *c, const results_row *o, const results_row *n)
 {
@@ -84,8 +97,9 @@ static void compare_accuracy(compare_result *c, const results_row *o, const resu
         double a = metrics[m].get(o), b = metrics[m].get(n);
         if (isnan(a) || isnan(b) || a == b) continue;
         char sa[48], sb[48];
-        number(sa, sizeof sa, a);
-        number(sb, sizeof sb, b);
+        const char *(*where)(const results_row *) = metrics[m].where;
+        number(sa, sizeof sa, a, where ? where(o) : NULL);
+        number(sb, sizeof sb, b, where ? where(n) : NULL);
         add(c, o->name, metrics[m].name, sa, sb,
             (b > a) == metrics[m].higher_is_worse ? CHANGE_WORSE : CHANGE_BETTER);
     }
