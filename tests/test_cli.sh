@@ -59,7 +59,7 @@ expect_usage_error "'$csvdir/missing/b.csv'" bench --size 16 --quick --csv "$csv
 
 
 # Help for each subcommand, exit 0.
-for c in "" "list" "eval" "accuracy" "merge" "moons" "bench" "report" "pick"; do
+for c in "" "list" "eval" "accuracy" "merge" "moons" "bench" "report" "pick" "compare"; do
     # shellcheck disable=SC2086
     if ! "$g" $c --help >"$out" 2>"$err" || ! grep -q usage "$out"; then
         echo "FAIL: gelucheck $c --help"; fails=$((fails + 1))
@@ -246,6 +246,27 @@ fi
 st=$?
 if [ $st -ne 0 ] || ! grep -q "^choice: " "$out" || ! grep -q "ns/element" "$out"; then
     echo "FAIL: pick on the quick report: status $st: $(cat "$out" "$err")"; fails=$((fails + 1))
+fi
+
+# compare: bad usage and unreadable sets (exit 2, named); the quick report against itself (no
+# change, exit 0) and against a copy whose erfc_f64 forward max ULP is 1 larger (exit 1, named).
+expect_usage_error "needs OLD_DIR and NEW_DIR" compare "$rep"
+expect_usage_error "'--bogus'" compare "$rep" "$rep" --bogus
+expect_usage_error "'$scratch/nothing' has no manifest.json" compare "$rep" "$scratch/nothing"
+expect_usage_error "bad --baseline: '$scratch/nothing' has no manifest.json" report --quick --out "$scratch/r2" --baseline "$scratch/nothing"
+"$g" compare "$rep" "$rep" --csv "$scratch/same.csv" >"$out" 2>"$err"
+st=$?
+if [ $st -ne 0 ] || ! grep -q " 0 regressions" "$out" || [ "$(cat "$scratch/same.csv")" != "impl,metric,old,new,change" ]; then
+    echo "FAIL: compare of a report with itself: status $st: $(cat "$out" "$err")"; fails=$((fails + 1))
+fi
+cp -r "$rep" "$scratch/worse"
+awk -F, -v OFS=, '$1 == "erfc_f64" && $3 == "own" && $4 == "forward" { $6 = $6 + 1 } { print }' \
+    "$rep/accuracy.csv" >"$scratch/worse/accuracy.csv"
+"$g" compare "$rep" "$scratch/worse" --csv "$scratch/worse.csv" >"$out" 2>"$err"
+st=$?
+if [ $st -ne 1 ] || ! grep -q "^  worse  *erfc_f64  *max ULP vs own target" "$out" ||
+   ! grep -q "^erfc_f64,max ULP vs own target,.*,worse$" "$scratch/worse.csv"; then
+    echo "FAIL: compare with erfc_f64 1 ULP worse: status $st: $(cat "$out" "$err")"; fails=$((fails + 1))
 fi
 
 [ $fails -eq 0 ] && echo "cli: all checks passed"
