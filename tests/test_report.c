@@ -269,6 +269,35 @@ Test(report, page_inlines_svg_without_external_references)
     free(buf);
 }
 
+/* The answer section comes first and says, per common need, pick's choice on these results
+ * (the fixture: tie_c is the fastest ≤ 1 ULP monotone exact GELU, fast_v4 being 1.5 ULP, and
+ * tie_a the runner-up; tanhy, 2 ULP of its formula, meets the tanh need), and the broken
+ * contracts in red. */
+Test(report, page_answers_first_with_picks_choices_and_broken_contracts)
+{
+    report_meta meta = {"cpu", "avx2", "gcc", "-O2", "today", "abc", "report", "scan", "bench"};
+    const char *broken[] = {"tie_b forward: max ULP error 9 > claimed 1"};
+    html_report h = {load_fixture(), &meta, {NULL}, NULL, broken, 1, NULL, NULL, NULL, NULL};
+    char *buf;
+    size_t size;
+    FILE *f = open_memstream(&buf, &size);
+    cr_assert_eq(html_report_write(f, &h), 0);
+    fclose(f);
+    char *answer = strstr(buf, "<section id=\"answer\">"), *end = strstr(buf, "</section>");
+    cr_assert(answer && end && answer < end);
+    cr_expect(answer < strstr(buf, "id=\"summary\""), "the answer precedes the table");
+    *end = '\0';
+    cr_expect_not_null(strstr(answer, "Exact GELU, ≤ 1 ULP, monotone</b></td><td class=\"l\">"
+                                      "<b>tie_c</b>"), "%s", answer);
+    cr_expect_not_null(strstr(answer, "<b>tie_a</b><small>2 ns/elem"), "the runner-up: %s", answer);
+    if (cpu_features() & CPU_FEATURE_AVX2) /* tanhy needs AVX2 + FMA */
+        cr_expect_not_null(strstr(answer, "The tanh form, ≤ 2 ULP of its formula, monotone</b>"
+                                          "</td><td class=\"l\"><b>tanhy</b>"), "%s", answer);
+    cr_expect_not_null(
+        strstr(answer, "<p class=\"broken\">1 declared contract broken: <code>tie_b</code>"));
+    free(buf);
+}
+
 /* The page of a tiny make_moons run (silu, with the reference and ReLU that always run). */
 static char *page_with_moons(moons_experiment *e, moons_summary *sum)
 {
@@ -327,6 +356,80 @@ Test(report, page_has_the_moons_tables_and_conclusion)
     cr_expect_eq(lines, 1 + 2 * 3);
     free(buf);
     moons_experiment_free(&e);
+}
+
+/* ---- the plots' data */
+
+static results_row *gelu_row(results_set *s, const char *name, double ns, double ulp)
+{
+    results_row *r = &s->rows[s->n++];
+    memset(r, 0, sizeof *r);
+    snprintf(r->name, sizeof r->name, "%s", name);
+    snprintf(r->target, sizeof r->target, "exact");
+    r->scanned = true;
+    r->own[0].present = r->exact[0].present = true;
+    r->own[0].max_ulp = r->exact[0].max_ulp = ulp;
+    r->nspeeds = 1;
+    snprintf(r->speed[0].size, sizeof r->speed[0].size, "l2");
+    r->speed[0].ns = ns;
+    return r;
+}
+
+/* The front: nothing else both as fast and as accurate; of two equal points the first listed. */
+Test(report, pareto_front_keeps_the_undominated_by_speed)
+{
+    static results_set s;
+    s.n = 0;
+    gelu_row(&s, "c_slow_exact", 3, 0.5);
+    gelu_row(&s, "a_fast_rough", 1, 100);
+    gelu_row(&s, "d_dominated", 2.5, 2); /* b is faster and more accurate */
+    gelu_row(&s, "b_middle", 2, 1);
+    gelu_row(&s, "e_copy_of_a", 1, 100);
+    results_row *notgelu = gelu_row(&s, "f_silu", 0.1, 0.1);
+    notgelu->exact[0].present = false;
+    size_t idx[RESULTS_MAX_ROWS], n = plot_pareto_front(&s, "l2", idx);
+    cr_assert_eq(n, 3);
+    cr_expect_str_eq(s.rows[idx[0]].name, "a_fast_rough");
+    cr_expect_str_eq(s.rows[idx[1]].name, "b_middle");
+    cr_expect_str_eq(s.rows[idx[2]].name, "c_slow_exact");
+    cr_expect_eq(plot_pareto_front(&s, "dram", idx), 0, "nothing measured at dram");
+}
+
+/* Small multiples: ISA builds with equal figures are drawn once, named together; a build whose
+ * figures differ is drawn apart; each family is a panel. */
+Test(report, error_plots_merge_identical_isa_twins_only)
+{
+    static results_set s;
+    s.n = 0;
+    gelu_row(&s, "pw_fast", 20, 1e7);
+    gelu_row(&s, "pw_fast_avx2", 2, 1e7);
+    gelu_row(&s, "pw_accurate", 20, 1);
+    gelu_row(&s, "pw_accurate_avx512", 0.5, 1.5); /* differs: its own curve */
+    gelu_row(&s, "dnnl_erf", 1, 1e7);
+    char *buf;
+    size_t size;
+    FILE *f = open_memstream(&buf, &size);
+    cr_assert_eq(plot_script_write(f, PLOT_ULP_BY_X, &s), 0);
+    fclose(f);
+    cr_expect_not_null(strstr(buf, "title 'pw_fast +avx2'"), "%s", buf);
+    cr_expect_null(strstr(buf, "eq 'pw_fast_avx2'"), "the twin is not drawn again");
+    cr_expect_not_null(strstr(buf, "eq 'pw_accurate_avx512'"));
+    cr_expect_not_null(strstr(buf, "title 'pw_accurate'"));
+    cr_expect_not_null(strstr(buf, "set multiplot layout 1,2"), "two families: ours, frameworks");
+    cr_expect_not_null(strstr(buf, "set title 'frameworks'"));
+    cr_expect_not_null(strstr(buf, "set linetype 1 lc rgb '#0072B2'"), "Okabe-Ito colours");
+    free(buf);
+}
+
+Test(report, families_by_name)
+{
+    cr_expect_eq(impl_family_of("dnnl_erf_omp"), FAMILY_FRAMEWORK);
+    cr_expect_eq(impl_family_of("sleef_erf_u10_avx2"), FAMILY_SIMD_LIBRARY);
+    cr_expect_eq(impl_family_of("gsl_cdf"), FAMILY_LIBM_GSL);
+    cr_expect_eq(impl_family_of("erfc_f64"), FAMILY_LIBM_GSL);
+    cr_expect_eq(impl_family_of("pw_fast_avx512"), FAMILY_OURS);
+    cr_expect_eq(impl_family_of("tanh_avx2"), FAMILY_OURS, "ours, unlike tanh_libm");
+    cr_expect_eq(impl_family_of("tanh_libm"), FAMILY_LIBM_GSL);
 }
 
 /* Framework names: by registry name, by the name without its ISA suffix, then by target. */
