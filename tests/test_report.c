@@ -298,6 +298,52 @@ Test(report, page_answers_first_with_picks_choices_and_broken_contracts)
     free(buf);
 }
 
+/* With --baseline: the verdict in the answer, the changes (regressions first) in their section;
+ * a baseline that could not be compared is said so, with why. */
+Test(report, page_shows_the_changes_since_a_baseline)
+{
+    report_meta meta = {"cpu", "avx2", "gcc", "-O2", "today", "abc", "report", "scan", "bench"};
+    compare_sets *cs = calloc(1, sizeof *cs);
+    cr_assert_not_null(cs);
+    cs->sets[0] = *load_fixture();
+    cs->sets[1] = cs->sets[0];
+    results_row *tie_c = (results_row *)results_find(&cs->sets[1], "tie_c");
+    tie_c->own[0].max_ulp = 1.5; /* worse, and its contract now fails */
+    snprintf(tie_c->contract, sizeof tie_c->contract, "fail");
+    ((results_row *)results_find(&cs->sets[1], "tanhy"))->own[0].max_ulp = 1; /* better */
+    cs->same_cpu = true;
+    char err[256];
+    cr_assert_eq(compare_results(&cs->sets[0], &cs->sets[1], true, &cs->result, err, sizeof err),
+                 0);
+    cr_expect_eq(cs->result.regressions, 2, "max ULP worse and the contract broken");
+    html_report h = {&cs->sets[1], &meta, {NULL}, NULL, NULL, 0, NULL, cs, "old/run", NULL};
+    char *buf;
+    size_t size;
+    FILE *f = open_memstream(&buf, &size);
+    cr_assert_eq(html_report_write(f, &h), 0);
+    fclose(f);
+    cr_expect_not_null(strstr(buf, "<p class=\"broken\">Against the baseline <code>old/run</code>: "
+                                   "2 regressions"), "%s", buf);
+    const char *changes = strstr(buf, "<h2 id=\"changes\">");
+    cr_assert_not_null(changes);
+    const char *worse = strstr(changes, "<td class=\"l c\">worse</td><td class=\"l\">tie_c</td>"),
+               *better = strstr(changes, "<td class=\"l c\">better</td><td class=\"l\">tanhy</td>");
+    cr_expect(worse && better && worse < better, "regressions first");
+    cr_expect_not_null(strstr(changes, "<td class=\"l c\">broken</td><td class=\"l\">tie_c</td>"));
+    free(buf);
+
+    html_report refused = {&cs->sets[1], &meta, {NULL}, NULL, NULL, 0, NULL,
+                           NULL, "old/run", "not the same domain"};
+    f = open_memstream(&buf, &size);
+    cr_assert_eq(html_report_write(f, &refused), 0);
+    fclose(f);
+    cr_expect_not_null(strstr(buf, "Not compared with the baseline <code>old/run</code>: not the "
+                                   "same domain"));
+    cr_expect_null(strstr(buf, "id=\"changes\""));
+    free(buf);
+    free(cs);
+}
+
 /* The page of a tiny make_moons run (silu, with the reference and ReLU that always run). */
 static char *page_with_moons(moons_experiment *e, moons_summary *sum)
 {
