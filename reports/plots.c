@@ -275,8 +275,9 @@ static void pareto(FILE *f, const results_set *s)
             "set logscale x 10\n"
             "set logscale y 2\n"
             "set format y '2^{%%L}'\n"
-            "set yrange [0.25:2.0**%d]\n"
+            "set yrange [0.125:2.0**%d]\n"
             "set ytics 2**4\n"
+            "set style textbox opaque noborder margins 1,1\n"
             "set xlabel 'median ns/element at size %s (log)'\n"
             "set ylabel 'max ULP error vs exact GELU (log)'\n"
             "set key below horizontal font ',9' samplen 1\n"
@@ -284,15 +285,15 @@ static void pareto(FILE *f, const results_set *s)
             "lc rgb '#555555'\n"
             "set label 1 '2^{24}: the negative tail flushed to zero' at graph 0.98, first "
             "2.0**25.5 right font ',9' textcolor rgb '#555555'\n"
-            "plot \\\n",
+            "plot \\\n"
+            "  $front using 2:3 with steps lc rgb '#999999' lw 2 title 'Pareto front', \\\n",
             PARETO_CEIL_LOG2 + 1, size);
     for (int fam = 0; fam < FAMILY_COUNT; fam++)
         fprintf(f,
                 "  $points using ($4 == %d ? $2 : NaN):3 with points lt %d pt %d ps 1.2 "
                 "title '%s', \\\n",
                 fam, fam + 1, point_type[fam], impl_family_name((impl_family)fam));
-    fprintf(f, "  $front using 2:3 with steps lc rgb '#333333' dt 3 lw 1 title 'Pareto front', \\\n"
-               "  $front using 2:3:1 with labels left offset 0.7,0.5 font ',9' noenhanced "
+    fprintf(f, "  $front using 2:3:1 with labels boxed left offset 0.6,0.7 font ',9' noenhanced "
                "notitle\n");
 }
 
