@@ -43,10 +43,12 @@ class Chromium:
             os.dup2(a, 3)
             os.dup2(b, 4)
 
-        args = [binary, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-                "--no-default-browser-check", "--disable-extensions", "--mute-audio",
-                "--remote-debugging-pipe", "--user-data-dir=" + self.profile, "about:blank"]
-        # --no-sandbox: CI runs as root, where Chromium's sandbox refuses to start.
+        # --no-sandbox: CI runs as root, where Chromium's sandbox refuses to start;
+        # --disable-dev-shm-usage: containers often have a tiny /dev/shm.
+        args = [binary, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--no-first-run", "--no-default-browser-check", "--disable-extensions",
+                "--mute-audio", "--remote-debugging-pipe", "--user-data-dir=" + self.profile,
+                "about:blank"]
         self.proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                      stderr=subprocess.PIPE, pass_fds=(3, 4),
                                      preexec_fn=fds_3_and_4)
