@@ -10,6 +10,7 @@
 #include "accuracy_output.h"
 #include "atomic_file.h"
 #include "cli.h"
+#include "partial.h"
 
 static void print_help(void)
 {
@@ -146,7 +147,7 @@ static int parse_args(int argc, char **argv, accuracy_args *a)
 static int write_partial(const scan_result *r, const char *path)
 {
     atomic_file f;
-    if (atomic_file_open(&f, path) != 0 || (scan_result_write(r, f.f) != 0 && (atomic_file_abort(&f), 1)) ||
+    if (atomic_file_open(&f, path) != 0 || (partial_write(r, f.f) != 0 && (atomic_file_abort(&f), 1)) ||
         atomic_file_commit(&f) != 0) {
         fprintf(stderr, "gelucheck accuracy: cannot write '%s': %s\n", path, strerror(errno));
         return EXIT_CHECK_FAILED;

@@ -107,7 +107,21 @@ done
 [ $? -le 1 ] || { echo "FAIL: merge: $(cat "$out" "$err")"; fails=$((fails + 1)); }
 cmp -s "$dir/whole.csv" "$dir/merged.csv" || { echo "FAIL: merged CSV differs from unsharded"; fails=$((fails + 1)); }
 expect_usage_error "given twice" merge "$dir/p1" "$dir/p1" "$dir/p2" "$dir/p3"
-expect_usage_error "3 of 4 shards" merge "$dir/p1" "$dir/p2" "$dir/p3"
+expect_usage_error "shard 4/4 missing" merge "$dir/p1" "$dir/p2" "$dir/p3"
+expect_usage_error "shards 1/4, 3/4 missing" merge "$dir/p2" "$dir/p4"
+# An edited shard index is refused by name (issue 11: shard 5/3 used to write out of bounds),
+# and so is one flipped bit in the data (the checksum).
+sed 's|^shard=2/4$|shard=5/4|' "$dir/p2" >"$dir/p2.edited"
+expect_usage_error "key 'shard': '5/4'" merge "$dir/p1" "$dir/p2.edited" "$dir/p3" "$dir/p4"
+sed 's|^shard=2/4$|shard=99999999/4|' "$dir/p2" >"$dir/p2.edited"
+expect_usage_error "key 'shard': '99999999/4'" merge "$dir/p2.edited"
+cp "$dir/p3" "$dir/p3.flipped"
+size=$(wc -c <"$dir/p3")
+byte=$(od -An -tu1 -j $((size - 100)) -N1 "$dir/p3")
+printf "\\$(printf %03o $(((byte ^ 4) & 255)))" |
+    dd of="$dir/p3.flipped" bs=1 seek=$((size - 100)) conv=notrunc 2>/dev/null
+cmp -s "$dir/p3" "$dir/p3.flipped" && { echo "FAIL: no bit flipped"; fails=$((fails + 1)); }
+expect_usage_error "checksum mismatch" merge "$dir/p1" "$dir/p2" "$dir/p3.flipped" "$dir/p4"
 echo garbage >"$dir/bad"
 expect_usage_error "not a gelucheck partial" merge "$dir/bad"
 # An unwritable CSV fails before the scan and leaves nothing behind.
