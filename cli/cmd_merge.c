@@ -84,7 +84,7 @@ static int merge_files(const char **paths, size_t npaths, scan_result *acc, scan
 
 int cmd_merge(int argc, char **argv)
 {
-    accuracy_files files = {NULL, NULL};
+    accuracy_files files = {NULL, NULL, NULL};
     const char **paths = calloc((size_t)argc, sizeof *paths);
     size_t npaths = 0;
     if (!paths) {

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -14,6 +15,7 @@
 #include "accuracy_output.h"
 #include "bench.h"
 #include "cli.h"
+#include "manifest.h"
 #include "gelucheck_config.h"
 #include "gelucheck_version.h"
 #include "html_report.h"
@@ -246,6 +248,7 @@ static const char *draw_plots(report_stage *st, const results_set *s, char *svg[
             return "a plot script could not be written";
         int rc = note == no_gnuplot ? 1 : plot_run(st->stage, (plot_kind)k);
         snprintf(name, sizeof name, "%s.svg", plot_name((plot_kind)k));
+        if (report_stage_own(st, name) != 0) return "too many report files";
         if (rc == 0 && report_stage_path(st, name, path, sizeof path)) svg[k] = slurp(path);
         if (rc == 1)
             note = no_gnuplot;
@@ -267,6 +270,8 @@ static void describe(const report_args *a, const scan_result *r, char *scan, siz
                  (unsigned long long)r->inputs);
 }
 
+static int write_manifest(FILE *f, void *m) { return manifest_write(f, m); }
+
 static int write_report(const report_args *a, const report_impls *impls, report_stage *st,
                         const scan_result *r)
 {
@@ -281,9 +286,9 @@ static int write_report(const report_args *a, const report_impls *impls, report_
     html_moons moons = {&e, sum, a->quick ? "The quick run" : "The default run"};
     char acc[2200], bench[2200], err[512];
     results_set *s = malloc(sizeof *s);
-    if (!s || results_load(s, report_stage_path(st, "accuracy.csv", acc, sizeof acc),
-                           report_stage_path(st, "bench.csv", bench, sizeof bench), err,
-                           sizeof err) != 0) {
+    if (!s || results_load_checked(s, report_stage_path(st, "accuracy.csv", acc, sizeof acc),
+                                   report_stage_path(st, "bench.csv", bench, sizeof bench), true,
+                                   err, sizeof err) != 0) {
         fprintf(stderr, "gelucheck report: %s\n", s ? err : "out of memory");
         free(s);
         free(sum);
@@ -319,13 +324,37 @@ static int write_report(const report_args *a, const report_impls *impls, report_
             broken[h.nbroken] = why[h.nbroken];
             h.nbroken++;
         }
-    int rc = report_stage_write(st, "index.html", write_html, &h);
+    run_manifest manifest;
+    manifest_collect(&manifest, a->command);
+    int rc = report_stage_write(st, MANIFEST_FILE, write_manifest, &manifest);
+    if (rc == 0) rc = report_stage_write(st, "index.html", write_html, &h);
     for (int k = 0; k < PLOT_COUNT; k++) free(svg[k]);
     free(s);
     free(sum);
     moons_experiment_free(&e);
     if (note) fprintf(stderr, "gelucheck report: %s\n", note);
     return rc;
+}
+
+/* Why a report directory could not be made: errno's text, made precise where it misleads
+ * (ENOENT for a parent that exists but takes no new directories, such as /proc). */
+static const char *explain_dir_error(const char *dir, int e, char *buf, size_t size)
+{
+    char parent[2100];
+    const char *slash = strrchr(dir, '/');
+    snprintf(parent, sizeof parent, "%.*s", slash ? (slash == dir ? 1 : (int)(slash - dir)) : 1,
+             slash ? dir : ".");
+    struct stat st;
+    if (e == ENOENT && stat(parent, &st) != 0)
+        snprintf(buf, size, "its parent directory '%.300s' does not exist", parent);
+    else if (e == ENOENT)
+        snprintf(buf, size, "'%.200s' exists but the file system there does not allow creating '%.200s' (%s)",
+                 parent, slash ? slash + 1 : dir, strerror(e));
+    else if (e == ENOTDIR)
+        snprintf(buf, size, "it, or a directory on its path, is not a directory");
+    else
+        snprintf(buf, size, "%s", strerror(e));
+    return buf;
 }
 
 int cmd_report(int argc, char **argv)
@@ -339,9 +368,12 @@ int cmd_report(int argc, char **argv)
     int st = parse_args(argc, argv, &a);
     if (st != EXIT_OK) return st;
     report_stage stage;
-    if (report_stage_open(&stage, a.out) != 0)
-        return usage_error("report", "cannot write the report directory '%s': %s", a.out,
-                           strerror(errno));
+    if (report_stage_open(&stage, a.out) != 0) {
+        char why[600];
+        fprintf(stderr, "gelucheck report: cannot write the report directory '%s': %s\n", a.out,
+                explain_dir_error(a.out, errno, why, sizeof why));
+        return EXIT_CHECK_FAILED;
+    }
     report_impls impls;
     impls.n = accuracy_default_impls("report", impls.list);
     scan_result *r = malloc(sizeof *r);
@@ -350,7 +382,7 @@ int cmd_report(int argc, char **argv)
         report_stage_abort(&stage);
         return EXIT_CHECK_FAILED;
     }
-    accuracy_files none = {NULL, NULL};
+    accuracy_files none = {NULL, NULL, NULL};
     st = accuracy_output("report", r, &none); /* the table and the contract verdicts */
     if (write_report(&a, &impls, &stage, r) != 0) {
         fprintf(stderr, "gelucheck report: the report was not written (%s); %s/ is as it was\n",
@@ -358,7 +390,10 @@ int cmd_report(int argc, char **argv)
         report_stage_abort(&stage);
         st = EXIT_CHECK_FAILED;
     } else if (report_stage_commit(&stage) != 0) {
-        fprintf(stderr, "gelucheck report: cannot publish into %s/: %s\n", a.out, strerror(errno));
+        fprintf(stderr,
+                "gelucheck report: cannot publish into %s/: %s; every file put in place was put "
+                "back: %s/ holds the previous report, unchanged\n",
+                a.out, strerror(errno), a.out);
         st = EXIT_CHECK_FAILED;
     } else {
         printf("\nreport written: %s/index.html (with accuracy.csv, ranges.csv, ulp_by_x.csv, "

@@ -464,6 +464,10 @@ int scan_run(const scan_config *cfg, scan_result *result, const char **error)
 
     result_init(result, cfg);
     unsigned nthreads = cfg->threads ? cfg->threads : online_cpus();
+    /* no more workers than blocks: each holds a whole partial result (~1.4 MB), so 1024
+     * threads on a 100-input sample took 1.4 GiB */
+    if (nthreads > sh.end_block - sh.first_block)
+        nthreads = (unsigned)(sh.end_block - sh.first_block > 0 ? sh.end_block - sh.first_block : 1);
     scan_worker **w = calloc(nthreads, sizeof *w);
     pthread_t *th = calloc(nthreads, sizeof *th);
     unsigned started = 0;
