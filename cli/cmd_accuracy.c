@@ -12,6 +12,7 @@
 #include "atomic_file.h"
 #include "cli.h"
 #include "partial.h"
+#include "refine.h"
 
 static void print_help(void)
 {
@@ -212,6 +213,7 @@ int cmd_accuracy(int argc, char **argv)
     unsigned threads = a.threads ? (unsigned)a.threads : (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
     uint64_t blocks = (r->inputs + SCAN_BLOCK - 1) / SCAN_BLOCK; /* scan_run's cap */
     if (threads > blocks) threads = blocks ? (unsigned)blocks : 1;
+    if (!a.partial) scan_refine_maxima(r); /* a shard's maxima are refined once merged */
     st = a.partial ? write_partial(r, a.partial) : accuracy_output("accuracy", r, &a.files);
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);

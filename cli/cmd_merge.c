@@ -9,6 +9,7 @@
 #include "accuracy_output.h"
 #include "cli.h"
 #include "partial.h"
+#include "refine.h"
 
 static void print_help(void)
 {
@@ -119,7 +120,10 @@ int cmd_merge(int argc, char **argv)
         st = EXIT_CHECK_FAILED;
     }
     if (st == EXIT_OK) st = merge_files(paths, npaths, acc, part);
-    if (st == EXIT_OK) st = accuracy_output("merge", acc, &files);
+    if (st == EXIT_OK) {
+        scan_refine_maxima(acc);
+        st = accuracy_output("merge", acc, &files);
+    }
     free(acc);
     free(part);
     free(paths);

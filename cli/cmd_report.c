@@ -20,6 +20,7 @@
 #include "gelucheck_version.h"
 #include "html_report.h"
 #include "moons.h"
+#include "refine.h"
 #include "report_stage.h"
 
 #define DEFAULT_DIR "report"
@@ -382,6 +383,7 @@ int cmd_report(int argc, char **argv)
         report_stage_abort(&stage);
         return EXIT_CHECK_FAILED;
     }
+    scan_refine_maxima(r);
     accuracy_files none = {NULL, NULL, NULL};
     st = accuracy_output("report", r, &none); /* the table and the contract verdicts */
     if (write_report(&a, &impls, &stage, r) != 0) {
