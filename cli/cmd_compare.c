@@ -27,16 +27,17 @@ static void print_help(void)
            "inputs that cannot be compared (the file is named).\n");
 }
 
-/* The CSV, whole or not at all. */
-static int write_csv(const char *path, const compare_result *c)
+/* The CSV, whole or not at all. 0, or −1 with the reason in err. */
+static int write_csv(const char *path, const compare_result *c, char *err, size_t errsize)
 {
     atomic_file a;
-    if (atomic_file_open(&a, path) != 0) return -1;
+    if (atomic_file_open(&a, path, err, errsize) != 0) return -1;
     if (compare_csv_write(a.f, c) != 0) {
+        snprintf(err, errsize, "cannot write '%s'", path);
         atomic_file_abort(&a);
         return -1;
     }
-    return atomic_file_commit(&a);
+    return atomic_file_commit(&a, err, errsize);
 }
 
 static void print_changes(const compare_result *c)
@@ -98,8 +99,8 @@ int cmd_compare(int argc, char **argv)
            c->count[CHANGE_SLOWER], c->count[CHANGE_FASTER], c->count[CHANGE_ADDED],
            c->count[CHANGE_REMOVED], c->speed_compared ? "" : "; speed not compared");
     int st = c->regressions ? EXIT_CHECK_FAILED : EXIT_OK;
-    if (csv && write_csv(csv, c) != 0) {
-        fprintf(stderr, "gelucheck compare: cannot write '%s': %s\n", csv, strerror(errno));
+    if (csv && write_csv(csv, c, err, sizeof err) != 0) {
+        fprintf(stderr, "gelucheck compare: %s\n", err);
         st = EXIT_CHECK_FAILED;
     }
     free(cs);

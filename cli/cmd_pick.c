@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "gelu_impl.h"
+#include "manifest.h"
 #include "pick.h"
 
 #define DEFAULT_RESULTS "report"
@@ -184,6 +185,36 @@ static int ensure_results(const char *dir, char *acc, char *bench, size_t size)
                : EXIT_CHECK_FAILED;
 }
 
+/* The results' manifest (DIR/manifest.json, written by report): a schema this gelucheck does
+ * not read is refused; results of another build or CPU are said to be so. */
+static int check_manifest(const char *dir)
+{
+    char path[4200], err[1024];
+    snprintf(path, sizeof path, "%s/%s", dir, MANIFEST_FILE);
+    if (access(path, F_OK) != 0) {
+        fprintf(stderr, "gelucheck pick: note: %s/ has no %s: which build measured these results "
+                        "is not known\n", dir, MANIFEST_FILE);
+        return EXIT_OK;
+    }
+    run_manifest m, me;
+    int rc = manifest_read(path, &m, err, sizeof err);
+    if (rc == MANIFEST_EIO) {
+        fprintf(stderr, "gelucheck pick: %s\n", err);
+        return EXIT_CHECK_FAILED;
+    }
+    if (rc != MANIFEST_OK) return usage_error("pick", "%s", err);
+    manifest_collect(&me, "");
+    if (strcmp(m.version, me.version) != 0 || strcmp(m.commit, me.commit) != 0)
+        fprintf(stderr, "gelucheck pick: note: the results in %s/ were measured by gelucheck %s "
+                        "(commit %s); this is gelucheck %s (commit %s)\n",
+                dir, m.version, m.commit, me.version, me.commit);
+    if (strcmp(m.cpu_model, me.cpu_model) != 0 || strcmp(m.cpu_features, me.cpu_features) != 0)
+        fprintf(stderr, "gelucheck pick: note: the results in %s/ were measured on '%s' (%s); "
+                        "this CPU is '%s' (%s)\n",
+                dir, m.cpu_model, m.cpu_features, me.cpu_model, me.cpu_features);
+    return EXIT_OK;
+}
+
 int cmd_pick(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++)
@@ -196,13 +227,16 @@ int cmd_pick(int argc, char **argv)
     if (st != EXIT_OK) return st;
     char acc[4096], bench[4096], err[512];
     if ((st = ensure_results(a.results, acc, bench, sizeof acc)) != EXIT_OK) return st;
+    if ((st = check_manifest(a.results)) != EXIT_OK) return st;
     results_set *s = malloc(sizeof *s);
     pick_candidate *k = malloc(RESULTS_MAX_ROWS * sizeof *k);
-    if (!s || !k || results_load(s, acc, bench, err, sizeof err) != 0) {
-        fprintf(stderr, "gelucheck pick: %s\n", s && k ? err : "out of memory");
+    int rc = s && k ? results_load_checked(s, acc, bench, true, err, sizeof err) : -1;
+    if (rc != 0) {
+        if (rc == -2) st = usage_error("pick", "%s", err); /* a bad results file */
+        else fprintf(stderr, "gelucheck pick: %s\n", s && k ? err : "out of memory");
         free(s);
         free(k);
-        return EXIT_CHECK_FAILED;
+        return rc == -2 ? st : EXIT_CHECK_FAILED;
     }
     size_t n;
     int fits = pick_rank(s, a.platform, &a.c, k, &n);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -20,6 +21,7 @@
 #include "html_report.h"
 #include "manifest.h"
 #include "moons.h"
+#include "refine.h"
 #include "report_stage.h"
 
 #define DEFAULT_DIR "report"
@@ -258,6 +260,7 @@ static const char *draw_plots(report_stage *st, const results_set *s, char *svg[
             return "a plot script could not be written";
         int rc = note == no_gnuplot ? 1 : plot_run(st->stage, (plot_kind)k);
         snprintf(name, sizeof name, "%s.svg", plot_name((plot_kind)k));
+        if (report_stage_own(st, name) != 0) return "too many report files";
         if (rc == 0 && report_stage_path(st, name, path, sizeof path)) svg[k] = slurp(path);
         if (rc == 1)
             note = no_gnuplot;
@@ -324,9 +327,9 @@ static int write_report(const report_args *a, const report_impls *impls, report_
     html_moons moons = {&e, sum, a->quick ? "The quick run" : "The default run"};
     char acc[2200], bench[2200], err[512];
     results_set *s = malloc(sizeof *s);
-    if (!s || results_load(s, report_stage_path(st, "accuracy.csv", acc, sizeof acc),
-                           report_stage_path(st, "bench.csv", bench, sizeof bench), err,
-                           sizeof err) != 0) {
+    if (!s || results_load_checked(s, report_stage_path(st, "accuracy.csv", acc, sizeof acc),
+                                   report_stage_path(st, "bench.csv", bench, sizeof bench), true,
+                                   err, sizeof err) != 0) {
         fprintf(stderr, "gelucheck report: %s\n", s ? err : "out of memory");
         free(s);
         free(sum);
@@ -372,7 +375,7 @@ static int write_report(const report_args *a, const report_impls *impls, report_
             broken[h.nbroken] = why[h.nbroken];
             h.nbroken++;
         }
-    int rc = report_stage_write(st, "index.html", write_html, &h);
+    int rc = report_stage_write(st, "index.html", write_html, &h); /* manifest.json is staged */
     for (int k = 0; k < PLOT_COUNT; k++) free(svg[k]);
     free(baseline);
     free(s);
@@ -380,6 +383,27 @@ static int write_report(const report_args *a, const report_impls *impls, report_
     moons_experiment_free(&e);
     if (note) fprintf(stderr, "gelucheck report: %s\n", note);
     return rc;
+}
+
+/* Why a report directory could not be made: errno's text, made precise where it misleads
+ * (ENOENT for a parent that exists but takes no new directories, such as /proc). */
+static const char *explain_dir_error(const char *dir, int e, char *buf, size_t size)
+{
+    char parent[2100];
+    const char *slash = strrchr(dir, '/');
+    snprintf(parent, sizeof parent, "%.*s", slash ? (slash == dir ? 1 : (int)(slash - dir)) : 1,
+             slash ? dir : ".");
+    struct stat st;
+    if (e == ENOENT && stat(parent, &st) != 0)
+        snprintf(buf, size, "its parent directory '%.300s' does not exist", parent);
+    else if (e == ENOENT)
+        snprintf(buf, size, "'%.200s' exists but the file system there does not allow creating '%.200s' (%s)",
+                 parent, slash ? slash + 1 : dir, strerror(e));
+    else if (e == ENOTDIR)
+        snprintf(buf, size, "it, or a directory on its path, is not a directory");
+    else
+        snprintf(buf, size, "%s", strerror(e));
+    return buf;
 }
 
 int cmd_report(int argc, char **argv)
@@ -397,9 +421,12 @@ int cmd_report(int argc, char **argv)
     if (a.baseline && compare_check_dir(a.baseline, &old, why, sizeof why) != 0)
         return usage_error("report", "bad --baseline: %s", why);
     report_stage stage;
-    if (report_stage_open(&stage, a.out) != 0)
-        return usage_error("report", "cannot write the report directory '%s': %s", a.out,
-                           strerror(errno));
+    if (report_stage_open(&stage, a.out) != 0) {
+        char why[600];
+        fprintf(stderr, "gelucheck report: cannot write the report directory '%s': %s\n", a.out,
+                explain_dir_error(a.out, errno, why, sizeof why));
+        return EXIT_CHECK_FAILED;
+    }
     report_impls impls;
     impls.n = accuracy_default_impls("report", impls.list);
     scan_result *r = malloc(sizeof *r);
@@ -408,7 +435,8 @@ int cmd_report(int argc, char **argv)
         report_stage_abort(&stage);
         return EXIT_CHECK_FAILED;
     }
-    accuracy_files none = {NULL, NULL};
+    scan_refine_maxima(r);
+    accuracy_files none = {NULL, NULL, NULL};
     st = accuracy_output("report", r, &none); /* the table and the contract verdicts */
     int baseline_status = EXIT_OK;
     if (write_report(&a, &impls, &stage, r, &baseline_status) != 0) {
@@ -417,7 +445,10 @@ int cmd_report(int argc, char **argv)
         report_stage_abort(&stage);
         st = EXIT_CHECK_FAILED;
     } else if (report_stage_commit(&stage) != 0) {
-        fprintf(stderr, "gelucheck report: cannot publish into %s/: %s\n", a.out, strerror(errno));
+        fprintf(stderr,
+                "gelucheck report: cannot publish into %s/: %s; every file put in place was put "
+                "back: %s/ holds the previous report, unchanged\n",
+                a.out, strerror(errno), a.out);
         st = EXIT_CHECK_FAILED;
     } else {
         printf("\nreport written: %s/index.html (with accuracy.csv, ranges.csv, ulp_by_x.csv, "

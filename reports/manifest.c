@@ -148,14 +148,15 @@ int manifest_write(FILE *f, const run_manifest *m)
 int manifest_write_file(const char *path, const run_manifest *m)
 {
     atomic_file a;
-    if (atomic_file_open(&a, path) != 0) return -1;
+    char err[512];
+    if (atomic_file_open(&a, path, err, sizeof err) != 0) return -1;
     if (manifest_write(a.f, m) != 0) {
         int e = errno;
         atomic_file_abort(&a);
         errno = e;
         return -1;
     }
-    return atomic_file_commit(&a);
+    return atomic_file_commit(&a, err, sizeof err);
 }
 
 /* ---- reading ---- */

@@ -45,6 +45,7 @@ typedef struct {
     uint64_t hist[HIST_BUCKETS]; /* own target, forward: inputs per ULP bucket */
     size_t nspeeds;
     results_speed speed[RESULTS_MAX_SIZES];
+    unsigned csv_rows; /* the accuracy rows read: bit 2·reference + direction */
 } results_row;
 
 typedef struct {
@@ -55,8 +56,16 @@ typedef struct {
     size_t nsizes;
 } results_set;
 
-/* Reads the files (bench_path may be NULL). Returns 0, or −1 with a message naming the file and
- * the problem in err. */
+/* Reads the files (bench_path may be NULL), checking every row and value: known columns, the
+ * field count of every line, numbers finite where they must be (an error "inf" only where a
+ * maximum can be), counts, references, directions, distributions, sizes the benchmark names,
+ * one row per key, histograms that sum to the inputs. With known_only, every implementation
+ * (and the baseline) must be one of this build's, with its target and CPU features.
+ * Returns 0; −1 when a file cannot be read, −2 when its content is bad; with a message naming
+ * the file (the line and the column) in err. */
+int results_load_checked(results_set *s, const char *accuracy_path, const char *bench_path,
+                         bool known_only, char *err, size_t errsize);
+/* results_load_checked without known_only (fixtures of made-up implementations). */
 int results_load(results_set *s, const char *accuracy_path, const char *bench_path, char *err,
                  size_t errsize);
 

@@ -90,12 +90,74 @@ Test(report, failing_writer_leaves_the_previous_report_intact)
     waitpid(gone, NULL, 0);
     snprintf(path, sizeof path, "%s/.staging-%ld-abcdef", dir, (long)gone);
     cr_assert_eq(mkdir(path, 0777), 0);
+    char mark[2300];
+    snprintf(mark, sizeof mark, "%s/" REPORT_STAGE_MARK, path);
+    FILE *f = fopen(mark, "w");
+    fclose(f);
     strcat(path, "/half.html");
-    FILE *f = fopen(path, "w");
+    f = fopen(path, "w");
     fclose(f);
     cr_assert_eq(report_stage_open(&st, dir), 0);
     report_stage_abort(&st);
     cr_expect_eq(count_entries(dir), 2, "the killed run's staging directory is gone");
+    snprintf(path, sizeof path, "rm -rf '%s'", dir);
+    cr_expect_eq(system(path), 0);
+}
+
+/* Issue 11, item 4: a "stale staging directory" that is a symbolic link (to a victim
+ * directory), or a directory gelucheck did not mark, is left alone; only marked ones go. */
+Test(report, stale_stage_cleanup_never_follows_links_or_touches_unmarked_directories)
+{
+    char dir[] = "/tmp/gelucheck-report-XXXXXX", victim[] = "/tmp/gelucheck-victim-XXXXXX";
+    char path[2300];
+    cr_assert_not_null(mkdtemp(dir));
+    cr_assert_not_null(mkdtemp(victim));
+    snprintf(path, sizeof path, "%s/precious", victim);
+    FILE *f = fopen(path, "w");
+    fputs("keep\n", f);
+    fclose(f);
+    pid_t gone = fork();
+    if (gone == 0) _exit(0);
+    waitpid(gone, NULL, 0);
+    snprintf(path, sizeof path, "%s/.staging-%ld-link", dir, (long)gone);
+    cr_assert_eq(symlink(victim, path), 0);
+    snprintf(path, sizeof path, "%s/.staging-%ld-mine", dir, (long)gone);
+    cr_assert_eq(mkdir(path, 0777), 0); /* a user's directory of that name, without the mark */
+    report_stage st;
+    cr_assert_eq(report_stage_open(&st, dir), 0);
+    report_stage_abort(&st);
+    snprintf(path, sizeof path, "%s/precious", victim);
+    cr_expect_str_eq(read_text(path), "keep\n", "the victim's file survives");
+    cr_expect_eq(count_entries(dir), 2, "the link and the unmarked directory stay");
+    snprintf(path, sizeof path, "rm -rf '%s' '%s'", dir, victim);
+    cr_expect_eq(system(path), 0);
+}
+
+/* Issue 11, item 14: a file the report owns but did not write this time (a plot when gnuplot
+ * is missing) does not stay beside the new data; published files follow the umask. */
+Test(report, publication_removes_owned_files_not_written_and_follows_the_umask)
+{
+    char dir[] = "/tmp/gelucheck-report-XXXXXX", path[2300];
+    cr_assert_not_null(mkdtemp(dir));
+    report_stage st;
+    cr_assert_eq(report_stage_open(&st, dir), 0);
+    cr_assert_eq(report_stage_write(&st, "cost.svg", write_text, "old plot\n"), 0);
+    cr_assert_eq(report_stage_write(&st, "a.csv", write_text, "old a\n"), 0);
+    cr_assert_eq(report_stage_commit(&st), 0);
+    mode_t old = umask(027);
+    cr_assert_eq(report_stage_open(&st, dir), 0);
+    cr_assert_eq(report_stage_own(&st, "cost.svg"), 0);
+    cr_assert_eq(report_stage_write(&st, "a.csv", write_text, "new a\n"), 0);
+    cr_assert_eq(report_stage_commit(&st), 0);
+    umask(old);
+    snprintf(path, sizeof path, "%s/cost.svg", dir);
+    cr_expect_null(read_text(path), "the previous run's plot is gone");
+    snprintf(path, sizeof path, "%s/a.csv", dir);
+    cr_expect_str_eq(read_text(path), "new a\n");
+    struct stat sb;
+    cr_assert_eq(stat(path, &sb), 0);
+    cr_expect_eq(sb.st_mode & 0777, 0640, "mode %o", (unsigned)(sb.st_mode & 0777));
+    cr_expect_eq(count_entries(dir), 1);
     snprintf(path, sizeof path, "rm -rf '%s'", dir);
     cr_expect_eq(system(path), 0);
 }
@@ -232,7 +294,7 @@ Test(report, fixture_rows_are_read_by_column_name)
     char err[256];
     results_set *bad = malloc(sizeof *bad);
     cr_expect_eq(results_load(bad, GELUCHECK_FIXTURES "/pick/bench.csv", NULL, err, sizeof err),
-                 -1);
+                 -2); /* content, not I/O */
     cr_expect(strstr(err, "no column 'reference'") != NULL, "%s", err);
     free(bad);
 }
