@@ -95,13 +95,14 @@ typedef void (*csv_writer)(const scan_result *, FILE *);
 static int write_file(const char *cmd, const char *path, csv_writer w, const scan_result *r)
 {
     atomic_file a;
-    if (atomic_file_open(&a, path) != 0) {
-        fprintf(stderr, "gelucheck %s: cannot write '%s': %s\n", cmd, path, strerror(errno));
+    char err[512];
+    if (atomic_file_open(&a, path, err, sizeof err) != 0) {
+        fprintf(stderr, "gelucheck %s: %s\n", cmd, err);
         return -1;
     }
     w(r, a.f);
-    if (atomic_file_commit(&a) != 0) {
-        fprintf(stderr, "gelucheck %s: cannot write '%s': %s\n", cmd, path, strerror(errno));
+    if (atomic_file_commit(&a, err, sizeof err) != 0) {
+        fprintf(stderr, "gelucheck %s: %s\n", cmd, err);
         return -1;
     }
     return 0;
@@ -109,15 +110,13 @@ static int write_file(const char *cmd, const char *path, csv_writer w, const sca
 
 int accuracy_files_probe(const char *cmd, const accuracy_files *files)
 {
-    const char *paths[2] = {files->csv, files->ranges_csv};
-    for (int i = 0; i < 2; i++) {
-        if (!paths[i]) continue;
-        atomic_file a;
-        if (atomic_file_open(&a, paths[i]) != 0) {
-            fprintf(stderr, "gelucheck %s: cannot write '%s': %s\n", cmd, paths[i], strerror(errno));
+    const char *paths[3] = {files->csv, files->ranges_csv, files->partial};
+    for (int i = 0; i < 3; i++) {
+        char err[512];
+        if (paths[i] && atomic_file_probe(paths[i], err, sizeof err) != 0) {
+            fprintf(stderr, "gelucheck %s: %s\n", cmd, err);
             return -1;
         }
-        atomic_file_abort(&a);
     }
     return 0;
 }

@@ -1,5 +1,6 @@
 /* gelucheck accuracy: the scan over a domain, the table, the CSV files and the contract gate. */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,8 @@
 #include "accuracy_output.h"
 #include "atomic_file.h"
 #include "cli.h"
+#include "partial.h"
+#include "refine.h"
 
 static void print_help(void)
 {
@@ -56,18 +59,22 @@ typedef struct {
 /* A,B,C → implementations; unavailable ones are skipped with a note. */
 static int parse_impls(const char *list, accuracy_args *a)
 {
-    char *copy = strdup(list);
-    int status = copy ? EXIT_OK : EXIT_CHECK_FAILED;
-    for (char *save = NULL, *name = copy ? strtok_r(copy, ",", &save) : NULL;
-         name && status == EXIT_OK; name = strtok_r(NULL, ",", &save)) {
+    char **names;
+    size_t n;
+    int status = split_list("accuracy", "--impl", list, &names, &n);
+    for (size_t k = 0; k < n && status == EXIT_OK; k++) {
+        const char *name = names[k];
         const gelu_impl *m = gelu_impl_find(name);
+        bool twice = false;
+        for (size_t j = 0; m && j < a->nimpls; j++) twice |= a->impls[j] == m;
         if (!m) status = usage_error("accuracy", "unknown implementation '%s' (see 'gelucheck list')", name);
+        else if (twice) status = usage_error("accuracy", "--impl '%s' is given twice", name);
         else if (!gelu_impl_available(m))
             fprintf(stderr, "gelucheck accuracy: skipping '%s': this CPU lacks its features\n", name);
         else if (a->nimpls == SCAN_MAX_IMPLS) status = usage_error("accuracy", "too many implementations");
         else a->impls[a->nimpls++] = m;
     }
-    free(copy);
+    free(names);
     if (status == EXIT_OK && a->nimpls == 0)
         status = usage_error("accuracy", "no implementation of '%s' can run on this CPU", list);
     return status;
@@ -76,16 +83,24 @@ static int parse_impls(const char *list, accuracy_args *a)
 static int parse_range(const char *s, scan_domain *d)
 {
     const char *colon = strchr(s, ':');
-    char lo[64];
     const char *why = "expected LO:HI";
-    if (!colon || (size_t)(colon - s) >= sizeof lo) return usage_error("accuracy", "bad --range '%s': %s", s, why);
-    memcpy(lo, s, (size_t)(colon - s));
-    lo[colon - s] = '\0';
-    if (!parse_float(lo, &d->lo, &why) || !parse_float(colon + 1, &d->hi, &why))
-        return usage_error("accuracy", "bad --range '%s': %s", s, why);
+    if (!colon) return usage_error("accuracy", "bad --range '%s': %s", s, why);
+    char *lo = strndup(s, (size_t)(colon - s));
+    if (!lo) {
+        fprintf(stderr, "gelucheck accuracy: out of memory\n");
+        return EXIT_CHECK_FAILED;
+    }
+    bool ok = parse_float(lo, &d->lo, &why);
+    free(lo);
+    if (!ok) return usage_error("accuracy", "bad --range '%s': LO: %s", s, why);
+    if (!parse_float(colon + 1, &d->hi, &why))
+        return usage_error("accuracy", "bad --range '%s': HI: %s", s, why);
     if (d->lo != d->lo || d->hi != d->hi || d->lo > d->hi)
         return usage_error("accuracy", "bad --range '%s': needs LO <= HI, not NaN", s);
     d->kind = DOMAIN_RANGE;
+    if (scan_domain_size(d) == 0) /* 0:-0: -0 comes before +0 in the scan's order */
+        return usage_error("accuracy", "bad --range '%s': empty (LO %g is +0 and HI is -0, which "
+                           "comes before it; write -0:0 for both zeros)", s, (double)d->lo);
     return EXIT_OK;
 }
 
@@ -150,9 +165,17 @@ static int parse_args(int argc, char **argv, accuracy_args *a)
 static int write_partial(const scan_result *r, const char *path)
 {
     atomic_file f;
-    if (atomic_file_open(&f, path) != 0 || (scan_result_write(r, f.f) != 0 && (atomic_file_abort(&f), 1)) ||
-        atomic_file_commit(&f) != 0) {
-        fprintf(stderr, "gelucheck accuracy: cannot write '%s': %s\n", path, strerror(errno));
+    char err[512];
+    int rc = atomic_file_open(&f, path, err, sizeof err);
+    if (rc == 0 && partial_write(r, f.f) != 0) {
+        snprintf(err, sizeof err, "cannot write '%s': %s", path, strerror(errno));
+        atomic_file_abort(&f);
+        rc = -1;
+    } else if (rc == 0) {
+        rc = atomic_file_commit(&f, err, sizeof err);
+    }
+    if (rc != 0) {
+        fprintf(stderr, "gelucheck accuracy: %s\n", err);
         return EXIT_CHECK_FAILED;
     }
     printf("wrote shard %u/%u (%llu inputs) to %s\n", r->shard_k + 1, r->shard_n,
@@ -171,11 +194,8 @@ int cmd_accuracy(int argc, char **argv)
     int st = parse_args(argc, argv, &a);
     if (st != EXIT_OK) return st;
     if (a.nimpls == 0) a.nimpls = accuracy_default_impls("accuracy", a.impls);
+    a.files.partial = a.partial;
     if (accuracy_files_probe("accuracy", &a.files) != 0) return EXIT_CHECK_FAILED;
-    if (a.partial) {
-        accuracy_files probe = {a.partial, NULL};
-        if (accuracy_files_probe("accuracy", &probe) != 0) return EXIT_CHECK_FAILED;
-    }
     scan_progress_state progress;
     scan_progress_start(&progress);
     struct timespec start = progress.start, end;
@@ -202,6 +222,9 @@ int cmd_accuracy(int argc, char **argv)
     clock_gettime(CLOCK_MONOTONIC, &end);
     double wall = (double)(end.tv_sec - start.tv_sec) + 1e-9 * (double)(end.tv_nsec - start.tv_nsec);
     unsigned threads = a.threads ? (unsigned)a.threads : (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
+    uint64_t blocks = (r->inputs + SCAN_BLOCK - 1) / SCAN_BLOCK; /* scan_run's cap */
+    if (threads > blocks) threads = blocks ? (unsigned)blocks : 1;
+    if (!a.partial) scan_refine_maxima(r); /* a shard's maxima are refined once merged */
     st = a.partial ? write_partial(r, a.partial) : accuracy_output("accuracy", r, &a.files);
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);

@@ -90,6 +90,10 @@ int scan_run(const scan_config *cfg, scan_result *result, const char **error);
 /* Number of inputs of a domain (distinct encodings for a sample). */
 uint64_t scan_domain_size(const scan_domain *d);
 
+/* The positions [*first, *end) of the domain's inputs that shard k (0-based) of n scans.
+ * −1 for a bad shard or an empty domain. */
+int scan_shard_span(const scan_domain *d, unsigned k, unsigned n, uint64_t *first, uint64_t *end);
+
 /* Whether the implementation gets a row against exact GELU (GELU targets only). */
 bool scan_has_exact_row(const gelu_impl *impl);
 
@@ -102,9 +106,6 @@ int scan_result_merge(scan_result *dst, const scan_result *src, const char **err
  * extras) are not judged. */
 int scan_contract_violations(const scan_result *r, size_t i, char *buf, size_t size);
 
-/* Partial results (sharding): a text file that scan_result_read turns back into the same
- * result bits. Both return 0, or −1 with *error set. */
-int scan_result_write(const scan_result *r, FILE *f);
-int scan_result_read(scan_result *r, FILE *f, const char **error);
+/* Partial results (sharding) are written and read by partial.h. */
 
 #endif
