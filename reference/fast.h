@@ -37,6 +37,10 @@ bool fast_ref_value(gelu_target t, bool grad, float x, ref_value *out, double *i
 /* fast_ref_value's two halves: the enclosure alone (false when it cannot decide: *out is then
  * unset), and MPFR. */
 bool fast_ref_decide(gelu_target t, bool grad, float x, ref_value *out, double *inv_ulp);
+/* fast_ref_decide at the n inputs x[] into out[], inv_ulp[] when every one of them lies in a
+ * region decided without evaluation (see fast.c); false otherwise (nothing written then). */
+bool fast_ref_block(gelu_target t, bool grad, const float *x, size_t n, ref_value *out,
+                    double *inv_ulp);
 void fast_ref_fallback(gelu_target t, bool grad, float x, ref_value *out, double *inv_ulp);
 
 #endif

@@ -159,6 +159,7 @@ typedef struct {
     size_t nmis;
     uint16_t mis[SCAN_BLOCK];
     double mis_ulp[SCAN_BLOCK], mis_abs[SCAN_BLOCK], mis_rel[SCAN_BLOCK];
+    ref_value ref_values[SCAN_BLOCK]; /* prepare_refs' scratch */
     /* The block's runs: points k with run_start[r] ≤ k < run_start[r + 1] share their input
      * range, x bucket and whether x is finite (the metric loop adds a run at a time). */
     size_t nruns;
@@ -335,20 +336,22 @@ static void prepare_refs(scan_worker *w, gelu_target t, int dir, const float *x,
     point_ref *p = w->ref[t][dir];
     bool grad = dir == DIR_DERIVATIVE;
     double t0 = w->profiling ? now_s() : 0;
+    ref_value *v = w->ref_values;
+    if (!fast_ref_block(t, grad, x, n, v, p->inv_ulp))
+        for (size_t j = 0; j < n; j++)
+            if (!fast_ref_decide(t, grad, x[j], &v[j], &p->inv_ulp[j])) {
+                double f0 = w->profiling ? now_s() : 0;
+                fast_ref_fallback(t, grad, x[j], &v[j], &p->inv_ulp[j]);
+                w->part->fallbacks[t][dir]++;
+                lap(w, &f0, &w->prof.fallback[t][dir]);
+            }
     for (size_t j = 0; j < n; j++) {
-        ref_value v;
-        if (!fast_ref_decide(t, grad, x[j], &v, &p->inv_ulp[j])) {
-            double f0 = w->profiling ? now_s() : 0;
-            fast_ref_fallback(t, grad, x[j], &v, &p->inv_ulp[j]);
-            w->part->fallbacks[t][dir]++;
-            lap(w, &f0, &w->prof.fallback[t][dir]);
-        }
-        p->hi[j] = v.hi;
-        p->lo[j] = v.lo;
-        p->cr[j] = v.cr;
-        p->cr_bits[j] = float_bits(v.cr);
-        p->plain[j] = isfinite(v.hi) && v.hi != 0 ? 1 : 0;
-        p->inv_abs[j] = p->plain[j] ? 1.0 / fabs(v.hi) : 0;
+        p->hi[j] = v[j].hi;
+        p->lo[j] = v[j].lo;
+        p->cr[j] = v[j].cr;
+        p->cr_bits[j] = float_bits(v[j].cr);
+        p->plain[j] = isfinite(v[j].hi) && v[j].hi != 0 ? 1 : 0;
+        p->inv_abs[j] = p->plain[j] ? 1.0 / fabs(v[j].hi) : 0;
     }
     w->part->refs[t][dir] += n;
     bool any_special = block_errors(p->cr, p, n, p->cr_ulp, p->cr_abs, p->cr_rel, w->cr);
