@@ -9,7 +9,7 @@ packages="
   build-essential pkg-config meson ninja-build cmake zlib1g-dev
   libmpfr-dev libgmp-dev libgsl-dev libcriterion-dev
   libsleef-dev libdnnl-dev ocl-icd-opencl-dev
-  sollya gnuplot-nox valgrind
+  sollya gnuplot-nox valgrind clang libclang-rt-14-dev
 "
 
 missing=""
