@@ -66,6 +66,15 @@ for k in $kinds; do
         [ $st -eq 1 ] && grep -q "cannot write '" "$err" && [ ! -s "$out" ] ||
             fail "$k to '$bad': status $st, stdout $(head -c 80 "$out"), stderr $(cat "$err")"
     done
+    # the run manifest beside a file (not beside a FIFO or a device)
+    run "$k" "$w/m" >/dev/null 2>&1
+    grep -q '"schema": 1' "$w/m.manifest.json" && grep -q '"command": "gelucheck ' "$w/m.manifest.json" ||
+        fail "$k: no run manifest beside its file"
+    ls "$w" | grep -q -e '^fifo.manifest' -e '^to-fifo.manifest' -e '^null.manifest' &&
+        fail "$k: a manifest beside a FIFO or device: $(ls "$w")"
+    (export LD_PRELOAD="$shim" ASAN_OPTIONS="$asan_preload" GELUCHECK_FAIL_RENAME=m.manifest.json;
+     run "$k" "$w/m") >"$out" 2>"$err"
+    [ $? -eq 1 ] && grep -q "m.manifest.json" "$err" || fail "$k: a manifest not written is not exit 1"
     # modes: a new file follows the umask, a replaced one keeps its mode
     (umask 027 && run "$k" "$w/new" >/dev/null 2>&1)
     [ "$(stat -c %a "$w/new")" = 640 ] || fail "$k: new file mode $(stat -c %a "$w/new"), umask 027"
