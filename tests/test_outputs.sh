@@ -94,6 +94,25 @@ for k in $kinds; do
     done
 done
 
+# report: a path that is not a directory fails at once; a rename failing at publication
+# (index.html, the last) leaves the previous report byte for byte, adds nothing, and says so.
+echo file >"$d/notdir"
+"$g" report --quick --out "$d/notdir" >"$out" 2>"$err"
+st=$?
+[ $st -eq 1 ] && grep -q "not a directory" "$err" && [ ! -s "$out" ] ||
+    fail "report --out a file: status $st, $(cat "$err")"
+mkdir "$d/rep"
+for f in index.html accuracy.csv cost.svg manifest.json; do echo "previous $f" >"$d/rep/$f"; done
+(export LD_PRELOAD="$shim" ASAN_OPTIONS="$asan_preload" GELUCHECK_FAIL_RENAME=index.html;
+ "$g" report --quick --out "$d/rep") >"$out" 2>"$err"
+st=$?
+[ $st -eq 1 ] && grep -q "holds the previous report, unchanged" "$err" ||
+    fail "report with index.html's rename failing: status $st, $(tail -3 "$err")"
+for f in index.html accuracy.csv cost.svg manifest.json; do
+    [ "$(cat "$d/rep/$f")" = "previous $f" ] || fail "report with a failing rename changed $f"
+done
+[ "$(ls -A "$d/rep" | wc -l)" -eq 4 ] || fail "report with a failing rename left $(ls -A "$d/rep")"
+
 # "-" is standard output
 "$g" accuracy --impl erfc_f64 --sample 50 --csv - >"$out" 2>"$err"
 grep -q '^impl,target,reference,direction' "$out" || fail "accuracy --csv - wrote no CSV on stdout"
