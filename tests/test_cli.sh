@@ -280,6 +280,11 @@ rm -rf "$scratch/badpick" && mkdir -p "$scratch/badpick/accuracy.csv" && cp "$fi
     { echo "FAIL: pick with accuracy.csv a directory: $(cat "$err")"; fails=$((fails + 1)); }
 rm -rf "$scratch/badpick" && mkdir "$scratch/badpick"
 cp "$fixtures/accuracy.csv" "$fixtures/bench.csv" "$scratch/badpick/"
+# results of another build are said to be so (a manifest of commit 9401ba8, another CPU)
+cp "$(dirname "$0")/fuzz/corpus/manifest/good.json" "$scratch/badpick/manifest.json"
+"$g" pick --results "$scratch/badpick" --platform host >"$out" 2>"$err"
+[ $? -eq 0 ] && grep -qF "measured by gelucheck 0.1.0 (commit 9401ba8); this is gelucheck" "$err" ||
+    { echo "FAIL: pick on another build's results: $(cat "$err")"; fails=$((fails + 1)); }
 printf '{"schema": 2}\n' >"$scratch/badpick/manifest.json"
 "$g" pick --results "$scratch/badpick" --platform host >"$out" 2>"$err"
 [ $? -eq 2 ] && grep -qF "manifest schema 2, this gelucheck reads schema 1" "$err" ||
