@@ -105,19 +105,14 @@ static int write_file(const char *cmd, const char *path, csv_writer w, const sca
         fprintf(stderr, "gelucheck %s: %s\n", cmd, err);
         return -1;
     }
-    return 0;
+    return write_manifest_beside(cmd, path) == EXIT_OK ? 0 : -1;
 }
 
 int accuracy_files_probe(const char *cmd, const accuracy_files *files)
 {
     const char *paths[3] = {files->csv, files->ranges_csv, files->partial};
-    for (int i = 0; i < 3; i++) {
-        char err[512];
-        if (paths[i] && atomic_file_probe(paths[i], err, sizeof err) != 0) {
-            fprintf(stderr, "gelucheck %s: %s\n", cmd, err);
-            return -1;
-        }
-    }
+    for (int i = 0; i < 3; i++)
+        if (paths[i] && probe_output(cmd, paths[i]) != EXIT_OK) return -1;
     return 0;
 }
 

@@ -6,8 +6,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "atomic_file.h"
+#include "manifest.h"
 #include "cli.h"
 
 int usage_error(const char *cmd, const char *fmt, ...)
@@ -100,11 +102,48 @@ bool parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
     return true;
 }
 
+static char command_line[MANIFEST_VALUE];
+
+void cli_set_command(int argc, char **argv)
+{
+    size_t used = 0;
+    command_line[0] = '\0';
+    for (int i = 0; i < argc && used < sizeof command_line; i++) {
+        int w = snprintf(command_line + used, sizeof command_line - used, "%s%s", i ? " " : "",
+                         i ? argv[i] : "gelucheck");
+        if (w < 0) break;
+        used += (size_t)w;
+    }
+}
+
+/* Whether an output gets a manifest beside it: not standard output, not a device or FIFO. */
+static bool wants_manifest(const char *path, char *mpath, size_t size)
+{
+    struct stat st;
+    if (strcmp(path, "-") == 0 || (stat(path, &st) == 0 && !S_ISREG(st.st_mode))) return false;
+    snprintf(mpath, size, "%s.manifest.json", path);
+    return true;
+}
+
 int probe_output(const char *cmd, const char *path)
 {
-    char err[512];
-    if (atomic_file_probe(path, err, sizeof err) == 0) return EXIT_OK;
+    char err[512], mpath[4200];
+    if (atomic_file_probe(path, err, sizeof err) == 0 &&
+        (!wants_manifest(path, mpath, sizeof mpath) || atomic_file_probe(mpath, err, sizeof err) == 0))
+        return EXIT_OK;
     fprintf(stderr, "gelucheck %s: %s\n", cmd, err);
+    return EXIT_CHECK_FAILED;
+}
+
+int write_manifest_beside(const char *cmd, const char *path)
+{
+    char mpath[4200];
+    if (!wants_manifest(path, mpath, sizeof mpath)) return EXIT_OK;
+    run_manifest m;
+    manifest_collect(&m, command_line);
+    if (manifest_write_file(mpath, &m) == 0) return EXIT_OK;
+    fprintf(stderr, "gelucheck %s: cannot write '%s': %s ('%s' is written)\n", cmd, mpath,
+            strerror(errno), path);
     return EXIT_CHECK_FAILED;
 }
 
@@ -126,7 +165,7 @@ int write_output(const char *cmd, const char *path, int (*writer)(FILE *f, void 
         fprintf(stderr, "gelucheck %s: %s (the previous file is intact)\n", cmd, err);
         return EXIT_CHECK_FAILED;
     }
-    return EXIT_OK;
+    return write_manifest_beside(cmd, path);
 }
 
 int split_list(const char *cmd, const char *opt, const char *list, char ***items, size_t *n)

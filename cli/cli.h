@@ -60,5 +60,11 @@ int reject_repeated_options(const char *cmd, int argc, char **argv, const char *
  * with writer(f, ctx) (0 or −1 with errno), with the same statuses. */
 int probe_output(const char *cmd, const char *path);
 int write_output(const char *cmd, const char *path, int (*writer)(FILE *f, void *ctx), void *ctx);
+/* Every output file but "-", a device or a FIFO gets its run manifest beside it,
+ * PATH.manifest.json (reports/manifest.h): probe_output probes that path too, write_output
+ * writes it after the file; write_manifest_beside does it for files written otherwise. */
+int write_manifest_beside(const char *cmd, const char *path);
+/* The command line the manifests record (main sets it). */
+void cli_set_command(int argc, char **argv);
 
 #endif

@@ -178,6 +178,7 @@ static int write_partial(const scan_result *r, const char *path)
         fprintf(stderr, "gelucheck accuracy: %s\n", err);
         return EXIT_CHECK_FAILED;
     }
+    if (write_manifest_beside("accuracy", path) != EXIT_OK) return EXIT_CHECK_FAILED;
     printf("wrote shard %u/%u (%llu inputs) to %s\n", r->shard_k + 1, r->shard_n,
            (unsigned long long)r->inputs, path);
     return EXIT_OK;

@@ -354,7 +354,9 @@ int cmd_bench(int argc, char **argv)
     bool have_csv = false;
     if (status == EXIT_OK && o.csv) {
         char err[512];
-        if (atomic_file_open(&csv, o.csv, err, sizeof err) != 0) {
+        if ((status = probe_output("bench", o.csv)) != EXIT_OK) {
+            /* message printed */
+        } else if (atomic_file_open(&csv, o.csv, err, sizeof err) != 0) {
             fprintf(stderr, "gelucheck bench: %s\n", err);
             status = EXIT_CHECK_FAILED;
         } else {
@@ -371,6 +373,8 @@ int cmd_bench(int argc, char **argv)
         if (atomic_file_commit(&csv, err, sizeof err) != 0) {
             fprintf(stderr, "gelucheck bench: %s (the previous file is intact)\n", err);
             status = EXIT_CHECK_FAILED;
+        } else {
+            status = write_manifest_beside("bench", o.csv);
         }
     } else if (have_csv) {
         atomic_file_abort(&csv);

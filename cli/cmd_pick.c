@@ -191,6 +191,8 @@ static int check_manifest(const char *dir)
 {
     char path[4200], err[1024];
     snprintf(path, sizeof path, "%s/%s", dir, MANIFEST_FILE);
+    if (access(path, F_OK) != 0) /* not a report: the manifest beside accuracy.csv */
+        snprintf(path, sizeof path, "%s/accuracy.csv.manifest.json", dir);
     if (access(path, F_OK) != 0) {
         fprintf(stderr, "gelucheck pick: note: %s/ has no %s: which build measured these results "
                         "is not known\n", dir, MANIFEST_FILE);

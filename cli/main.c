@@ -108,5 +108,6 @@ static int dispatch(int argc, char **argv)
 int main(int argc, char **argv)
 {
     install_signal_handlers();
+    cli_set_command(argc, argv);
     return check_stdout(dispatch(argc, argv));
 }

@@ -328,9 +328,7 @@ static int parse_header(header *h, scan_result *r)
     char layout[128];
     uint64_t v;
     data_layout(layout, sizeof layout);
-    if (get_exact(h, "gelucheck.version", GELUCHECK_VERSION, "merge with the gelucheck that wrote it") ||
-        get_exact(h, "gelucheck.commit", GELUCHECK_COMMIT, "merge with the gelucheck that wrote it") ||
-        get_domain(h, &r->domain) || get_u64(h, "grad", 0, 1, &v))
+    if (get_domain(h, &r->domain) || get_u64(h, "grad", 0, 1, &v))
         return -1;
     r->grad = v;
     if (get_shard(h, r) || get_u64(h, "inputs", 1, UINT64_C(1) << 32, &r->inputs) ||
@@ -342,7 +340,10 @@ static int parse_header(header *h, scan_result *r)
                     r->shard_k + 1, r->shard_n, r->shard_k == 0 ? "has them" : "does not have them");
     if (get_impls(h, r) ||
         get_exact(h, "data.layout", layout, "written by a build with another data layout") ||
-        get_u64(h, "data.bytes", data_bytes(r->nimpls), data_bytes(r->nimpls), &v))
+        get_u64(h, "data.bytes", data_bytes(r->nimpls), data_bytes(r->nimpls), &v) ||
+        /* last, so that a file from another build is first checked field by field */
+        get_exact(h, "gelucheck.version", GELUCHECK_VERSION, "merge with the gelucheck that wrote it") ||
+        get_exact(h, "gelucheck.commit", GELUCHECK_COMMIT, "merge with the gelucheck that wrote it"))
         return -1;
     for (size_t i = 0; i < h->n; i++)
         if (!h->e[i].used) return fail(h->err, h->errsize, "unknown key '%s'", h->e[i].key);

@@ -28,7 +28,10 @@
  * (`plugin.1.sha256=…`, `format=binary32`, `checkpoint.next_block=…`) and read them in
  * partial.c beside the others. A reader refuses keys it does not know, so an older gelucheck
  * never merges a file whose meaning it cannot see; bump PARTIAL_FORMAT when an existing key
- * changes meaning or the data's layout changes in a way data.layout does not show.
+ * changes meaning or the data's layout changes in a way data.layout does not show. A
+ * checkpoint (counters of a shard's first blocks only) needs its key to name the blocks it
+ * covers, and scan_result_check to take that span instead of the whole shard's (the inputs,
+ * and every argmax position, are checked against the span).
  *
  * Library code: errors are returned as text, nothing printed. */
 #ifndef GELUCHECK_PARTIAL_H

@@ -171,7 +171,7 @@ if [ $st -ne 0 ] || [ -s "$err" ] || ! grep -q "^silu " "$out" || ! grep -q "^No
 fi
 "$g" moons --seeds 1 --epochs 1 --samples 100 --impl silu --csv "$csv/none/m.csv" >"$out" 2>"$err"
 st=$?
-if [ $st -ne 1 ] || ! grep -qF "$csv/none/m.csv" "$err" || [ -n "$(ls "$csv" | grep -v '^m.csv$')" ]; then
+if [ $st -ne 1 ] || ! grep -qF "$csv/none/m.csv" "$err" || [ -n "$(ls "$csv" | grep -v -e '^m.csv$' -e '^m.csv.manifest.json$')" ]; then
     echo "FAIL: moons unwritable csv: status $st, $(cat "$err")"; fails=$((fails + 1))
 fi
 rm -rf "$csv"
@@ -196,6 +196,10 @@ ls "$csvdir" | grep -q tmp && { echo "FAIL: bench left a temporary file"; fails=
 
 # report and pick: bad arguments (exit 2, the bad value named, nothing written).
 expect_output_error "'$scratch/no/such/dir'" report --quick --out "$scratch/no/such/dir"
+# issue 11, item 12: messages that say why
+expect_output_error "'/proc' exists but the file system there does not allow creating 'x'" report --quick --out /proc/x
+expect_output_error "File name too long" accuracy --impl erfc_f64 --sample 10 --csv "$(printf 'a%.0s' $(seq 4080))"
+expect_output_error "the file name is empty" bench --csv ""
 expect_usage_error "'--bogus'" report --bogus
 expect_usage_error "'0'" report --threads 0
 expect_usage_error "missing --platform" pick --max-ulp 2
@@ -239,6 +243,10 @@ expect_pick 1 "max ULP vs own target 2 > 1.5" --platform host --target tanh --ow
 expect_pick 0 "choice: as7126," --platform generic --correctly-rounded
 # Issue 11, item 6: pick validates what it reads (exit 2: the file, the line, the column) and
 # refuses a manifest schema it does not know (naming both versions).
+# a pick that cannot be printed (item 8)
+"$g" pick --results "$fixtures" --platform host >/dev/full 2>"$err"
+[ $? -eq 1 ] && grep -q "cannot write standard output" "$err" ||
+    { echo "FAIL: pick >/dev/full: $(cat "$err")"; fails=$((fails + 1)); }
 # expect_pick_refuses NEEDLE FILE SED-SCRIPT: FILE edited by the script is refused
 expect_pick_refuses() {
     needle=$1 file=$2 script=$3
@@ -268,7 +276,18 @@ expect_pick_refuses "accuracy.csv:3: 17 fields where the header has 18" accuracy
 expect_pick_refuses "accuracy.csv:4: a second row for erfc_libm" accuracy.csv '4s/^erf_naive,/erfc_libm,/'
 expect_pick_refuses "accuracy.csv:2: column 'target': 'tanh', but pw_fast_avx512's target" \
     accuracy.csv '2s/,exact,own,/,tanh,own,/'
+# an accuracy.csv that is a directory: named, and why (it was "is empty")
+rm -rf "$scratch/badpick" && mkdir -p "$scratch/badpick/accuracy.csv" && cp "$fixtures/bench.csv" "$scratch/badpick/"
+"$g" pick --results "$scratch/badpick" --platform host >"$out" 2>"$err"
+[ $? -eq 1 ] && grep -qF "accuracy.csv': Is a directory" "$err" ||
+    { echo "FAIL: pick with accuracy.csv a directory: $(cat "$err")"; fails=$((fails + 1)); }
+rm -rf "$scratch/badpick" && mkdir "$scratch/badpick"
 cp "$fixtures/accuracy.csv" "$fixtures/bench.csv" "$scratch/badpick/"
+# results of another build are said to be so (a manifest of commit 9401ba8, another CPU)
+cp "$(dirname "$0")/fuzz/corpus/manifest/good.json" "$scratch/badpick/manifest.json"
+"$g" pick --results "$scratch/badpick" --platform host >"$out" 2>"$err"
+[ $? -eq 0 ] && grep -qF "measured by gelucheck 0.1.0 (commit 9401ba8); this is gelucheck" "$err" ||
+    { echo "FAIL: pick on another build's results: $(cat "$err")"; fails=$((fails + 1)); }
 printf '{"schema": 2}\n' >"$scratch/badpick/manifest.json"
 "$g" pick --results "$scratch/badpick" --platform host >"$out" 2>"$err"
 [ $? -eq 2 ] && grep -qF "manifest schema 2, this gelucheck reads schema 1" "$err" ||

@@ -66,6 +66,15 @@ for k in $kinds; do
         [ $st -eq 1 ] && grep -q "cannot write '" "$err" && [ ! -s "$out" ] ||
             fail "$k to '$bad': status $st, stdout $(head -c 80 "$out"), stderr $(cat "$err")"
     done
+    # the run manifest beside a file (not beside a FIFO or a device)
+    run "$k" "$w/m" >/dev/null 2>&1
+    grep -q '"schema": 1' "$w/m.manifest.json" && grep -q '"command": "gelucheck ' "$w/m.manifest.json" ||
+        fail "$k: no run manifest beside its file"
+    ls "$w" | grep -q -e '^fifo.manifest' -e '^to-fifo.manifest' -e '^null.manifest' &&
+        fail "$k: a manifest beside a FIFO or device: $(ls "$w")"
+    (export LD_PRELOAD="$shim" ASAN_OPTIONS="$asan_preload" GELUCHECK_FAIL_RENAME=m.manifest.json;
+     run "$k" "$w/m") >"$out" 2>"$err"
+    [ $? -eq 1 ] && grep -q "m.manifest.json" "$err" || fail "$k: a manifest not written is not exit 1"
     # modes: a new file follows the umask, a replaced one keeps its mode
     (umask 027 && run "$k" "$w/new" >/dev/null 2>&1)
     [ "$(stat -c %a "$w/new")" = 640 ] || fail "$k: new file mode $(stat -c %a "$w/new"), umask 027"
@@ -84,6 +93,25 @@ for k in $kinds; do
         ls -A "$w" | grep -q '\.tmp\.' && fail "$k with $fault failing left $(ls -A "$w" | grep tmp)"
     done
 done
+
+# report: a path that is not a directory fails at once; a rename failing at publication
+# (index.html, the last) leaves the previous report byte for byte, adds nothing, and says so.
+echo file >"$d/notdir"
+"$g" report --quick --out "$d/notdir" >"$out" 2>"$err"
+st=$?
+[ $st -eq 1 ] && grep -q "not a directory" "$err" && [ ! -s "$out" ] ||
+    fail "report --out a file: status $st, $(cat "$err")"
+mkdir "$d/rep"
+for f in index.html accuracy.csv cost.svg manifest.json; do echo "previous $f" >"$d/rep/$f"; done
+(export LD_PRELOAD="$shim" ASAN_OPTIONS="$asan_preload" GELUCHECK_FAIL_RENAME=index.html;
+ "$g" report --quick --out "$d/rep") >"$out" 2>"$err"
+st=$?
+[ $st -eq 1 ] && grep -q "holds the previous report, unchanged" "$err" ||
+    fail "report with index.html's rename failing: status $st, $(tail -3 "$err")"
+for f in index.html accuracy.csv cost.svg manifest.json; do
+    [ "$(cat "$d/rep/$f")" = "previous $f" ] || fail "report with a failing rename changed $f"
+done
+[ "$(ls -A "$d/rep" | wc -l)" -eq 4 ] || fail "report with a failing rename left $(ls -A "$d/rep")"
 
 # "-" is standard output
 "$g" accuracy --impl erfc_f64 --sample 50 --csv - >"$out" 2>"$err"

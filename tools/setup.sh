@@ -10,8 +10,8 @@ set -eu
 packages="
   build-essential pkg-config meson ninja-build cmake zlib1g-dev
   libmpfr-dev libgmp-dev libgsl-dev libcriterion-dev
-  libsleef-dev libdnnl-dev ocl-icd-opencl-dev
-  sollya gnuplot-nox valgrind
+  libsleef-dev libdnnl-dev ocl-icd-opencl-dev libflint-arb-dev
+  sollya gnuplot-nox valgrind clang libclang-rt-14-dev
   chromium python3
 "
 
