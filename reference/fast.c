@@ -275,6 +275,10 @@ bool fast_ref_block(gelu_target t, bool grad, const float *x, size_t n, ref_valu
     if (t == GELU_TARGET_RELU) {
         for (size_t j = 0; j < n; j++) {
             float r = 0;
+            if (isnan(x[j])) { /* NaN encodings as the point path makes them (quiet) */
+                fast_ref_decide(t, grad, x[j], &out[j], &inv_ulp[j]);
+                continue;
+            }
             ref_defined_value(t, grad, x[j], &r);
             out[j] = (ref_value){r, 0, r};
             inv_ulp[j] = ref_inv_ulp(r, 0);
