@@ -36,8 +36,9 @@ static void print_help(void)
         "  --ranges-csv FILE ULP histograms per input range\n"
         "  --threads N       worker threads (default: all online CPUs); results do not depend\n"
         "                    on it\n"
-        "  --shard K/N       scan only part K (1..N) of N and write the partial result to\n"
-        "                    --partial FILE, for 'gelucheck merge'\n"
+        "  --shard K/N       scan only part K (1..N) of N (consecutive encodings); with\n"
+        "                    --partial FILE write the partial result, for 'gelucheck merge';\n"
+        "                    without, print and gate that part alone (a CI rotation)\n"
         "  --profile         print where the scan's time went: per implementation its kernels\n"
         "                    and the metrics of its outputs, per direction; the references\n"
         "                    (fast path, MPFR fallbacks); in thread seconds and ns per input\n\n"
@@ -155,8 +156,8 @@ static int parse_args(int argc, char **argv, accuracy_args *a)
     if (st != EXIT_OK) return st;
     if (a->have_range && a->have_sample) return usage_error("accuracy", "--range and --sample exclude each other");
     if (a->have_sample) a->domain.kind = DOMAIN_SAMPLE;
-    if ((a->shard_n != 0) != (a->partial != NULL))
-        return usage_error("accuracy", "--shard K/N and --partial FILE go together");
+    if (a->partial && a->shard_n == 0)
+        return usage_error("accuracy", "--partial FILE needs --shard K/N (the part it holds)");
     if (a->partial && (a->files.csv || a->files.ranges_csv))
         return usage_error("accuracy", "a shard writes --partial only; 'gelucheck merge' writes the CSV");
     return EXIT_OK;
@@ -195,6 +196,14 @@ int cmd_accuracy(int argc, char **argv)
     int st = parse_args(argc, argv, &a);
     if (st != EXIT_OK) return st;
     if (a.nimpls == 0) a.nimpls = accuracy_default_impls("accuracy", a.impls);
+    if (a.shard_n) { /* parts are whole blocks: a small domain has empty parts */
+        uint64_t blocks = (scan_domain_size(&a.domain) + SCAN_BLOCK - 1) / SCAN_BLOCK;
+        if (blocks * a.shard_k / a.shard_n == blocks * (a.shard_k - 1) / a.shard_n)
+            return usage_error("accuracy", "--shard %llu/%llu holds no input: the domain has %llu "
+                               "block%s of %d inputs", (unsigned long long)a.shard_k,
+                               (unsigned long long)a.shard_n, (unsigned long long)blocks,
+                               blocks == 1 ? "" : "s", SCAN_BLOCK);
+    }
     a.files.partial = a.partial;
     if (accuracy_files_probe("accuracy", &a.files) != 0) return EXIT_CHECK_FAILED;
     scan_progress_state progress;
@@ -226,6 +235,9 @@ int cmd_accuracy(int argc, char **argv)
     uint64_t blocks = (r->inputs + SCAN_BLOCK - 1) / SCAN_BLOCK; /* scan_run's cap */
     if (threads > blocks) threads = blocks ? (unsigned)blocks : 1;
     if (!a.partial) scan_refine_maxima(r); /* a shard's maxima are refined once merged */
+    if (!a.partial && r->shard_n > 1)
+        printf("part %u/%u of the domain: %llu inputs (the gate below covers only these)\n",
+               r->shard_k + 1, r->shard_n, (unsigned long long)r->inputs);
     st = a.partial ? write_partial(r, a.partial) : accuracy_output("accuracy", r, &a.files);
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);

@@ -102,7 +102,12 @@ expect_usage_error "'0'" accuracy --sample 0
 expect_usage_error "'0'" accuracy --threads 0
 expect_usage_error "'5/4'" accuracy --shard 5/4 --partial /tmp/x
 expect_usage_error "'nope'" accuracy --impl erfc_f64,nope
-expect_usage_error "go together" accuracy --shard 1/4
+expect_usage_error "needs --shard" accuracy --partial /tmp/x
+# a part gated on its own: its inputs only, said so
+expect_usage_error "holds no input" accuracy --impl erfc_f64 --range 1:1.0001 --shard 2/4
+"$g" accuracy --impl erfc_f64 --range 1:1.01 --shard 2/4 >"$out" 2>"$err" &&
+    grep -q "^part 2/4 of the domain: 20480 inputs" "$out" ||
+    { echo "FAIL: accuracy --shard 2/4 without --partial: $(cat "$out" "$err")"; fails=$((fails + 1)); }
 expect_usage_error "exclude" accuracy --range 1:2 --sample 5
 expect_usage_error "no partial" merge
 # Issue 11: an empty domain (items 7), messages that name the bad thing and why (12), empty list
