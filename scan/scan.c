@@ -392,13 +392,28 @@ static void find_mismatches(scan_worker *w, const float *y, const point_ref *r, 
 }
 
 /* One row of metrics (an implementation's outputs y against reference r, one direction) over
- * the block: the correctly rounded outputs' run sums, corrected at the points where y differs.
+ * the block: the correctly rounded outputs' run sums, corrected at the points where y differs
+ * (or, where more than an eighth of the points differ, every point's errors as before).
  * A run whose maxima could change m's has its errors written out in full (the correctly
  * rounded ones with y's where they differ) to find the first point reaching them. */
 static void row_metrics(scan_worker *w, error_metrics *m, const float *x, const float *y,
                         const point_ref *r, size_t n, uint64_t seq0, int dir)
 {
     find_mismatches(w, y, r, n);
+    if (w->nmis * 8 > n) { /* many differences: the whole block's errors, vectorized */
+        bool any_special = block_errors(y, r, n, w->ulp, w->abs, w->rel, w->cr);
+        for (size_t k = 0; k < w->nruns; k++) {
+            size_t a = w->run_start[k], b = w->run_start[k + 1];
+            error_metrics_add_run(m, seq0, x, a, b, w->range[a], w->x_bucket[a], isfinite(x[a]),
+                                  w->ulp, w->abs, w->rel, w->cr);
+        }
+        if (dir == DIR_FORWARD) {
+            criteria_counts c = {0};
+            count_criteria(&c, x, y, r, w->abs, n, any_special);
+            add_criteria(m, &c);
+        }
+        return;
+    }
     const uint16_t *mis = w->mis;
     for (size_t i = 0; i < w->nmis; i++) {
         size_t j = mis[i];
