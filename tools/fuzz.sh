@@ -20,7 +20,7 @@ rm -rf "$work"
 mkdir -p "$work" build-fuzz/crashes
 # the partial reader accepts only this build's files: add fresh ones to the committed seeds
 cp -r tests/fuzz/corpus "$work/corpus"
-build-fuzz/cli/gelucheck accuracy --impl relu,erfc_f64 --grad --sample 200 --shard 1/2 \
+build-fuzz/cli/gelucheck accuracy --impl relu,erfc_f64 --grad --sample 10000 --shard 1/2 \
     --partial "$work/corpus/partial/fresh-1" >/dev/null 2>&1
 build-fuzz/cli/gelucheck accuracy --impl tanh_libm --range 1:1.001 --shard 2/2 \
     --partial "$work/corpus/partial/fresh-2" >/dev/null 2>&1
