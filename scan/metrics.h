@@ -266,14 +266,4 @@ static inline void error_metrics_add_run(error_metrics *m, uint64_t seq0, const 
     error_metrics_fold(m, seq0, x, a, b, range, bucket, x_finite, &s, ulp, abs, rel);
 }
 
-/* Applies the peers' criteria to one forward point against the value hi + lo. */
-static inline void error_metrics_add_criteria(error_metrics *m, float x, float y, double hi,
-                                              double lo)
-{
-    m->benchdnn_failed += criterion_benchdnn_gelu_erf(x, y, hi, lo) == CRITERION_FAIL;
-    criterion_result x_verdict = criterion_xnnpack_gelu(x, y, hi, lo);
-    m->xnnpack_checked += x_verdict != CRITERION_NOT_APPLICABLE;
-    m->xnnpack_failed += x_verdict == CRITERION_FAIL;
-}
-
 #endif
