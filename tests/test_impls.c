@@ -167,6 +167,21 @@ static size_t first_mismatch(gelu_kernel a, gelu_kernel b, const float *x, size_
     return n;
 }
 
+/* Expects the forward and derivative kernels of m to give the bits of the other pair's (named
+ * `other`) on x[0..n), reporting the first input where they differ. */
+static void expect_same_bits(const gelu_impl *m, gelu_kernel fwd, gelu_kernel der, const char *other,
+                             gelu_kernel other_fwd, gelu_kernel other_der, const float *x, size_t n,
+                             float *ya, float *yb)
+{
+    for (int g = 0; g < 2; g++) {
+        size_t k = first_mismatch(g ? der : fwd, g ? other_der : other_fwd, x, n, ya, yb);
+        cr_expect(k == n, "%s %s differs from %s at x = %a (0x%08x): 0x%08x vs 0x%08x", m->name,
+                  g ? "derivative" : "forward", other, k < n ? (double)x[k] : 0.0,
+                  k < n ? float_bits(x[k]) : 0u, k < n ? float_bits(ya[k]) : 0u,
+                  k < n ? float_bits(yb[k]) : 0u);
+    }
+}
+
 /* The plain build's name: name_avx2 → name, name_avx512f → name, else NULL. */
 static const gelu_impl *plain_build(const char *name)
 {
@@ -187,14 +202,8 @@ Test(impls, simd_builds_match_the_plain_build)
         const gelu_impl *m = gelu_impl_at(i), *plain = plain_build(m->name);
         if (!plain || !gelu_impl_available(m)) continue;
         pairs++;
-        for (int g = 0; g < 2; g++) {
-            size_t k = first_mismatch(g ? m->derivative : m->forward,
-                                      g ? plain->derivative : plain->forward, x, n, ya, yb);
-            cr_expect(k == n, "%s %s differs from %s at x = %a (0x%08x): 0x%08x vs 0x%08x", m->name,
-                      g ? "derivative" : "forward", plain->name, k < n ? (double)x[k] : 0.0,
-                      k < n ? float_bits(x[k]) : 0u, k < n ? float_bits(ya[k]) : 0u,
-                      k < n ? float_bits(yb[k]) : 0u);
-        }
+        expect_same_bits(m, m->forward, m->derivative, plain->name, plain->forward,
+                         plain->derivative, x, n, ya, yb);
     }
     /* none on a compiler or CPU without AVX2 (-Davx2=disabled): nothing to compare then */
     cr_log_info("%zu SIMD builds compared with their plain builds on %zu inputs", pairs, n);
@@ -214,14 +223,8 @@ Test(impls, fma_builds_match_the_portable_kernels)
         if (!m->forward_nofma) continue;
         cr_assert(m->derivative_nofma, "%s has a portable forward but no portable derivative", m->name);
         pairs++;
-        for (int g = 0; g < 2; g++) {
-            size_t k = first_mismatch(g ? m->derivative : m->forward,
-                                      g ? m->derivative_nofma : m->forward_nofma, x, n, ya, yb);
-            cr_expect(k == n, "%s %s differs from its portable kernel at x = %a (0x%08x): 0x%08x vs 0x%08x",
-                      m->name, g ? "derivative" : "forward", k < n ? (double)x[k] : 0.0,
-                      k < n ? float_bits(x[k]) : 0u, k < n ? float_bits(ya[k]) : 0u,
-                      k < n ? float_bits(yb[k]) : 0u);
-        }
+        expect_same_bits(m, m->forward, m->derivative, "its portable kernels", m->forward_nofma,
+                         m->derivative_nofma, x, n, ya, yb);
     }
     /* none on a compiler without -mfma: nothing to compare then */
     cr_log_info("%zu plain builds compared with their portable kernels on %zu inputs", pairs, n);
