@@ -114,7 +114,7 @@ static results_set *load_fixture(void)
 
 static pick_constraints constraints(void)
 {
-    return (pick_constraints){INFINITY, INFINITY, INFINITY, false, NULL, "l2"};
+    return (pick_constraints){INFINITY, INFINITY, INFINITY, false, NULL, "l2", false};
 }
 
 static const char *choice(pick_platform p, const pick_constraints *c, int *fits)
