@@ -28,7 +28,7 @@
  * t 2^-53; three products 3·2^-53; the subtraction of the positive side 2^-53 (its other errors
  * are not amplified: the subtracted part is at most half the result). Sum < 2^-44.1; the test
  * uses ε = 2^-43 (the fits' maxima are Sollya's dirtyinfnorm, sampled: a factor 2 of margin).
- * Rounding test: y·(1 − ε) and y·(1 + ε) (as y ∓ |y|·ε) round to the same binary32 number, which
+ * Rounding test: y·(1 − ε) and y·(1 + ε) (as y ∓ y·ε) round to the same binary32 number, which
  * is then the correctly rounded value. Tiny |x| < 2^-60: GELU(x) = x/2·(1 + 2x/√(2π) + …), y is
  * x·(½ ± 2^-41), nudged toward the exact value (which lies above x/2), so that the tie of an odd
  * subnormal x rounds the right way; the test passes there.
@@ -125,19 +125,20 @@ static inline vd cr_derivative_d(vd x)
     return vd_select_sign(x, d_neg, vd_sub(vd_set1(1.0), d_neg));
 }
 
-/* The binary32 roundings of y·(1 ∓ ε) on both halves: lo and hi agree where the test passes. */
+/* The binary32 roundings of y − y·ε and y + y·ε on both halves: lo and hi agree where the test
+ * passes. hi, y + y·ε, keeps the sign of a zero y (−0 + −0 = −0); the kernels store it. */
 #define CR_BOUNDS(fn_bounds, fn_d)                                                            \
     static inline void fn_bounds(vf x, vf *lo, vf *hi)                                       \
     {                                                                                        \
         vd x0, x1, y0, y1, e0, e1;                                                           \
         vf_split(x, &x0, &x1);                                                               \
         y0 = fn_d(x0);                                                                       \
-        e0 = vd_mul(vd_abs(y0), vd_set1(cr_eps));                                            \
+        e0 = vd_mul(y0, vd_set1(cr_eps));                                            \
         y1 = y0;                                                                             \
         e1 = e0;                                                                             \
         if (VF_HALVES == 2) {                                                                \
             y1 = fn_d(x1);                                                                   \
-            e1 = vd_mul(vd_abs(y1), vd_set1(cr_eps));                                        \
+            e1 = vd_mul(y1, vd_set1(cr_eps));                                        \
         }                                                                                    \
         *lo = vf_join(vd_sub(y0, e0), vd_sub(y1, e1));                                       \
         *hi = vf_join(vd_add(y0, e0), vd_add(y1, e1));                                       \
