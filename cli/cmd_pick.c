@@ -19,7 +19,6 @@ static void print_help(void)
 {
     printf("usage: gelucheck pick --platform generic|x86-64-v2|x86-64-v3|x86-64-v4|host\n"
            "                      [--max-ulp U] [--max-abs A] [--monotone] [--grad-max-ulp G]\n"
-           "                      [--correctly-rounded]\n"
            "                      [--target exact|tanh|sigmoid] [--size l1|l2|dram|N]\n"
            "                      [--results DIR]\n\n"
            "Chooses, from measured results, the fastest implementation that the platform can run\n"
@@ -31,8 +30,6 @@ static void print_help(void)
            "  --max-abs A       forward max absolute error against exact GELU <= A\n"
            "  --monotone        no monotonicity violation measured\n"
            "  --grad-max-ulp G  derivative max ULP error against exact GELU's derivative <= G\n"
-           "  --correctly-rounded  forward and derivative: every measured output is the\n"
-           "                    correctly rounded value of exact GELU (GELU'), by encoding\n"
            "  --target T        only implementations of that target formula\n"
            "  --size S          rank by median ns/element at benchmark size S (default %s)\n"
            "  --results DIR     a report directory: accuracy.csv and bench.csv (default %s/);\n"
@@ -69,8 +66,6 @@ static int parse_args(int argc, char **argv, pick_args *a)
     for (int i = 1; i < argc && st == EXIT_OK; i++) {
         if (strcmp(argv[i], "--monotone") == 0)
             a->c.monotone = true;
-        else if (strcmp(argv[i], "--correctly-rounded") == 0)
-            a->c.correctly_rounded = true;
         else if ((got = option_value("pick", argc, argv, &i, "--platform", &v))) {
             if (got < 0) return EXIT_USAGE;
             a->platform = pick_platform_from_name(v);
@@ -188,7 +183,7 @@ int cmd_pick(int argc, char **argv)
             print_help();
             return EXIT_OK;
         }
-    pick_args a = {.c = {INFINITY, INFINITY, INFINITY, false, NULL, DEFAULT_SIZE, false},
+    pick_args a = {.c = {INFINITY, INFINITY, INFINITY, false, NULL, DEFAULT_SIZE},
                    .results = DEFAULT_RESULTS};
     int st = parse_args(argc, argv, &a);
     if (st != EXIT_OK) return st;

@@ -39,8 +39,6 @@ typedef struct {
     bool monotone;       /* no monotonicity violation measured */
     const char *target;  /* exact | tanh | sigmoid; NULL: any */
     const char *size;    /* the benchmark size ranked by (l1, l2, dram or N) */
-    bool correctly_rounded; /* forward and derivative: every measured output is the correctly
-                             * rounded value of exact GELU (GELU'), by encoding */
 } pick_constraints;
 
 typedef struct {

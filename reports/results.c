@@ -163,7 +163,6 @@ enum {
     A_ULP,
     A_ULP_X,
     A_CR,
-    A_CR_COUNT,
     A_ABS,
     A_ABS_X,
     A_MONO,
@@ -173,7 +172,7 @@ enum {
 };
 static const char *const accuracy_cols[A_COLS] = {
     "impl",      "target",      "reference", "direction", "inputs",          "max_ulp",
-    "max_ulp_x", "cr_fraction", "correctly_rounded", "max_abs",   "max_abs_x", "mono_violations", "specials_failed",
+    "max_ulp_x", "cr_fraction", "max_abs",   "max_abs_x", "mono_violations", "specials_failed",
     "contract"};
 
 static void accuracy_line(results_set *s, const csv_line *l, const int *c, const int *crit,
@@ -190,8 +189,6 @@ static void accuracy_line(results_set *s, const csv_line *l, const int *c, const
     e->max_ulp = number(get(l, c[A_ULP]), NAN);
     e->max_abs = number(get(l, c[A_ABS]), NAN);
     e->cr_fraction = number(get(l, c[A_CR]), NAN);
-    e->inputs = (uint64_t)number(get(l, c[A_INPUTS]), 0);
-    e->correctly_rounded = (uint64_t)number(get(l, c[A_CR_COUNT]), 0);
     snprintf(e->max_ulp_x, sizeof e->max_ulp_x, "%s", get(l, c[A_ULP_X]));
     snprintf(e->max_abs_x, sizeof e->max_abs_x, "%s", get(l, c[A_ABS_X]));
     if (!own) return;

@@ -20,7 +20,6 @@ enum { RESULTS_MAX_ROWS = 128, RESULTS_MAX_SIZES = 8, RESULTS_NAME = 64, RESULTS
 typedef struct {
     bool present;
     double max_ulp, max_abs, cr_fraction;
-    uint64_t inputs, correctly_rounded; /* counts: all correctly rounded when equal */
     char max_ulp_x[RESULTS_X], max_abs_x[RESULTS_X]; /* hex floats as written; "" when none */
 } results_error;
 

@@ -114,7 +114,7 @@ static results_set *load_fixture(void)
 
 static pick_constraints constraints(void)
 {
-    return (pick_constraints){INFINITY, INFINITY, INFINITY, false, NULL, "l2", false};
+    return (pick_constraints){INFINITY, INFINITY, INFINITY, false, NULL, "l2"};
 }
 
 static const char *choice(pick_platform p, const pick_constraints *c, int *fits)
@@ -153,32 +153,6 @@ Test(report, pick_respects_the_platform_and_breaks_ties_by_ulp_then_name)
     for (size_t i = 0; i < n; i++)
         if (strcmp(k[i].row->name, "nonmono") == 0)
             cr_expect_str_eq(k[i].why, "3 monotonicity violations");
-}
-
-/* --correctly-rounded: every measured output of both directions, counted from the CSV. */
-Test(report, pick_correctly_rounded_needs_both_directions_all_inputs)
-{
-    static pick_candidate k[RESULTS_MAX_ROWS];
-    size_t n;
-    pick_constraints c = constraints();
-    c.correctly_rounded = true;
-    results_set *s = malloc(sizeof *s);
-    *s = *load_fixture();
-    cr_expect_eq(pick_rank(s, PICK_GENERIC, &c, k, &n), 0);
-    for (size_t i = 0; i < n; i++) {
-        if (strcmp(k[i].row->name, "tie_c") == 0)
-            cr_expect_str_eq(k[i].why, "derivative not correctly rounded at 10 of 1000 inputs");
-        if (strcmp(k[i].row->name, "nonmono") == 0)
-            cr_expect_str_eq(k[i].why, "derivative correct rounding not measured");
-        if (strcmp(k[i].row->name, "tie_a") == 0)
-            cr_expect_str_eq(k[i].why, "forward not correctly rounded at 100 of 1000 inputs");
-    }
-    /* The same row with its 10 derivative misses fixed is the one choice. */
-    for (size_t i = 0; i < s->n; i++)
-        if (strcmp(s->rows[i].name, "tie_c") == 0) s->rows[i].exact[1].correctly_rounded = 1000;
-    cr_expect_eq(pick_rank(s, PICK_GENERIC, &c, k, &n), 1);
-    cr_expect_str_eq(k[0].row->name, "tie_c");
-    free(s);
 }
 
 Test(report, pick_with_nothing_fitting_lists_the_closest_first)
