@@ -39,8 +39,8 @@
  * GELU'(−u) = erfcl(u/√2)/2 − u·c·expl(−u²/2), with a relative error bound of 2^-53 per term
  * (glibc's erfcl and expl are within a few ulps of 2^-64; the argument u/√2 is off by 2^-63
  * relative, which erfc amplifies by 2z² ≤ 225) and its own rounding test. What fails that test
- * (2 forward, 3 derivative inputs, all with |x| < 2^-13) is in cr_hard_cases.h, found by tools/cr_hard_cases.c over all 2^32 inputs with the correctly
- * rounded value from MPFR.
+ * (2 forward, 3 derivative inputs, all with |x| < 2^-13) is in cr_hard_cases.h, found by
+ * tools/cr_hard_cases.c over all 2^32 inputs with the correctly rounded value from MPFR.
  *
  * Special values: ±0 → ±0, +inf → +inf, −inf → −0, NaN → NaN; GELU'(±0) = ½, GELU'(+inf) = 1,
  * GELU'(−inf) = −0. */
