@@ -30,7 +30,8 @@
  * uses ε = 2^-43 (the fits' maxima are Sollya's dirtyinfnorm, sampled: a factor 2 of margin).
  * Rounding test: y·(1 − ε) and y·(1 + ε) (as y ∓ y·ε) round to the same binary32 number, which
  * is then the correctly rounded value. Over all 2^32 inputs it fails at 1,368 forward and 1,424
- * derivative inputs (3.2e-7 and 3.3e-7 of them; `build/cr_hard_cases`, which prints the counts). Tiny |x| < 2^-60: GELU(x) = x/2·(1 + 2x/√(2π) + …), y is
+ * derivative inputs (3.2e-7 and 3.3e-7 of them; `build/cr_hard_cases`, which prints the
+ * counts). Tiny |x| < 2^-60: GELU(x) = x/2·(1 + 2x/√(2π) + …), y is
  * x·(½ ± 2^-41), nudged toward the exact value (which lies above x/2), so that the tie of an odd
  * subnormal x rounds the right way; the test passes there.
  *
