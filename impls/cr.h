@@ -115,7 +115,8 @@ static inline cr_arg cr_reduce(vd x)
 static inline vd cr_forward_d(vd x)
 {
     cr_arg a = cr_reduce(x);
-    vd w = vd_mul(vd_mul(a.u, cr_exp_neg_half_sq(a.u)), cr_piece_poly(cr_m, a.i, a.v)); /* −GELU(−u) */
+    /* w = −GELU(−u) = u·E·M */
+    vd w = vd_mul(vd_mul(a.u, cr_exp_neg_half_sq(a.u)), cr_piece_poly(cr_m, a.i, a.v));
     vd y = vd_select_sign(x, vd_neg(w), vd_sub(x, w));
     vd half_up = vd_select_sign(x, vd_set1(0.5 - 0x1p-41), vd_set1(0.5 + 0x1p-41));
     return vd_select_less(vd_abs(x), vd_set1(cr_tiny), vd_mul(x, half_up), y);
@@ -125,7 +126,8 @@ static inline vd cr_derivative_d(vd x)
 {
     cr_arg a = cr_reduce(x);
     vd t = vd_sub(vd_sub(a.u, vd_set1(cr_um_hi)), vd_set1(cr_um_lo)); /* u − u_m */
-    vd d_neg = vd_mul(vd_mul(cr_exp_neg_half_sq(a.u), t), cr_piece_poly(cr_k, a.i, a.v)); /* GELU'(−u) */
+    /* GELU'(−u) = E·t·K */
+    vd d_neg = vd_mul(vd_mul(cr_exp_neg_half_sq(a.u), t), cr_piece_poly(cr_k, a.i, a.v));
     return vd_select_sign(x, d_neg, vd_sub(vd_set1(1.0), d_neg));
 }
 
