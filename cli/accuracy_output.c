@@ -95,30 +95,24 @@ typedef void (*csv_writer)(const scan_result *, FILE *);
 static int write_file(const char *cmd, const char *path, csv_writer w, const scan_result *r)
 {
     atomic_file a;
-    if (atomic_file_open(&a, path) != 0) {
-        fprintf(stderr, "gelucheck %s: cannot write '%s': %s\n", cmd, path, strerror(errno));
+    char err[512];
+    if (atomic_file_open(&a, path, err, sizeof err) != 0) {
+        fprintf(stderr, "gelucheck %s: %s\n", cmd, err);
         return -1;
     }
     w(r, a.f);
-    if (atomic_file_commit(&a) != 0) {
-        fprintf(stderr, "gelucheck %s: cannot write '%s': %s\n", cmd, path, strerror(errno));
+    if (atomic_file_commit(&a, err, sizeof err) != 0) {
+        fprintf(stderr, "gelucheck %s: %s\n", cmd, err);
         return -1;
     }
-    return 0;
+    return write_manifest_beside(cmd, path) == EXIT_OK ? 0 : -1;
 }
 
 int accuracy_files_probe(const char *cmd, const accuracy_files *files)
 {
-    const char *paths[2] = {files->csv, files->ranges_csv};
-    for (int i = 0; i < 2; i++) {
-        if (!paths[i]) continue;
-        atomic_file a;
-        if (atomic_file_open(&a, paths[i]) != 0) {
-            fprintf(stderr, "gelucheck %s: cannot write '%s': %s\n", cmd, paths[i], strerror(errno));
-            return -1;
-        }
-        atomic_file_abort(&a);
-    }
+    const char *paths[3] = {files->csv, files->ranges_csv, files->partial};
+    for (int i = 0; i < 3; i++)
+        if (paths[i] && probe_output(cmd, paths[i]) != EXIT_OK) return -1;
     return 0;
 }
 
@@ -163,22 +157,69 @@ static double seconds_since(const struct timespec *start)
     return (double)(now.tv_sec - start->tv_sec) + 1e-9 * (double)(now.tv_nsec - start->tv_nsec);
 }
 
+void print_scan_profile(const scan_result *r, const scan_profile *p, double wall, unsigned threads)
+{
+    double kernels = 0, metrics = 0, refs = 0, fallbacks = 0;
+    for (size_t i = 0; i < r->nimpls; i++)
+        for (int d = 0; d < DIR_COUNT; d++) {
+            kernels += p->kernel[i][d];
+            metrics += p->metrics[i][d];
+        }
+    for (int t = 0; t < GELU_TARGET_COUNT; t++)
+        for (int d = 0; d < DIR_COUNT; d++) {
+            refs += p->reference[t][d];
+            fallbacks += p->fallback[t][d];
+        }
+    double total = kernels + metrics + refs + p->inputs;
+    double per_input = r->inputs ? 1e9 / (double)r->inputs : 0;
+    printf("\nprofile: thread seconds (ns per input), %llu inputs, %.1f s wall x %u thread%s\n",
+           (unsigned long long)r->inputs, wall, threads, threads > 1 ? "s" : "");
+    printf("%-24s %22s %22s %22s %22s\n", "impl", "kernel forward", "kernel derivative",
+           "metrics forward", "metrics derivative");
+    for (size_t i = 0; i < r->nimpls; i++) {
+        printf("%-24s", r->impls[i]->name);
+        for (int d = 0; d < DIR_COUNT; d++)
+            printf(" %10.2f (%9.2f)", p->kernel[i][d], p->kernel[i][d] * per_input);
+        for (int d = 0; d < DIR_COUNT; d++)
+            printf(" %10.2f (%9.2f)", p->metrics[i][d], p->metrics[i][d] * per_input);
+        printf("\n");
+    }
+    printf("%-24s %22s %22s %22s %22s\n", "reference", "fast forward", "fast derivative",
+           "MPFR forward", "MPFR derivative");
+    for (int t = 0; t < GELU_TARGET_COUNT; t++) {
+        if (r->refs[t][DIR_FORWARD] == 0) continue;
+        printf("ref:%-20s", gelu_target_name((gelu_target)t));
+        for (int d = 0; d < DIR_COUNT; d++)
+            printf(" %10.2f (%9.2f)", p->reference[t][d] - p->fallback[t][d],
+                   (p->reference[t][d] - p->fallback[t][d]) * per_input);
+        for (int d = 0; d < DIR_COUNT; d++)
+            printf(" %10.2f %10llu", p->fallback[t][d], (unsigned long long)r->fallbacks[t][d]);
+        printf("\n");
+    }
+    printf("total %.1f thread s: kernels %.1f (%.0f%%), metrics %.1f (%.0f%%), references %.1f "
+           "(%.0f%%, of which MPFR %.1f), inputs %.1f\n",
+           total, kernels, 100 * kernels / total, metrics, 100 * metrics / total, refs,
+           100 * refs / total, fallbacks, p->inputs);
+}
+
 void accuracy_progress(uint64_t done, uint64_t total, void *ctx)
 {
     scan_progress_state *p = ctx;
     double el = seconds_since(&p->start);
     double frac = total ? (double)done / (double)total : 1;
     double eta = frac > 0 ? el * (1 - frac) / frac : 0;
+    double rate = el > 0 ? (double)done * SCAN_BLOCK / el : 0; /* blocks are SCAN_BLOCK inputs */
     if (p->log_lines) { /* not a terminal (a CI log, a file): a plain line a minute */
         if (el < p->next_line && done != total) return;
         p->next_line = el + 60;
         if (done == total) return;
-        fprintf(stderr, "scan: %.1f%% done, %.0f s elapsed, ETA %.0f s\n", 100 * frac, el, eta);
+        fprintf(stderr, "scan: %.1f%% done, %.0f s elapsed, ETA %.0f s, %.3g inputs/s\n", 100 * frac,
+                el, eta, rate);
         return;
     }
     int width = 30, filled = (int)(frac * width);
-    fprintf(stderr, "\rscan [%.*s%*s] %5.1f%%  %4.0fs elapsed, ETA %4.0fs ", filled,
-            "##############################", width - filled, "", 100 * frac, el, eta);
+    fprintf(stderr, "\rscan [%.*s%*s] %5.1f%%  %4.0fs elapsed, ETA %4.0fs, %.3g inputs/s ", filled,
+            "##############################", width - filled, "", 100 * frac, el, eta, rate);
     if (done == total) fprintf(stderr, "\n");
 }
 

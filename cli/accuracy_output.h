@@ -10,6 +10,7 @@
 
 typedef struct {
     const char *csv, *ranges_csv; /* NULL: not written */
+    const char *partial;          /* accuracy --partial (probed only: cmd_accuracy writes it) */
 } accuracy_files;
 
 /* Prints the table and the gate's findings, writes the files; returns EXIT_OK, EXIT_CHECK_FAILED
@@ -17,13 +18,17 @@ typedef struct {
  * EXIT_CHECK_FAILED after a message naming the file. */
 int accuracy_output(const char *cmd, const scan_result *r, const accuracy_files *files);
 
-/* Opens every output file before a long run so that a bad path fails at once; the files are
- * then discarded. Returns 0 or prints a message and returns -1. */
+/* Checks every output path before a long run (atomic_file_probe) so that a bad path fails at
+ * once. Returns 0 or prints a message and returns -1. */
 int accuracy_files_probe(const char *cmd, const accuracy_files *files);
 
 /* The implementations a scan runs by default into out (room for SCAN_MAX_IMPLS): every one this
  * CPU runs except those with their own thread pool (a note on stderr names them). */
 size_t accuracy_default_impls(const char *cmd, const gelu_impl **out);
+
+/* The --profile table on stdout: thread seconds per implementation (kernels and metrics, per
+ * direction), per reference (fast path and MPFR fallbacks), and the shares of the total. */
+void print_scan_profile(const scan_result *r, const scan_profile *p, double wall, unsigned threads);
 
 /* The scan's progress on stderr: on a terminal a bar with elapsed time and ETA, redrawn; else
  * (a CI log, a file) a plain line once a minute, none for runs under a minute. */

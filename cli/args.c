@@ -2,10 +2,14 @@
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
+#include "atomic_file.h"
+#include "manifest.h"
 #include "cli.h"
 
 int usage_error(const char *cmd, const char *fmt, ...)
@@ -96,4 +100,123 @@ bool parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
     if (!parse_count(s, (unsigned long)min, (unsigned long)max, &v, &why)) return false;
     *out = v;
     return true;
+}
+
+static char command_line[MANIFEST_VALUE];
+
+void cli_set_command(int argc, char **argv)
+{
+    size_t used = 0;
+    command_line[0] = '\0';
+    for (int i = 0; i < argc && used < sizeof command_line; i++) {
+        int w = snprintf(command_line + used, sizeof command_line - used, "%s%s", i ? " " : "",
+                         i ? argv[i] : "gelucheck");
+        if (w < 0) break;
+        used += (size_t)w;
+    }
+}
+
+/* Whether an output gets a manifest beside it: not standard output, not a device or FIFO. */
+static bool wants_manifest(const char *path, char *mpath, size_t size)
+{
+    struct stat st;
+    if (strcmp(path, "-") == 0 || (stat(path, &st) == 0 && !S_ISREG(st.st_mode))) return false;
+    snprintf(mpath, size, "%s.manifest.json", path);
+    return true;
+}
+
+int probe_output(const char *cmd, const char *path)
+{
+    char err[512], mpath[4200];
+    if (atomic_file_probe(path, err, sizeof err) == 0 &&
+        (!wants_manifest(path, mpath, sizeof mpath) || atomic_file_probe(mpath, err, sizeof err) == 0))
+        return EXIT_OK;
+    fprintf(stderr, "gelucheck %s: %s\n", cmd, err);
+    return EXIT_CHECK_FAILED;
+}
+
+int write_manifest_beside(const char *cmd, const char *path)
+{
+    char mpath[4200];
+    if (!wants_manifest(path, mpath, sizeof mpath)) return EXIT_OK;
+    run_manifest m;
+    manifest_collect(&m, command_line);
+    if (manifest_write_file(mpath, &m) == 0) return EXIT_OK;
+    fprintf(stderr, "gelucheck %s: cannot write '%s': %s ('%s' is written)\n", cmd, mpath,
+            strerror(errno), path);
+    return EXIT_CHECK_FAILED;
+}
+
+int write_output(const char *cmd, const char *path, int (*writer)(FILE *f, void *ctx), void *ctx)
+{
+    atomic_file a;
+    char err[512];
+    if (atomic_file_open(&a, path, err, sizeof err) != 0) {
+        fprintf(stderr, "gelucheck %s: %s\n", cmd, err);
+        return EXIT_CHECK_FAILED;
+    }
+    if (writer(a.f, ctx) != 0) {
+        fprintf(stderr, "gelucheck %s: cannot write '%s': %s (the previous file is intact)\n", cmd,
+                path, strerror(errno));
+        atomic_file_abort(&a);
+        return EXIT_CHECK_FAILED;
+    }
+    if (atomic_file_commit(&a, err, sizeof err) != 0) {
+        fprintf(stderr, "gelucheck %s: %s (the previous file is intact)\n", cmd, err);
+        return EXIT_CHECK_FAILED;
+    }
+    return write_manifest_beside(cmd, path);
+}
+
+int split_list(const char *cmd, const char *opt, const char *list, char ***items, size_t *n)
+{
+    size_t len = strlen(list), count = 1;
+    *items = NULL;
+    *n = 0;
+    if (len == 0) return usage_error(cmd, "empty %s", opt);
+    for (const char *p = list; *p; p++) count += *p == ',';
+    char **out = malloc(count * sizeof *out + len + 1);
+    if (!out) {
+        fprintf(stderr, "gelucheck %s: out of memory\n", cmd);
+        return EXIT_CHECK_FAILED;
+    }
+    char *text = (char *)(out + count);
+    memcpy(text, list, len + 1);
+    for (size_t k = 0; k < count; k++) {
+        out[k] = text;
+        char *comma = strchr(text, ',');
+        if (comma) *comma = '\0';
+        text = comma ? comma + 1 : text + strlen(text);
+        if (out[k][0] == '\0') {
+            free(out);
+            return usage_error(cmd, "bad %s '%s': element %zu is empty", opt, list, k + 1);
+        }
+        for (size_t j = 0; j < k; j++)
+            if (strcmp(out[j], out[k]) == 0) {
+                const char *dup = out[k];
+                int st = usage_error(cmd, "bad %s '%s': '%s' is given twice", opt, list, dup);
+                free(out);
+                return st;
+            }
+    }
+    *items = out;
+    *n = count;
+    return EXIT_OK;
+}
+
+int reject_repeated_options(const char *cmd, int argc, char **argv, const char *const *repeatable)
+{
+    for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
+        if (strncmp(argv[i], "--", 2) != 0) continue;
+        size_t len = strcspn(argv[i], "=");
+        bool repeats = false;
+        for (const char *const *r = repeatable; r && *r; r++)
+            repeats |= strlen(*r) == len && strncmp(*r, argv[i], len) == 0;
+        if (repeats) continue;
+        for (int j = 1; j < i; j++)
+            if (strncmp(argv[j], argv[i], len) == 0 && (argv[j][len] == '\0' || argv[j][len] == '='))
+                return usage_error(cmd, "option %.*s is given twice (it takes one value)", (int)len,
+                                   argv[i]);
+    }
+    return EXIT_OK;
 }

@@ -4,7 +4,9 @@
 #define GELUCHECK_CLI_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 enum { EXIT_OK = 0, EXIT_CHECK_FAILED = 1, EXIT_USAGE = 2 };
 
@@ -16,6 +18,7 @@ int cmd_moons(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_pick(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
 
 /* Prints "gelucheck CMD: <message>" and a hint to run --help on stderr; returns EXIT_USAGE. */
 int usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -41,5 +44,27 @@ bool parse_count(const char *s, unsigned long min, unsigned long max, unsigned l
 
 /* parse_count for a uint64_t, without the reason. */
 bool parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
+
+/* Splits the value of option `opt` at commas into *items (one malloc'd block: free(*items))
+ * and *n. An empty list, an empty element (",,", a leading or trailing comma) or an element
+ * given twice is a usage error naming the list. EXIT_OK, EXIT_USAGE, or EXIT_CHECK_FAILED
+ * (out of memory, message printed). */
+int split_list(const char *cmd, const char *opt, const char *list, char ***items, size_t *n);
+
+/* An option given twice that is not in `repeatable` (NULL-terminated) is a usage error:
+ * EXIT_USAGE with a message, else EXIT_OK. Arguments after "--" are not options. */
+int reject_repeated_options(const char *cmd, int argc, char **argv, const char *const *repeatable);
+
+/* Output files (reports/atomic_file.h): probe_output checks a path before the work (a message
+ * and EXIT_CHECK_FAILED when it cannot be written, else EXIT_OK); write_output writes it whole
+ * with writer(f, ctx) (0 or −1 with errno), with the same statuses. */
+int probe_output(const char *cmd, const char *path);
+int write_output(const char *cmd, const char *path, int (*writer)(FILE *f, void *ctx), void *ctx);
+/* Every output file but "-", a device or a FIFO gets its run manifest beside it,
+ * PATH.manifest.json (reports/manifest.h): probe_output probes that path too, write_output
+ * writes it after the file; write_manifest_beside does it for files written otherwise. */
+int write_manifest_beside(const char *cmd, const char *path);
+/* The command line the manifests record (main sets it). */
+void cli_set_command(int argc, char **argv);
 
 #endif

@@ -1,5 +1,6 @@
 /* gelucheck accuracy: the scan over a domain, the table, the CSV files and the contract gate. */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,13 +11,15 @@
 #include "accuracy_output.h"
 #include "atomic_file.h"
 #include "cli.h"
+#include "partial.h"
+#include "refine.h"
 
 static void print_help(void)
 {
     printf(
         "usage: gelucheck accuracy [--impl A,B,...] [--range LO:HI | --sample N [--seed S]]\n"
         "                          [--grad] [--csv FILE] [--ranges-csv FILE] [--threads N]\n"
-        "                          [--shard K/N --partial FILE]\n\n"
+        "                          [--shard K/N --partial FILE] [--profile]\n\n"
         "Scans implementations against the correctly rounded MPFR reference (a fast double\n"
         "enclosure, MPFR where it cannot decide) and prints, per implementation, against its\n"
         "own target and against exact GELU: max ULP error with the first input reaching it,\n"
@@ -33,8 +36,12 @@ static void print_help(void)
         "  --ranges-csv FILE ULP histograms per input range\n"
         "  --threads N       worker threads (default: all online CPUs); results do not depend\n"
         "                    on it\n"
-        "  --shard K/N       scan only part K (1..N) of N and write the partial result to\n"
-        "                    --partial FILE, for 'gelucheck merge'\n\n"
+        "  --shard K/N       scan only part K (1..N) of N (consecutive encodings); with\n"
+        "                    --partial FILE write the partial result, for 'gelucheck merge';\n"
+        "                    without, print and gate that part alone (a CI rotation)\n"
+        "  --profile         print where the scan's time went: per implementation its kernels\n"
+        "                    and the metrics of its outputs, per direction; the references\n"
+        "                    (fast path, MPFR fallbacks); in thread seconds and ns per input\n\n"
         "Progress goes to stderr: a bar on a terminal, else a line a minute. Exit status: 0 every implementation\n"
         "meets its declared contract, 1 one does not (the gate) or a file cannot be written,\n"
         "2 bad usage.\n");
@@ -44,7 +51,7 @@ typedef struct {
     const gelu_impl *impls[SCAN_MAX_IMPLS];
     size_t nimpls;
     scan_domain domain;
-    bool grad, have_range, have_sample;
+    bool grad, have_range, have_sample, profile;
     uint64_t threads, shard_k, shard_n;
     const char *partial;
     accuracy_files files;
@@ -53,18 +60,22 @@ typedef struct {
 /* A,B,C → implementations; unavailable ones are skipped with a note. */
 static int parse_impls(const char *list, accuracy_args *a)
 {
-    char *copy = strdup(list);
-    int status = copy ? EXIT_OK : EXIT_CHECK_FAILED;
-    for (char *save = NULL, *name = copy ? strtok_r(copy, ",", &save) : NULL;
-         name && status == EXIT_OK; name = strtok_r(NULL, ",", &save)) {
+    char **names;
+    size_t n;
+    int status = split_list("accuracy", "--impl", list, &names, &n);
+    for (size_t k = 0; k < n && status == EXIT_OK; k++) {
+        const char *name = names[k];
         const gelu_impl *m = gelu_impl_find(name);
+        bool twice = false;
+        for (size_t j = 0; m && j < a->nimpls; j++) twice |= a->impls[j] == m;
         if (!m) status = usage_error("accuracy", "unknown implementation '%s' (see 'gelucheck list')", name);
+        else if (twice) status = usage_error("accuracy", "--impl '%s' is given twice", name);
         else if (!gelu_impl_available(m))
             fprintf(stderr, "gelucheck accuracy: skipping '%s': this CPU lacks its features\n", name);
         else if (a->nimpls == SCAN_MAX_IMPLS) status = usage_error("accuracy", "too many implementations");
         else a->impls[a->nimpls++] = m;
     }
-    free(copy);
+    free(names);
     if (status == EXIT_OK && a->nimpls == 0)
         status = usage_error("accuracy", "no implementation of '%s' can run on this CPU", list);
     return status;
@@ -73,16 +84,24 @@ static int parse_impls(const char *list, accuracy_args *a)
 static int parse_range(const char *s, scan_domain *d)
 {
     const char *colon = strchr(s, ':');
-    char lo[64];
     const char *why = "expected LO:HI";
-    if (!colon || (size_t)(colon - s) >= sizeof lo) return usage_error("accuracy", "bad --range '%s': %s", s, why);
-    memcpy(lo, s, (size_t)(colon - s));
-    lo[colon - s] = '\0';
-    if (!parse_float(lo, &d->lo, &why) || !parse_float(colon + 1, &d->hi, &why))
-        return usage_error("accuracy", "bad --range '%s': %s", s, why);
+    if (!colon) return usage_error("accuracy", "bad --range '%s': %s", s, why);
+    char *lo = strndup(s, (size_t)(colon - s));
+    if (!lo) {
+        fprintf(stderr, "gelucheck accuracy: out of memory\n");
+        return EXIT_CHECK_FAILED;
+    }
+    bool ok = parse_float(lo, &d->lo, &why);
+    free(lo);
+    if (!ok) return usage_error("accuracy", "bad --range '%s': LO: %s", s, why);
+    if (!parse_float(colon + 1, &d->hi, &why))
+        return usage_error("accuracy", "bad --range '%s': HI: %s", s, why);
     if (d->lo != d->lo || d->hi != d->hi || d->lo > d->hi)
         return usage_error("accuracy", "bad --range '%s': needs LO <= HI, not NaN", s);
     d->kind = DOMAIN_RANGE;
+    if (scan_domain_size(d) == 0) /* 0:-0: -0 comes before +0 in the scan's order */
+        return usage_error("accuracy", "bad --range '%s': empty (LO %g is +0 and HI is -0, which "
+                           "comes before it; write -0:0 for both zeros)", s, (double)d->lo);
     return EXIT_OK;
 }
 
@@ -105,6 +124,7 @@ static int parse_args(int argc, char **argv, accuracy_args *a)
     for (int i = 1; i < argc && st == EXIT_OK; i++) {
         const char *arg = argv[i];
         if (strcmp(arg, "--grad") == 0) a->grad = true;
+        else if (strcmp(arg, "--profile") == 0) a->profile = true;
         else if ((got = option_value("accuracy", argc, argv, &i, "--impl", &v)))
             st = got < 0 ? EXIT_USAGE : parse_impls(v, a);
         else if ((got = option_value("accuracy", argc, argv, &i, "--range", &v))) {
@@ -136,8 +156,8 @@ static int parse_args(int argc, char **argv, accuracy_args *a)
     if (st != EXIT_OK) return st;
     if (a->have_range && a->have_sample) return usage_error("accuracy", "--range and --sample exclude each other");
     if (a->have_sample) a->domain.kind = DOMAIN_SAMPLE;
-    if ((a->shard_n != 0) != (a->partial != NULL))
-        return usage_error("accuracy", "--shard K/N and --partial FILE go together");
+    if (a->partial && a->shard_n == 0)
+        return usage_error("accuracy", "--partial FILE needs --shard K/N (the part it holds)");
     if (a->partial && (a->files.csv || a->files.ranges_csv))
         return usage_error("accuracy", "a shard writes --partial only; 'gelucheck merge' writes the CSV");
     return EXIT_OK;
@@ -146,11 +166,20 @@ static int parse_args(int argc, char **argv, accuracy_args *a)
 static int write_partial(const scan_result *r, const char *path)
 {
     atomic_file f;
-    if (atomic_file_open(&f, path) != 0 || (scan_result_write(r, f.f) != 0 && (atomic_file_abort(&f), 1)) ||
-        atomic_file_commit(&f) != 0) {
-        fprintf(stderr, "gelucheck accuracy: cannot write '%s': %s\n", path, strerror(errno));
+    char err[512];
+    int rc = atomic_file_open(&f, path, err, sizeof err);
+    if (rc == 0 && partial_write(r, f.f) != 0) {
+        snprintf(err, sizeof err, "cannot write '%s': %s", path, strerror(errno));
+        atomic_file_abort(&f);
+        rc = -1;
+    } else if (rc == 0) {
+        rc = atomic_file_commit(&f, err, sizeof err);
+    }
+    if (rc != 0) {
+        fprintf(stderr, "gelucheck accuracy: %s\n", err);
         return EXIT_CHECK_FAILED;
     }
+    if (write_manifest_beside("accuracy", path) != EXIT_OK) return EXIT_CHECK_FAILED;
     printf("wrote shard %u/%u (%llu inputs) to %s\n", r->shard_k + 1, r->shard_n,
            (unsigned long long)r->inputs, path);
     return EXIT_OK;
@@ -167,11 +196,16 @@ int cmd_accuracy(int argc, char **argv)
     int st = parse_args(argc, argv, &a);
     if (st != EXIT_OK) return st;
     if (a.nimpls == 0) a.nimpls = accuracy_default_impls("accuracy", a.impls);
-    if (accuracy_files_probe("accuracy", &a.files) != 0) return EXIT_CHECK_FAILED;
-    if (a.partial) {
-        accuracy_files probe = {a.partial, NULL};
-        if (accuracy_files_probe("accuracy", &probe) != 0) return EXIT_CHECK_FAILED;
+    if (a.shard_n) { /* parts are whole blocks: a small domain has empty parts */
+        uint64_t blocks = (scan_domain_size(&a.domain) + SCAN_BLOCK - 1) / SCAN_BLOCK;
+        if (blocks * a.shard_k / a.shard_n == blocks * (a.shard_k - 1) / a.shard_n)
+            return usage_error("accuracy", "--shard %llu/%llu holds no input: the domain has %llu "
+                               "block%s of %d inputs", (unsigned long long)a.shard_k,
+                               (unsigned long long)a.shard_n, (unsigned long long)blocks,
+                               blocks == 1 ? "" : "s", SCAN_BLOCK);
     }
+    a.files.partial = a.partial;
+    if (accuracy_files_probe("accuracy", &a.files) != 0) return EXIT_CHECK_FAILED;
     scan_progress_state progress;
     scan_progress_start(&progress);
     struct timespec start = progress.start, end;
@@ -181,21 +215,36 @@ int cmd_accuracy(int argc, char **argv)
         .shard_n = a.shard_n ? (unsigned)a.shard_n : 1,
         .progress = accuracy_progress, .progress_ctx = &progress,
     };
+    scan_profile *profile = a.profile ? calloc(1, sizeof *profile) : NULL;
+    if (a.profile && !profile) {
+        fprintf(stderr, "gelucheck accuracy: out of memory\n");
+        return EXIT_CHECK_FAILED;
+    }
+    cfg.profile = profile;
     scan_result *r = malloc(sizeof *r);
     const char *error = NULL;
     if (!r || scan_run(&cfg, r, &error) != 0) {
         fprintf(stderr, "gelucheck accuracy: %s\n", r ? error : "out of memory");
         free(r);
+        free(profile);
         return EXIT_CHECK_FAILED;
     }
     clock_gettime(CLOCK_MONOTONIC, &end);
     double wall = (double)(end.tv_sec - start.tv_sec) + 1e-9 * (double)(end.tv_nsec - start.tv_nsec);
     unsigned threads = a.threads ? (unsigned)a.threads : (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
+    uint64_t blocks = (r->inputs + SCAN_BLOCK - 1) / SCAN_BLOCK; /* scan_run's cap */
+    if (threads > blocks) threads = blocks ? (unsigned)blocks : 1;
+    if (!a.partial) scan_refine_maxima(r); /* a shard's maxima are refined once merged */
+    if (!a.partial && r->shard_n > 1)
+        printf("part %u/%u of the domain: %llu inputs (the gate below covers only these)\n",
+               r->shard_k + 1, r->shard_n, (unsigned long long)r->inputs);
     st = a.partial ? write_partial(r, a.partial) : accuracy_output("accuracy", r, &a.files);
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     printf("wall %.1f s, %u thread%s, %.3g inputs/s/thread, peak memory %.1f MiB\n", wall, threads,
            threads > 1 ? "s" : "", (double)r->inputs / wall / threads, (double)ru.ru_maxrss / 1024);
+    if (profile) print_scan_profile(r, profile, wall, threads);
+    free(profile);
     free(r);
     return st;
 }

@@ -2,11 +2,13 @@
  * run (bench/), printed as a table per size and distribution and optionally written as CSV. */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "atomic_file.h"
 #include "bench.h"
 #include "cli.h"
 #include "gelucheck_config.h"
@@ -77,14 +79,11 @@ static void print_help(void)
 static int for_each_token(bench_options *o, const char *opt, const char *list,
                           int (*fn)(bench_options *, const char *))
 {
-    if (*list == '\0') return usage_error("bench", "empty %s", opt);
-    char *copy = strdup(list);
-    if (!copy) return EXIT_CHECK_FAILED;
-    int status = 0;
-    for (char *save, *tok = strtok_r(copy, ",", &save); tok && status == 0;
-         tok = strtok_r(NULL, ",", &save))
-        status = fn(o, tok);
-    free(copy);
+    char **items;
+    size_t n;
+    int status = split_list("bench", opt, list, &items, &n);
+    for (size_t k = 0; k < n && status == 0; k++) status = fn(o, items[k]);
+    free(items);
     return status;
 }
 
@@ -93,7 +92,7 @@ static int add_impl(bench_options *o, const char *name)
     const gelu_impl *m = gelu_impl_find(name);
     if (!m) return usage_error("bench", "unknown implementation '%s' (see 'gelucheck list')", name);
     for (size_t i = 0; i < o->count; i++)
-        if (o->impls[i] == m) return 0;
+        if (o->impls[i] == m) return usage_error("bench", "--impl '%s' is given twice", name);
     o->impls[o->count++] = m;
     return 0;
 }
@@ -109,7 +108,11 @@ static int add_size(bench_options *o, const char *tok)
         return usage_error("bench", "bad --size '%s': l1, l2, dram or a number of elements from "
                            "1 to %zu", tok, MAX_ELEMENTS);
     if (o->nsizes == MAX_SIZES) return usage_error("bench", "more than %d sizes", MAX_SIZES);
-    snprintf(s.label, sizeof s.label, "%s", tok);
+    bool named = false;
+    for (size_t i = 0; i < sizeof named_sizes / sizeof named_sizes[0]; i++)
+        named |= strcmp(tok, named_sizes[i].label) == 0;
+    if (named) snprintf(s.label, sizeof s.label, "%s", tok);
+    else snprintf(s.label, sizeof s.label, "%zu", s.n); /* "0…016" → "16": at most 10 digits */
     o->sizes[o->nsizes++] = s;
     return 0;
 }
@@ -345,30 +348,36 @@ int cmd_bench(int argc, char **argv)
         fprintf(stderr, "gelucheck bench: no ReLU baseline registered\n");
         status = EXIT_CHECK_FAILED;
     }
-    /* The CSV goes to a temporary file beside FILE, renamed over it only when complete. */
-    char tmp[4096] = "";
-    FILE *csv = NULL;
+    /* The CSV goes to a hidden temporary file beside FILE (removed on a signal), renamed over
+     * it only when complete; a path that cannot be written fails before the measurements. */
+    atomic_file csv = {0};
+    bool have_csv = false;
     if (status == EXIT_OK && o.csv) {
-        int fd = -1;
-        if (snprintf(tmp, sizeof tmp, "%s.tmp.XXXXXX", o.csv) < (int)sizeof tmp) fd = mkstemp(tmp);
-        if (fd < 0 || !(csv = fdopen(fd, "w"))) {
-            status = usage_error("bench", "cannot write --csv '%s': %s", o.csv, strerror(errno));
-            if (fd >= 0) close(fd), unlink(tmp);
+        char err[512];
+        if ((status = probe_output("bench", o.csv)) != EXIT_OK) {
+            /* message printed */
+        } else if (atomic_file_open(&csv, o.csv, err, sizeof err) != 0) {
+            fprintf(stderr, "gelucheck bench: %s\n", err);
+            status = EXIT_CHECK_FAILED;
+        } else {
+            have_csv = true;
         }
     }
     if (status == EXIT_OK) {
         complete_options(&o, baseline);
         print_header(&o, baseline);
-        status = run_all(&o, baseline, csv);
+        status = run_all(&o, baseline, have_csv ? csv.f : NULL);
     }
-    if (csv) {
-        if (fclose(csv) != 0 && status == EXIT_OK) status = EXIT_CHECK_FAILED;
-        if (status == EXIT_OK && rename(tmp, o.csv) != 0) {
-            fprintf(stderr, "gelucheck bench: cannot rename %s to %s: %s\n", tmp, o.csv,
-                    strerror(errno));
+    if (have_csv && status == EXIT_OK) {
+        char err[512];
+        if (atomic_file_commit(&csv, err, sizeof err) != 0) {
+            fprintf(stderr, "gelucheck bench: %s (the previous file is intact)\n", err);
             status = EXIT_CHECK_FAILED;
+        } else {
+            status = write_manifest_beside("bench", o.csv);
         }
-        if (status != EXIT_OK) unlink(tmp);
+    } else if (have_csv) {
+        atomic_file_abort(&csv);
     }
     free(o.impls);
     return status < 0 ? EXIT_OK : status;

@@ -64,8 +64,12 @@ int cmd_eval(int argc, char **argv)
     if (status == EXIT_OK && !(impl = gelu_impl_find(impl_name)))
         status = usage_error("eval", "unknown implementation '%s' (see 'gelucheck list')", impl_name);
     if (status == EXIT_OK) {
-        target = strcmp(against, "own") == 0 ? impl->target : gelu_target_from_name(against);
-        if (target == GELU_TARGET_COUNT || target == GELU_TARGET_RELU)
+        bool own = strcmp(against, "own") == 0;
+        target = own ? impl->target : gelu_target_from_name(against);
+        if (own && target == GELU_TARGET_RELU)
+            status = usage_error("eval", "'%s' approximates ReLU, which has no MPFR reference: "
+                                 "give --against exact, tanh or sigmoid", impl->name);
+        else if (target == GELU_TARGET_COUNT || target == GELU_TARGET_RELU)
             status = usage_error("eval", "unknown --against '%s' (own, exact, tanh, sigmoid)", against);
     }
     if (status == EXIT_OK && n == 0) status = usage_error("eval", "no inputs X given");

@@ -1,5 +1,6 @@
 /* gelucheck merge: partial results of a sharded accuracy run → the same table, CSV and gate as
- * the unsharded run. */
+ * the unsharded run. Every partial is checked (format, header fields, checksum, invariants;
+ * scan/partial.h) and so is the merged result, before anything is printed or written. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,21 +8,91 @@
 
 #include "accuracy_output.h"
 #include "cli.h"
+#include "partial.h"
+#include "refine.h"
 
 static void print_help(void)
 {
     printf("usage: gelucheck merge [--csv FILE] [--ranges-csv FILE] PARTIAL...\n\n"
            "Merges the partial results written by 'gelucheck accuracy --shard K/N --partial FILE'\n"
            "(every K from 1 to N exactly once) and prints and writes exactly what the unsharded\n"
-           "run would. Exit status as for 'gelucheck accuracy'.\n");
+           "run would. A partial that is damaged (checksum), inconsistent, from another build or\n"
+           "from another run is refused (exit 2, naming the file and the field). Exit status\n"
+           "as for 'gelucheck accuracy'.\n");
+}
+
+/* "2/5, 4/5" into buf: the shards not given (the first few). */
+static void missing_shards(const unsigned char *got, unsigned n, char *buf, size_t size)
+{
+    size_t used = 0;
+    unsigned listed = 0;
+    buf[0] = '\0';
+    for (unsigned k = 0; k < n && used < size; k++) {
+        if (got[k]) continue;
+        int w = listed == 8 ? snprintf(buf + used, size - used, ", ...")
+                            : snprintf(buf + used, size - used, "%s%u/%u", listed ? ", " : "", k + 1, n);
+        if (w < 0) break;
+        used += (size_t)w;
+        if (++listed > 8) break;
+    }
+}
+
+static int read_partial(const char *path, scan_result *r)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return usage_error("merge", "cannot read '%s': %s", path, strerror(errno));
+    char why[768];
+    int rc = partial_read(r, f, why, sizeof why);
+    fclose(f);
+    if (rc != 0) return usage_error("merge", "'%s': %s", path, why);
+    return EXIT_OK;
+}
+
+static int merge_files(const char **paths, size_t npaths, scan_result *acc, scan_result *part)
+{
+    unsigned char *got = NULL;
+    int st = read_partial(paths[0], acc);
+    if (st == EXIT_OK && !(got = calloc(acc->shard_n, 1))) {
+        fprintf(stderr, "gelucheck merge: out of memory\n");
+        st = EXIT_CHECK_FAILED;
+    }
+    if (st == EXIT_OK) got[acc->shard_k] = 1;
+    for (size_t i = 1; i < npaths && st == EXIT_OK; i++) {
+        const char *error;
+        if ((st = read_partial(paths[i], part)) != EXIT_OK) break;
+        if (part->shard_n != acc->shard_n)
+            st = usage_error("merge", "'%s': shard %u/%u, but '%s' is a shard of %u", paths[i],
+                             part->shard_k + 1, part->shard_n, paths[0], acc->shard_n);
+        else if (got[part->shard_k]++)
+            st = usage_error("merge", "'%s': shard %u/%u given twice", paths[i], part->shard_k + 1,
+                             part->shard_n);
+        else if (scan_result_merge(acc, part, &error) != 0)
+            st = usage_error("merge", "'%s': %s", paths[i], error);
+    }
+    if (st == EXIT_OK) {
+        char missing[256];
+        missing_shards(got, acc->shard_n, missing, sizeof missing);
+        if (missing[0])
+            st = usage_error("merge", "shard%s %s missing: every shard K/%u is needed once",
+                             strchr(missing, ',') ? "s" : "", missing, acc->shard_n);
+    }
+    char why[512];
+    if (st == EXIT_OK && scan_result_check(acc, true, why, sizeof why) != 0)
+        st = usage_error("merge", "the merged result is inconsistent: %s", why);
+    free(got);
+    return st;
 }
 
 int cmd_merge(int argc, char **argv)
 {
-    accuracy_files files = {NULL, NULL};
+    accuracy_files files = {NULL, NULL, NULL};
     const char **paths = calloc((size_t)argc, sizeof *paths);
     size_t npaths = 0;
-    int st = paths ? EXIT_OK : EXIT_CHECK_FAILED;
+    if (!paths) {
+        fprintf(stderr, "gelucheck merge: out of memory\n");
+        return EXIT_CHECK_FAILED;
+    }
+    int st = EXIT_OK;
     for (int i = 1; i < argc && st == EXIT_OK; i++) {
         const char *v;
         int got;
@@ -42,31 +113,17 @@ int cmd_merge(int argc, char **argv)
         }
     }
     if (st == EXIT_OK && npaths == 0) st = usage_error("merge", "no partial result files given");
-    scan_result *acc = NULL, *part = NULL;
-    if (st == EXIT_OK && (!(acc = malloc(sizeof *acc)) || !(part = malloc(sizeof *part))))
-        st = EXIT_CHECK_FAILED;
-    uint64_t seen = 0;
-    unsigned char *got = NULL;
-    for (size_t i = 0; i < npaths && st == EXIT_OK; i++) {
-        FILE *f = fopen(paths[i], "rb");
-        const char *error = strerror(errno);
-        scan_result *r = i ? part : acc;
-        if (!f || scan_result_read(r, f, &error) != 0)
-            st = usage_error("merge", "'%s': %s", paths[i], error);
-        if (f) fclose(f);
-        if (st == EXIT_OK && !got && !(got = calloc(r->shard_n, 1))) st = EXIT_CHECK_FAILED;
-        if (st == EXIT_OK && r->shard_n == acc->shard_n && got[r->shard_k]++)
-            st = usage_error("merge", "'%s': shard %u/%u given twice", paths[i], r->shard_k + 1, r->shard_n);
-        if (st == EXIT_OK && i && scan_result_merge(acc, part, &error) != 0)
-            st = usage_error("merge", "'%s': %s", paths[i], error);
-        if (st == EXIT_OK) seen++;
-    }
-    free(got);
-    if (st == EXIT_OK && seen != acc->shard_n)
-        st = usage_error("merge", "%llu of %u shards given: every shard K/N is needed once",
-                         (unsigned long long)seen, acc->shard_n);
     if (st == EXIT_OK && accuracy_files_probe("merge", &files) != 0) st = EXIT_CHECK_FAILED;
-    if (st == EXIT_OK) st = accuracy_output("merge", acc, &files);
+    scan_result *acc = NULL, *part = NULL;
+    if (st == EXIT_OK && (!(acc = malloc(sizeof *acc)) || !(part = malloc(sizeof *part)))) {
+        fprintf(stderr, "gelucheck merge: out of memory\n");
+        st = EXIT_CHECK_FAILED;
+    }
+    if (st == EXIT_OK) st = merge_files(paths, npaths, acc, part);
+    if (st == EXIT_OK) {
+        scan_refine_maxima(acc);
+        st = accuracy_output("merge", acc, &files);
+    }
     free(acc);
     free(part);
     free(paths);

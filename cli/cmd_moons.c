@@ -115,6 +115,8 @@ static int parse_args(int argc, char **argv, moons_args *a)
             if (got < 0) return EXIT_USAGE;
             if (!(m = gelu_impl_find(v)))
                 return usage_error("moons", "unknown --impl '%s' (see 'gelucheck list')", v);
+            for (size_t k = 0; k < a->n_chosen; k++)
+                if (a->chosen[k] == m) return usage_error("moons", "--impl '%s' is given twice", v);
             a->chosen[a->n_chosen++] = m;
         } else if ((got = option_value("moons", argc, argv, &i, "--csv", &v))) {
             if (got < 0) return EXIT_USAGE;
@@ -313,6 +315,8 @@ static void print_note(const moons_experiment *e, const moons_summary *sum, doub
                "  significant (see the paired tables).\n", totals[1], totals[0], totals[2]);
 }
 
+static int write_csv(FILE *f, void *e) { return moons_csv_write(e, f) == MOONS_OK ? 0 : -1; }
+
 int cmd_moons(int argc, char **argv)
 {
     moons_args a = {.chosen = malloc(((size_t)argc + gelu_impl_count()) * sizeof *a.chosen)};
@@ -324,6 +328,10 @@ int cmd_moons(int argc, char **argv)
     if (status != EXIT_OK) {
         free(a.chosen);
         return status < 0 ? EXIT_OK : status;
+    }
+    if (a.csv && probe_output("moons", a.csv) != EXIT_OK) {
+        free(a.chosen);
+        return EXIT_CHECK_FAILED;
     }
     moons_experiment e;
     int r = moons_experiment_init(&e, &a.config, a.chosen, a.n_chosen);
@@ -349,10 +357,7 @@ int cmd_moons(int argc, char **argv)
             print_paired_table(&e, sum, (moons_metric)m, alpha);
         print_swap_table(&e, sum);
         print_note(&e, sum, alpha, wall, skipped);
-        if (a.csv && moons_write_csv(&e, a.csv) != MOONS_OK) {
-            fprintf(stderr, "gelucheck moons: cannot write '%s': %s\n", a.csv, strerror(errno));
-            status = EXIT_CHECK_FAILED;
-        }
+        if (a.csv) status = write_output("moons", a.csv, write_csv, &e);
     }
     free(sum);
     moons_experiment_free(&e);

@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "gelu_impl.h"
+#include "manifest.h"
 #include "pick.h"
 
 #define DEFAULT_RESULTS "report"
@@ -19,6 +20,7 @@ static void print_help(void)
 {
     printf("usage: gelucheck pick --platform generic|x86-64-v2|x86-64-v3|x86-64-v4|host\n"
            "                      [--max-ulp U] [--max-abs A] [--monotone] [--grad-max-ulp G]\n"
+           "                      [--own-max-ulp U] [--correctly-rounded]\n"
            "                      [--target exact|tanh|sigmoid] [--size l1|l2|dram|N]\n"
            "                      [--results DIR]\n\n"
            "Chooses, from measured results, the fastest implementation that the platform can run\n"
@@ -30,6 +32,9 @@ static void print_help(void)
            "  --max-abs A       forward max absolute error against exact GELU <= A\n"
            "  --monotone        no monotonicity violation measured\n"
            "  --grad-max-ulp G  derivative max ULP error against exact GELU's derivative <= G\n"
+           "  --own-max-ulp U   forward max ULP error against the implementation's own target\n"
+           "                    formula <= U (with --target tanh: how well it computes tanh GELU)\n"
+           "  --correctly-rounded  every scanned input correctly rounded against exact GELU\n"
            "  --target T        only implementations of that target formula\n"
            "  --size S          rank by median ns/element at benchmark size S (default %s)\n"
            "  --results DIR     a report directory: accuracy.csv and bench.csv (default %s/);\n"
@@ -66,6 +71,8 @@ static int parse_args(int argc, char **argv, pick_args *a)
     for (int i = 1; i < argc && st == EXIT_OK; i++) {
         if (strcmp(argv[i], "--monotone") == 0)
             a->c.monotone = true;
+        else if (strcmp(argv[i], "--correctly-rounded") == 0)
+            a->c.correctly_rounded = true;
         else if ((got = option_value("pick", argc, argv, &i, "--platform", &v))) {
             if (got < 0) return EXIT_USAGE;
             a->platform = pick_platform_from_name(v);
@@ -81,6 +88,8 @@ static int parse_args(int argc, char **argv, pick_args *a)
             st = got < 0 ? EXIT_USAGE : parse_bound("--max-abs", v, &a->c.max_abs);
         else if ((got = option_value("pick", argc, argv, &i, "--grad-max-ulp", &v)))
             st = got < 0 ? EXIT_USAGE : parse_bound("--grad-max-ulp", v, &a->c.grad_max_ulp);
+        else if ((got = option_value("pick", argc, argv, &i, "--own-max-ulp", &v)))
+            st = got < 0 ? EXIT_USAGE : parse_bound("--own-max-ulp", v, &a->c.own_max_ulp);
         else if ((got = option_value("pick", argc, argv, &i, "--target", &v))) {
             if (got < 0) return EXIT_USAGE;
             if (strcmp(v, "exact") && strcmp(v, "tanh") && strcmp(v, "sigmoid"))
@@ -176,6 +185,38 @@ static int ensure_results(const char *dir, char *acc, char *bench, size_t size)
                : EXIT_CHECK_FAILED;
 }
 
+/* The results' manifest (DIR/manifest.json, written by report): a schema this gelucheck does
+ * not read is refused; results of another build or CPU are said to be so. */
+static int check_manifest(const char *dir)
+{
+    char path[4200], err[1024];
+    snprintf(path, sizeof path, "%s/%s", dir, MANIFEST_FILE);
+    if (access(path, F_OK) != 0) /* not a report: the manifest beside accuracy.csv */
+        snprintf(path, sizeof path, "%s/accuracy.csv.manifest.json", dir);
+    if (access(path, F_OK) != 0) {
+        fprintf(stderr, "gelucheck pick: note: %s/ has no %s: which build measured these results "
+                        "is not known\n", dir, MANIFEST_FILE);
+        return EXIT_OK;
+    }
+    run_manifest m, me;
+    int rc = manifest_read(path, &m, err, sizeof err);
+    if (rc == MANIFEST_EIO) {
+        fprintf(stderr, "gelucheck pick: %s\n", err);
+        return EXIT_CHECK_FAILED;
+    }
+    if (rc != MANIFEST_OK) return usage_error("pick", "%s", err);
+    manifest_collect(&me, "");
+    if (strcmp(m.version, me.version) != 0 || strcmp(m.commit, me.commit) != 0)
+        fprintf(stderr, "gelucheck pick: note: the results in %s/ were measured by gelucheck %s "
+                        "(commit %s); this is gelucheck %s (commit %s)\n",
+                dir, m.version, m.commit, me.version, me.commit);
+    if (strcmp(m.cpu_model, me.cpu_model) != 0 || strcmp(m.cpu_features, me.cpu_features) != 0)
+        fprintf(stderr, "gelucheck pick: note: the results in %s/ were measured on '%s' (%s); "
+                        "this CPU is '%s' (%s)\n",
+                dir, m.cpu_model, m.cpu_features, me.cpu_model, me.cpu_features);
+    return EXIT_OK;
+}
+
 int cmd_pick(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++)
@@ -183,19 +224,21 @@ int cmd_pick(int argc, char **argv)
             print_help();
             return EXIT_OK;
         }
-    pick_args a = {.c = {INFINITY, INFINITY, INFINITY, false, NULL, DEFAULT_SIZE},
-                   .results = DEFAULT_RESULTS};
+    pick_args a = {.c = pick_no_constraints(DEFAULT_SIZE), .results = DEFAULT_RESULTS};
     int st = parse_args(argc, argv, &a);
     if (st != EXIT_OK) return st;
     char acc[4096], bench[4096], err[512];
     if ((st = ensure_results(a.results, acc, bench, sizeof acc)) != EXIT_OK) return st;
+    if ((st = check_manifest(a.results)) != EXIT_OK) return st;
     results_set *s = malloc(sizeof *s);
     pick_candidate *k = malloc(RESULTS_MAX_ROWS * sizeof *k);
-    if (!s || !k || results_load(s, acc, bench, err, sizeof err) != 0) {
-        fprintf(stderr, "gelucheck pick: %s\n", s && k ? err : "out of memory");
+    int rc = s && k ? results_load_checked(s, acc, bench, true, err, sizeof err) : -1;
+    if (rc != 0) {
+        if (rc == -2) st = usage_error("pick", "%s", err); /* a bad results file */
+        else fprintf(stderr, "gelucheck pick: %s\n", s && k ? err : "out of memory");
         free(s);
         free(k);
-        return EXIT_CHECK_FAILED;
+        return rc == -2 ? st : EXIT_CHECK_FAILED;
     }
     size_t n;
     int fits = pick_rank(s, a.platform, &a.c, k, &n);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -14,10 +15,13 @@
 #include "accuracy_output.h"
 #include "bench.h"
 #include "cli.h"
+#include "compare.h"
 #include "gelucheck_config.h"
 #include "gelucheck_version.h"
 #include "html_report.h"
+#include "manifest.h"
 #include "moons.h"
+#include "refine.h"
 #include "report_stage.h"
 
 #define DEFAULT_DIR "report"
@@ -26,29 +30,32 @@ enum { QUICK_SAMPLE = 1000000, QUICK_SEED = 1 };
 static void print_help(void)
 {
     printf(
-        "usage: gelucheck report [--out DIR] [--quick] [--threads N]\n\n"
+        "usage: gelucheck report [--out DIR] [--quick] [--threads N] [--baseline OLD_DIR]\n\n"
         "The main job: scans every implementation this CPU runs over all 2^32 binary32 inputs,\n"
         "forward and derivative, against the MPFR reference; benchmarks them against ReLU;\n"
         "runs the make_moons experiment over them (as 'gelucheck moons'); and writes into DIR\n"
         "(default %s/): accuracy.csv, ranges.csv, ulp_by_x.csv, bench.csv, moons.csv, the\n"
-        "plots (*.svg, drawn by gnuplot from the *.gp scripts beside them) and index.html, one\n"
-        "self-contained page. Every file appears at once at the end: an interrupted run leaves\n"
+        "plots (*.svg, drawn by gnuplot from the *.gp scripts beside them), manifest.json\n"
+        "(what produced them) and index.html, one self-contained page. Every file appears at once at the end: an interrupted run leaves\n"
         "the previous report intact.\n\n"
         "  --out DIR     the report directory (created if missing; its parent must exist)\n"
         "  --quick       a seeded sample of %d encodings, 'bench --quick' and 'moons --quick'\n"
         "                (under a minute)\n"
-        "  --threads N   scan threads (default: all online CPUs); results do not depend on it\n\n"
+        "  --threads N   scan threads (default: all online CPUs); results do not depend on it\n"
+        "  --baseline OLD_DIR  an earlier report of the same kind (quick or full): what changed\n"
+        "                since (as 'gelucheck compare OLD_DIR DIR') goes into the page and\n"
+        "                compare.csv; a regression makes the exit status 1\n\n"
         "The full run takes about 50 minutes on 2 cores: the scan 45, the benchmark 1 to 2.5,\n"
         "make_moons 1.5 (10 seeds of 100 epochs). Progress goes to stderr (on a terminal a bar,\n"
         "else a line a minute during the scan); the scan's table and the benchmark's\n"
         "to stdout. Exit status: 0 report written and every contract met, 1 report written\n"
-        "but a contract is broken (see its table), or the report could not be written, 2 bad\n"
-        "usage.\n",
+        "but a contract is broken (see its table) or accuracy regressed against the baseline,\n"
+        "or the report could not be written, 2 bad usage or a baseline that cannot be compared.\n",
         DEFAULT_DIR, QUICK_SAMPLE);
 }
 
 typedef struct {
-    const char *out;
+    const char *out, *baseline;
     bool quick;
     uint64_t threads;
     char command[1024];
@@ -65,6 +72,9 @@ static int parse_args(int argc, char **argv, report_args *a)
             if (got < 0) return EXIT_USAGE;
             if (*v == '\0') return usage_error("report", "empty --out");
             a->out = v;
+        } else if ((got = option_value("report", argc, argv, &i, "--baseline", &v))) {
+            if (got < 0) return EXIT_USAGE;
+            a->baseline = v;
         } else if ((got = option_value("report", argc, argv, &i, "--threads", &v))) {
             if (got < 0) return EXIT_USAGE;
             if (!parse_u64(v, 1, 1024, &a->threads))
@@ -106,6 +116,10 @@ static int write_plot_script(FILE *f, void *ctx)
 }
 
 static int write_html(FILE *f, void *ctx) { return html_report_write(f, ctx); }
+
+static int write_manifest(FILE *f, void *ctx) { return manifest_write(f, ctx); }
+
+static int write_compare_csv(FILE *f, void *ctx) { return compare_csv_write(f, ctx); }
 
 static int write_moons_csv(FILE *f, void *ctx)
 {
@@ -246,6 +260,7 @@ static const char *draw_plots(report_stage *st, const results_set *s, char *svg[
             return "a plot script could not be written";
         int rc = note == no_gnuplot ? 1 : plot_run(st->stage, (plot_kind)k);
         snprintf(name, sizeof name, "%s.svg", plot_name((plot_kind)k));
+        if (report_stage_own(st, name) != 0) return "too many report files";
         if (rc == 0 && report_stage_path(st, name, path, sizeof path)) svg[k] = slurp(path);
         if (rc == 1)
             note = no_gnuplot;
@@ -267,13 +282,44 @@ static void describe(const report_args *a, const scan_result *r, char *scan, siz
                  (unsigned long long)r->inputs);
 }
 
+/* The baseline compared with the staged results (manifest, accuracy.csv, bench.csv), its
+ * compare.csv staged; *status EXIT_CHECK_FAILED on a regression, EXIT_USAGE when the sets cannot
+ * be compared (then *note says why and the result is NULL). −1 when compare.csv cannot be
+ * written. */
+static int run_compare(const report_args *a, report_stage *st, compare_sets **out, char *note,
+                       size_t notesize, int *status)
+{
+    *out = NULL;
+    if (!a->baseline) return 0;
+    compare_sets *cs = malloc(sizeof *cs);
+    if (!cs) return -1;
+    if (compare_sets_load(cs, a->baseline, st->stage, note, notesize) != 0) {
+        fprintf(stderr, "gelucheck report: --baseline: %s\n", note);
+        free(cs);
+        *status = EXIT_USAGE;
+        return 0;
+    }
+    if (report_stage_write(st, "compare.csv", write_compare_csv, &cs->result) != 0) {
+        free(cs);
+        return -1;
+    }
+    printf("\nagainst the baseline %s/: %zu regression%s (see index.html and compare.csv)\n",
+           a->baseline, cs->result.regressions, cs->result.regressions == 1 ? "" : "s");
+    if (cs->result.regressions) *status = EXIT_CHECK_FAILED;
+    *out = cs;
+    return 0;
+}
+
 static int write_report(const report_args *a, const report_impls *impls, report_stage *st,
-                        const scan_result *r)
+                        const scan_result *r, int *baseline_status)
 {
     csv_job jobs[] = {{r, accuracy_csv_write}, {r, ranges_csv_write}, {r, ulp_by_x_csv_write}};
     const char *names[] = {"accuracy.csv", "ranges.csv", "ulp_by_x.csv"};
     for (int i = 0; i < 3; i++)
         if (report_stage_write(st, names[i], write_csv, &jobs[i]) != 0) return -1;
+    run_manifest manifest;
+    manifest_collect(&manifest, a->command);
+    if (report_stage_write(st, MANIFEST_FILE, write_manifest, &manifest) != 0) return -1;
     if (run_bench(a, st) != 0) return -1;
     moons_experiment e;
     moons_summary *sum;
@@ -281,10 +327,18 @@ static int write_report(const report_args *a, const report_impls *impls, report_
     html_moons moons = {&e, sum, a->quick ? "The quick run" : "The default run"};
     char acc[2200], bench[2200], err[512];
     results_set *s = malloc(sizeof *s);
-    if (!s || results_load(s, report_stage_path(st, "accuracy.csv", acc, sizeof acc),
-                           report_stage_path(st, "bench.csv", bench, sizeof bench), err,
-                           sizeof err) != 0) {
+    if (!s || results_load_checked(s, report_stage_path(st, "accuracy.csv", acc, sizeof acc),
+                                   report_stage_path(st, "bench.csv", bench, sizeof bench), true,
+                                   err, sizeof err) != 0) {
         fprintf(stderr, "gelucheck report: %s\n", s ? err : "out of memory");
+        free(s);
+        free(sum);
+        moons_experiment_free(&e);
+        return -1;
+    }
+    compare_sets *baseline;
+    char baseline_note[1024] = "";
+    if (run_compare(a, st, &baseline, baseline_note, sizeof baseline_note, baseline_status) != 0) {
         free(s);
         free(sum);
         moons_experiment_free(&e);
@@ -312,20 +366,44 @@ static int write_report(const report_args *a, const report_impls *impls, report_
                         benchdesc};
     char why[SCAN_MAX_IMPLS][512];
     const char *broken[SCAN_MAX_IMPLS];
-    html_report h = {s, &meta, {NULL}, note, broken, 0, &moons};
+    html_report h = {s,        &meta,       {NULL},     note,
+                     broken,   0,           &moons,     baseline,
+                     a->baseline, baseline_note[0] ? baseline_note : NULL};
     for (int k = 0; k < PLOT_COUNT; k++) h.svg[k] = svg[k];
     for (size_t i = 0; i < r->nimpls; i++)
         if (scan_contract_violations(r, i, why[h.nbroken], sizeof why[0])) {
             broken[h.nbroken] = why[h.nbroken];
             h.nbroken++;
         }
-    int rc = report_stage_write(st, "index.html", write_html, &h);
+    int rc = report_stage_write(st, "index.html", write_html, &h); /* manifest.json is staged */
     for (int k = 0; k < PLOT_COUNT; k++) free(svg[k]);
+    free(baseline);
     free(s);
     free(sum);
     moons_experiment_free(&e);
     if (note) fprintf(stderr, "gelucheck report: %s\n", note);
     return rc;
+}
+
+/* Why a report directory could not be made: errno's text, made precise where it misleads
+ * (ENOENT for a parent that exists but takes no new directories, such as /proc). */
+static const char *explain_dir_error(const char *dir, int e, char *buf, size_t size)
+{
+    char parent[2100];
+    const char *slash = strrchr(dir, '/');
+    snprintf(parent, sizeof parent, "%.*s", slash ? (slash == dir ? 1 : (int)(slash - dir)) : 1,
+             slash ? dir : ".");
+    struct stat st;
+    if (e == ENOENT && stat(parent, &st) != 0)
+        snprintf(buf, size, "its parent directory '%.300s' does not exist", parent);
+    else if (e == ENOENT)
+        snprintf(buf, size, "'%.200s' exists but the file system there does not allow creating '%.200s' (%s)",
+                 parent, slash ? slash + 1 : dir, strerror(e));
+    else if (e == ENOTDIR)
+        snprintf(buf, size, "it, or a directory on its path, is not a directory");
+    else
+        snprintf(buf, size, "%s", strerror(e));
+    return buf;
 }
 
 int cmd_report(int argc, char **argv)
@@ -338,10 +416,17 @@ int cmd_report(int argc, char **argv)
     report_args a = {.out = DEFAULT_DIR};
     int st = parse_args(argc, argv, &a);
     if (st != EXIT_OK) return st;
+    run_manifest old;
+    char why[1024];
+    if (a.baseline && compare_check_dir(a.baseline, &old, why, sizeof why) != 0)
+        return usage_error("report", "bad --baseline: %s", why);
     report_stage stage;
-    if (report_stage_open(&stage, a.out) != 0)
-        return usage_error("report", "cannot write the report directory '%s': %s", a.out,
-                           strerror(errno));
+    if (report_stage_open(&stage, a.out) != 0) {
+        char why[600];
+        fprintf(stderr, "gelucheck report: cannot write the report directory '%s': %s\n", a.out,
+                explain_dir_error(a.out, errno, why, sizeof why));
+        return EXIT_CHECK_FAILED;
+    }
     report_impls impls;
     impls.n = accuracy_default_impls("report", impls.list);
     scan_result *r = malloc(sizeof *r);
@@ -350,20 +435,27 @@ int cmd_report(int argc, char **argv)
         report_stage_abort(&stage);
         return EXIT_CHECK_FAILED;
     }
-    accuracy_files none = {NULL, NULL};
+    scan_refine_maxima(r);
+    accuracy_files none = {NULL, NULL, NULL};
     st = accuracy_output("report", r, &none); /* the table and the contract verdicts */
-    if (write_report(&a, &impls, &stage, r) != 0) {
+    int baseline_status = EXIT_OK;
+    if (write_report(&a, &impls, &stage, r, &baseline_status) != 0) {
         fprintf(stderr, "gelucheck report: the report was not written (%s); %s/ is as it was\n",
                 errno ? strerror(errno) : "see above", a.out);
         report_stage_abort(&stage);
         st = EXIT_CHECK_FAILED;
     } else if (report_stage_commit(&stage) != 0) {
-        fprintf(stderr, "gelucheck report: cannot publish into %s/: %s\n", a.out, strerror(errno));
+        fprintf(stderr,
+                "gelucheck report: cannot publish into %s/: %s; every file put in place was put "
+                "back: %s/ holds the previous report, unchanged\n",
+                a.out, strerror(errno), a.out);
         st = EXIT_CHECK_FAILED;
     } else {
         printf("\nreport written: %s/index.html (with accuracy.csv, ranges.csv, ulp_by_x.csv, "
-               "bench.csv, moons.csv)\n",
-               a.out);
+               "bench.csv, moons.csv, manifest.json%s)\n",
+               a.out, a.baseline && baseline_status != EXIT_USAGE ? ", compare.csv" : "");
+        if (baseline_status == EXIT_USAGE || (baseline_status && st == EXIT_OK))
+            st = baseline_status;
     }
     free(r);
     return st;

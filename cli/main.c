@@ -1,23 +1,39 @@
 /* gelucheck: verifies GELU implementations against MPFR and measures their cost.
- * The entry point only dispatches to a subcommand. */
+ * The entry point dispatches to a subcommand, removes unfinished output files when a signal
+ * ends the run, and checks that standard output was written (a full disk or a closed pipe
+ * exits 1 with a message, never 0). */
+#include <errno.h>
+#include <stdbool.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "atomic_file.h"
 #include "cli.h"
+
+/* Options a command takes more than once (their values add up); any other option given twice
+ * is an error rather than the last one silently winning. */
+static const char *const impl_repeats[] = {"--impl", NULL};
 
 static const struct {
     const char *name;
     int (*run)(int argc, char **argv);
     const char *summary;
+    const char *const *repeatable;
 } commands[] = {
-    {"list", cmd_list, "list the implementations, their targets, CPU needs and contracts"},
-    {"eval", cmd_eval, "evaluate one implementation at given inputs against the MPFR reference"},
-    {"accuracy", cmd_accuracy, "scan implementations over all 2^32 inputs (or a range/sample): the gate"},
-    {"merge", cmd_merge, "merge the partial results of a sharded accuracy run"},
-    {"moons", cmd_moons, "train a small MLP on make_moons with each activation, over seeds"},
-    {"bench", cmd_bench, "time every implementation against ReLU, side by side in one run"},
-    {"report", cmd_report, "the main job: scan + benchmark, then CSV, plots and index.html"},
-    {"pick", cmd_pick, "the fastest implementation a platform runs that meets constraints"},
+    {"list", cmd_list, "list the implementations, their targets, CPU needs and contracts", NULL},
+    {"eval", cmd_eval, "evaluate one implementation at given inputs against the MPFR reference", NULL},
+    {"accuracy", cmd_accuracy, "scan implementations over all 2^32 inputs (or a range/sample): the gate",
+     impl_repeats},
+    {"merge", cmd_merge, "merge the partial results of a sharded accuracy run", NULL},
+    {"moons", cmd_moons, "train a small MLP on make_moons with each activation, over seeds",
+     impl_repeats},
+    {"bench", cmd_bench, "time every implementation against ReLU, side by side in one run",
+     impl_repeats},
+    {"report", cmd_report, "the main job: scan + benchmark, then CSV, plots and index.html", NULL},
+    {"pick", cmd_pick, "the fastest implementation a platform runs that meets constraints", NULL},
+    {"compare", cmd_compare, "what changed between two result sets; fails on an accuracy regression",
+     NULL},
 };
 
 static void print_help(FILE *f)
@@ -31,7 +47,45 @@ static void print_help(FILE *f)
                "Exit status: 0 success, 1 a checked contract failed, 2 bad usage.\n");
 }
 
-int main(int argc, char **argv)
+/* Removes the temporary output files of this run (a report's staging directory goes with the
+ * next run), then dies of the signal as it would have without the handler. */
+static void on_fatal_signal(int sig)
+{
+    atomic_file_remove_temporaries();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void install_signal_handlers(void)
+{
+    static const int signals[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGQUIT};
+    for (size_t i = 0; i < sizeof signals / sizeof signals[0]; i++) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_fatal_signal;
+        sigemptyset(&sa.sa_mask);
+        sigaction(signals[i], &sa, NULL);
+    }
+}
+
+/* The command's status, or 1 when what it printed did not reach standard output. */
+static int check_stdout(int status)
+{
+    errno = 0;
+    bool failed = ferror(stdout) != 0;
+    if (fflush(stdout) != 0) failed = true;
+    int e = errno;
+    if (fclose(stdout) != 0 && !failed) {
+        failed = true;
+        e = errno;
+    }
+    if (!failed) return status;
+    fprintf(stderr, "gelucheck: cannot write standard output: %s\n",
+            e ? strerror(e) : "a write failed");
+    return status == EXIT_OK ? EXIT_CHECK_FAILED : status;
+}
+
+static int dispatch(int argc, char **argv)
 {
     if (argc < 2) {
         print_help(stderr);
@@ -42,8 +96,18 @@ int main(int argc, char **argv)
         return EXIT_OK;
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        if (strcmp(argv[1], commands[i].name) == 0)
-            return commands[i].run(argc - 1, argv + 1);
+        if (strcmp(argv[1], commands[i].name) == 0) {
+            int st = reject_repeated_options(commands[i].name, argc - 1, argv + 1,
+                                             commands[i].repeatable);
+            return st != EXIT_OK ? st : commands[i].run(argc - 1, argv + 1);
+        }
     fprintf(stderr, "gelucheck: unknown command '%s'\nTry 'gelucheck --help'.\n", argv[1]);
     return EXIT_USAGE;
+}
+
+int main(int argc, char **argv)
+{
+    install_signal_handlers();
+    cli_set_command(argc, argv);
+    return check_stdout(dispatch(argc, argv));
 }

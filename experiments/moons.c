@@ -386,23 +386,3 @@ int moons_csv_write(const moons_experiment *e, FILE *f)
     return ferror(f) ? MOONS_IO_ERROR : MOONS_OK;
 }
 
-int moons_write_csv(const moons_experiment *e, const char *path)
-{
-    size_t len = strlen(path) + sizeof ".tmp.XXXXXX";
-    char *tmp = malloc(len);
-    if (!tmp) return MOONS_NO_MEMORY;
-    snprintf(tmp, len, "%s.tmp.XXXXXX", path);
-    int fd = mkstemp(tmp);
-    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-    if (!f && fd >= 0) close(fd);
-    int status = f ? moons_csv_write(e, f) : MOONS_IO_ERROR;
-    if (f && fclose(f) != 0) status = MOONS_IO_ERROR;
-    if (status == MOONS_OK && rename(tmp, path) != 0) status = MOONS_IO_ERROR;
-    if (status != MOONS_OK && fd >= 0) {
-        int saved = errno;
-        unlink(tmp);
-        errno = saved;
-    }
-    free(tmp);
-    return status;
-}

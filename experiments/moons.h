@@ -134,8 +134,5 @@ moons_tally moons_tally_comparisons(const moons_experiment *e, const moons_summa
  * seed,impl,target,train_loss,val_acc,test_acc,test_loss,seconds,swap_test_acc,
  * swap_max_logit_change; MOONS_OK or MOONS_IO_ERROR when the stream failed. */
 int moons_csv_write(const moons_experiment *e, FILE *f);
-/* The same CSV written to a temporary file beside `path` and renamed over it, so `path` is
- * never half-written. MOONS_OK, MOONS_NO_MEMORY or MOONS_IO_ERROR (errno set). */
-int moons_write_csv(const moons_experiment *e, const char *path);
 
 #endif

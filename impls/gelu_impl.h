@@ -60,6 +60,9 @@ typedef struct {
     unsigned features;  /* CPU_FEATURE_* bits it needs */
     gelu_kernel forward;
     gelu_kernel derivative;
+    /* The portable kernels of a plain build whose forward/derivative run FMA instructions on a
+     * CPU that has them (same bits: vf_array.h); NULL for every other implementation. */
+    gelu_kernel forward_nofma, derivative_nofma;
     gelu_contract contract;
     const char *origin; /* one line: where the method comes from */
     /* Runs on a thread pool of its own (a threaded row of a peer for the benchmark): the

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "gelu_impl.h"
+#include "gelucheck_config.h"
 
 #define VF_ARRAY_KERNEL(name, fn)                                                            \
     static void name(const float *x, float *y, size_t n)                                     \
@@ -77,16 +78,69 @@
 
 /* VF_GELU_IMPL(name, target, forward, derivative, origin, contract fields...): the descriptor
  * gelu_impl_<name> of one ISA's build of a vf_* algorithm, its CPU features those of the
- * vf_<isa>.h included (VF_FEATURES). */
-#define VF_GELU_IMPL(impl_name, impl_target, forward_kernel, derivative_kernel, origin_line, ...) \
+ * vf_<isa>.h included (VF_FEATURES).
+ *
+ * The plain (one-lane) build is compiled twice where the compiler takes -mfma: as is, the
+ * portable kernels, whose vf_fma is libm's fmaf (a call: ~10 ns/element), and with FMA
+ * instructions (VF_SCALAR_FMA defined), which export only their kernels,
+ * gelu_f32_<name>_fma_forward/_derivative. The descriptor's kernels call the FMA ones on a CPU
+ * that has FMA and the portable ones elsewhere: the same bits either way (fmaf and the FMA
+ * instruction round once, and nothing else changes: ISO C mode contracts no a*b + c), which
+ * tests/test_impls.c checks through .forward_nofma/.derivative_nofma. */
+#define VF_GELU_DESCRIPTOR(impl_name, impl_target, forward_kernel, derivative_kernel,           \
+                           forward_plain, derivative_plain, origin_line, ...)                   \
     const gelu_impl gelu_impl_##impl_name = {                                                \
         .name = #impl_name,                                                                  \
         .target = (impl_target),                                                             \
         .features = VF_FEATURES,                                                             \
         .forward = (forward_kernel),                                                         \
         .derivative = (derivative_kernel),                                                   \
+        .forward_nofma = (forward_plain),                                                    \
+        .derivative_nofma = (derivative_plain),                                              \
         .contract = {__VA_ARGS__},                                                           \
         .origin = (origin_line),                                                             \
     }
+
+#if VF_WIDTH == 1 && defined(VF_SCALAR_FMA)
+#define VF_GELU_IMPL(impl_name, impl_target, forward_kernel, derivative_kernel, origin_line, ...) \
+    void gelu_f32_##impl_name##_fma_forward(const float *x, float *y, size_t n);            \
+    void gelu_f32_##impl_name##_fma_derivative(const float *x, float *y, size_t n);         \
+    void gelu_f32_##impl_name##_fma_forward(const float *x, float *y, size_t n)             \
+    {                                                                                        \
+        forward_kernel(x, y, n);                                                             \
+    }                                                                                        \
+    void gelu_f32_##impl_name##_fma_derivative(const float *x, float *y, size_t n)          \
+    {                                                                                        \
+        derivative_kernel(x, y, n);                                                          \
+    }                                                                                        \
+    void gelu_f32_##impl_name##_fma_derivative(const float *x, float *y, size_t n) /* takes the ; */
+#elif VF_WIDTH == 1 && GELUCHECK_HAVE_SCALAR_FMA
+#define VF_GELU_IMPL(impl_name, impl_target, forward_kernel, derivative_kernel, origin_line, ...) \
+    void gelu_f32_##impl_name##_fma_forward(const float *x, float *y, size_t n);            \
+    void gelu_f32_##impl_name##_fma_derivative(const float *x, float *y, size_t n);         \
+    static void impl_name##_forward_dispatch(const float *x, float *y, size_t n)            \
+    {                                                                                        \
+        (vf_cpu_has_fma() ? gelu_f32_##impl_name##_fma_forward : forward_kernel)(x, y, n);   \
+    }                                                                                        \
+    static void impl_name##_derivative_dispatch(const float *x, float *y, size_t n)         \
+    {                                                                                        \
+        (vf_cpu_has_fma() ? gelu_f32_##impl_name##_fma_derivative : derivative_kernel)(x, y, n); \
+    }                                                                                        \
+    VF_GELU_DESCRIPTOR(impl_name, impl_target, impl_name##_forward_dispatch,                 \
+                       impl_name##_derivative_dispatch, forward_kernel, derivative_kernel,   \
+                       origin_line, __VA_ARGS__)
+
+/* Whether this CPU has FMA, asked once. */
+static inline bool vf_cpu_has_fma(void)
+{
+    static int has = -1; /* racing first calls store the same value */
+    if (has < 0) has = (cpu_features() & CPU_FEATURE_FMA) != 0;
+    return has;
+}
+#else
+#define VF_GELU_IMPL(impl_name, impl_target, forward_kernel, derivative_kernel, origin_line, ...) \
+    VF_GELU_DESCRIPTOR(impl_name, impl_target, forward_kernel, derivative_kernel, NULL, NULL, \
+                       origin_line, __VA_ARGS__)
+#endif
 
 #endif

@@ -232,20 +232,94 @@ bool enclosure_round(const enclosure *e, float *cr)
     return true;
 }
 
-bool fast_ref_value(gelu_target t, bool grad, float x, ref_value *out, double *inv_ulp)
+bool fast_ref_decide(gelu_target t, bool grad, float x, ref_value *out, double *inv_ulp)
 {
     enclosure e;
     fast_enclose(t, grad, x, &e);
     float cr;
     *inv_ulp = ref_inv_ulp(e.hi, e.lo);
     /* Decided, and the ULP error of any output known to 1e-3 ULP. */
-    if (enclosure_round(&e, &cr) && !(e.err * *inv_ulp > 1e-3)) {
-        out->hi = e.hi;
-        out->lo = e.lo;
-        out->cr = cr;
-        return false;
-    }
+    if (!enclosure_round(&e, &cr) || e.err * *inv_ulp > 1e-3) return false;
+    out->hi = e.hi;
+    out->lo = e.lo;
+    out->cr = cr;
+    return true;
+}
+
+void fast_ref_fallback(gelu_target t, bool grad, float x, ref_value *out, double *inv_ulp)
+{
     ref_eval_value(t, grad, x, out);
     *inv_ulp = ref_inv_ulp(out->hi, out->lo);
+}
+
+bool fast_ref_value(gelu_target t, bool grad, float x, ref_value *out, double *inv_ulp)
+{
+    if (fast_ref_decide(t, grad, x, out, inv_ulp)) return false;
+    fast_ref_fallback(t, grad, x, out, inv_ulp);
     return true;
+}
+
+/* Whole blocks inside one region where fast_ref_decide needs no evaluation, filled by loops
+ * without calls (the scan's blocks of consecutive encodings mostly lie in one): the values are
+ * those fast_ref_decide gives point by point (tests/test_fast_reference.c compares them), none
+ * of them a fallback:
+ *   ReLU: the definitions, hi = r, lo = 0, decided as r;
+ *   x ≥ the upper threshold: f as x − ε (f' as 1 + ε), decided as x (1);
+ *   x ≤ the lower threshold: the stand-in NEG_TINY, decided as −0;
+ *   2^-125 ≤ |x| < 2^-30 (micro): hi = x/2 (1/2) is a normal binary32 value and |lo| + err is
+ *     below 2^-29 of it, far inside half an ULP (2^-25 of it): decided as hi, with err·2^e
+ *     below 2^-26. */
+bool fast_ref_block(gelu_target t, bool grad, const float *x, size_t n, ref_value *out,
+                    double *inv_ulp)
+{
+    if (t == GELU_TARGET_RELU) {
+        for (size_t j = 0; j < n; j++) {
+            float r = 0;
+            if (isnan(x[j])) { /* NaN encodings as the point path makes them (quiet) */
+                fast_ref_decide(t, grad, x[j], &out[j], &inv_ulp[j]);
+                continue;
+            }
+            ref_defined_value(t, grad, x[j], &r);
+            out[j] = (ref_value){r, 0, r};
+            inv_ulp[j] = ref_inv_ulp(r, 0);
+        }
+        return true;
+    }
+    float lo_x = INFINITY, hi_x = -INFINITY, lo_abs = INFINITY, hi_abs = 0;
+    uint32_t special = 0; /* NaN, ±inf or ±0 among the inputs */
+    for (size_t j = 0; j < n; j++) {
+        uint32_t b;
+        memcpy(&b, &x[j], sizeof b);
+        special |= ((b & 0x7f800000u) == 0x7f800000u) | ((b & 0x7fffffffu) == 0);
+        float a = fabsf(x[j]);
+        lo_x = x[j] < lo_x ? x[j] : lo_x;
+        hi_x = x[j] > hi_x ? x[j] : hi_x;
+        lo_abs = a < lo_abs ? a : lo_abs;
+        hi_abs = a > hi_abs ? a : hi_abs;
+    }
+    if (special || n == 0) return false;
+    if (lo_x >= trivial[t].upper) {
+        for (size_t j = 0; j < n; j++) {
+            out[j] = grad ? (ref_value){1.0, DBL_TRUE_MIN, 1.0f} : (ref_value){x[j], -DBL_TRUE_MIN, x[j]};
+            inv_ulp[j] = ref_inv_ulp(out[j].hi, out[j].lo);
+        }
+        return true;
+    }
+    if (hi_x <= trivial[t].lower) {
+        for (size_t j = 0; j < n; j++) {
+            out[j] = (ref_value){NEG_TINY, 0, -0.0f};
+            inv_ulp[j] = ref_inv_ulp(NEG_TINY, 0);
+        }
+        return true;
+    }
+    if (lo_abs >= 0x1p-125f && hi_abs < MICRO) {
+        for (size_t j = 0; j < n; j++) {
+            enclosure e;
+            micro(t, grad, x[j], &e);
+            out[j] = (ref_value){e.hi, e.lo, (float)e.hi};
+            inv_ulp[j] = ref_inv_ulp(e.hi, e.lo);
+        }
+        return true;
+    }
+    return false;
 }

@@ -34,5 +34,13 @@ bool enclosure_round(const enclosure *e, float *cr);
  * the rounding or does not give the ULP error of any output to 1e-3 ULP. Returns true when MPFR
  * was asked (a fallback). *inv_ulp: ref_inv_ulp(out->hi, out->lo). */
 bool fast_ref_value(gelu_target t, bool grad, float x, ref_value *out, double *inv_ulp);
+/* fast_ref_value's two halves: the enclosure alone (false when it cannot decide: *out is then
+ * unset), and MPFR. */
+bool fast_ref_decide(gelu_target t, bool grad, float x, ref_value *out, double *inv_ulp);
+/* fast_ref_decide at the n inputs x[] into out[], inv_ulp[] when every one of them lies in a
+ * region decided without evaluation (see fast.c); false otherwise (nothing written then). */
+bool fast_ref_block(gelu_target t, bool grad, const float *x, size_t n, ref_value *out,
+                    double *inv_ulp);
+void fast_ref_fallback(gelu_target t, bool grad, float x, ref_value *out, double *inv_ulp);
 
 #endif

@@ -3,10 +3,12 @@
 
 #include <ctype.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "gelu_impl.h"
 #include "known_names.h"
+#include "pick.h"
 
 static void text(FILE *f, const char *s)
 {
@@ -20,18 +22,46 @@ static void text(FILE *f, const char *s)
 }
 
 static const char style[] =
-    "body{font-family:sans-serif;margin:1.5em auto;max-width:1400px;padding:0 1em;color:#222}"
-    "table{border-collapse:collapse;font-size:0.85em}"
-    "th,td{border:1px solid #bbb;padding:0.2em 0.4em;text-align:right;vertical-align:top}"
-    "th{background:#eee}td.l{text-align:left}"
-    "td.names{text-align:left;font-size:0.9em;max-width:22em}"
-    "tr.fail td.c{color:#a00;font-weight:bold}dt{font-weight:bold;float:left;width:8em}"
-    "dd{margin-left:9em}code{background:#f4f4f4}svg{max-width:100%;height:auto}"
-    "figure{margin:1em 0}figcaption{font-size:0.9em;color:#444}";
+    "body{font-family:sans-serif;margin:0.6em auto;max-width:1400px;padding:0 1em;color:#222;"
+    "line-height:1.35}"
+    "h1{font-size:1.35em;margin:0.2em 0}h2{font-size:1.2em;margin:1.2em 0 0.4em}"
+    "h3{font-size:1.05em}p.sub{margin:0 0 0.5em;color:#555;font-size:0.85em}"
+    ".scroll{overflow-x:auto;max-width:100%}"
+    "table{border-collapse:collapse;font-size:0.8em}"
+    "th,td{border:1px solid #bbb;padding:0.15em 0.3em;text-align:right;vertical-align:top}"
+    "table.sortable{font-size:0.76em}"
+    "th{background:#eee;font-weight:600}td.l,th.l{text-align:left}"
+    "td small,th small{display:block;font-size:0.8em;color:#555;white-space:nowrap}"
+    "th[data-sort]{cursor:pointer}"
+    "tr.fail td.c{color:#b00;font-weight:bold}"
+    "dt{font-weight:bold;float:left;width:8em}dd{margin-left:9em;overflow-wrap:anywhere}"
+    "@media (max-width:600px){dt{float:none}dd{margin-left:1em}}"
+    "code{background:#f4f4f4;overflow-wrap:anywhere}svg{max-width:100%;height:auto}"
+    "figure{margin:0.8em 0}figcaption{font-size:0.85em;color:#444}"
+    "#answer{display:flex;flex-wrap:wrap;gap:0.5em 1.5em;align-items:flex-start}"
+    "#answer>div{flex:1 1 640px;min-width:0}#answer h2{margin-top:0.3em}"
+    "#answer figure{flex:1 1 420px;max-width:600px;margin:0}"
+    "#answer td{font-size:1.05em}"
+    "p.broken{color:#b00;font-weight:bold;margin:0.5em 0}p.ok{color:#064;margin:0.5em 0}"
+    "details{margin:0.5em 0;font-size:0.85em}";
 
+/* One line under the title: where and what, the details at the end of the page. */
 static void header(FILE *f, const report_meta *m)
 {
-    fprintf(f, "<h1>gelucheck report</h1>\n<dl>\n");
+    fputs("<h1>gelucheck report</h1>\n<p class=\"sub\">", f);
+    text(f, m->cpu);
+    fputs(" &#183; ", f);
+    text(f, m->date);
+    fputs(" &#183; commit ", f);
+    text(f, m->commit);
+    fputs(" &#183; ", f);
+    text(f, m->scan);
+    fputs(" (<a href=\"#run\">how it was run</a>)</p>\n", f);
+}
+
+static void run_details(FILE *f, const report_meta *m)
+{
+    fprintf(f, "<h2 id=\"run\">How this report was made</h2>\n<dl>\n");
     const char *labels[] = {"CPU",    "compiler", "flags",     "date",
                             "commit", "scan",     "benchmark", "command"};
     const char *values[] = {m->cpu,    m->compiler, m->flags, m->date,
@@ -51,14 +81,14 @@ static void header(FILE *f, const report_meta *m)
 }
 
 static const char how_to_read[] =
-    "<h2>How to read this</h2>\n<ul>\n"
+    "<h2 id=\"read\">How to read this</h2>\n<ul>\n"
     "<li><b>Target</b>: the formula an implementation approximates: <i>exact</i> GELU "
     "x&#183;&#934;(x), the <i>tanh</i> form, or the <i>sigmoid</i> form x&#183;&#963;(1.702x). "
     "Each is measured against its own target (how well it computes its formula) and against "
     "exact GELU (how far its formula and its rounding are from true GELU).</li>\n"
     "<li><b>ULP</b>: the error in units of the last place of the binary32 result: 0.5 is the best "
     "possible (correctly rounded), a few ULP is good, thousands mean digits are lost. The "
-    "<i>at x</i> figure is the first input (hex float) reaching the maximum, so it can be "
+    "<i>@ x</i> line is the first input (hex float) reaching the maximum, so it can be "
     "replayed with <code>gelucheck eval</code>.</li>\n"
     "<li><b>Max abs</b>: the largest |computed &#8722; exact|. Where GELU is tiny "
     "(x &lt; &#8722;4) a large ULP error can still be a tiny absolute error; training usually cares about the "
@@ -73,22 +103,47 @@ static const char how_to_read[] =
     "measured in the same rounds. Quote the ratio; the absolute time belongs to this machine at "
     "this moment.</li>\n"
     "<li><b>Contract</b>: whether the implementation meets the accuracy it declares "
-    "(<code>gelucheck list</code>).</li>\n</ul>\n";
+    "(<code>gelucheck list</code>).</li>\n"
+    "<li>The page is readable without script; with it, a click on a header of the summary "
+    "table sorts by that column.</li>\n</ul>\n";
 
-/* A number with its input: "184.6 @ -0x1.2p+2". */
+/* "AVX-512", "AVX2" or "portable": the widest ISA a row needs (its full list on hover). */
+static const char *isa_label(unsigned features)
+{
+    if (features & (CPU_FEATURE_AVX512F | CPU_FEATURE_AVX512DQ | CPU_FEATURE_AVX512BW |
+                    CPU_FEATURE_AVX512VL))
+        return "AVX-512";
+    return features & CPU_FEATURE_AVX2 ? "AVX2" : "portable";
+}
+
+/* A numeric cell's opening tag; data-v holds the number in full for sorting. */
+static void open_num(FILE *f, double v)
+{
+    fputs("<td", f);
+    if (!isnan(v)) {
+        if (isinf(v))
+            fprintf(f, " data-v=\"%sInfinity\"", v < 0 ? "-" : "");
+        else
+            fprintf(f, " data-v=\"%.17g\"", v);
+    }
+    fputs(">", f);
+}
+
+/* A number with its input on a second, smaller line: "184.6" over "@ -0x1.2p+2". */
 static void error_cell(FILE *f, const results_error *e, bool ulp)
 {
-    fputs("<td>", f);
-    if (!e->present)
-        fputs("&#8211;", f);
-    else {
-        double v = ulp ? e->max_ulp : e->max_abs;
-        const char *x = ulp ? e->max_ulp_x : e->max_abs_x;
-        fprintf(f, isinf(v) ? "inf" : "%.4g", v);
-        if (*x) {
-            fputs("<br/>@ ", f);
-            text(f, x);
-        }
+    if (!e->present) {
+        fputs("<td>&#8211;</td>", f);
+        return;
+    }
+    double v = ulp ? e->max_ulp : e->max_abs;
+    const char *x = ulp ? e->max_ulp_x : e->max_abs_x;
+    open_num(f, v);
+    fprintf(f, isinf(v) ? "inf" : "%.4g", v);
+    if (*x) {
+        fputs("<small>@ ", f);
+        text(f, x);
+        fputs("</small>", f);
     }
     fputs("</td>", f);
 }
@@ -98,53 +153,59 @@ static void count_cell(FILE *f, long v)
     if (v < 0)
         fputs("<td>&#8211;</td>", f);
     else
-        fprintf(f, "<td>%ld</td>", v);
+        fprintf(f, "<td data-v=\"%ld\">%ld</td>", v, v);
 }
 
 static void speed_cells(FILE *f, const results_row *r, const char *size)
 {
     const results_speed *sp = size ? results_speed_at(r, size) : NULL;
-    if (sp)
-        fprintf(f, "<td>%.4g</td><td>%.3g</td>", sp->ns, sp->ratio);
-    else
+    if (sp) {
+        open_num(f, sp->ns);
+        fprintf(f, "%.4g</td>", sp->ns);
+        open_num(f, sp->ratio);
+        fprintf(f, "%.3g</td>", sp->ratio);
+    } else
         fputs("<td>&#8211;</td><td>&#8211;</td>", f);
 }
 
 static void summary_row(FILE *f, const results_set *s, const results_row *r)
 {
     char feat[128];
-    fprintf(f, "<tr class=\"%s\"><td class=\"l\"><b>",
+    fprintf(f, "<tr class=\"%s\"><td class=\"l\" data-v=\"",
             strcmp(r->contract, "fail") == 0 ? "fail" : "pass");
     text(f, r->name);
-    fputs("</b></td><td class=\"names\">", f);
-    text(f, known_names(r->name, r->target));
-    fputs("</td><td class=\"l\">", f);
+    fputs("\"><b>", f);
+    text(f, r->name);
+    fputs("</b><small title=\"", f);
+    text(f, r->features ? cpu_features_string(r->features, feat, sizeof feat) : "no CPU feature");
+    fputs("\">", f);
     text(f, r->target);
-    fputs("</td><td class=\"l\">", f);
-    text(f, r->features ? cpu_features_string(r->features, feat, sizeof feat) : "portable");
-    fputs("</td>", f);
+    fputs(" &#183; ", f);
+    text(f, isa_label(r->features));
+    fputs("</small></td>", f);
     error_cell(f, &r->own[0], true);
     error_cell(f, &r->exact[0], true);
     error_cell(f, &r->exact[0], false);
-    if (r->own[0].present)
-        fprintf(f, "<td>%.4f</td>", 100 * r->own[0].cr_fraction);
-    else
+    if (r->own[0].present) {
+        open_num(f, 100 * r->own[0].cr_fraction);
+        fprintf(f, "%.4f</td>", 100 * r->own[0].cr_fraction);
+    } else
         fputs("<td>&#8211;</td>", f);
     count_cell(f, r->mono_violations);
     error_cell(f, &r->own[1], true);
-    fputs("<td>", f);
     if (r->specials_failed[0] < 0)
-        fputs("&#8211;", f);
-    else
-        fprintf(f, "%ld / %ld", r->specials_failed[0],
-                r->specials_failed[1] < 0 ? 0 : r->specials_failed[1]);
-    fputs("</td>", f);
+        fputs("<td>&#8211;</td>", f);
+    else {
+        long fwd = r->specials_failed[0], grad = r->specials_failed[1] < 0 ? 0 : r->specials_failed[1];
+        fprintf(f, "<td data-v=\"%ld\">%ld / %ld</td>", fwd + grad, fwd, grad);
+    }
     count_cell(f, r->benchdnn_failed);
     if (r->xnnpack_failed < 0)
         fputs("<td>&#8211;</td>", f);
     else
-        fprintf(f, "<td>%ld of %ld</td>", r->xnnpack_failed, r->xnnpack_checked);
-    fputs("<td class=\"c\">", f);
+        fprintf(f, "<td data-v=\"%ld\">%ld<small>of %ld</small></td>", r->xnnpack_failed,
+                r->xnnpack_failed, r->xnnpack_checked);
+    fputs("<td class=\"c l\">", f);
     text(f, r->contract[0] ? r->contract : "\xe2\x80\x93");
     fputs("</td>", f);
     speed_cells(f, r, s->nsizes ? s->sizes[0] : NULL);
@@ -152,32 +213,280 @@ static void summary_row(FILE *f, const results_set *s, const results_row *r)
     fputs("</tr>\n", f);
 }
 
+/* The framework names, once per distinct text, after the table (they made its rows tall). */
+static void names_footnote(FILE *f, const results_set *s)
+{
+    fputs("<details><summary>What the frameworks call these implementations</summary>\n<ul>\n",
+          f);
+    for (size_t i = 0; i < s->n; i++) {
+        const char *t = known_names(s->rows[i].name, s->rows[i].target);
+        bool seen = !*t;
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = strcmp(known_names(s->rows[j].name, s->rows[j].target), t) == 0;
+        if (seen) continue;
+        fputs("<li>", f);
+        for (size_t j = i, n = 0; j < s->n; j++)
+            if (strcmp(known_names(s->rows[j].name, s->rows[j].target), t) == 0) {
+                fputs(n++ ? ", <code>" : "<code>", f);
+                text(f, s->rows[j].name);
+                fputs("</code>", f);
+            }
+        fputs(": ", f);
+        text(f, t);
+        fputs("</li>\n", f);
+    }
+    fputs("</ul>\n</details>\n", f);
+}
+
 static void summary(FILE *f, const results_set *s)
 {
     const char *first = s->nsizes ? s->sizes[0] : "-",
                *last = s->nsizes > 1 ? s->sizes[s->nsizes - 1] : "-";
-    fputs("<h2>Summary</h2>\n<table>\n<thead><tr><th>impl</th><th>known as</th><th>target</th>"
-          "<th>ISA</th><th>max ULP vs own target</th><th>max ULP vs exact GELU</th>"
-          "<th>max abs vs exact GELU</th><th>correctly rounded % (own)</th><th>monotonicity "
-          "violations</th>"
-          "<th>gradient max ULP (own)</th><th>specials failed fwd / grad</th>"
-          "<th>benchdnn fails</th><th>XNNPACK fails</th><th>contract</th>",
+    fputs("<h2 id=\"summary\">Every implementation</h2>\n<div class=\"scroll\" id=\"summary-table\">\n"
+          "<table class=\"sortable\">\n<thead><tr>"
+          "<th class=\"l\" data-sort=\"text\">impl<small>target &#183; ISA</small></th>"
+          "<th data-sort=\"num\">max ULP<small>own target</small></th>"
+          "<th data-sort=\"num\">max ULP<small>exact GELU</small></th>"
+          "<th data-sort=\"num\">max abs<small>exact GELU</small></th>"
+          "<th data-sort=\"num\">CR %<small>own target</small></th>"
+          "<th data-sort=\"num\">mono&#173;tone<small>violations</small></th>"
+          "<th data-sort=\"num\">gradient<small>max ULP, own</small></th>"
+          "<th data-sort=\"num\">specials<small>fwd / grad</small></th>"
+          "<th data-sort=\"num\">benchdnn<small>fails</small></th>"
+          "<th data-sort=\"num\">XNNPACK<small>fails</small></th>"
+          "<th class=\"l\" data-sort=\"text\">con&#173;tract</th>",
           f);
     fprintf(f,
-            "<th>ns/elem %s</th><th>&#215;ReLU %s</th><th>ns/elem %s</th><th>&#215;ReLU %s</th>"
+            "<th data-sort=\"num\">ns/elem<small>%s</small></th>"
+            "<th data-sort=\"num\">&#215;ReLU<small>%s</small></th>"
+            "<th data-sort=\"num\">ns/elem<small>%s</small></th>"
+            "<th data-sort=\"num\">&#215;ReLU<small>%s</small></th>"
             "</tr></thead>\n<tbody>\n",
             first, first, last, last);
     for (size_t i = 0; i < s->n; i++) summary_row(f, s, &s->rows[i]);
-    fputs("</tbody>\n</table>\n", f);
+    fputs("</tbody>\n</table>\n</div>\n", f);
     if (s->baseline[0]) {
         fputs("<p>&#215;ReLU: against <code>", f);
         text(f, s->baseline);
         fputs("</code>, the widest ReLU this CPU runs. Rows without accuracy figures are "
               "benchmark-only (threaded rows measure the same kernels as their single-threaded "
-              "twin).</p>\n",
+              "twin). The second line under a maximum is the first input reaching it.</p>\n",
               f);
     }
+    names_footnote(f, s);
 }
+
+/* ---- the answer: the common needs (pick.h), each with the fastest on this host */
+
+/* oneDNN's single-threaded row for the target, NULL when not benchmarked. */
+static const results_row *onednn_row(const results_set *s, const char *target)
+{
+    for (size_t i = 0; i < s->n; i++) {
+        const results_row *r = &s->rows[i];
+        const gelu_impl *m = gelu_impl_find(r->name);
+        if (impl_family_of(r->name) == FAMILY_FRAMEWORK && strcmp(r->target, target) == 0 &&
+            r->nspeeds && !(m && m->own_threads))
+            return r;
+    }
+    return NULL;
+}
+
+static void choice_cells(FILE *f, const results_set *s, const pick_candidate *k,
+                         const char *size)
+{
+    const results_row *r = k->row;
+    const results_speed *sp = results_speed_at(r, size);
+    const results_row *dnnl = onednn_row(s, r->target);
+    const results_speed *dsp = dnnl ? results_speed_at(dnnl, size) : NULL;
+    fputs("<td class=\"l\"><b>", f);
+    text(f, r->name);
+    fprintf(f, "</b><small>%.4g ULP, max abs %.2g</small></td>", r->exact[0].max_ulp,
+            r->exact[0].max_abs);
+    fprintf(f, "<td>%.3g</td><td>%.3g</td>", sp->ns, sp->ratio);
+    if (dsp && dnnl != r) {
+        fprintf(f, "<td>%.2g<small>", sp->ns / dsp->ns);
+        text(f, dnnl->name);
+        fputs("</small></td>", f);
+    } else
+        fputs(dnnl == r ? "<td>1<small>itself</small></td>" : "<td>&#8211;</td>", f);
+}
+
+static void need_row(FILE *f, const results_set *s, const pick_need *need, pick_candidate *k)
+{
+    size_t n;
+    int fits = pick_rank(s, PICK_HOST, &need->c, k, &n);
+    fputs("<tr><td class=\"l\"><b>", f);
+    text(f, need->title);
+    fputs("</b></td>", f);
+    if (fits == 0) {
+        fputs("<td class=\"l\" colspan=\"5\">nothing measured meets it", f);
+        if (n > 0 && !k[0].off_target) {
+            fputs("<small>closest: ", f);
+            text(f, k[0].row->name);
+            fputs(" (", f);
+            text(f, k[0].why);
+            fputs(")</small>", f);
+        }
+        fputs("</td></tr>\n", f);
+        return;
+    }
+    choice_cells(f, s, &k[0], need->c.size);
+    fputs("<td class=\"l\">", f);
+    if (fits > 1) {
+        fputs("<b>", f);
+        text(f, k[1].row->name);
+        fprintf(f, "</b><small>%.3g ns/elem, %.4g ULP</small>", k[1].ns,
+                k[1].row->exact[0].max_ulp);
+    } else
+        fputs("none<small>no other meets it</small>", f);
+    fputs("</td></tr>\n", f);
+}
+
+static void broken_summary(FILE *f, const html_report *h)
+{
+    if (h->nbroken == 0) {
+        fputs("<p class=\"ok\">Every implementation meets the contract it declares.</p>\n", f);
+        return;
+    }
+    fprintf(f, "<p class=\"broken\">%zu declared contract%s broken: ", h->nbroken,
+            h->nbroken > 1 ? "s" : "");
+    for (size_t i = 0; i < h->nbroken; i++) {
+        size_t name = strcspn(h->broken[i], " :");
+        fputs(i ? ", <code>" : "<code>", f);
+        fprintf(f, "%.*s", (int)name, h->broken[i]);
+        fputs("</code>", f);
+    }
+    fputs(" (<a href=\"#contracts\">the claims and inputs</a>)</p>\n", f);
+}
+
+/* One line in the answer: the baseline's verdict. */
+static void baseline_summary(FILE *f, const html_report *h)
+{
+    if (!h->baseline_dir) return;
+    if (!h->baseline) {
+        fputs("<p class=\"broken\">Not compared with the baseline <code>", f);
+        text(f, h->baseline_dir);
+        fputs("</code>: ", f);
+        text(f, h->baseline_note ? h->baseline_note : "unreadable");
+        fputs("</p>\n", f);
+        return;
+    }
+    const compare_result *c = &h->baseline->result;
+    fprintf(f, "<p class=\"%s\">Against the baseline <code>", c->regressions ? "broken" : "ok");
+    text(f, h->baseline_dir);
+    fprintf(f, "</code>: %zu regression%s (<a href=\"#changes\">what changed</a>)</p>\n",
+            c->regressions, c->regressions == 1 ? "" : "s");
+}
+
+static void changes_section(FILE *f, const html_report *h)
+{
+    if (!h->baseline) return;
+    const compare_result *c = &h->baseline->result;
+    const run_manifest *m = h->baseline->manifest;
+    fputs("<h2 id=\"changes\">What changed since the baseline</h2>\n<p>Baseline <code>", f);
+    text(f, h->baseline_dir);
+    fputs("</code> (commit ", f);
+    text(f, m[0].commit);
+    fputs(", ", f);
+    text(f, m[0].created);
+    fprintf(f, "), %zu implementations compared, as <code>gelucheck compare</code> does (also "
+               "in <code>compare.csv</code>). Accuracy is deterministic, so any worse figure is "
+               "a regression; a speed change counts only when the two runs' interquartile ranges "
+               "do not overlap%s.</p>\n",
+            c->compared, h->baseline->same_cpu ? "" : " (not compared here: different CPUs)");
+    if (c->n == 0) {
+        fputs("<p>Nothing changed.</p>\n", f);
+        return;
+    }
+    fputs("<div class=\"scroll\">\n<table>\n<thead><tr><th class=\"l\">change</th>"
+          "<th class=\"l\">impl</th><th class=\"l\">figure</th><th>baseline</th><th>now</th>"
+          "</tr></thead>\n<tbody>\n",
+          f);
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t i = 0; i < c->n; i++) {
+            const compare_change *ch = &c->changes[i];
+            bool bad = compare_kind_is_regression(ch->kind);
+            if (bad != (pass == 0)) continue;
+            fprintf(f, "<tr class=\"%s\"><td class=\"l c\">%s</td><td class=\"l\">",
+                    bad ? "fail" : "pass", compare_kind_name(ch->kind));
+            text(f, ch->impl);
+            fputs("</td><td class=\"l\">", f);
+            text(f, ch->metric);
+            fputs("</td><td>", f);
+            text(f, ch->old_value);
+            fputs("</td><td>", f);
+            text(f, ch->new_value);
+            fputs("</td></tr>\n", f);
+        }
+    fputs("</tbody>\n</table>\n</div>\n", f);
+}
+
+static void answer_section(FILE *f, const html_report *h)
+{
+    const results_set *s = h->results;
+    pick_candidate *k = malloc(RESULTS_MAX_ROWS * sizeof *k);
+    char feat[128];
+    fputs("<section id=\"answer\">\n<div>\n<h2>Which GELU to use on this machine</h2>\n", f);
+    fputs("<div class=\"scroll\">\n<table>\n<thead><tr><th class=\"l\">need</th>"
+          "<th class=\"l\">fastest meeting it<small>vs exact GELU</small></th>"
+          "<th>ns/elem<small>l2</small></th><th>&#215;ReLU<small>l2</small></th>"
+          "<th>&#215;oneDNN<small>same target</small></th>"
+          "<th class=\"l\">runner-up</th></tr></thead>\n<tbody>\n",
+          f);
+    for (size_t i = 0; k && i < pick_need_count(); i++) need_row(f, s, pick_need_at(i), k);
+    fputs("</tbody>\n</table>\n</div>\n<p class=\"sub\">", f);
+    fprintf(f, "Chosen by <code>gelucheck pick --platform host</code> (%s) from these results; "
+               "a need's constraints: ",
+            cpu_features_string(pick_platform_features(PICK_HOST), feat, sizeof feat));
+    for (size_t i = 0; i < pick_need_count(); i++) {
+        fputs(i ? "; <i>" : "<i>", f);
+        text(f, pick_need_at(i)->title);
+        fputs("</i>: ", f);
+        text(f, pick_need_at(i)->asks);
+    }
+    fputs(". Ranked by median ns/element at l2; 16-bit formats are not measured yet.</p>\n", f);
+    broken_summary(f, h);
+    baseline_summary(f, h);
+    fputs("</div>\n", f);
+    if (h->svg[PLOT_PARETO]) {
+        fputs("<figure id=\"pareto\">\n", f);
+        html_inline_svg(f, h->svg[PLOT_PARETO]);
+        fputs("<figcaption>", f);
+        text(f, plot_caption(PLOT_PARETO));
+        fputs(" (<code>pareto.svg</code>, <code>pareto.gp</code>)</figcaption>\n</figure>\n", f);
+    }
+    fputs("</section>\n", f);
+    free(k);
+}
+
+/* Sorts table.sortable by a header's column on click (numbers by data-v, text by data-v or
+ * the cell's text; again for the other direction). Written without '<' or '&' so the page stays
+ * well-formed XML; without script the table stays in the scan's order. */
+static const char sort_script[] =
+    "<script>\n"
+    "document.querySelectorAll('table.sortable').forEach(function (t) {\n"
+    "  t.tHead.querySelectorAll('th[data-sort]').forEach(function (th) {\n"
+    "    th.title = 'sort by this column';\n"
+    "    th.addEventListener('click', function () {\n"
+    "      var k = th.cellIndex, num = th.dataset.sort === 'num';\n"
+    "      var dir = th.dataset.dir === 'up' ? -1 : 1;\n"
+    "      th.dataset.dir = dir === 1 ? 'up' : 'down';\n"
+    "      var key = function (row) {\n"
+    "        var c = row.cells[k], v = c.dataset.v;\n"
+    "        if (num) return v === undefined ? Infinity : Number(v);\n"
+    "        return v === undefined ? c.textContent : v;\n"
+    "      };\n"
+    "      var rows = Array.prototype.slice.call(t.tBodies[0].rows);\n"
+    "      rows.sort(function (a, b) {\n"
+    "        var x = key(a), y = key(b);\n"
+    "        if (num) return x === y ? 0 : (x > y ? dir : -dir);\n"
+    "        return dir * String(x).localeCompare(String(y));\n"
+    "      });\n"
+    "      rows.forEach(function (r) { t.tBodies[0].appendChild(r); });\n"
+    "    });\n"
+    "  });\n"
+    "});\n"
+    "</script>\n";
 
 void html_inline_svg(FILE *f, const char *svg)
 {
@@ -204,7 +513,7 @@ void html_inline_svg(FILE *f, const char *svg)
 
 static void broken_section(FILE *f, const html_report *h)
 {
-    fputs("<h2>Contracts</h2>\n", f);
+    fputs("<h2 id=\"contracts\">Contracts</h2>\n", f);
     if (h->nbroken == 0) {
         fputs("<p>Every implementation meets the contract it declares.</p>\n", f);
         return;
@@ -222,15 +531,15 @@ static void broken_section(FILE *f, const html_report *h)
 
 static void plots_section(FILE *f, const html_report *h)
 {
-    fputs("<h2>Plots</h2>\n", f);
+    fputs("<h2 id=\"plots\">Plots</h2>\n", f);
     if (h->plots_note) {
         fputs("<p><b>", f);
         text(f, h->plots_note);
         fputs("</b></p>\n", f);
     }
     for (int k = 0; k < PLOT_COUNT; k++) {
-        if (!h->svg[k]) continue;
-        fputs("<figure>\n<h3>", f);
+        if (!h->svg[k] || k == PLOT_PARETO) continue;
+        fprintf(f, "<figure id=\"%s\">\n<h3>", plot_name((plot_kind)k));
         text(f, plot_title((plot_kind)k));
         fputs("</h3>\n", f);
         html_inline_svg(f, h->svg[k]);
@@ -287,7 +596,7 @@ static void moons_setup(FILE *f, const html_moons *mo)
 static void moons_results_table(FILE *f, const html_moons *mo)
 {
     const moons_experiment *e = mo->experiment;
-    fputs("<table>\n<thead><tr><th>impl</th><th>target</th><th>test accuracy</th>"
+    fputs("<div class=\"scroll\">\n<table>\n<thead><tr><th>impl</th><th>target</th><th>test accuracy</th>"
           "<th>test loss</th><th>final train loss</th><th>s/seed</th></tr></thead>\n<tbody>\n",
           f);
     for (size_t i = 0; i < e->n_impls; i++) {
@@ -299,7 +608,7 @@ static void moons_results_table(FILE *f, const html_moons *mo)
         mean_sd_cell(f, s->train_loss, "%.4f");
         fprintf(f, "<td>%.2f</td></tr>\n", s->seconds.mean);
     }
-    fputs("</tbody>\n</table>\n<p>Mean &#177; sd over the seeds; s/seed: wall time of one "
+    fputs("</tbody>\n</table>\n</div>\n<p>Mean &#177; sd over the seeds; s/seed: wall time of one "
           "seed's training and scoring (the only figure that varies between runs).</p>\n",
           f);
 }
@@ -338,7 +647,7 @@ static void moons_comparisons(FILE *f, const html_moons *mo)
     double threshold = moons_threshold(e);
     size_t n = 0, beyond = 0, significant = 0, gelu_flagged = 0, gelu_n = 0;
     double min_p = 1.0;
-    fputs("<table>\n<thead><tr><th>comparisons</th><th>metric</th><th>n</th>"
+    fputs("<div class=\"scroll\">\n<table>\n<thead><tr><th>comparisons</th><th>metric</th><th>n</th>"
           "<th>beyond the seed-to-seed spread</th><th>significant</th>"
           "<th>largest |mean &#916;|</th><th>smallest p</th></tr></thead>\n<tbody>\n",
           f);
@@ -358,7 +667,7 @@ static void moons_comparisons(FILE *f, const html_moons *mo)
                 gelu_flagged += t.beyond + t.significant;
             }
         }
-    fputs("</tbody>\n</table>\n<p><b>Conclusion</b>: ", f);
+    fputs("</tbody>\n</table>\n</div>\n<p><b>Conclusion</b>: ", f);
     if (e->config.n_seeds < 2)
         fputs("none with one seed: there is no seed-to-seed spread to compare against.", f);
     else
@@ -382,7 +691,7 @@ static void moons_swap_table(FILE *f, const html_moons *mo)
     fputs("<p>Inference swap: each seed's network trained with <code>", f);
     text(f, e->impls[e->reference]->name);
     fputs("</code>, scored on the test part with the row's implementation in place of its "
-          "activation.</p>\n<table>\n<thead><tr><th>impl</th><th>target</th>"
+          "activation.</p>\n<div class=\"scroll\">\n<table>\n<thead><tr><th>impl</th><th>target</th>"
           "<th>&#916; test accuracy</th><th>max |&#916; logit|</th></tr></thead>\n<tbody>\n",
           f);
     for (size_t i = 0; i < e->n_impls; i++) {
@@ -392,7 +701,7 @@ static void moons_swap_table(FILE *f, const html_moons *mo)
         fprintf(f, "<td>%+.4f &#177; %.4f</td><td>%.3g</td></tr>\n", s->swap_acc_change.mean,
                 s->swap_acc_change.sd, s->swap_max_logit_change);
     }
-    fputs("</tbody>\n</table>\n", f);
+    fputs("</tbody>\n</table>\n</div>\n", f);
 }
 
 static void moons_section(FILE *f, const html_moons *mo)
@@ -434,15 +743,20 @@ int html_report_write(FILE *f, const html_report *h)
 {
     fprintf(f,
             "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"
+            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n"
             "<title>gelucheck report</title>\n<style>%s</style>\n</head>\n<body>\n",
             style);
     header(f, h->meta);
-    fputs(how_to_read, f);
+    answer_section(f, h);
+    changes_section(f, h);
     summary(f, h->results);
     broken_section(f, h);
     plots_section(f, h);
     moons_section(f, h->moons);
+    fputs(how_to_read, f);
+    run_details(f, h->meta);
     fputs(files_section, f);
+    fputs(sort_script, f);
     fputs("</body>\n</html>\n", f);
     return ferror(f) ? -1 : 0;
 }

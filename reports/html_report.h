@@ -1,13 +1,17 @@
-/* index.html: one self-contained page (inline CSS and SVG; no script, no external reference, so
- * it reads offline), written as well-formed XHTML-style HTML5 so that an XML parser accepts it.
- * A header saying where and how the results were made, a "how to read this", the summary table
- * (one row per implementation, from results.h: measurements only), the plots, the make_moons
- * experiment (experiments/moons.h), the files. */
+/* index.html: one self-contained page (inline CSS, SVG and a small sorting script; no external
+ * reference, so it works offline; readable without script), written as well-formed XHTML-style
+ * HTML5 so that an XML parser accepts it. First the answer: per common need (pick.h) the fastest
+ * implementation meeting it on this host, ×ReLU, ×oneDNN, the runner-up, the broken contracts,
+ * beside the Pareto plot; then what changed since a baseline (compare.h), the summary table (one
+ * row per implementation, from results.h: measurements only, sortable), the contracts, the
+ * plots, the make_moons experiment (experiments/moons.h), how to read it, how it was made, the
+ * files. */
 #ifndef GELUCHECK_HTML_REPORT_H
 #define GELUCHECK_HTML_REPORT_H
 
 #include <stdio.h>
 
+#include "compare.h"
 #include "moons.h"
 #include "plots.h"
 #include "results.h"
@@ -33,6 +37,9 @@ typedef struct {
     const char *const *broken;   /* one line per implementation breaking its contract */
     size_t nbroken;
     const html_moons *moons;     /* NULL: the section says the experiment was not run */
+    const compare_sets *baseline; /* report --baseline: what changed since; NULL: no section */
+    const char *baseline_dir;     /* the baseline's directory, NULL without --baseline */
+    const char *baseline_note;    /* why the baseline could not be compared, or NULL */
 } html_report;
 
 /* Writes the page; 0, or −1 when the stream fails. */

@@ -43,17 +43,49 @@ static const struct {
     {"target:relu", "not a GELU: the cost baseline (PyTorch nn.ReLU, oneDNN eltwise_relu)"},
 };
 
+void impl_base_name(const char *impl, char *out, size_t size)
+{
+    const char *isa = strstr(impl, "_avx");
+    snprintf(out, size, "%.*s", isa ? (int)(isa - impl) : (int)strlen(impl), impl);
+}
+
 /* Looked up by the registry name, then by it without an ISA suffix (_avx2, _avx512, _avx512f:
  * the builds of one algorithm share their names), then by the target. */
 const char *known_names(const char *impl, const char *target)
 {
     char keys[3][64] = {"", "", "target:"};
     snprintf(keys[0], sizeof keys[0], "%s", impl);
-    const char *isa = strstr(impl, "_avx");
-    snprintf(keys[1], sizeof keys[1], "%.*s", isa ? (int)(isa - impl) : (int)strlen(impl), impl);
+    impl_base_name(impl, keys[1], sizeof keys[1]);
     strncat(keys[2], target, sizeof keys[2] - strlen(keys[2]) - 1);
     for (int pass = 0; pass < 3; pass++)
         for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
             if (strcmp(table[i].key, keys[pass]) == 0) return table[i].text;
     return "";
+}
+
+/* By name prefix, then the plain formulas by base name; everything else is ours. */
+impl_family impl_family_of(const char *impl)
+{
+    static const struct {
+        const char *prefix;
+        impl_family family;
+    } prefixes[] = {{"dnnl_", FAMILY_FRAMEWORK}, {"sleef_", FAMILY_SIMD_LIBRARY},
+                    {"gsl_", FAMILY_LIBM_GSL}};
+    static const char *const plain[] = {"erf_naive", "erfc_libm", "erfc_f64",
+                                        "tanh_libm", "sigmoid",   "silu"};
+    for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
+        if (strncmp(impl, prefixes[i].prefix, strlen(prefixes[i].prefix)) == 0)
+            return prefixes[i].family;
+    char base[64];
+    impl_base_name(impl, base, sizeof base);
+    for (size_t i = 0; i < sizeof plain / sizeof plain[0]; i++)
+        if (strcmp(base, plain[i]) == 0) return FAMILY_LIBM_GSL;
+    return FAMILY_OURS;
+}
+
+const char *impl_family_name(impl_family f)
+{
+    static const char *const names[FAMILY_COUNT] = {"ours", "libm + GSL", "SIMD libraries",
+                                                    "frameworks"};
+    return f < FAMILY_COUNT ? names[f] : "?";
 }

@@ -37,6 +37,37 @@ unsigned pick_platform_features(pick_platform p)
     }
 }
 
+pick_constraints pick_no_constraints(const char *size)
+{
+    return (pick_constraints){.max_ulp = INFINITY,
+                              .max_abs = INFINITY,
+                              .grad_max_ulp = INFINITY,
+                              .size = size,
+                              .own_max_ulp = INFINITY};
+}
+
+/* 4e-7: the absolute error frameworks' GELU kernels reach against exact GELU (oneDNN's
+ * dnnl_erf 3.8e-7, SLEEF's erff form 4.49e-7 in the README's exhaustive table) and the order
+ * of a few binary32 ULP at GELU's largest values below 4, where frameworks test it. */
+/* Fields: max_ulp, max_abs, grad_max_ulp, monotone, target, size, own_max_ulp, CR. */
+static const pick_need needs[] = {
+    {"Exact GELU, ≤ 1 ULP, monotone",
+     "max ULP against exact GELU ≤ 1, no monotonicity violation",
+     {1, INFINITY, INFINITY, true, NULL, "l2", INFINITY, false}},
+    {"Exact GELU within 4e-7",
+     "max absolute error against exact GELU ≤ 4e-7 (the frameworks' tolerance class)",
+     {INFINITY, 4e-7, INFINITY, false, NULL, "l2", INFINITY, false}},
+    {"The tanh form, ≤ 2 ULP of its formula, monotone",
+     "PyTorch approximate='tanh': max ULP against the tanh formula ≤ 2, no monotonicity "
+     "violation",
+     {INFINITY, INFINITY, INFINITY, true, "tanh", "l2", 2, false}},
+    {"Correctly rounded exact GELU", "every scanned input correctly rounded against exact GELU",
+     {INFINITY, INFINITY, INFINITY, false, NULL, "l2", INFINITY, true}},
+};
+
+size_t pick_need_count(void) { return sizeof needs / sizeof needs[0]; }
+const pick_need *pick_need_at(size_t i) { return i < pick_need_count() ? &needs[i] : NULL; }
+
 /* Records one failed constraint; the first one's text is kept. */
 static void fail(pick_candidate *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void fail(pick_candidate *c, const char *fmt, ...)
@@ -71,14 +102,25 @@ static void judge(pick_candidate *c, pick_platform p, const pick_constraints *k)
     }
     if (!r->scanned)
         fail(c, "no accuracy measurement (a benchmark-only row)");
-    else if (!r->exact[0].present)
+    else if (!r->exact[0].present) {
         fail(c, "not a GELU (target %s)", r->target);
-    if (k->target && strcmp(k->target, r->target) != 0)
+        c->off_target = true;
+    }
+    if (k->target && strcmp(k->target, r->target) != 0) {
         fail(c, "target %s, not %s", r->target, k->target);
+        c->off_target = true;
+    }
     check_bound(c, &r->exact[0], r->exact[0].max_ulp, k->max_ulp, "max ULP vs exact GELU");
     check_bound(c, &r->exact[0], r->exact[0].max_abs, k->max_abs, "max abs error vs exact GELU");
     check_bound(c, &r->exact[1], r->exact[1].max_ulp, k->grad_max_ulp,
                 "derivative max ULP vs exact GELU'");
+    check_bound(c, &r->own[0], r->own[0].max_ulp, k->own_max_ulp, "max ULP vs own target");
+    if (k->correctly_rounded) {
+        if (!r->exact[0].present)
+            fail(c, "correct rounding vs exact GELU not measured");
+        else if (!results_all_correctly_rounded(&r->exact[0]))
+            fail(c, "%.4f%% correctly rounded vs exact GELU", 100 * r->exact[0].cr_fraction);
+    }
     if (k->monotone && r->mono_violations != 0) {
         if (r->mono_violations < 0)
             fail(c, "monotonicity not measured");
@@ -90,10 +132,11 @@ static void judge(pick_candidate *c, pick_platform p, const pick_constraints *k)
     if (!sp) fail(c, "not benchmarked at size %s", k->size);
 }
 
-/* Meeting more constraints first, then faster, then more accurate, then by name. */
+/* Of the target asked for first, then meeting more constraints, then faster, then more accurate, then by name. */
 static int compare(const void *a, const void *b)
 {
     const pick_candidate *x = a, *y = b;
+    if (x->off_target != y->off_target) return x->off_target ? 1 : -1;
     if (x->failed != y->failed) return x->failed < y->failed ? -1 : 1;
     if (x->ns != y->ns) return x->ns < y->ns ? -1 : 1;
     double ux = x->row->exact[0].present ? x->row->exact[0].max_ulp : INFINITY;

@@ -9,7 +9,8 @@
  *
  * Order: implementations meeting every constraint by measured ns/element at the chosen size, ties
  * by smaller max ULP against exact GELU, then by name; then the others by the number of
- * constraints they fail, then the same keys. Library code: nothing printed. */
+ * constraints they fail, then the same keys; last those of another target than the one asked for
+ * (or no GELU at all), so that the closest to a tanh need are tanh implementations. Library code: nothing printed. */
 #ifndef GELUCHECK_PICK_H
 #define GELUCHECK_PICK_H
 
@@ -33,19 +34,35 @@ const char *pick_platform_name(pick_platform p);
 unsigned pick_platform_features(pick_platform p);
 
 typedef struct {
-    double max_ulp;      /* forward, against exact GELU; INFINITY: no constraint */
-    double max_abs;      /* forward, against exact GELU; INFINITY: none */
-    double grad_max_ulp; /* derivative, against exact GELU's derivative; INFINITY: none */
-    bool monotone;       /* no monotonicity violation measured */
-    const char *target;  /* exact | tanh | sigmoid; NULL: any */
-    const char *size;    /* the benchmark size ranked by (l1, l2, dram or N) */
+    double max_ulp;         /* forward, against exact GELU; INFINITY: no constraint */
+    double max_abs;         /* forward, against exact GELU; INFINITY: none */
+    double grad_max_ulp;    /* derivative, against exact GELU's derivative; INFINITY: none */
+    bool monotone;          /* no monotonicity violation measured */
+    const char *target;     /* exact | tanh | sigmoid; NULL: any */
+    const char *size;       /* the benchmark size ranked by (l1, l2, dram or N) */
+    double own_max_ulp;     /* forward, against the implementation's own target; INFINITY: none */
+    bool correctly_rounded; /* every scanned input correctly rounded against exact GELU */
 } pick_constraints;
+
+/* No constraint at all, ranked at size. */
+pick_constraints pick_no_constraints(const char *size);
+
+/* The common needs the report answers first, one list: a title, what it asks in one line, and
+ * its constraints (ranked at size l2, measured by both the full and the quick benchmark). */
+typedef struct {
+    const char *title, *asks;
+    pick_constraints c;
+} pick_need;
+
+size_t pick_need_count(void);
+const pick_need *pick_need_at(size_t i);
 
 typedef struct {
     const results_row *row;
     int failed;    /* constraints failed (the platform counts as one) */
     char why[160]; /* the first failed constraint, "" when none */
     double ns;     /* at the chosen size; INFINITY when not measured */
+    bool off_target; /* not a GELU, or not the target asked for: ranked after all others */
 } pick_candidate;
 
 /* Fills out[0..*n) (room for RESULTS_MAX_ROWS) with every candidate in the order above. Returns

@@ -1,15 +1,59 @@
-/* A report directory written all at once (see report_stage.h). */
+/* A report directory written all at once, published all or nothing (see report_stage.h). */
 #include "report_stage.h"
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-static void remove_stage(report_stage *s);
+/* ---- removing staging directories: only ours (the mark), never through a link */
+
+/* Unlinks every entry of the directory open at fd; directories (the kept old files) one level
+ * deep. Never follows a symbolic link: a link is removed, not what it names. */
+static void clear_dir(int fd, int depth)
+{
+    int fd2 = dup(fd);
+    DIR *d = fd2 >= 0 ? fdopendir(fd2) : NULL;
+    if (!d) {
+        if (fd2 >= 0) close(fd2);
+        return;
+    }
+    for (struct dirent *e; (e = readdir(d));) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
+        struct stat st;
+        if (fstatat(fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) continue;
+        if (!S_ISDIR(st.st_mode)) {
+            unlinkat(fd, e->d_name, 0);
+        } else if (depth > 0) {
+            int sub = openat(fd, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+            if (sub < 0) continue;
+            clear_dir(sub, depth - 1);
+            close(sub);
+            unlinkat(fd, e->d_name, AT_REMOVEDIR);
+        }
+    }
+    closedir(d);
+}
+
+/* Removes the staging directory at path when it is a real directory carrying the mark. */
+static void remove_stage_dir(const char *path)
+{
+    int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+    if (fd < 0) return;
+    struct stat st;
+    if (fstatat(fd, REPORT_STAGE_MARK, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode)) {
+        clear_dir(fd, 1);
+        close(fd);
+        rmdir(path);
+        return;
+    }
+    close(fd);
+}
 
 /* Staging directories of runs that were killed (their process is gone) are removed. */
 static void remove_stale_stages(const char *dir)
@@ -19,9 +63,9 @@ static void remove_stale_stages(const char *dir)
         long pid;
         if (sscanf(e->d_name, ".staging-%ld-", &pid) != 1 || pid <= 0) continue;
         if (kill((pid_t)pid, 0) == 0 || errno != ESRCH) continue;
-        report_stage stale;
-        snprintf(stale.stage, sizeof stale.stage, "%s/%s", dir, e->d_name);
-        remove_stage(&stale);
+        char path[2400];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        remove_stage_dir(path);
     }
     if (d) closedir(d);
 }
@@ -29,27 +73,71 @@ static void remove_stale_stages(const char *dir)
 int report_stage_open(report_stage *s, const char *dir)
 {
     memset(s, 0, sizeof *s);
+    if (dir[0] == '\0') {
+        errno = ENOENT;
+        return -1;
+    }
     if (strlen(dir) >= sizeof s->dir) {
         errno = ENAMETOOLONG;
         return -1;
     }
     snprintf(s->dir, sizeof s->dir, "%s", dir);
+    struct stat st;
     if (mkdir(dir, 0777) != 0 && errno != EEXIST) return -1;
+    if (stat(dir, &st) != 0) return -1;
+    if (!S_ISDIR(st.st_mode)) {
+        errno = ENOTDIR;
+        return -1;
+    }
     remove_stale_stages(dir);
     snprintf(s->stage, sizeof s->stage, "%s/.staging-%ld-XXXXXX", dir, (long)getpid());
-    return mkdtemp(s->stage) ? 0 : -1;
+    if (!mkdtemp(s->stage)) return -1;
+    char mark[2200];
+    snprintf(mark, sizeof mark, "%s/%s", s->stage, REPORT_STAGE_MARK);
+    int fd = open(mark, O_WRONLY | O_CREAT | O_EXCL, 0600);
+    if (fd < 0) {
+        int e = errno;
+        rmdir(s->stage);
+        errno = e;
+        return -1;
+    }
+    static const char text[] = "a staging directory of gelucheck report: removed with it\n";
+    bool ok = write(fd, text, sizeof text - 1) == (ssize_t)(sizeof text - 1);
+    if (close(fd) != 0 || !ok) {
+        int e = errno;
+        unlink(mark);
+        rmdir(s->stage);
+        errno = e;
+        return -1;
+    }
+    return 0;
+}
+
+static int add_name(char names[][64], size_t *n, const char *name)
+{
+    for (size_t i = 0; i < *n; i++)
+        if (strcmp(names[i], name) == 0) return 0;
+    if (*n == REPORT_STAGE_MAX_FILES || strlen(name) >= 64 || strchr(name, '/') ||
+        strcmp(name, REPORT_STAGE_MARK) == 0)
+        return -1;
+    snprintf(names[(*n)++], 64, "%s", name);
+    return 0;
 }
 
 const char *report_stage_path(report_stage *s, const char *name, char *buf, size_t size)
 {
-    size_t i = 0;
-    while (i < s->n && strcmp(s->names[i], name) != 0) i++;
-    if (i == s->n) {
-        if (s->n == REPORT_STAGE_MAX_FILES || strlen(name) >= sizeof s->names[0]) return NULL;
-        snprintf(s->names[s->n++], sizeof s->names[0], "%s", name);
-    }
+    if (add_name(s->names, &s->n, name) != 0) return NULL;
     snprintf(buf, size, "%s/%s", s->stage, name);
     return buf;
+}
+
+int report_stage_own(report_stage *s, const char *name)
+{
+    if (add_name(s->owned, &s->nowned, name) != 0) {
+        errno = ENOBUFS;
+        return -1;
+    }
+    return 0;
 }
 
 int report_stage_write(report_stage *s, const char *name, int (*writer)(FILE *f, void *ctx),
@@ -68,42 +156,103 @@ int report_stage_write(report_stage *s, const char *name, int (*writer)(FILE *f,
     return rc;
 }
 
-/* Removes every file in the staging directory, then the directory. */
-static void remove_stage(report_stage *s)
+/* ---- publishing, with every step undone when one fails */
+
+typedef enum {
+    STEP_REPLACED, /* a new file over an old one, the old one kept in old/ */
+    STEP_ADDED,    /* a new file where there was none */
+    STEP_REMOVED,  /* an owned file not published this time, moved to old/ */
+} step_kind;
+
+typedef struct {
+    step_kind kind;
+    const char *name;
+} step;
+
+static bool published(const report_stage *s, const char *name)
 {
-    DIR *d = opendir(s->stage);
-    if (d) {
-        for (struct dirent *e; (e = readdir(d));) {
-            if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
-            char path[2400];
-            snprintf(path, sizeof path, "%s/%s", s->stage, e->d_name);
-            unlink(path);
-        }
-        closedir(d);
+    for (size_t i = 0; i < s->n; i++)
+        if (strcmp(s->names[i], name) == 0) return true;
+    return false;
+}
+
+static void undo(const report_stage *s, const step *steps, size_t n)
+{
+    while (n-- > 0) {
+        char cur[2200], old[2300];
+        snprintf(cur, sizeof cur, "%s/%s", s->dir, steps[n].name);
+        snprintf(old, sizeof old, "%s/old/%s", s->stage, steps[n].name);
+        if (steps[n].kind == STEP_ADDED) unlink(cur);
+        else rename(old, cur);
     }
-    rmdir(s->stage);
+}
+
+/* Publishes staged file `name`, keeping the file it replaces in old/ (a hard link, so DIR
+ * never lacks it; a rename where the file system has no hard links). */
+static int publish_one(const report_stage *s, const char *name, step *st)
+{
+    char from[2200], to[2200], old[2300];
+    snprintf(from, sizeof from, "%s/%s", s->stage, name);
+    snprintf(to, sizeof to, "%s/%s", s->dir, name);
+    snprintf(old, sizeof old, "%s/old/%s", s->stage, name);
+    struct stat cur;
+    st->name = name;
+    st->kind = STEP_ADDED;
+    if (lstat(to, &cur) == 0) {
+        if (S_ISDIR(cur.st_mode)) {
+            errno = EISDIR;
+            return -1;
+        }
+        if (link(to, old) != 0 && rename(to, old) != 0) return -1;
+        st->kind = STEP_REPLACED;
+    }
+    if (rename(from, to) != 0) {
+        int e = errno;
+        struct stat now;
+        if (st->kind == STEP_REPLACED && lstat(to, &now) != 0) rename(old, to); /* moved away */
+        errno = e;
+        return -1;
+    }
+    return 0;
 }
 
 int report_stage_commit(report_stage *s)
 {
     int rc = 0;
+    mode_t mask = umask(022); /* reading the umask sets it: put it back at once */
+    umask(mask);
     for (size_t i = 0; i < s->n && rc == 0; i++) { /* all there before the first rename */
         char path[2200];
         struct stat st;
         snprintf(path, sizeof path, "%s/%s", s->stage, s->names[i]);
-        rc = stat(path, &st);
-        if (rc == 0) chmod(path, 0644); /* a report is for reading: mkstemp made some 0600 */
+        rc = lstat(path, &st);
+        if (rc == 0 && !S_ISREG(st.st_mode)) {
+            errno = EINVAL;
+            rc = -1;
+        }
+        if (rc == 0) rc = chmod(path, 0666 & ~mask); /* mkstemp made some 0600 */
     }
-    for (size_t i = 0; i < s->n && rc == 0; i++) {
-        char from[2200], to[2200];
-        snprintf(from, sizeof from, "%s/%s", s->stage, s->names[i]);
-        snprintf(to, sizeof to, "%s/%s", s->dir, s->names[i]);
-        rc = rename(from, to);
+    char old[2200];
+    snprintf(old, sizeof old, "%s/old", s->stage);
+    if (rc == 0) rc = mkdir(old, 0700);
+    step steps[2 * REPORT_STAGE_MAX_FILES];
+    size_t nsteps = 0;
+    for (size_t i = 0; i < s->n && rc == 0; i++)
+        if ((rc = publish_one(s, s->names[i], &steps[nsteps])) == 0) nsteps++;
+    for (size_t i = 0; i < s->nowned && rc == 0; i++) {
+        if (published(s, s->owned[i])) continue;
+        char cur[2200], kept[2300];
+        struct stat st;
+        snprintf(cur, sizeof cur, "%s/%s", s->dir, s->owned[i]);
+        snprintf(kept, sizeof kept, "%s/old/%s", s->stage, s->owned[i]);
+        if (lstat(cur, &st) != 0 || S_ISDIR(st.st_mode)) continue;
+        if ((rc = rename(cur, kept)) == 0) steps[nsteps++] = (step){STEP_REMOVED, s->owned[i]};
     }
     int saved = errno;
-    remove_stage(s);
+    if (rc != 0) undo(s, steps, nsteps);
+    remove_stage_dir(s->stage);
     errno = saved;
     return rc;
 }
 
-void report_stage_abort(report_stage *s) { remove_stage(s); }
+void report_stage_abort(report_stage *s) { remove_stage_dir(s->stage); }

@@ -1,7 +1,10 @@
 /* Measured results read back from CSV (see results.h). */
 #include "results.h"
 
+#include <ctype.h>
 #include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,17 +46,6 @@ static const char *get(const csv_line *l, int col)
     return col >= 0 && (size_t)col < l->n ? l->field[col] : "";
 }
 
-/* Empty → fallback; "inf" and numbers as strtod reads them. */
-static double number(const char *s, double fallback)
-{
-    if (*s == '\0') return fallback;
-    char *end;
-    double v = strtod(s, &end);
-    return *end == '\0' ? v : fallback;
-}
-
-static long count(const char *s) { return *s ? strtol(s, NULL, 10) : -1; }
-
 int results_parse_features(const char *text, unsigned *bits)
 {
     *bits = 0;
@@ -77,6 +69,13 @@ const results_row *results_find(const results_set *s, const char *name)
     for (size_t i = 0; i < s->n; i++)
         if (strcmp(s->rows[i].name, name) == 0) return &s->rows[i];
     return NULL;
+}
+
+bool results_all_correctly_rounded(const results_error *e)
+{
+    if (!e->present) return false;
+    return e->correctly_rounded >= 0 ? (uint64_t)e->correctly_rounded == e->inputs
+                                     : e->cr_fraction >= 1;
 }
 
 const results_speed *results_speed_at(const results_row *r, const char *size)
@@ -109,6 +108,11 @@ typedef struct {
     size_t cap;
     csv_line header;
     char *header_text;
+    const char *path;
+    size_t lineno;
+    bool known_only; /* implementations this build has, with its targets and features */
+    char *err;
+    size_t errsize;
 } csv_file;
 
 static void csv_close(csv_file *c)
@@ -118,40 +122,180 @@ static void csv_close(csv_file *c)
     free(c->header_text);
 }
 
-/* Opens a CSV file and finds its required columns (names[i] into cols[i]); a missing one is
- * an error. */
-static int csv_open(csv_file *c, const char *path, const char *const *names, int *cols, size_t n,
-                    char *err, size_t errsize)
+static int bad(csv_file *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int bad(csv_file *c, const char *fmt, ...)
+{
+    int n = snprintf(c->err, c->errsize, "%s:%zu: ", c->path, c->lineno);
+    if (n > 0 && (size_t)n < c->errsize) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(c->err + n, c->errsize - (size_t)n, fmt, ap);
+        va_end(ap);
+    }
+    return -2;
+}
+
+/* Opens a CSV file and finds its required columns (names[i] into cols[i]); a missing one, a
+ * column twice or an empty name is an error. */
+static int csv_open(csv_file *c, const char *path, bool known_only, const char *const *names,
+                    int *cols, size_t n, char *err, size_t errsize)
 {
     memset(c, 0, sizeof *c);
+    c->path = path;
+    c->known_only = known_only;
+    c->err = err;
+    c->errsize = errsize;
+    c->lineno = 1;
     c->f = fopen(path, "r");
     if (!c->f) {
         snprintf(err, errsize, "cannot read '%s': %s", path, strerror(errno));
         return -1;
     }
+    errno = 0;
     if (getline(&c->header_text, &c->cap, c->f) < 0) {
-        snprintf(err, errsize, "'%s' is empty", path);
+        int e = errno;
+        if (e) snprintf(err, errsize, "cannot read '%s': %s", path, strerror(e));
+        else snprintf(err, errsize, "'%s' is empty", path);
         fclose(c->f);
         free(c->header_text);
-        return -1;
+        return e ? -1 : -2;
     }
     c->cap = 0;
     split(c->header_text, &c->header);
+    for (size_t i = 0; i < c->header.n; i++) {
+        if (c->header.field[i][0] == '\0') {
+            bad(c, "column %zu of the header has no name", i + 1);
+            csv_close(c);
+            return -2;
+        }
+        for (size_t j = 0; j < i; j++)
+            if (strcmp(c->header.field[i], c->header.field[j]) == 0) {
+                bad(c, "column '%s' appears twice in the header", c->header.field[i]);
+                csv_close(c);
+                return -2;
+            }
+    }
     for (size_t i = 0; i < n; i++)
         if ((cols[i] = column(&c->header, names[i])) < 0) {
             snprintf(err, errsize, "'%s' has no column '%s' (not a gelucheck CSV?)", path,
                      names[i]);
             csv_close(c);
-            return -1;
+            return -2;
         }
     return 0;
 }
 
-static bool csv_next(csv_file *c, csv_line *l)
+/* The next line: 1, 0 at the end, −1 (err) for a line whose field count is not the header's. */
+static int csv_next(csv_file *c, csv_line *l)
 {
-    if (getline(&c->line, &c->cap, c->f) < 0) return false;
+    errno = 0;
+    if (getline(&c->line, &c->cap, c->f) < 0) {
+        if (errno) return bad(c, "cannot read: %s", strerror(errno));
+        return 0;
+    }
+    c->lineno++;
+    if (strlen(c->line) != strcspn(c->line, "\n") + (strchr(c->line, '\n') != NULL))
+        return bad(c, "a NUL byte in the line");
     split(c->line, l);
-    return true;
+    if (l->n != c->header.n)
+        return bad(c, "%zu fields where the header has %zu", l->n, c->header.n);
+    return 1;
+}
+
+static const char *col_name(const csv_file *c, int col) { return c->header.field[col]; }
+
+/* A number in [lo, hi] ("inf" allowed when hi is INFINITY); never NaN. empty_ok: "" gives
+ * *out = NAN. */
+static int get_number(csv_file *c, const csv_line *l, int col, double lo, double hi, bool empty_ok,
+                      double *out)
+{
+    const char *s = get(l, col);
+    if (*s == '\0' && empty_ok) {
+        *out = NAN;
+        return 0;
+    }
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (*s == '\0' || *end != '\0' || isnan(v) || v < lo || v > hi || isspace((unsigned char)*s))
+        return bad(c, "column '%s': '%s' is not a number from %g to %g", col_name(c, col), s, lo, hi);
+    *out = v;
+    return 0;
+}
+
+/* A count 0..2^32 (or −1 for "" when empty_ok). */
+static int get_count(csv_file *c, const csv_line *l, int col, bool empty_ok, long *out)
+{
+    const char *s = get(l, col);
+    if (*s == '\0' && empty_ok) {
+        *out = -1;
+        return 0;
+    }
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (*s < '0' || *s > '9' || *end != '\0' || errno == ERANGE || v > (1ull << 32))
+        return bad(c, "column '%s': '%s' is not a count from 0 to 2^32", col_name(c, col), s);
+    *out = (long)v;
+    return 0;
+}
+
+/* An input as written: "" (none) or a hex float. */
+static int get_hex_x(csv_file *c, const csv_line *l, int col, char *out, size_t size)
+{
+    const char *s = get(l, col);
+    char *end;
+    if (*s != '\0') {
+        const char *h = s + (*s == '-');
+        double v = strtod(s, &end);
+        if (strncmp(h, "0x", 2) != 0 || *end != '\0' || isnan(v) || strlen(s) >= size)
+            return bad(c, "column '%s': '%s' is not a hex float", col_name(c, col), s);
+    }
+    snprintf(out, size, "%s", s);
+    return 0;
+}
+
+static int get_enum(csv_file *c, const csv_line *l, int col, const char *const *names, int n)
+{
+    const char *s = get(l, col);
+    for (int i = 0; i < n; i++)
+        if (strcmp(s, names[i]) == 0) return i;
+    return bad(c, "column '%s': unknown value '%s'", col_name(c, col), s);
+}
+
+/* The row of an implementation name; with known_only, one this build has whose target is the
+ * file's. */
+static results_row *row_checked(csv_file *c, results_set *s, const csv_line *l, int impl_col,
+                                int target_col)
+{
+    const char *name = get(l, impl_col), *target = get(l, target_col);
+    if (*name == '\0' || strlen(name) >= RESULTS_NAME) {
+        bad(c, "column '%s': '%s' is not an implementation name", col_name(c, impl_col), name);
+        return NULL;
+    }
+    if (gelu_target_from_name(target) == GELU_TARGET_COUNT) {
+        bad(c, "column '%s': unknown target '%s'", col_name(c, target_col), target);
+        return NULL;
+    }
+    const gelu_impl *m = gelu_impl_find(name);
+    if (c->known_only && !m) {
+        bad(c, "column '%s': '%s' is not an implementation of this build (see 'gelucheck list')",
+            col_name(c, impl_col), name);
+        return NULL;
+    }
+    if (c->known_only && strcmp(target, gelu_target_name(m->target)) != 0) {
+        bad(c, "column '%s': '%s', but %s's target in this build is '%s'", col_name(c, target_col),
+            target, name, gelu_target_name(m->target));
+        return NULL;
+    }
+    results_row *r = row_for(s, name);
+    if (!r) bad(c, "more than %d implementations", RESULTS_MAX_ROWS);
+    else if (r->target[0] && strcmp(r->target, target) != 0) {
+        bad(c, "column '%s': '%s', but an earlier row of %s says '%s'", col_name(c, target_col),
+            target, name, r->target);
+        return NULL;
+    }
+    return r;
 }
 
 enum {
@@ -175,61 +319,126 @@ static const char *const accuracy_cols[A_COLS] = {
     "max_ulp_x", "cr_fraction", "max_abs",   "max_abs_x", "mono_violations", "specials_failed",
     "contract"};
 
-static void accuracy_line(results_set *s, const csv_line *l, const int *c, const int *crit,
-                          const int *hist)
+static int accuracy_line(csv_file *c, results_set *s, const csv_line *l, const int *col,
+                         const int *crit, const int *hist, int cr_count)
 {
-    results_row *r = row_for(s, get(l, c[A_IMPL]));
-    if (!r) return;
+    static const char *const refs[] = {"own", "exact"}, *const dirs[] = {"forward", "derivative"},
+                             *const verdicts[] = {"pass", "fail", ""};
+    int ref, d;
+    if ((ref = get_enum(c, l, col[A_REF], refs, 2)) < 0 || (d = get_enum(c, l, col[A_DIR], dirs, 2)) < 0)
+        return -2;
+    results_row *r = row_checked(c, s, l, col[A_IMPL], col[A_TARGET]);
+    if (!r) return -2;
+    snprintf(r->target, sizeof r->target, "%s", get(l, col[A_TARGET]));
+    bool own = ref == 0;
+    results_error e = {.present = true};
+    results_error *dst = own ? &r->own[d] : &r->exact[d];
+    unsigned bit = 1u << (2 * ref + d);
+    if (r->csv_rows & bit)
+        return bad(c, "a second row for %s, reference %s, %s", r->name, refs[ref], dirs[d]);
+    r->csv_rows |= bit;
+    long inputs;
+    if (get_number(c, l, col[A_ULP], 0, INFINITY, false, &e.max_ulp) ||
+        get_number(c, l, col[A_ABS], 0, INFINITY, false, &e.max_abs) ||
+        get_number(c, l, col[A_CR], 0, 1, false, &e.cr_fraction) ||
+        get_hex_x(c, l, col[A_ULP_X], e.max_ulp_x, sizeof e.max_ulp_x) ||
+        get_hex_x(c, l, col[A_ABS_X], e.max_abs_x, sizeof e.max_abs_x) ||
+        get_count(c, l, col[A_INPUTS], false, &inputs))
+        return -2;
+    if (inputs == 0) return bad(c, "column 'inputs': 0 inputs");
+    long correctly_rounded;
+    if (get_count(c, l, cr_count, true, &correctly_rounded)) return -2;
+    if (correctly_rounded > inputs)
+        return bad(c, "column 'correctly_rounded': %ld of %ld inputs", correctly_rounded, inputs);
+    e.correctly_rounded = correctly_rounded; /* −1 without the column */
+    e.inputs = (uint64_t)inputs;
+    if (r->inputs && (uint64_t)inputs != r->inputs)
+        return bad(c, "column 'inputs': %ld, but an earlier row of %s says %llu", inputs, r->name,
+                   (unsigned long long)r->inputs);
+    r->inputs = (uint64_t)inputs;
     r->scanned = true;
-    snprintf(r->target, sizeof r->target, "%s", get(l, c[A_TARGET]));
-    int d = strcmp(get(l, c[A_DIR]), "derivative") == 0;
-    bool own = strcmp(get(l, c[A_REF]), "own") == 0;
-    results_error *e = own ? &r->own[d] : &r->exact[d];
-    e->present = true;
-    e->max_ulp = number(get(l, c[A_ULP]), NAN);
-    e->max_abs = number(get(l, c[A_ABS]), NAN);
-    e->cr_fraction = number(get(l, c[A_CR]), NAN);
-    snprintf(e->max_ulp_x, sizeof e->max_ulp_x, "%s", get(l, c[A_ULP_X]));
-    snprintf(e->max_abs_x, sizeof e->max_abs_x, "%s", get(l, c[A_ABS_X]));
-    if (!own) return;
+    *dst = e;
+    if (!own) return 0;
     /* An exact-target implementation is its own exact row. */
-    if (strcmp(r->target, "exact") == 0) r->exact[d] = *e;
-    r->inputs = (uint64_t)number(get(l, c[A_INPUTS]), 0);
-    if (d == 0) r->mono_violations = count(get(l, c[A_MONO]));
-    r->specials_failed[d] = count(get(l, c[A_SPECIALS]));
-    snprintf(r->contract, sizeof r->contract, "%s", get(l, c[A_CONTRACT]));
+    if (strcmp(r->target, "exact") == 0) r->exact[d] = e;
+    long mono, spec;
+    int verdict;
+    if (get_count(c, l, col[A_MONO], d == 1, &mono) || get_count(c, l, col[A_SPECIALS], true, &spec) ||
+        (verdict = get_enum(c, l, col[A_CONTRACT], verdicts, 3)) < 0)
+        return -2;
+    if (d == 0) r->mono_violations = mono;
+    r->specials_failed[d] = spec;
+    snprintf(r->contract, sizeof r->contract, "%s", verdicts[verdict]);
     if (d == 0) {
-        for (int b = 0; b < HIST_BUCKETS; b++) r->hist[b] = (uint64_t)number(get(l, hist[b]), 0);
-        r->benchdnn_failed = count(get(l, crit[0]));
-        r->xnnpack_failed = count(get(l, crit[1]));
-        r->xnnpack_checked = count(get(l, crit[2]));
+        uint64_t sum = 0;
+        for (int b = 0; b < HIST_BUCKETS; b++) {
+            long v = 0;
+            if (hist[b] >= 0 && get_count(c, l, hist[b], false, &v)) return -2;
+            r->hist[b] = (uint64_t)v;
+            sum += (uint64_t)v;
+        }
+        if (hist[0] >= 0 && sum != r->inputs)
+            return bad(c, "the ULP histogram holds %llu inputs, not %llu", (unsigned long long)sum,
+                       (unsigned long long)r->inputs);
+        if ((crit[0] >= 0 && get_count(c, l, crit[0], true, &r->benchdnn_failed)) ||
+            (crit[1] >= 0 && get_count(c, l, crit[1], true, &r->xnnpack_failed)) ||
+            (crit[2] >= 0 && get_count(c, l, crit[2], true, &r->xnnpack_checked)))
+            return -2;
     }
+    return 0;
 }
 
-static int load_accuracy(results_set *s, const char *path, char *err, size_t errsize)
+static int load_accuracy(results_set *s, const char *path, bool known_only, char *err,
+                         size_t errsize)
 {
     csv_file c;
     int cols[A_COLS];
-    if (csv_open(&c, path, accuracy_cols, cols, A_COLS, err, errsize) != 0) return -1;
+    int rc = csv_open(&c, path, known_only, accuracy_cols, cols, A_COLS, err, errsize);
+    if (rc != 0) return rc;
     int crit[3] = {column(&c.header, "benchdnn_failed"), column(&c.header, "xnnpack_failed"),
                    column(&c.header, "xnnpack_checked")};
-    int hist[HIST_BUCKETS];
+    int hist[HIST_BUCKETS], cr_count = column(&c.header, "correctly_rounded");
     for (int b = 0; b < HIST_BUCKETS; b++) {
         char name[32];
         snprintf(name, sizeof name, "ulp_%s", hist_bucket_name(b));
         hist[b] = column(&c.header, name);
     }
     csv_line l;
-    while (csv_next(&c, &l))
-        if (l.n == c.header.n) accuracy_line(s, &l, cols, crit, hist);
+    int rows = 0;
+    while ((rc = csv_next(&c, &l)) == 1 && (rc = accuracy_line(&c, s, &l, cols, crit, hist, cr_count)) == 0)
+        rows++;
+    if (rc == 0 && rows == 0) rc = bad(&c, "no rows after the header");
     csv_close(&c);
-    return 0;
+    return rc;
 }
 
-enum { B_SIZE, B_IMPL, B_TARGET, B_FEATURES, B_NS, B_RATIO, B_BASELINE, B_DIST, B_COLS };
+enum { B_SIZE, B_N, B_IMPL, B_TARGET, B_FEATURES, B_NS, B_RATIO, B_BASELINE, B_DIST, B_COLS };
 static const char *const bench_cols[B_COLS] = {
-    "size",     "impl", "target", "features", "ns_per_element_median", "ratio_to_baseline",
+    "size", "n", "impl", "target", "features", "ns_per_element_median", "ratio_to_baseline",
     "baseline", "dist"};
+
+/* The sizes the benchmark names (cmd_bench.c): the label, or a number that is the count. */
+static int check_size(csv_file *c, const csv_line *l, const int *col)
+{
+    static const struct {
+        const char *label;
+        long n;
+    } named[] = {{"l1", 1024}, {"l2", 131072}, {"dram", 64l << 20}};
+    const char *size = get(l, col[B_SIZE]);
+    long n;
+    if (get_count(c, l, col[B_N], false, &n)) return -2;
+    for (size_t i = 0; i < sizeof named / sizeof named[0]; i++)
+        if (strcmp(size, named[i].label) == 0) {
+            if (n != named[i].n)
+                return bad(c, "column 'n': %ld, but size %s is %ld elements", n, size, named[i].n);
+            return 0;
+        }
+    char *end;
+    long v = strtol(size, &end, 10);
+    if (*size < '1' || *size > '9' || *end != '\0' || v != n || strlen(size) >= 24)
+        return bad(c, "column 'size': '%s' is not l1, l2, dram or the element count %ld", size, n);
+    return 0;
+}
 
 static void note_size(results_set *s, const char *size)
 {
@@ -239,43 +448,76 @@ static void note_size(results_set *s, const char *size)
         snprintf(s->sizes[s->nsizes++], sizeof s->sizes[0], "%s", size);
 }
 
-static int load_bench(results_set *s, const char *path, char *err, size_t errsize)
+static int bench_line(csv_file *c, results_set *s, const csv_line *l, const int *col, char *dist)
+{
+    static const char *const dists[] = {"normal", "uniform"};
+    if (get_enum(c, l, col[B_DIST], dists, 2) < 0 || check_size(c, l, col)) return -2;
+    if (!dist[0]) snprintf(dist, 32, "%s", get(l, col[B_DIST]));
+    const char *baseline = get(l, col[B_BASELINE]);
+    if (c->known_only && !gelu_impl_find(baseline))
+        return bad(c, "column 'baseline': '%s' is not an implementation of this build", baseline);
+    if (s->baseline[0] && strcmp(s->baseline, baseline) != 0)
+        return bad(c, "column 'baseline': '%s', but an earlier row says '%s'", baseline, s->baseline);
+    snprintf(s->baseline, sizeof s->baseline, "%s", baseline);
+    results_row *r = row_checked(c, s, l, col[B_IMPL], col[B_TARGET]);
+    if (!r) return -2;
+    unsigned features;
+    if (results_parse_features(get(l, col[B_FEATURES]), &features) != 0)
+        return bad(c, "column 'features': unknown CPU feature in '%s'", get(l, col[B_FEATURES]));
+    const gelu_impl *m = gelu_impl_find(r->name);
+    if (c->known_only && features != m->features) {
+        char want[128];
+        return bad(c, "column 'features': '%s', but %s needs %s in this build",
+                   get(l, col[B_FEATURES]), r->name, cpu_features_string(m->features, want, sizeof want));
+    }
+    double ns, ratio, q1, q3; /* the quartiles are optional columns: NaN without them */
+    if (get_number(c, l, col[B_NS], 0x1p-30, 1e12, false, &ns) ||
+        get_number(c, l, col[B_RATIO], 0x1p-30, 1e12, false, &ratio) ||
+        get_number(c, l, column(&c->header, "ns_per_element_q1"), 0, 1e12, true, &q1) ||
+        get_number(c, l, column(&c->header, "ns_per_element_q3"), 0, 1e12, true, &q3))
+        return -2;
+    if (strcmp(dist, get(l, col[B_DIST])) != 0) return 0; /* only the first distribution */
+    const char *size = get(l, col[B_SIZE]);
+    if (results_speed_at(r, size))
+        return bad(c, "a second row for %s at size %s, %s", r->name, size, dist);
+    if (r->nspeeds == RESULTS_MAX_SIZES) return bad(c, "more than %d sizes", RESULTS_MAX_SIZES);
+    r->features = features;
+    if (!r->target[0]) snprintf(r->target, sizeof r->target, "%s", get(l, col[B_TARGET]));
+    results_speed *sp = &r->speed[r->nspeeds++];
+    snprintf(sp->size, sizeof sp->size, "%s", size);
+    sp->ns = ns;
+    sp->ratio = ratio;
+    sp->q1 = q1;
+    sp->q3 = q3;
+    note_size(s, size);
+    return 0;
+}
+
+static int load_bench(results_set *s, const char *path, bool known_only, char *err, size_t errsize)
 {
     csv_file c;
     int cols[B_COLS];
-    if (csv_open(&c, path, bench_cols, cols, B_COLS, err, errsize) != 0) return -1;
+    int rc = csv_open(&c, path, known_only, bench_cols, cols, B_COLS, err, errsize);
+    if (rc != 0) return rc;
     char dist[32] = "";
     csv_line l;
-    int status = 0;
-    while (status == 0 && csv_next(&c, &l)) {
-        if (l.n != c.header.n) continue;
-        if (!dist[0]) snprintf(dist, sizeof dist, "%s", get(&l, cols[B_DIST]));
-        if (strcmp(dist, get(&l, cols[B_DIST])) != 0) continue;
-        results_row *r = row_for(s, get(&l, cols[B_IMPL]));
-        if (!r || r->nspeeds == RESULTS_MAX_SIZES) continue;
-        if (!r->target[0]) snprintf(r->target, sizeof r->target, "%s", get(&l, cols[B_TARGET]));
-        if (results_parse_features(get(&l, cols[B_FEATURES]), &r->features) != 0) {
-            snprintf(err, errsize, "'%s': unknown CPU feature in '%s'", path,
-                     get(&l, cols[B_FEATURES]));
-            status = -1;
-        }
-        const char *size = get(&l, cols[B_SIZE]);
-        if (results_speed_at(r, size)) continue;
-        results_speed *sp = &r->speed[r->nspeeds++];
-        snprintf(sp->size, sizeof sp->size, "%s", size);
-        sp->ns = number(get(&l, cols[B_NS]), NAN);
-        sp->ratio = number(get(&l, cols[B_RATIO]), NAN);
-        note_size(s, size);
-        snprintf(s->baseline, sizeof s->baseline, "%s", get(&l, cols[B_BASELINE]));
-    }
+    int rows = 0;
+    while ((rc = csv_next(&c, &l)) == 1 && (rc = bench_line(&c, s, &l, cols, dist)) == 0) rows++;
+    if (rc == 0 && rows == 0) rc = bad(&c, "no rows after the header");
     csv_close(&c);
-    return status;
+    return rc;
+}
+
+int results_load_checked(results_set *s, const char *accuracy_path, const char *bench_path,
+                         bool known_only, char *err, size_t errsize)
+{
+    memset(s, 0, sizeof *s);
+    int rc = load_accuracy(s, accuracy_path, known_only, err, errsize);
+    return rc == 0 && bench_path ? load_bench(s, bench_path, known_only, err, errsize) : rc;
 }
 
 int results_load(results_set *s, const char *accuracy_path, const char *bench_path, char *err,
                  size_t errsize)
 {
-    memset(s, 0, sizeof *s);
-    if (load_accuracy(s, accuracy_path, err, errsize) != 0) return -1;
-    return bench_path ? load_bench(s, bench_path, err, errsize) : 0;
+    return results_load_checked(s, accuracy_path, bench_path, false, err, errsize);
 }

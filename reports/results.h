@@ -20,12 +20,15 @@ enum { RESULTS_MAX_ROWS = 128, RESULTS_MAX_SIZES = 8, RESULTS_NAME = 64, RESULTS
 typedef struct {
     bool present;
     double max_ulp, max_abs, cr_fraction;
+    long long correctly_rounded; /* inputs correctly rounded; −1 when the file lacks the column */
+    uint64_t inputs;             /* inputs scanned */
     char max_ulp_x[RESULTS_X], max_abs_x[RESULTS_X]; /* hex floats as written; "" when none */
 } results_error;
 
 typedef struct {
     char size[24];    /* l1, l2, dram or N */
     double ns, ratio; /* median ns/element and ×baseline */
+    double q1, q3;    /* ns/element's quartiles over rounds; NaN when the file lacks them */
 } results_speed;
 
 typedef struct {
@@ -42,6 +45,7 @@ typedef struct {
     uint64_t hist[HIST_BUCKETS]; /* own target, forward: inputs per ULP bucket */
     size_t nspeeds;
     results_speed speed[RESULTS_MAX_SIZES];
+    unsigned csv_rows; /* the accuracy rows read: bit 2·reference + direction */
 } results_row;
 
 typedef struct {
@@ -52,14 +56,26 @@ typedef struct {
     size_t nsizes;
 } results_set;
 
-/* Reads the files (bench_path may be NULL). Returns 0, or −1 with a message naming the file and
- * the problem in err. */
+/* Reads the files (bench_path may be NULL), checking every row and value: known columns, the
+ * field count of every line, numbers finite where they must be (an error "inf" only where a
+ * maximum can be), counts, references, directions, distributions, sizes the benchmark names,
+ * one row per key, histograms that sum to the inputs. With known_only, every implementation
+ * (and the baseline) must be one of this build's, with its target and CPU features.
+ * Returns 0; −1 when a file cannot be read, −2 when its content is bad; with a message naming
+ * the file (the line and the column) in err. */
+int results_load_checked(results_set *s, const char *accuracy_path, const char *bench_path,
+                         bool known_only, char *err, size_t errsize);
+/* results_load_checked without known_only (fixtures of made-up implementations). */
 int results_load(results_set *s, const char *accuracy_path, const char *bench_path, char *err,
                  size_t errsize);
 
 /* The row's speed at a size label, NULL when not measured there. */
 const results_speed *results_speed_at(const results_row *r, const char *size);
 const results_row *results_find(const results_set *s, const char *name);
+
+/* Every scanned input correctly rounded (by the count, not the rounded fraction: 1 − 2^-32
+ * prints as 1). */
+bool results_all_correctly_rounded(const results_error *e);
 
 /* "avx2+fma" or "avx2,fma" → CPU_FEATURE_* bits; "none" or "" → 0. Returns −1 for an unknown
  * feature name. */

@@ -133,19 +133,49 @@ static inline size_t run_first(const double *v, size_t a, double value)
     return a;
 }
 
-/* Adds the points [a, b) of a block, which share their input range, their x bucket and whether
- * x is finite (a run: the scan splits each block into runs once, for every implementation), with
- * errors ulp[], abs[], rel[] and correctly-rounded flags cr[]; the point at index j is at
- * position seq0 + j of the domain. Counters are summed in locals and maxima found per run, then
- * folded in once: the same results as adding the points one by one, at a fraction of the memory
- * traffic (this is the scan's hot loop). */
-static inline void error_metrics_add_run(error_metrics *m, uint64_t seq0, const float *x, size_t a,
-                                         size_t b, input_range range, int bucket, bool x_finite,
-                                         const double *ulp, const double *abs, const double *rel,
-                                         const uint32_t *cr)
+/* What a run of points adds to error_metrics before it is folded in: the points [a, b) of a
+ * block, which share their input range, their x bucket and whether x is finite (the scan splits
+ * each block into runs once, for every implementation). Sums and counts are exact integers, so
+ * a run's sums can be formed in any way (the scan forms those of the correctly rounded outputs
+ * once per reference and corrects them at the points where an implementation differs) and give
+ * the same bits. */
+typedef struct {
+    uint64_t finite, q_sum, crs;
+    uint32_t hist[HIST_BUCKETS];
+    uint32_t hist_used; /* bit per bucket that may be non-zero */
+    double max_ulp, max_abs, max_rel; /* −inf when the run's x are not finite (not taken) */
+} run_sums;
+
+/* One point's share of a run's sums: its ULP error u and correctly-rounded flag cr, with the
+ * sign +1 (add) or −1 (take back). */
+static inline void run_sums_point(run_sums *s, double u, uint32_t cr, int sign)
+{
+    bool in_sum = u <= ULP_SUM_CAP; /* finite (NaN and inf fail the test) */
+    bool capped = !in_sum && isfinite(u);
+    uint64_t q = in_sum ? (uint64_t)(u * ULP_SUM_SCALE) : capped ? (uint64_t)(ULP_SUM_CAP * ULP_SUM_SCALE) : 0;
+    int b = hist_bucket(u);
+    if (sign > 0) {
+        s->finite += in_sum | capped;
+        s->q_sum += q;
+        s->crs += cr;
+        s->hist[b]++;
+    } else {
+        s->finite -= in_sum | capped;
+        s->q_sum -= q;
+        s->crs -= cr;
+        s->hist[b]--;
+    }
+    s->hist_used |= 1u << b;
+}
+
+/* The sums of the points [a, b) with errors ulp[], abs[], rel[] and correctly-rounded flags
+ * cr[] (the scan's hot loop: counters in locals, maxima as plain values). */
+static inline void run_sums_of(run_sums *s, size_t a, size_t b, bool x_finite, const double *ulp,
+                               const double *abs, const double *rel, const uint32_t *cr)
 {
     uint64_t finite = 0, q_sum = 0, crs = 0;
-    uint64_t *hist = m->hist[range];
+    memset(s->hist, 0, sizeof s->hist);
+    s->hist_used = 0;
     for (size_t j = a; j < b; j++) {
         double u = ulp[j];
         bool in_sum = u <= ULP_SUM_CAP; /* finite (NaN and inf fail the test) */
@@ -154,41 +184,86 @@ static inline void error_metrics_add_run(error_metrics *m, uint64_t seq0, const 
         /* at most 4096 terms below 2^50 each: no overflow within a block */
         q_sum += in_sum ? (uint64_t)(u * ULP_SUM_SCALE) : capped ? (uint64_t)(ULP_SUM_CAP * ULP_SUM_SCALE) : 0;
         crs += cr[j];
-        hist[hist_bucket(u)]++;
+        int k = hist_bucket(u);
+        s->hist[k]++;
+        s->hist_used |= 1u << k;
     }
+    s->finite = finite;
+    s->q_sum = q_sum;
+    s->crs = crs;
+    double mu = -INFINITY, ma = -INFINITY, mr = -INFINITY;
+    /* Maxima are over finite inputs: ±inf and NaN are judged by encoding (special values). */
+    if (x_finite)
+        for (size_t j = a; j < b; j++) { /* values only (NaN never wins): a loop that vectorizes */
+            mu = ulp[j] > mu ? ulp[j] : mu;
+            ma = abs[j] > ma ? abs[j] : ma;
+            mr = rel[j] > mr ? rel[j] : mr;
+        }
+    s->max_ulp = mu;
+    s->max_abs = ma;
+    s->max_rel = mr;
+}
+
+/* Whether folding a run whose maxima are at most those of s would change any maximum of m
+ * (within one thread positions only grow, so an equal value never displaces). */
+static inline bool run_beats_maxima(const error_metrics *m, const run_sums *s, int bucket)
+{
+    if (s->max_ulp > m->max_ulp.value || s->max_abs > m->max_abs.value || s->max_rel > m->max_rel.value)
+        return true;
+    return bucket != X_BUCKET_NONE && (s->max_ulp > m->x_max_ulp[bucket] || s->max_abs > m->x_max_abs[bucket]);
+}
+
+/* Folds a run's sums into m: the points [a, b) of a block, the point at index j at position
+ * seq0 + j of the domain, with the errors ulp[], abs[], rel[] whose maxima s holds (the arrays
+ * are read only where a maximum of m is beaten, to find the first point reaching it). The same
+ * results as adding the points one by one. */
+static inline void error_metrics_fold(error_metrics *m, uint64_t seq0, const float *x, size_t a,
+                                      size_t b, input_range range, int bucket, bool x_finite,
+                                      const run_sums *s, const double *ulp, const double *abs,
+                                      const double *rel)
+{
+    uint64_t *hist = m->hist[range];
     m->count += b - a;
-    m->finite += finite;
-    uint64_t lo = m->ulp_sum_lo + q_sum;
+    m->finite += s->finite;
+    uint64_t lo = m->ulp_sum_lo + s->q_sum;
     m->ulp_sum_hi += lo < m->ulp_sum_lo;
     m->ulp_sum_lo = lo;
-    m->correctly_rounded += crs;
-    /* Maxima are over finite inputs: ±inf and NaN are judged by encoding (special values). The
-     * first point reaching the run's maximum stands for it (later ones never displace). */
-    if (!x_finite) return;
-    double mu = -INFINITY, ma = -INFINITY, mr = -INFINITY;
-    for (size_t j = a; j < b; j++) { /* values only (NaN never wins): a loop that vectorizes */
-        mu = ulp[j] > mu ? ulp[j] : mu;
-        ma = abs[j] > ma ? abs[j] : ma;
-        mr = rel[j] > mr ? rel[j] : mr;
+    m->correctly_rounded += s->crs;
+    for (uint32_t used = s->hist_used; used; used &= used - 1) {
+        int k = __builtin_ctz(used);
+        hist[k] += s->hist[k];
     }
+    if (!x_finite) return;
     /* where a run beats the maximum so far (rarely, once the scan is under way), its first
      * point reaching the run's maximum stands for it */
-    if (mu > m->max_ulp.value) {
-        size_t j = run_first(ulp, a, mu);
-        arg_max_add(&m->max_ulp, mu, seq0 + j, x[j]);
+    if (s->max_ulp > m->max_ulp.value) {
+        size_t j = run_first(ulp, a, s->max_ulp);
+        arg_max_add(&m->max_ulp, s->max_ulp, seq0 + j, x[j]);
     }
-    if (ma > m->max_abs.value) {
-        size_t j = run_first(abs, a, ma);
-        arg_max_add(&m->max_abs, ma, seq0 + j, x[j]);
+    if (s->max_abs > m->max_abs.value) {
+        size_t j = run_first(abs, a, s->max_abs);
+        arg_max_add(&m->max_abs, s->max_abs, seq0 + j, x[j]);
     }
-    if (mr > m->max_rel.value) {
-        size_t j = run_first(rel, a, mr);
-        arg_max_add(&m->max_rel, mr, seq0 + j, x[j]);
+    if (s->max_rel > m->max_rel.value) {
+        size_t j = run_first(rel, a, s->max_rel);
+        arg_max_add(&m->max_rel, s->max_rel, seq0 + j, x[j]);
     }
     if (bucket != X_BUCKET_NONE) {
-        if (mu > m->x_max_ulp[bucket]) m->x_max_ulp[bucket] = mu;
-        if (ma > m->x_max_abs[bucket]) m->x_max_abs[bucket] = ma;
+        if (s->max_ulp > m->x_max_ulp[bucket]) m->x_max_ulp[bucket] = s->max_ulp;
+        if (s->max_abs > m->x_max_abs[bucket]) m->x_max_abs[bucket] = s->max_abs;
     }
+}
+
+/* Adds the points [a, b) of a run with errors ulp[], abs[], rel[] and correctly-rounded flags
+ * cr[]: run_sums_of, then error_metrics_fold. */
+static inline void error_metrics_add_run(error_metrics *m, uint64_t seq0, const float *x, size_t a,
+                                         size_t b, input_range range, int bucket, bool x_finite,
+                                         const double *ulp, const double *abs, const double *rel,
+                                         const uint32_t *cr)
+{
+    run_sums s;
+    run_sums_of(&s, a, b, x_finite, ulp, abs, rel, cr);
+    error_metrics_fold(m, seq0, x, a, b, range, bucket, x_finite, &s, ulp, abs, rel);
 }
 
 /* Applies the peers' criteria to one forward point against the value hi + lo. */

@@ -91,6 +91,18 @@ uint64_t scan_domain_size(const scan_domain *d)
     return v.size;
 }
 
+int scan_shard_span(const scan_domain *d, unsigned k, unsigned n, uint64_t *first, uint64_t *end)
+{
+    uint64_t size = scan_domain_size(d);
+    if (n == 0 || k >= n || size == 0) return -1;
+    /* the same split as scan_run: shard k takes blocks [blocks·k/n, blocks·(k+1)/n) */
+    uint64_t blocks = (size + SCAN_BLOCK - 1) / SCAN_BLOCK;
+    uint64_t b0 = blocks * k / n, b1 = blocks * (k + 1) / n;
+    *first = b0 * SCAN_BLOCK < size ? b0 * SCAN_BLOCK : size;
+    *end = b1 * SCAN_BLOCK < size ? b1 * SCAN_BLOCK : size;
+    return 0;
+}
+
 bool scan_has_exact_row(const gelu_impl *impl)
 {
     return impl->target == GELU_TARGET_EXACT || impl->target == GELU_TARGET_TANH ||
@@ -99,13 +111,28 @@ bool scan_has_exact_row(const gelu_impl *impl)
 
 /* ---- one block */
 
-/* A block's reference values prepared for the metric loop, as arrays (vectorizable). */
+/* The peers' criteria counts (criteria.h) of a set of forward points. */
+typedef struct {
+    uint64_t benchdnn, xnnpack, checked;
+} criteria_counts;
+
+/* A block's reference values prepared for the metric loop, as arrays (vectorizable), and the
+ * metrics of the correctly rounded outputs themselves: an implementation's row is those,
+ * corrected at the points where its output differs (by encoding) from the correctly rounded one
+ * — in the regions where most implementations are right, a comparison of encodings. */
 typedef struct {
     double hi[SCAN_BLOCK], lo[SCAN_BLOCK], inv_ulp[SCAN_BLOCK], inv_abs[SCAN_BLOCK];
     float cr[SCAN_BLOCK];
     uint32_t cr_bits[SCAN_BLOCK];
     uint32_t plain[SCAN_BLOCK]; /* 1: finite and non-zero, the metric loop's fast path applies
                                  * (32 bits wide like the floats, so the loops vectorize) */
+    /* The correctly rounded outputs' errors, their sums per run of the block, their criteria
+     * counts (forward), and whether they pass the monotonicity check between the block's own
+     * consecutive inputs (forward) and the sign check (derivative). */
+    double cr_ulp[SCAN_BLOCK], cr_abs[SCAN_BLOCK], cr_rel[SCAN_BLOCK];
+    run_sums cr_sums[SCAN_BLOCK];
+    criteria_counts cr_criteria;
+    bool cr_monotone, cr_sign_ok;
 } point_ref;
 
 typedef struct {
@@ -127,32 +154,84 @@ typedef struct {
     point_ref *ref[GELU_TARGET_COUNT][DIR_COUNT]; /* for the targets used */
     double ulp[SCAN_BLOCK], abs[SCAN_BLOCK], rel[SCAN_BLOCK]; /* the metric loop's scratch */
     uint32_t cr[SCAN_BLOCK]; /* 1: the output has the correctly rounded value's encoding */
+    /* A row's points whose output differs from the correctly rounded one, ascending, with
+     * their errors */
+    size_t nmis;
+    uint16_t mis[SCAN_BLOCK];
+    double mis_ulp[SCAN_BLOCK], mis_abs[SCAN_BLOCK], mis_rel[SCAN_BLOCK];
+    ref_value ref_values[SCAN_BLOCK]; /* prepare_refs' scratch */
     /* The block's runs: points k with run_start[r] ≤ k < run_start[r + 1] share their input
      * range, x bucket and whether x is finite (the metric loop adds a run at a time). */
     size_t nruns;
     uint16_t run_start[SCAN_BLOCK + 1];
+    bool profiling;
+    scan_profile prof; /* this thread's times, when profiling */
 } scan_worker;
 
-static void prepare_refs(scan_worker *w, gelu_target t, int dir, const float *x, size_t n)
+static double now_s(void)
 {
-    point_ref *p = w->ref[t][dir];
-    for (size_t j = 0; j < n; j++) {
-        ref_value v;
-        w->part->fallbacks[t][dir] += fast_ref_value(t, dir == DIR_DERIVATIVE, x[j], &v, &p->inv_ulp[j]);
-        p->hi[j] = v.hi;
-        p->lo[j] = v.lo;
-        p->cr[j] = v.cr;
-        p->cr_bits[j] = float_bits(v.cr);
-        p->plain[j] = isfinite(v.hi) && v.hi != 0 ? 1 : 0;
-        p->inv_abs[j] = p->plain[j] ? 1.0 / fabs(v.hi) : 0;
-    }
-    w->part->refs[t][dir] += n;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* The peers' criteria (criteria.h) over a block, from the absolute errors abs[] already computed:
- * the rules' finite branch written as a loop the compiler vectorizes, then the points whose
- * reference or output is not a finite non-zero number by the rules themselves. */
-static void count_criteria(error_metrics *m, const float *x, const float *y, const point_ref *r,
+/* When profiling: the time since *t0 added to *sum, and *t0 moved to now. */
+static void lap(scan_worker *w, double *t0, double *sum)
+{
+    if (!w->profiling) return;
+    double t = now_s();
+    *sum += t - *t0;
+    *t0 = t;
+}
+
+/* The errors of output y at point j against the reference r: |y − (hi + lo)| in ULPs, absolute
+ * and relative; the general rules (ref_*_error_dd) where the reference or the output is not a
+ * finite non-zero number. The one definition of a point's errors: every path of the metric loop
+ * computes them this way, so that they agree to the last bit. */
+static inline void point_errors(float y, const point_ref *r, size_t j, double *ulp, double *abs,
+                                double *rel)
+{
+    if (r->plain[j] && isfinite(y)) {
+        double d = fabs(((double)y - r->hi[j]) - r->lo[j]);
+        *abs = d;
+        *ulp = d * r->inv_ulp[j];
+        *rel = d * r->inv_abs[j];
+    } else {
+        *ulp = ref_ulp_error_dd(y, r->hi[j], r->lo[j]);
+        *abs = ref_abs_error_dd(y, r->hi[j], r->lo[j]);
+        *rel = ref_rel_error_dd(y, r->hi[j], r->lo[j]);
+    }
+}
+
+/* Same encoding as the correctly rounded value, or both NaN. */
+static inline uint32_t is_cr(uint32_t b, uint32_t c)
+{
+    return (b == c) | (((b & 0x7fffffffu) > 0x7f800000u) & ((c & 0x7fffffffu) > 0x7f800000u));
+}
+
+/* The peers' criteria at one forward point with absolute error d (point_errors). */
+static inline void criteria_point(criteria_counts *c, float x, float y, const point_ref *r,
+                                  size_t j, double d)
+{
+    if (r->plain[j] && fabsf(y) <= 0x1.fffffep127f) { /* the rules' finite branch */
+        double f = fabs(r->hi[j]);
+        bool in = fabsf(x) <= (float)XNNPACK_GELU_DOMAIN;
+        double measured = f > BENCHDNN_GELU_ERF_REL_FLOOR ? d / f : d;
+        c->benchdnn += measured > BENCHDNN_GELU_ERF_THRESHOLD;
+        c->checked += in;
+        c->xnnpack += in & !((d <= XNNPACK_GELU_ABS_TOL) | (d <= XNNPACK_GELU_REL_TOL * f));
+        return;
+    }
+    c->benchdnn += criterion_benchdnn_gelu_erf(x, y, r->hi[j], r->lo[j]) == CRITERION_FAIL;
+    criterion_result v = criterion_xnnpack_gelu(x, y, r->hi[j], r->lo[j]);
+    c->checked += v != CRITERION_NOT_APPLICABLE;
+    c->xnnpack += v == CRITERION_FAIL;
+}
+
+/* criteria_point over a block of outputs y with absolute errors abs[]: the finite branch as a
+ * loop the compiler vectorizes, then the points whose reference or output is not a finite
+ * non-zero number. */
+static void count_criteria(criteria_counts *c, const float *x, const float *y, const point_ref *r,
                            const double *abs, size_t n, bool any_special)
 {
     uint64_t benchdnn = 0, xnnpack = 0, checked = 0;
@@ -165,22 +244,28 @@ static void count_criteria(error_metrics *m, const float *x, const float *y, con
         checked += plain & in;
         xnnpack += plain & in & !((d <= XNNPACK_GELU_ABS_TOL) | (d <= XNNPACK_GELU_REL_TOL * f));
     }
-    m->benchdnn_failed += benchdnn;
-    m->xnnpack_failed += xnnpack;
-    m->xnnpack_checked += checked;
+    c->benchdnn += benchdnn;
+    c->xnnpack += xnnpack;
+    c->checked += checked;
     if (any_special)
         for (size_t j = 0; j < n; j++)
-            if (!r->plain[j] || !isfinite(y[j]))
-                error_metrics_add_criteria(m, x[j], y[j], r->hi[j], r->lo[j]);
+            if (!r->plain[j] || !isfinite(y[j])) criteria_point(c, x[j], y[j], r, j, abs[j]);
 }
 
-/* The metric loop, the hot path of the scan: errors of the whole block first (a loop the
- * compiler vectorizes), outputs or references that are not finite non-zero numbers redone by
- * the general rules, then the counters. */
-static void accumulate_errors(scan_worker *w, error_metrics *m, const float *x, const float *y,
-                              const point_ref *r, size_t n, uint64_t seq0, int dir)
+static void add_criteria(error_metrics *m, const criteria_counts *c)
 {
-    double *ulp = w->ulp, *abs = w->abs, *rel = w->rel;
+    m->benchdnn_failed += c->benchdnn;
+    m->xnnpack_failed += c->xnnpack;
+    m->xnnpack_checked += c->checked;
+}
+
+/* The errors of a whole block of outputs into ulp[], abs[], rel[] (a loop the compiler
+ * vectorizes; outputs or references that are not finite non-zero numbers redone by
+ * point_errors) and the correctly-rounded flags into cr[]; returns whether any point took the
+ * general rules. */
+static bool block_errors(const float *y, const point_ref *r, size_t n, double *ulp, double *abs,
+                         double *rel, uint32_t *cr)
+{
     for (size_t j = 0; j < n; j++) {
         double d = fabs(((double)y[j] - r->hi[j]) - r->lo[j]);
         abs[j] = d;
@@ -190,24 +275,11 @@ static void accumulate_errors(scan_worker *w, error_metrics *m, const float *x, 
     unsigned specials = 0; /* references or outputs that are not finite non-zero numbers */
     for (size_t j = 0; j < n; j++)
         specials |= (r->plain[j] ^ 1u) | ((float_bits(y[j]) & 0x7fffffffu) >= 0x7f800000u);
-    bool any_special = specials != 0;
-    if (any_special)
+    if (specials)
         for (size_t j = 0; j < n; j++)
-            if (!r->plain[j] || !isfinite(y[j])) {
-                ulp[j] = ref_ulp_error_dd(y[j], r->hi[j], r->lo[j]);
-                abs[j] = ref_abs_error_dd(y[j], r->hi[j], r->lo[j]);
-                rel[j] = ref_rel_error_dd(y[j], r->hi[j], r->lo[j]);
-            }
-    for (size_t j = 0; j < n; j++) { /* same encoding, or both NaN: integer ops that vectorize */
-        uint32_t b = float_bits(y[j]), c = r->cr_bits[j];
-        w->cr[j] = (b == c) | (((b & 0x7fffffffu) > 0x7f800000u) & ((c & 0x7fffffffu) > 0x7f800000u));
-    }
-    for (size_t k = 0; k < w->nruns; k++) {
-        size_t a = w->run_start[k], b = w->run_start[k + 1];
-        error_metrics_add_run(m, seq0, x, a, b, w->range[a], w->x_bucket[a], isfinite(x[a]), ulp,
-                              abs, rel, w->cr);
-    }
-    if (dir == DIR_FORWARD) count_criteria(m, x, y, r, abs, n, any_special);
+            if (!r->plain[j] || !isfinite(y[j])) point_errors(y[j], r, j, &ulp[j], &abs[j], &rel[j]);
+    for (size_t j = 0; j < n; j++) cr[j] = is_cr(float_bits(y[j]), r->cr_bits[j]);
+    return specials != 0;
 }
 
 /* Distance between two floats in binary32 steps (−0 and +0 one step apart). */
@@ -218,33 +290,196 @@ static uint64_t float_distance(float a, float b)
     return (uint64_t)(d < 0 ? -d : d);
 }
 
+/* The monotonicity check of the pair x[k-1], x[k] (x[k] at position seq_first + k). */
+static inline void check_pair(mono_metrics *m, const float *x, const float *y, size_t k,
+                              uint64_t seq_first, double x_min)
+{
+    float a = x[k - 1], b = x[k];
+    if (!isfinite(a) || !isfinite(b) || a == b) return;
+    float lo_x = a < b ? a : b, hi_x = a < b ? b : a;
+    float y_lo = a < b ? y[k - 1] : y[k], y_hi = a < b ? y[k] : y[k - 1];
+    bool ok;
+    if (hi_x <= x_min) ok = y_lo >= y_hi;      /* left branch: non-increasing */
+    else if (lo_x >= x_min) ok = y_hi >= y_lo; /* right branch: non-decreasing */
+    else return;                                /* straddles x_min: exempt */
+    if (!ok) mono_add(m, seq_first + k, b, float_distance(y_lo, y_hi));
+}
+
 /* Monotonicity over consecutive pairs x[k-1], x[k] (x[0] may be the previous block's last
  * input, so that seams are checked); x[k] is at position seq_first + k. */
 static void check_monotone(mono_metrics *m, const float *x, const float *y, size_t count,
                            uint64_t seq_first, double x_min)
 {
-    for (size_t k = 1; k < count; k++) {
-        float a = x[k - 1], b = x[k];
-        if (!isfinite(a) || !isfinite(b) || a == b) continue;
-        float lo_x = a < b ? a : b, hi_x = a < b ? b : a;
-        float y_lo = a < b ? y[k - 1] : y[k], y_hi = a < b ? y[k] : y[k - 1];
-        bool ok;
-        if (hi_x <= x_min) ok = y_lo >= y_hi;      /* left branch: non-increasing */
-        else if (lo_x >= x_min) ok = y_hi >= y_lo; /* right branch: non-decreasing */
-        else continue;                              /* straddles x_min: exempt */
-        if (!ok) mono_add(m, seq_first + k, b, float_distance(y_lo, y_hi));
-    }
+    for (size_t k = 1; k < count; k++) check_pair(m, x, y, k, seq_first, x_min);
 }
 
-/* The derivative's sign: negative below x_min, positive above, unless the exact value rounds
- * to zero. */
+/* The derivative's sign at point j: negative below x_min, positive above, unless the exact
+ * value rounds to zero. */
+static inline void check_sign_at(sign_metrics *m, const float *x, const float *y,
+                                 const point_ref *r, size_t j, uint64_t seq0, double x_min)
+{
+    if (isnan(x[j]) || r->cr[j] == 0.0f) return;
+    bool ok = x[j] < x_min ? y[j] < 0.0f : y[j] > 0.0f;
+    if (!ok) sign_add(m, seq0 + j, x[j]);
+}
+
 static void check_sign(sign_metrics *m, const float *x, const float *y, const point_ref *r,
                        size_t n, uint64_t seq0, double x_min)
 {
+    for (size_t j = 0; j < n; j++) check_sign_at(m, x, y, r, j, seq0, x_min);
+}
+
+/* The references of target t, direction dir, at the block's inputs, and the metrics of their
+ * correctly rounded values as outputs. */
+static void prepare_refs(scan_worker *w, gelu_target t, int dir, const float *x, size_t n)
+{
+    point_ref *p = w->ref[t][dir];
+    bool grad = dir == DIR_DERIVATIVE;
+    double t0 = w->profiling ? now_s() : 0;
+    ref_value *v = w->ref_values;
+    if (!fast_ref_block(t, grad, x, n, v, p->inv_ulp))
+        for (size_t j = 0; j < n; j++)
+            if (!fast_ref_decide(t, grad, x[j], &v[j], &p->inv_ulp[j])) {
+                double f0 = w->profiling ? now_s() : 0;
+                fast_ref_fallback(t, grad, x[j], &v[j], &p->inv_ulp[j]);
+                w->part->fallbacks[t][dir]++;
+                lap(w, &f0, &w->prof.fallback[t][dir]);
+            }
     for (size_t j = 0; j < n; j++) {
-        if (isnan(x[j]) || r->cr[j] == 0.0f) continue;
-        bool ok = x[j] < x_min ? y[j] < 0.0f : y[j] > 0.0f;
-        if (!ok) sign_add(m, seq0 + j, x[j]);
+        p->hi[j] = v[j].hi;
+        p->lo[j] = v[j].lo;
+        p->cr[j] = v[j].cr;
+        p->cr_bits[j] = float_bits(v[j].cr);
+        p->plain[j] = isfinite(v[j].hi) && v[j].hi != 0 ? 1 : 0;
+        p->inv_abs[j] = p->plain[j] ? 1.0 / fabs(v[j].hi) : 0;
+    }
+    w->part->refs[t][dir] += n;
+    bool any_special = block_errors(p->cr, p, n, p->cr_ulp, p->cr_abs, p->cr_rel, w->cr);
+    for (size_t k = 0; k < w->nruns; k++) {
+        size_t a = w->run_start[k], b = w->run_start[k + 1];
+        run_sums_of(&p->cr_sums[k], a, b, isfinite(x[a]), p->cr_ulp, p->cr_abs, p->cr_rel, w->cr);
+    }
+    double x_min = w->sh->x_min[t];
+    if (!grad) {
+        p->cr_criteria = (criteria_counts){0};
+        count_criteria(&p->cr_criteria, x, p->cr, p, p->cr_abs, n, any_special);
+        mono_metrics mono = {0};
+        check_monotone(&mono, x, p->cr, n, 0, x_min);
+        p->cr_monotone = mono.violations == 0;
+    } else {
+        sign_metrics sign = {0};
+        check_sign(&sign, x, p->cr, p, n, 0, x_min);
+        p->cr_sign_ok = sign.violations == 0;
+    }
+    lap(w, &t0, &w->prof.reference[t][dir]);
+}
+
+/* The points where y differs from the correctly rounded values by encoding, into w->mis
+ * (ascending): 16 points at a time compared with integer operations that vectorize, the few
+ * groups that differ looked at one by one. */
+static void find_mismatches(scan_worker *w, const float *y, const point_ref *r, size_t n)
+{
+    size_t nmis = 0;
+    for (size_t g = 0; g < n; g += 16) {
+        size_t e = g + 16 < n ? g + 16 : n;
+        uint32_t diff = 0;
+        for (size_t j = g; j < e; j++) diff |= float_bits(y[j]) ^ r->cr_bits[j];
+        if (diff)
+            for (size_t j = g; j < e; j++)
+                if (float_bits(y[j]) != r->cr_bits[j]) w->mis[nmis++] = (uint16_t)j;
+    }
+    w->nmis = nmis;
+}
+
+/* One row of metrics (an implementation's outputs y against reference r, one direction) over
+ * the block: the correctly rounded outputs' run sums, corrected at the points where y differs
+ * (or, where more than an eighth of the points differ, every point's errors as before).
+ * A run whose maxima could change m's has its errors written out in full (the correctly
+ * rounded ones with y's where they differ) to find the first point reaching them. */
+static void row_metrics(scan_worker *w, error_metrics *m, const float *x, const float *y,
+                        const point_ref *r, size_t n, uint64_t seq0, int dir)
+{
+    find_mismatches(w, y, r, n);
+    if (w->nmis * 8 > n) { /* many differences: the whole block's errors, vectorized */
+        bool any_special = block_errors(y, r, n, w->ulp, w->abs, w->rel, w->cr);
+        for (size_t k = 0; k < w->nruns; k++) {
+            size_t a = w->run_start[k], b = w->run_start[k + 1];
+            error_metrics_add_run(m, seq0, x, a, b, w->range[a], w->x_bucket[a], isfinite(x[a]),
+                                  w->ulp, w->abs, w->rel, w->cr);
+        }
+        if (dir == DIR_FORWARD) {
+            criteria_counts c = {0};
+            count_criteria(&c, x, y, r, w->abs, n, any_special);
+            add_criteria(m, &c);
+        }
+        return;
+    }
+    const uint16_t *mis = w->mis;
+    for (size_t i = 0; i < w->nmis; i++) {
+        size_t j = mis[i];
+        point_errors(y[j], r, j, &w->mis_ulp[i], &w->mis_abs[i], &w->mis_rel[i]);
+    }
+    size_t i = 0; /* the first mismatch of the current run */
+    for (size_t k = 0; k < w->nruns; k++) {
+        size_t a = w->run_start[k], b = w->run_start[k + 1];
+        bool x_finite = isfinite(x[a]);
+        const run_sums *cs = &r->cr_sums[k];
+        if (i == w->nmis || mis[i] >= b) { /* y is correctly rounded on the whole run */
+            error_metrics_fold(m, seq0, x, a, b, w->range[a], w->x_bucket[a], x_finite, cs,
+                               r->cr_ulp, r->cr_abs, r->cr_rel);
+            continue;
+        }
+        run_sums s = *cs;
+        size_t i0 = i;
+        for (; i < w->nmis && mis[i] < b; i++) {
+            size_t j = mis[i];
+            run_sums_point(&s, r->cr_ulp[j], 1, -1);
+            run_sums_point(&s, w->mis_ulp[i], is_cr(float_bits(y[j]), r->cr_bits[j]), +1);
+            if (x_finite) {
+                s.max_ulp = w->mis_ulp[i] > s.max_ulp ? w->mis_ulp[i] : s.max_ulp;
+                s.max_abs = w->mis_abs[i] > s.max_abs ? w->mis_abs[i] : s.max_abs;
+                s.max_rel = w->mis_rel[i] > s.max_rel ? w->mis_rel[i] : s.max_rel;
+            }
+        }
+        /* s's maxima bound the run's from above (a correctly rounded point's error may be gone);
+         * where they could beat m's, the run's errors in full give the exact maxima. */
+        if (x_finite && run_beats_maxima(m, &s, w->x_bucket[a])) {
+            memcpy(w->ulp + a, r->cr_ulp + a, (b - a) * sizeof *w->ulp);
+            memcpy(w->abs + a, r->cr_abs + a, (b - a) * sizeof *w->abs);
+            memcpy(w->rel + a, r->cr_rel + a, (b - a) * sizeof *w->rel);
+            for (size_t q = i0; q < i; q++) {
+                w->ulp[mis[q]] = w->mis_ulp[q];
+                w->abs[mis[q]] = w->mis_abs[q];
+                w->rel[mis[q]] = w->mis_rel[q];
+            }
+            double mu = -INFINITY, ma = -INFINITY, mr = -INFINITY;
+            for (size_t j = a; j < b; j++) {
+                mu = w->ulp[j] > mu ? w->ulp[j] : mu;
+                ma = w->abs[j] > ma ? w->abs[j] : ma;
+                mr = w->rel[j] > mr ? w->rel[j] : mr;
+            }
+            s.max_ulp = mu;
+            s.max_abs = ma;
+            s.max_rel = mr;
+            error_metrics_fold(m, seq0, x, a, b, w->range[a], w->x_bucket[a], x_finite, &s,
+                               w->ulp, w->abs, w->rel);
+        } else {
+            error_metrics_fold(m, seq0, x, a, b, w->range[a], w->x_bucket[a], x_finite, &s,
+                               NULL, NULL, NULL);
+        }
+    }
+    if (dir == DIR_FORWARD) {
+        criteria_counts c = r->cr_criteria;
+        criteria_counts cr_at = {0}, y_at = {0};
+        for (size_t q = 0; q < w->nmis; q++) {
+            size_t j = mis[q];
+            criteria_point(&cr_at, x[j], r->cr[j], r, j, r->cr_abs[j]);
+            criteria_point(&y_at, x[j], y[j], r, j, w->mis_abs[q]);
+        }
+        c.benchdnn += y_at.benchdnn - cr_at.benchdnn;
+        c.xnnpack += y_at.xnnpack - cr_at.xnnpack;
+        c.checked += y_at.checked - cr_at.checked;
+        add_criteria(m, &c);
     }
 }
 
@@ -257,13 +492,35 @@ static void run_impl(scan_worker *w, size_t i, size_t n, bool has_prev, uint64_t
     double x_min = w->sh->x_min[impl->target];
     bool exact_row = scan_has_exact_row(impl) && impl->target != GELU_TARGET_EXACT;
     for (int d = 0; d < (w->sh->cfg->grad ? DIR_COUNT : 1); d++) {
+        double t0 = w->profiling ? now_s() : 0;
         (d == DIR_FORWARD ? impl->forward : impl->derivative)(w->x, w->y, n + has_prev);
-        accumulate_errors(w, &m->err[REF_OWN][d], x, y, w->ref[impl->target][d], n, seq0, d);
+        lap(w, &t0, &w->prof.kernel[i][d]);
+        const point_ref *own = w->ref[impl->target][d];
         if (exact_row)
-            accumulate_errors(w, &m->err[REF_EXACT][d], x, y, w->ref[GELU_TARGET_EXACT][d], n,
-                              seq0, d);
-        if (d == DIR_FORWARD) check_monotone(&m->mono, w->x, w->y, n + has_prev, seq0 - has_prev, x_min);
-        else check_sign(&m->sign, x, y, w->ref[impl->target][d], n, seq0, x_min);
+            row_metrics(w, &m->err[REF_EXACT][d], x, y, w->ref[GELU_TARGET_EXACT][d], n, seq0, d);
+        row_metrics(w, &m->err[REF_OWN][d], x, y, own, n, seq0, d); /* leaves own's w->mis */
+        /* Where y is correctly rounded and the correctly rounded values pass a check, y passes
+         * it: only the points (and pairs) touching a mismatch, and the seam, are checked. */
+        if (d == DIR_FORWARD) {
+            uint64_t seq_first = seq0 - has_prev;
+            if (!own->cr_monotone) {
+                check_monotone(&m->mono, w->x, w->y, n + has_prev, seq_first, x_min);
+            } else {
+                size_t last = 0; /* pairs k (in w->x) checked so far: 1..last */
+                if (has_prev) check_pair(&m->mono, w->x, w->y, last = 1, seq_first, x_min);
+                for (size_t q = 0; q < w->nmis; q++) {
+                    size_t k = w->mis[q] + has_prev; /* the pairs k and k + 1 touch it */
+                    for (size_t p = k > last + 1 ? k : last + 1; p <= k + 1 && p < n + has_prev; p++)
+                        check_pair(&m->mono, w->x, w->y, last = p, seq_first, x_min);
+                }
+            }
+        } else if (!own->cr_sign_ok) {
+            check_sign(&m->sign, x, y, own, n, seq0, x_min);
+        } else {
+            for (size_t q = 0; q < w->nmis; q++)
+                check_sign_at(&m->sign, x, y, own, w->mis[q], seq0, x_min);
+        }
+        lap(w, &t0, &w->prof.metrics[i][d]);
     }
 }
 
@@ -273,6 +530,7 @@ static void run_block(scan_worker *w, uint64_t block)
     uint64_t seq0 = block * SCAN_BLOCK;
     size_t n = (size_t)(dom->size - seq0 < SCAN_BLOCK ? dom->size - seq0 : SCAN_BLOCK);
     bool has_prev = seq0 > 0;
+    double t0 = w->profiling ? now_s() : 0;
     if (has_prev) w->x[0] = domain_input(dom, seq0 - 1);
     float *x = w->x + has_prev;
     w->nruns = 0;
@@ -285,6 +543,7 @@ static void run_block(scan_worker *w, uint64_t block)
             w->run_start[w->nruns++] = (uint16_t)j;
     }
     w->run_start[w->nruns] = (uint16_t)n;
+    lap(w, &t0, &w->prof.inputs);
     for (int t = 0; t < GELU_TARGET_COUNT; t++)
         if (w->sh->targets_used & (1u << t))
             for (int d = 0; d < (w->sh->cfg->grad ? DIR_COUNT : 1); d++)
@@ -295,6 +554,21 @@ static void run_block(scan_worker *w, uint64_t block)
 }
 
 /* ---- threads */
+
+static void scan_profile_add(scan_profile *dst, const scan_profile *src)
+{
+    for (size_t i = 0; i < SCAN_MAX_IMPLS; i++)
+        for (int d = 0; d < DIR_COUNT; d++) {
+            dst->kernel[i][d] += src->kernel[i][d];
+            dst->metrics[i][d] += src->metrics[i][d];
+        }
+    for (int t = 0; t < GELU_TARGET_COUNT; t++)
+        for (int d = 0; d < DIR_COUNT; d++) {
+            dst->reference[t][d] += src->reference[t][d];
+            dst->fallback[t][d] += src->fallback[t][d];
+        }
+    dst->inputs += src->inputs;
+}
 
 static void *worker_main(void *arg)
 {
@@ -314,6 +588,7 @@ static scan_worker *worker_new(scan_shared *sh, const scan_result *proto)
     scan_worker *w = calloc(1, sizeof *w);
     if (!w) return NULL;
     w->sh = sh;
+    w->profiling = sh->cfg->profile != NULL;
     w->part = malloc(sizeof *w->part);
     bool ok = w->part != NULL;
     if (ok) *w->part = *proto;
@@ -434,6 +709,10 @@ int scan_run(const scan_config *cfg, scan_result *result, const char **error)
         *error = "empty domain or out of memory";
         return -1;
     }
+    if (dom.size == 0) { /* a range whose LO is above HI in binary32 order (0:-0) */
+        *error = "empty domain: no input to scan";
+        return -1;
+    }
     scan_shared sh = {.cfg = cfg, .dom = &dom};
     for (size_t i = 0; i < cfg->nimpls; i++) {
         sh.targets_used |= 1u << cfg->impls[i]->target;
@@ -448,6 +727,10 @@ int scan_run(const scan_config *cfg, scan_result *result, const char **error)
 
     result_init(result, cfg);
     unsigned nthreads = cfg->threads ? cfg->threads : online_cpus();
+    /* no more workers than blocks: each holds a whole partial result (~1.4 MB), so 1024
+     * threads on a 100-input sample took 1.4 GiB */
+    if (nthreads > sh.end_block - sh.first_block)
+        nthreads = (unsigned)(sh.end_block - sh.first_block > 0 ? sh.end_block - sh.first_block : 1);
     scan_worker **w = calloc(nthreads, sizeof *w);
     pthread_t *th = calloc(nthreads, sizeof *th);
     unsigned started = 0;
@@ -468,6 +751,7 @@ int scan_run(const scan_config *cfg, scan_result *result, const char **error)
         for (size_t i = 0; i < cfg->nimpls; i++)
             impl_metrics_merge(&result->metrics[i], &w[k]->part->metrics[i]);
         result->inputs += w[k]->part->inputs;
+        if (cfg->profile) scan_profile_add(cfg->profile, &w[k]->prof);
         for (int t = 0; t < GELU_TARGET_COUNT; t++)
             for (int d = 0; d < DIR_COUNT; d++) {
                 result->refs[t][d] += w[k]->part->refs[t][d];
@@ -582,74 +866,4 @@ int scan_contract_violations(const scan_result *r, size_t i, char *buf, size_t s
     }
 #undef BREAK
     return broken;
-}
-
-/* Partial file: a text header naming the run, then the result's counters as raw bytes (same
- * build and architecture; the sizes in the header are checked). */
-static const char partial_magic[] = "gelucheck-partial 1";
-
-int scan_result_write(const scan_result *r, FILE *f)
-{
-    fprintf(f, "%s %zu %zu\n", partial_magic, sizeof(impl_metrics), sizeof(impl_extras));
-    fprintf(f, "domain %d 0x%08x 0x%08x %llu %llu\n", (int)r->domain.kind, float_bits(r->domain.lo),
-            float_bits(r->domain.hi), (unsigned long long)r->domain.n,
-            (unsigned long long)r->domain.seed);
-    fprintf(f, "grad %d\nshard %u %u\ninputs %llu\nhas_extras %d\nimpls %zu\n", r->grad ? 1 : 0,
-            r->shard_k, r->shard_n, (unsigned long long)r->inputs, r->has_extras ? 1 : 0,
-            r->nimpls);
-    for (size_t i = 0; i < r->nimpls; i++) fprintf(f, "%s\n", r->impls[i]->name);
-    fprintf(f, "data\n");
-    bool ok = fwrite(r->refs, sizeof r->refs, 1, f) == 1 &&
-              fwrite(r->fallbacks, sizeof r->fallbacks, 1, f) == 1 &&
-              fwrite(r->metrics, sizeof r->metrics[0], r->nimpls, f) == r->nimpls &&
-              fwrite(r->extras, sizeof r->extras[0], r->nimpls, f) == r->nimpls;
-    return ok && !ferror(f) ? 0 : -1;
-}
-
-int scan_result_read(scan_result *r, FILE *f, const char **error)
-{
-    memset(r, 0, sizeof *r);
-    size_t msize, esize, n;
-    int kind, grad, extras;
-    unsigned lo, hi;
-    unsigned long long dn, seed, inputs;
-    char magic[32] = "", word[8] = "";
-    if (fscanf(f, "%31[^ ] 1 %zu %zu domain %d %x %x %llu %llu grad %d shard %u %u inputs %llu "
-                  "has_extras %d impls %zu",
-               magic, &msize, &esize, &kind, &lo, &hi, &dn, &seed, &grad, &r->shard_k,
-               &r->shard_n, &inputs, &extras, &n) != 14 ||
-        strcmp(magic, "gelucheck-partial") != 0) {
-        *error = "not a gelucheck partial result";
-        return -1;
-    }
-    if (msize != sizeof(impl_metrics) || esize != sizeof(impl_extras) || n == 0 ||
-        n > SCAN_MAX_IMPLS || kind < DOMAIN_ALL || kind > DOMAIN_SAMPLE) {
-        *error = "written by a different build of gelucheck";
-        return -1;
-    }
-    r->domain = (scan_domain){(domain_kind)kind, float_from_bits(lo), float_from_bits(hi), dn, seed};
-    r->grad = grad;
-    r->inputs = inputs;
-    r->has_extras = extras;
-    r->nimpls = n;
-    for (size_t i = 0; i < n; i++) {
-        char name[128];
-        if (fscanf(f, "%127s", name) != 1 || !(r->impls[i] = gelu_impl_find(name))) {
-            *error = "names an implementation this build does not have";
-            return -1;
-        }
-    }
-    if (fscanf(f, "%7s", word) != 1 || strcmp(word, "data") != 0 || fgetc(f) != '\n') {
-        *error = "truncated header";
-        return -1;
-    }
-    bool ok = fread(r->refs, sizeof r->refs, 1, f) == 1 &&
-              fread(r->fallbacks, sizeof r->fallbacks, 1, f) == 1 &&
-              fread(r->metrics, sizeof r->metrics[0], n, f) == n &&
-              fread(r->extras, sizeof r->extras[0], n, f) == n && fgetc(f) == EOF;
-    if (!ok) {
-        *error = "truncated or trailing data";
-        return -1;
-    }
-    return 0;
 }

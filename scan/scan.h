@@ -59,6 +59,18 @@ typedef struct {
 
 typedef void (*scan_progress_fn)(uint64_t done, uint64_t total, void *ctx);
 
+/* Where a scan's time goes (--profile): thread seconds (summed over the worker threads) spent in
+ * each implementation's kernels and in the metrics of its outputs, per direction, and in the
+ * references per target and direction (the fast enclosure; of it, the MPFR fallbacks). Timing is
+ * taken per block and only when asked for; results never depend on it. */
+typedef struct {
+    double kernel[SCAN_MAX_IMPLS][DIR_COUNT];
+    double metrics[SCAN_MAX_IMPLS][DIR_COUNT];
+    double reference[GELU_TARGET_COUNT][DIR_COUNT];
+    double fallback[GELU_TARGET_COUNT][DIR_COUNT];
+    double inputs; /* preparing each block's inputs (domain, ranges, runs) */
+} scan_profile;
+
 typedef struct {
     const gelu_impl *const *impls;
     size_t nimpls;
@@ -68,6 +80,7 @@ typedef struct {
     unsigned shard_k, shard_n; /* scan part k (0-based) of n; n = 1 for all */
     scan_progress_fn progress; /* called from the calling thread, about 5 times a second */
     void *progress_ctx;
+    scan_profile *profile;     /* NULL, or zeroed by the caller: filled with the run's times */
 } scan_config;
 
 /* Runs the scan into *result (heap-allocated by the caller: it is large). Returns 0, or −1 with
@@ -76,6 +89,10 @@ int scan_run(const scan_config *cfg, scan_result *result, const char **error);
 
 /* Number of inputs of a domain (distinct encodings for a sample). */
 uint64_t scan_domain_size(const scan_domain *d);
+
+/* The positions [*first, *end) of the domain's inputs that shard k (0-based) of n scans.
+ * −1 for a bad shard or an empty domain. */
+int scan_shard_span(const scan_domain *d, unsigned k, unsigned n, uint64_t *first, uint64_t *end);
 
 /* Whether the implementation gets a row against exact GELU (GELU targets only). */
 bool scan_has_exact_row(const gelu_impl *impl);
@@ -89,9 +106,6 @@ int scan_result_merge(scan_result *dst, const scan_result *src, const char **err
  * extras) are not judged. */
 int scan_contract_violations(const scan_result *r, size_t i, char *buf, size_t size);
 
-/* Partial results (sharding): a text file that scan_result_read turns back into the same
- * result bits. Both return 0, or −1 with *error set. */
-int scan_result_write(const scan_result *r, FILE *f);
-int scan_result_read(scan_result *r, FILE *f, const char **error);
+/* Partial results (sharding) are written and read by partial.h. */
 
 #endif

@@ -19,6 +19,18 @@ expect_usage_error() {
     fi
 }
 
+# expect_output_error NEEDLE ARGS...: exit 1 (an output that cannot be written), NEEDLE on
+# stderr, nothing on stdout (found before any work)
+expect_output_error() {
+    needle=$1; shift
+    "$g" "$@" >"$out" 2>"$err"
+    st=$?
+    if [ $st -ne 1 ] || ! grep -qF -- "$needle" "$err" || [ -s "$out" ]; then
+        echo "FAIL: gelucheck $*: status $st, stderr: $(cat "$err"), stdout: $(head -c 200 "$out")"
+        fails=$((fails + 1))
+    fi
+}
+
 expect_usage_error "'frobnicate'" frobnicate
 expect_usage_error "'nope'" eval --impl nope 1
 expect_usage_error "'1.2.3'" eval --impl erfc_f64 1.2.3
@@ -55,11 +67,11 @@ expect_usage_error "'--bogus'" bench --bogus
 expect_usage_error "--size" bench --size
 csvdir=$scratch/bench
 mkdir "$csvdir"
-expect_usage_error "'$csvdir/missing/b.csv'" bench --size 16 --quick --csv "$csvdir/missing/b.csv"
+expect_output_error "'$csvdir/missing/b.csv'" bench --size 16 --quick --csv "$csvdir/missing/b.csv"
 
 
 # Help for each subcommand, exit 0.
-for c in "" "list" "eval" "accuracy" "merge" "moons" "bench" "report" "pick"; do
+for c in "" "list" "eval" "accuracy" "merge" "moons" "bench" "report" "pick" "compare"; do
     # shellcheck disable=SC2086
     if ! "$g" $c --help >"$out" 2>"$err" || ! grep -q usage "$out"; then
         echo "FAIL: gelucheck $c --help"; fails=$((fails + 1))
@@ -90,9 +102,31 @@ expect_usage_error "'0'" accuracy --sample 0
 expect_usage_error "'0'" accuracy --threads 0
 expect_usage_error "'5/4'" accuracy --shard 5/4 --partial /tmp/x
 expect_usage_error "'nope'" accuracy --impl erfc_f64,nope
-expect_usage_error "go together" accuracy --shard 1/4
+expect_usage_error "needs --shard" accuracy --partial /tmp/x
+# a part gated on its own: its inputs only, said so
+expect_usage_error "holds no input" accuracy --impl erfc_f64 --range 1:1.0001 --shard 2/4
+"$g" accuracy --impl erfc_f64 --range 1:1.01 --shard 2/4 >"$out" 2>"$err" &&
+    grep -q "^part 2/4 of the domain: 20480 inputs" "$out" ||
+    { echo "FAIL: accuracy --shard 2/4 without --partial: $(cat "$out" "$err")"; fails=$((fails + 1)); }
 expect_usage_error "exclude" accuracy --range 1:2 --sample 5
 expect_usage_error "no partial" merge
+# Issue 11: an empty domain (items 7), messages that name the bad thing and why (12), empty list
+# elements, duplicates and repeated single-valued options (13): exit 2 before any work.
+expect_usage_error "bad --range '0:-0': empty" accuracy --impl erfc_f64 --range 0:-0
+expect_usage_error "empty --impl" accuracy --impl ""
+expect_usage_error "LO: overflows binary32" accuracy --range "$(printf '1%.0s' $(seq 70)):2"
+expect_usage_error "'relu' approximates ReLU, which has no MPFR reference" eval --impl relu 0
+expect_usage_error "bad --size ',,': element 1 is empty" bench --size ,,
+expect_usage_error "bad --impl ',,': element 1 is empty" bench --impl ,,
+expect_usage_error "bad --impl 'relu,': element 2 is empty" bench --impl relu,
+expect_usage_error "'erfc_f64' is given twice" bench --impl erfc_f64,erfc_f64
+expect_usage_error "--impl 'erfc_f64' is given twice" bench --impl erfc_f64 --impl erfc_f64
+expect_usage_error "--impl 'erfc_f64' is given twice" accuracy --impl erfc_f64,tanh --impl erfc_f64
+expect_usage_error "--impl 'relu' is given twice" moons --impl relu --impl relu
+expect_usage_error "option --seed is given twice" bench --seed 1 --seed 2
+expect_usage_error "option --csv is given twice" accuracy --csv=a --csv b
+expect_usage_error "option --platform is given twice" pick --platform host --platform generic
+expect_usage_error "option --out is given twice" report --out a --out b
 dir=$scratch/accuracy
 mkdir "$dir"
 range="-0x1.9p-1:-0x1.7p-1"
@@ -107,7 +141,21 @@ done
 [ $? -le 1 ] || { echo "FAIL: merge: $(cat "$out" "$err")"; fails=$((fails + 1)); }
 cmp -s "$dir/whole.csv" "$dir/merged.csv" || { echo "FAIL: merged CSV differs from unsharded"; fails=$((fails + 1)); }
 expect_usage_error "given twice" merge "$dir/p1" "$dir/p1" "$dir/p2" "$dir/p3"
-expect_usage_error "3 of 4 shards" merge "$dir/p1" "$dir/p2" "$dir/p3"
+expect_usage_error "shard 4/4 missing" merge "$dir/p1" "$dir/p2" "$dir/p3"
+expect_usage_error "shards 1/4, 3/4 missing" merge "$dir/p2" "$dir/p4"
+# An edited shard index is refused by name (issue 11: shard 5/3 used to write out of bounds),
+# and so is one flipped bit in the data (the checksum).
+sed 's|^shard=2/4$|shard=5/4|' "$dir/p2" >"$dir/p2.edited"
+expect_usage_error "key 'shard': '5/4'" merge "$dir/p1" "$dir/p2.edited" "$dir/p3" "$dir/p4"
+sed 's|^shard=2/4$|shard=99999999/4|' "$dir/p2" >"$dir/p2.edited"
+expect_usage_error "key 'shard': '99999999/4'" merge "$dir/p2.edited"
+cp "$dir/p3" "$dir/p3.flipped"
+size=$(wc -c <"$dir/p3")
+byte=$(od -An -tu1 -j $((size - 100)) -N1 "$dir/p3")
+printf "\\$(printf %03o $(((byte ^ 4) & 255)))" |
+    dd of="$dir/p3.flipped" bs=1 seek=$((size - 100)) conv=notrunc 2>/dev/null
+cmp -s "$dir/p3" "$dir/p3.flipped" && { echo "FAIL: no bit flipped"; fails=$((fails + 1)); }
+expect_usage_error "checksum mismatch" merge "$dir/p1" "$dir/p2" "$dir/p3.flipped" "$dir/p4"
 echo garbage >"$dir/bad"
 expect_usage_error "not a gelucheck partial" merge "$dir/bad"
 # An unwritable CSV fails before the scan and leaves nothing behind.
@@ -128,7 +176,7 @@ if [ $st -ne 0 ] || [ -s "$err" ] || ! grep -q "^silu " "$out" || ! grep -q "^No
 fi
 "$g" moons --seeds 1 --epochs 1 --samples 100 --impl silu --csv "$csv/none/m.csv" >"$out" 2>"$err"
 st=$?
-if [ $st -ne 1 ] || ! grep -qF "$csv/none/m.csv" "$err" || [ -n "$(ls "$csv" | grep -v '^m.csv$')" ]; then
+if [ $st -ne 1 ] || ! grep -qF "$csv/none/m.csv" "$err" || [ -n "$(ls "$csv" | grep -v -e '^m.csv$' -e '^m.csv.manifest.json$')" ]; then
     echo "FAIL: moons unwritable csv: status $st, $(cat "$err")"; fails=$((fails + 1))
 fi
 rm -rf "$csv"
@@ -152,7 +200,11 @@ ls "$csvdir" | grep -q tmp && { echo "FAIL: bench left a temporary file"; fails=
 
 
 # report and pick: bad arguments (exit 2, the bad value named, nothing written).
-expect_usage_error "'$scratch/no/such/dir'" report --quick --out "$scratch/no/such/dir"
+expect_output_error "'$scratch/no/such/dir'" report --quick --out "$scratch/no/such/dir"
+# issue 11, item 12: messages that say why
+expect_output_error "'/proc' exists but the file system there does not allow creating 'x'" report --quick --out /proc/x
+expect_output_error "File name too long" accuracy --impl erfc_f64 --sample 10 --csv "$(printf 'a%.0s' $(seq 4080))"
+expect_output_error "the file name is empty" bench --csv ""
 expect_usage_error "'--bogus'" report --bogus
 expect_usage_error "'0'" report --threads 0
 expect_usage_error "missing --platform" pick --max-ulp 2
@@ -160,13 +212,22 @@ expect_usage_error "'x86-64-v9'" pick --platform x86-64-v9
 expect_usage_error "'-1'" pick --platform host --max-ulp -1
 expect_usage_error "'abc'" pick --platform host --max-abs abc
 expect_usage_error "'nan'" pick --platform host --grad-max-ulp nan
+expect_usage_error "'-2'" pick --platform host --own-max-ulp -2
 expect_usage_error "'silu'" pick --platform host --target silu
 expect_usage_error "'l3'" pick --platform host --size l3
 expect_usage_error "'--fast'" pick --platform host --fast
 [ -e "$scratch/no" ] && { echo "FAIL: report --out with a missing parent created something"; fails=$((fails + 1)); }
 
 # pick on the committed fixture results: a deterministic choice, the tie rule, nothing fits.
-fixtures=$(dirname "$0")/fixtures/pick
+# pick takes only implementations of this build (with their targets and features), so the
+# fixture's made-up names become registry names of the same standing (tie_a < tie_b by name).
+fixtures=$scratch/pick
+mkdir "$fixtures"
+for f in accuracy.csv bench.csv; do
+    sed -e 's/fast_v4/pw_fast_avx512/; s/avx512f+avx2+fma/fma+avx512f+avx512dq+avx512bw+avx512vl/' \
+        -e 's/tie_a/erf_naive/; s/tie_b/erfc_libm/; s/tie_c/erfc_f64/; s/nonmono/as7126/' \
+        -e 's/tanhy/tanh_avx2/; s/relu_base/relu/g' "$(dirname "$0")/fixtures/pick/$f" >"$fixtures/$f"
+done
 # expect_pick STATUS NEEDLE ARGS...
 expect_pick() {
     want=$1 needle=$2; shift 2
@@ -177,19 +238,72 @@ expect_pick() {
         fails=$((fails + 1))
     fi
 }
-expect_pick 0 "choice: fast_v4," --platform x86-64-v4 --max-ulp 2 --monotone
-expect_pick 0 "choice: tie_c," --platform x86-64-v3 --max-ulp 2 --monotone
-expect_pick 0 "needs avx512f, which x86-64-v3 lacks" --platform x86-64-v3 --max-ulp 2 --monotone
-expect_pick 0 "choice: tie_a," --platform generic --max-ulp 1 --size l1
+expect_pick 0 "choice: pw_fast_avx512," --platform x86-64-v4 --max-ulp 2 --monotone
+expect_pick 0 "choice: erfc_f64," --platform x86-64-v3 --max-ulp 2 --monotone
+expect_pick 0 "needs avx512f,avx512dq,avx512bw,avx512vl, which x86-64-v3 lacks" --platform x86-64-v3 --max-ulp 2 --monotone
+expect_pick 0 "choice: erf_naive," --platform generic --max-ulp 1 --size l1
 expect_pick 1 "nothing fits" --platform generic --max-ulp 0.1
-expect_pick 0 "choice: tanhy," --platform host --target tanh
+expect_pick 0 "choice: tanh_avx2," --platform host --target tanh
+expect_pick 1 "max ULP vs own target 2 > 1.5" --platform host --target tanh --own-max-ulp 1.5
+expect_pick 0 "choice: as7126," --platform generic --correctly-rounded
+# Issue 11, item 6: pick validates what it reads (exit 2: the file, the line, the column) and
+# refuses a manifest schema it does not know (naming both versions).
+# a pick that cannot be printed (item 8)
+"$g" pick --results "$fixtures" --platform host >/dev/full 2>"$err"
+[ $? -eq 1 ] && grep -q "cannot write standard output" "$err" ||
+    { echo "FAIL: pick >/dev/full: $(cat "$err")"; fails=$((fails + 1)); }
+# expect_pick_refuses NEEDLE FILE SED-SCRIPT: FILE edited by the script is refused
+expect_pick_refuses() {
+    needle=$1 file=$2 script=$3
+    rm -rf "$scratch/badpick"
+    cp -r "$fixtures" "$scratch/badpick"
+    sed "$script" "$fixtures/$file" >"$scratch/badpick/$file"
+    "$g" pick --results "$scratch/badpick" --platform host >"$out" 2>"$err"
+    st=$?
+    if [ $st -ne 2 ] || ! grep -qF -- "$needle" "$err" || [ -s "$out" ]; then
+        echo "FAIL: pick on $file edited by '$script': status $st, stderr: $(cat "$err")"
+        fails=$((fails + 1))
+    fi
+}
+expect_pick_refuses "accuracy.csv:2: column 'impl': 'made_up' is not an implementation of this build" \
+    accuracy.csv '2s/^pw_fast_avx512,/made_up,/'
+expect_pick_refuses "bench.csv:3: column 'impl': 'made_up' is not an implementation" \
+    bench.csv '3s/,pw_fast_avx512,/,made_up,/'
+expect_pick_refuses "accuracy.csv:3: column 'max_ulp': 'nan' is not a number" \
+    accuracy.csv '3s/,1000,1,0x1p+0,/,1000,nan,0x1p+0,/'
+expect_pick_refuses "accuracy.csv:2: column 'cr_fraction': '1.5' is not a number from 0 to 1" \
+    accuracy.csv '2s/,900,0.9,/,900,1.5,/'
+expect_pick_refuses "bench.csv:2: column 'size': 'l3'" bench.csv '2s/^l2,/l3,/'
+expect_pick_refuses "bench.csv:4: column 'ns_per_element_median': 'inf'" bench.csv '4s/,none,2,/,none,inf,/'
+expect_pick_refuses "bench.csv:3: column 'features': 'none', but pw_fast_avx512 needs" \
+    bench.csv '3s/fma+avx512f+avx512dq+avx512bw+avx512vl/none/'
+expect_pick_refuses "accuracy.csv:3: 17 fields where the header has 18" accuracy.csv '3s/,pass,0,0,800$/,pass,0,800/'
+expect_pick_refuses "accuracy.csv:4: a second row for erfc_libm" accuracy.csv '4s/^erf_naive,/erfc_libm,/'
+expect_pick_refuses "accuracy.csv:2: column 'target': 'tanh', but pw_fast_avx512's target" \
+    accuracy.csv '2s/,exact,own,/,tanh,own,/'
+# an accuracy.csv that is a directory: named, and why (it was "is empty")
+rm -rf "$scratch/badpick" && mkdir -p "$scratch/badpick/accuracy.csv" && cp "$fixtures/bench.csv" "$scratch/badpick/"
+"$g" pick --results "$scratch/badpick" --platform host >"$out" 2>"$err"
+[ $? -eq 1 ] && grep -qF "accuracy.csv': Is a directory" "$err" ||
+    { echo "FAIL: pick with accuracy.csv a directory: $(cat "$err")"; fails=$((fails + 1)); }
+rm -rf "$scratch/badpick" && mkdir "$scratch/badpick"
+cp "$fixtures/accuracy.csv" "$fixtures/bench.csv" "$scratch/badpick/"
+# results of another build are said to be so (a manifest of commit 9401ba8, another CPU)
+cp "$(dirname "$0")/fuzz/corpus/manifest/good.json" "$scratch/badpick/manifest.json"
+"$g" pick --results "$scratch/badpick" --platform host >"$out" 2>"$err"
+[ $? -eq 0 ] && grep -qF "measured by gelucheck 0.1.0 (commit 9401ba8); this is gelucheck" "$err" ||
+    { echo "FAIL: pick on another build's results: $(cat "$err")"; fails=$((fails + 1)); }
+printf '{"schema": 2}\n' >"$scratch/badpick/manifest.json"
+"$g" pick --results "$scratch/badpick" --platform host >"$out" 2>"$err"
+[ $? -eq 2 ] && grep -qF "manifest schema 2, this gelucheck reads schema 1" "$err" ||
+    { echo "FAIL: pick with a schema 2 manifest: $(cat "$err")"; fails=$((fails + 1)); }
 
 # A quick report: every file, the CSV headers, one accuracy row per scanned implementation, a
 # well-formed self-contained page with the make_moons section; then pick reads it.
 rep=$scratch/report
 "$g" report --quick --out "$rep" >"$out" 2>"$err"
 st=$?
-for f in accuracy.csv ranges.csv ulp_by_x.csv bench.csv moons.csv index.html; do
+for f in accuracy.csv ranges.csv ulp_by_x.csv bench.csv moons.csv index.html manifest.json; do
     [ -s "$rep/$f" ] || { echo "FAIL: report --quick (status $st) lacks $f: $(tail -3 "$err")"; fails=$((fails + 1)); }
 done
 [ $st -le 1 ] || { echo "FAIL: report --quick status $st"; fails=$((fails + 1)); }
@@ -218,9 +332,11 @@ try:
     ET.fromstring(text)
 except ET.ParseError as e:
     sys.exit(f"FAIL: index.html is not well-formed: {e}")
-bad = re.findall(r"https?://|\bsrc=|<link|<script|url\(", text)
+bad = re.findall(r"https?://|\bsrc=|<link|url\((?!#)", text)  # url(#id): inside the page
 if bad:
     sys.exit(f"FAIL: index.html references something external: {bad[:3]}")
+if text.count("<script") != 1:
+    sys.exit("FAIL: index.html should have exactly one inline script (the table sort)")
 PY
 ls -a "$rep" | grep -q staging && { echo "FAIL: report left its staging directory"; fails=$((fails + 1)); }
 # A run killed midway leaves the previous report as it was.
@@ -231,7 +347,7 @@ sleep 1
 if kill -TERM $! 2>/dev/null; then
     wait $!
     if ! cmp -s "$rep/index.html" "$scratch/index.before" || ! cmp -s "$rep/accuracy.csv" "$scratch/accuracy.before" ||
-       [ -n "$(ls "$rep" | grep -v -e '\.csv$' -e '\.gp$' -e '\.svg$' -e '^index.html$')" ]; then
+       [ -n "$(ls "$rep" | grep -v -e '\.csv$' -e '\.gp$' -e '\.svg$' -e '^index.html$' -e '^manifest.json$')" ]; then
         echo "FAIL: a killed report run changed the previous report: $(ls -a "$rep")"; fails=$((fails + 1))
     fi
 else
@@ -241,6 +357,27 @@ fi
 st=$?
 if [ $st -ne 0 ] || ! grep -q "^choice: " "$out" || ! grep -q "ns/element" "$out"; then
     echo "FAIL: pick on the quick report: status $st: $(cat "$out" "$err")"; fails=$((fails + 1))
+fi
+
+# compare: bad usage and unreadable sets (exit 2, named); the quick report against itself (no
+# change, exit 0) and against a copy whose erfc_f64 forward max ULP is 1 larger (exit 1, named).
+expect_usage_error "needs OLD_DIR and NEW_DIR" compare "$rep"
+expect_usage_error "'--bogus'" compare "$rep" "$rep" --bogus
+expect_usage_error "'$scratch/nothing' has no manifest.json" compare "$rep" "$scratch/nothing"
+expect_usage_error "bad --baseline: '$scratch/nothing' has no manifest.json" report --quick --out "$scratch/r2" --baseline "$scratch/nothing"
+"$g" compare "$rep" "$rep" --csv "$scratch/same.csv" >"$out" 2>"$err"
+st=$?
+if [ $st -ne 0 ] || ! grep -q " 0 regressions" "$out" || [ "$(cat "$scratch/same.csv")" != "impl,metric,old,new,change" ]; then
+    echo "FAIL: compare of a report with itself: status $st: $(cat "$out" "$err")"; fails=$((fails + 1))
+fi
+cp -r "$rep" "$scratch/worse"
+awk -F, -v OFS=, '$1 == "erfc_f64" && $3 == "own" && $4 == "forward" { $6 = $6 + 1 } { print }' \
+    "$rep/accuracy.csv" >"$scratch/worse/accuracy.csv"
+"$g" compare "$rep" "$scratch/worse" --csv "$scratch/worse.csv" >"$out" 2>"$err"
+st=$?
+if [ $st -ne 1 ] || ! grep -q "^  worse  *erfc_f64  *max ULP vs own target" "$out" ||
+   ! grep -q "^erfc_f64,max ULP vs own target,.*,worse$" "$scratch/worse.csv"; then
+    echo "FAIL: compare with erfc_f64 1 ULP worse: status $st: $(cat "$out" "$err")"; fails=$((fails + 1))
 fi
 
 [ $fails -eq 0 ] && echo "cli: all checks passed"

@@ -7,6 +7,7 @@
 #include <criterion/logging.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "contract.h"
 #include "fast.h"
@@ -92,3 +93,58 @@ Test(fast_reference, sigmoid) { validate(GELU_TARGET_SIGMOID, false); }
 Test(fast_reference, sigmoid_derivative) { validate(GELU_TARGET_SIGMOID, true); }
 Test(fast_reference, silu) { validate(GELU_TARGET_SILU, false); }
 Test(fast_reference, silu_derivative) { validate(GELU_TARGET_SILU, true); }
+
+/* fast_ref_block fills whole blocks of one region with the values fast_ref_decide gives point by
+ * point (bit for bit: hi, lo, the correctly rounded encoding, inv_ulp), and refuses blocks that
+ * straddle regions or hold a special input. Blocks of 4096 consecutive encodings starting at
+ * every 2^21-th encoding, the last one ending at each region's edge, and planted specials. */
+static size_t block_vs_points(gelu_target t, bool grad, const float *x, size_t n)
+{
+    ref_value vb[4096], vp;
+    double ub[4096], up;
+    if (!fast_ref_block(t, grad, x, n, vb, ub)) return 0;
+    for (size_t j = 0; j < n; j++) {
+        cr_assert(fast_ref_decide(t, grad, x[j], &vp, &up), "%s%s(%a): the block path filled a point "
+                  "the enclosure does not decide", gelu_target_name(t), grad ? "'" : "", (double)x[j]);
+        cr_assert(memcmp(&vp.hi, &vb[j].hi, sizeof vp.hi) == 0 && memcmp(&vp.lo, &vb[j].lo, sizeof vp.lo) == 0 &&
+                      float_bits(vp.cr) == float_bits(vb[j].cr) && up == ub[j],
+                  "%s%s(%a): block hi %a lo %a cr %a inv_ulp %a, point hi %a lo %a cr %a inv_ulp %a",
+                  gelu_target_name(t), grad ? "'" : "", (double)x[j], vb[j].hi, vb[j].lo,
+                  (double)vb[j].cr, ub[j], vp.hi, vp.lo, (double)vp.cr, up);
+    }
+    return 1;
+}
+
+Test(fast_reference, block_path_gives_the_pointwise_values)
+{
+    static float x[4096];
+    size_t filled = 0, blocks = 0;
+    for (int t = 0; t < GELU_TARGET_COUNT; t++)
+        for (int grad = 0; grad < 2; grad++)
+            for (uint64_t start = 0; start < (UINT64_C(1) << 32); start += UINT64_C(1) << 21) {
+                for (size_t j = 0; j < 4096; j++) x[j] = float_from_bits((uint32_t)(start + j));
+                filled += block_vs_points((gelu_target)t, grad, x, 4096);
+                blocks++;
+            }
+    /* edges: blocks ending just below 2^-30 and starting at 2^-125, at 16 and just above -20 */
+    const float edges_lo[] = {0x1p-125f, 16.0f, -20.0f, 10.0f, -11.0f};
+    for (size_t e = 0; e < sizeof edges_lo / sizeof edges_lo[0]; e++)
+        for (int t = 0; t < GELU_TARGET_COUNT; t++) {
+            for (size_t j = 0; j < 4096; j++) x[j] = float_from_bits(float_bits(edges_lo[e]) + (uint32_t)j);
+            filled += block_vs_points((gelu_target)t, false, x, 4096);
+            for (size_t j = 0; j < 4096; j++) x[j] = float_from_bits(float_bits(0x1p-30f) - 1 - (uint32_t)j);
+            filled += block_vs_points((gelu_target)t, true, x, 4096);
+        }
+    cr_log_info("%zu of %zu blocks filled by the block path, every value equal", filled, blocks);
+    cr_expect(filled > blocks / 2, "the block path filled only %zu of %zu blocks", filled, blocks);
+    /* a planted special (NaN, 0, inf) or a point outside the region makes it refuse */
+    const float planted[] = {NAN, 0.0f, INFINITY, 1.0f};
+    for (size_t p = 0; p < sizeof planted / sizeof planted[0]; p++) {
+        for (size_t j = 0; j < 4096; j++) x[j] = 100.0f + (float)j;
+        x[1234] = planted[p];
+        ref_value v[4096];
+        double u[4096];
+        cr_expect(!fast_ref_block(GELU_TARGET_EXACT, false, x, 4096, v, u),
+                  "a block with %a at index 1234 was filled", (double)planted[p]);
+    }
+}

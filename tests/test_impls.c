@@ -201,6 +201,33 @@ Test(impls, simd_builds_match_the_plain_build)
     free(x), free(ya), free(yb);
 }
 
+/* The plain builds that run FMA instructions on this CPU (vf_array.h) against their portable
+ * kernels (libm's fmaf): the same bits on the same inputs. */
+Test(impls, fma_builds_match_the_portable_kernels)
+{
+    float *x;
+    size_t n = isa_inputs(&x);
+    float *ya = malloc(n * sizeof *ya), *yb = malloc(n * sizeof *yb);
+    size_t pairs = 0;
+    for (size_t i = 0; i < gelu_impl_count(); i++) {
+        const gelu_impl *m = gelu_impl_at(i);
+        if (!m->forward_nofma) continue;
+        cr_assert(m->derivative_nofma, "%s has a portable forward but no portable derivative", m->name);
+        pairs++;
+        for (int g = 0; g < 2; g++) {
+            size_t k = first_mismatch(g ? m->derivative : m->forward,
+                                      g ? m->derivative_nofma : m->forward_nofma, x, n, ya, yb);
+            cr_expect(k == n, "%s %s differs from its portable kernel at x = %a (0x%08x): 0x%08x vs 0x%08x",
+                      m->name, g ? "derivative" : "forward", k < n ? (double)x[k] : 0.0,
+                      k < n ? float_bits(x[k]) : 0u, k < n ? float_bits(ya[k]) : 0u,
+                      k < n ? float_bits(yb[k]) : 0u);
+        }
+    }
+    /* none on a compiler without -mfma: nothing to compare then */
+    cr_log_info("%zu plain builds compared with their portable kernels on %zu inputs", pairs, n);
+    free(x), free(ya), free(yb);
+}
+
 /* The comparison catches a single planted difference, at its input. */
 static gelu_kernel planted_base;
 static uint32_t planted_at;

@@ -90,12 +90,74 @@ Test(report, failing_writer_leaves_the_previous_report_intact)
     waitpid(gone, NULL, 0);
     snprintf(path, sizeof path, "%s/.staging-%ld-abcdef", dir, (long)gone);
     cr_assert_eq(mkdir(path, 0777), 0);
+    char mark[2300];
+    snprintf(mark, sizeof mark, "%s/" REPORT_STAGE_MARK, path);
+    FILE *f = fopen(mark, "w");
+    fclose(f);
     strcat(path, "/half.html");
-    FILE *f = fopen(path, "w");
+    f = fopen(path, "w");
     fclose(f);
     cr_assert_eq(report_stage_open(&st, dir), 0);
     report_stage_abort(&st);
     cr_expect_eq(count_entries(dir), 2, "the killed run's staging directory is gone");
+    snprintf(path, sizeof path, "rm -rf '%s'", dir);
+    cr_expect_eq(system(path), 0);
+}
+
+/* Issue 11, item 4: a "stale staging directory" that is a symbolic link (to a victim
+ * directory), or a directory gelucheck did not mark, is left alone; only marked ones go. */
+Test(report, stale_stage_cleanup_never_follows_links_or_touches_unmarked_directories)
+{
+    char dir[] = "/tmp/gelucheck-report-XXXXXX", victim[] = "/tmp/gelucheck-victim-XXXXXX";
+    char path[2300];
+    cr_assert_not_null(mkdtemp(dir));
+    cr_assert_not_null(mkdtemp(victim));
+    snprintf(path, sizeof path, "%s/precious", victim);
+    FILE *f = fopen(path, "w");
+    fputs("keep\n", f);
+    fclose(f);
+    pid_t gone = fork();
+    if (gone == 0) _exit(0);
+    waitpid(gone, NULL, 0);
+    snprintf(path, sizeof path, "%s/.staging-%ld-link", dir, (long)gone);
+    cr_assert_eq(symlink(victim, path), 0);
+    snprintf(path, sizeof path, "%s/.staging-%ld-mine", dir, (long)gone);
+    cr_assert_eq(mkdir(path, 0777), 0); /* a user's directory of that name, without the mark */
+    report_stage st;
+    cr_assert_eq(report_stage_open(&st, dir), 0);
+    report_stage_abort(&st);
+    snprintf(path, sizeof path, "%s/precious", victim);
+    cr_expect_str_eq(read_text(path), "keep\n", "the victim's file survives");
+    cr_expect_eq(count_entries(dir), 2, "the link and the unmarked directory stay");
+    snprintf(path, sizeof path, "rm -rf '%s' '%s'", dir, victim);
+    cr_expect_eq(system(path), 0);
+}
+
+/* Issue 11, item 14: a file the report owns but did not write this time (a plot when gnuplot
+ * is missing) does not stay beside the new data; published files follow the umask. */
+Test(report, publication_removes_owned_files_not_written_and_follows_the_umask)
+{
+    char dir[] = "/tmp/gelucheck-report-XXXXXX", path[2300];
+    cr_assert_not_null(mkdtemp(dir));
+    report_stage st;
+    cr_assert_eq(report_stage_open(&st, dir), 0);
+    cr_assert_eq(report_stage_write(&st, "cost.svg", write_text, "old plot\n"), 0);
+    cr_assert_eq(report_stage_write(&st, "a.csv", write_text, "old a\n"), 0);
+    cr_assert_eq(report_stage_commit(&st), 0);
+    mode_t old = umask(027);
+    cr_assert_eq(report_stage_open(&st, dir), 0);
+    cr_assert_eq(report_stage_own(&st, "cost.svg"), 0);
+    cr_assert_eq(report_stage_write(&st, "a.csv", write_text, "new a\n"), 0);
+    cr_assert_eq(report_stage_commit(&st), 0);
+    umask(old);
+    snprintf(path, sizeof path, "%s/cost.svg", dir);
+    cr_expect_null(read_text(path), "the previous run's plot is gone");
+    snprintf(path, sizeof path, "%s/a.csv", dir);
+    cr_expect_str_eq(read_text(path), "new a\n");
+    struct stat sb;
+    cr_assert_eq(stat(path, &sb), 0);
+    cr_expect_eq(sb.st_mode & 0777, 0640, "mode %o", (unsigned)(sb.st_mode & 0777));
+    cr_expect_eq(count_entries(dir), 1);
     snprintf(path, sizeof path, "rm -rf '%s'", dir);
     cr_expect_eq(system(path), 0);
 }
@@ -114,7 +176,7 @@ static results_set *load_fixture(void)
 
 static pick_constraints constraints(void)
 {
-    return (pick_constraints){INFINITY, INFINITY, INFINITY, false, NULL, "l2"};
+    return pick_no_constraints("l2");
 }
 
 static const char *choice(pick_platform p, const pick_constraints *c, int *fits)
@@ -167,8 +229,54 @@ Test(report, pick_with_nothing_fitting_lists_the_closest_first)
     c.target = "tanh";
     cr_expect_str_eq(choice(PICK_X86_64_V3, &c, &fits), "tanhy");
     cr_expect_eq(fits, 1);
-    cr_expect_str_eq(choice(PICK_GENERIC, &c, &fits), "nonmono", "tanhy needs AVX2: nothing fits");
+    cr_expect_str_eq(choice(PICK_GENERIC, &c, &fits), "tanhy",
+                     "tanhy needs AVX2: nothing fits, and the closest is of the target asked "
+                     "for (nonmono, faster, fails only the target)");
     cr_expect_eq(fits, 0);
+}
+
+/* The two constraints the report's answer needs: against the own target, and correct rounding
+ * by the count (a fraction printed to 9 digits says 1 for 2^32 − 1 of 2^32). */
+Test(report, pick_by_own_target_ulp_and_correct_rounding)
+{
+    pick_constraints c = constraints();
+    c.target = "tanh";
+    c.own_max_ulp = 2;
+    int fits;
+    cr_expect_str_eq(choice(PICK_HOST, &c, &fits), "tanhy");
+    cr_expect_eq(fits, 1);
+    c.own_max_ulp = 1.9;
+    static pick_candidate k[RESULTS_MAX_ROWS];
+    size_t n;
+    cr_expect_eq(pick_rank(load_fixture(), PICK_HOST, &c, k, &n), 0);
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(k[i].row->name, "tanhy") == 0)
+            cr_expect_str_eq(k[i].why, "max ULP vs own target 2 > 1.9");
+
+    c = constraints();
+    c.correctly_rounded = true; /* tie_c and nonmono: 1000 of 1000; nonmono is faster */
+    cr_expect_eq(pick_rank(load_fixture(), PICK_GENERIC, &c, k, &n), 2);
+    cr_expect_str_eq(k[0].row->name, "nonmono");
+    cr_expect_str_eq(k[1].row->name, "tie_c");
+    cr_expect_str_eq(k[2].why, "90.0000% correctly rounded vs exact GELU", "%s", k[2].why);
+
+    results_error almost = {.present = true, .cr_fraction = 1, .correctly_rounded = 4294967295,
+                            .inputs = 4294967296};
+    cr_expect_not(results_all_correctly_rounded(&almost), "one input of 2^32 is not");
+    almost.correctly_rounded = 4294967296;
+    cr_expect(results_all_correctly_rounded(&almost));
+}
+
+/* The report's list of common needs: each can be met by something (not a contradiction). */
+Test(report, common_needs_are_well_formed)
+{
+    cr_assert_geq(pick_need_count(), 4);
+    cr_expect_null(pick_need_at(pick_need_count()));
+    for (size_t i = 0; i < pick_need_count(); i++) {
+        const pick_need *n = pick_need_at(i);
+        cr_expect(n->title[0] && n->asks[0]);
+        cr_expect_str_eq(n->c.size, "l2", "ranked where both benchmarks measure");
+    }
 }
 
 Test(report, fixture_rows_are_read_by_column_name)
@@ -186,7 +294,7 @@ Test(report, fixture_rows_are_read_by_column_name)
     char err[256];
     results_set *bad = malloc(sizeof *bad);
     cr_expect_eq(results_load(bad, GELUCHECK_FIXTURES "/pick/bench.csv", NULL, err, sizeof err),
-                 -1);
+                 -2); /* content, not I/O */
     cr_expect(strstr(err, "no column 'reference'") != NULL, "%s", err);
     free(bad);
 }
@@ -203,7 +311,7 @@ Test(report, page_inlines_svg_without_external_references)
                         "gelucheck report", "scan", "bench"};
     const char *broken[] = {"tie_b forward: max ULP error 9 > claimed 1"};
     html_report h = {load_fixture(), &meta, {svg, NULL, NULL, NULL}, "a note & more", broken, 1,
-                     NULL};
+                     NULL, NULL, NULL, NULL};
     char *buf;
     size_t size;
     FILE *f = open_memstream(&buf, &size);
@@ -216,11 +324,86 @@ Test(report, page_inlines_svg_without_external_references)
     cr_expect_not_null(strstr(buf, "cpu &lt;x&gt;"), "text is escaped");
     cr_expect_not_null(strstr(buf, "a note &amp; more"));
     cr_expect_not_null(strstr(buf, "<code>tie_b forward: max ULP error 9 &gt; claimed 1</code>"));
-    cr_expect_not_null(strstr(buf, "<td class=\"l\"><b>tie_c</b></td>"),
+    cr_expect_not_null(strstr(buf, "<td class=\"l\" data-v=\"tie_c\"><b>tie_c</b>"),
                        "a row per implementation");
     cr_expect_not_null(strstr(buf, "<h2 id=\"moons\">"));
     cr_expect_not_null(strstr(buf, "make_moons experiment was not run"));
     free(buf);
+}
+
+/* The answer section comes first and says, per common need, pick's choice on these results
+ * (the fixture: tie_c is the fastest ≤ 1 ULP monotone exact GELU, fast_v4 being 1.5 ULP, and
+ * tie_a the runner-up; tanhy, 2 ULP of its formula, meets the tanh need), and the broken
+ * contracts in red. */
+Test(report, page_answers_first_with_picks_choices_and_broken_contracts)
+{
+    report_meta meta = {"cpu", "avx2", "gcc", "-O2", "today", "abc", "report", "scan", "bench"};
+    const char *broken[] = {"tie_b forward: max ULP error 9 > claimed 1"};
+    html_report h = {load_fixture(), &meta, {NULL}, NULL, broken, 1, NULL, NULL, NULL, NULL};
+    char *buf;
+    size_t size;
+    FILE *f = open_memstream(&buf, &size);
+    cr_assert_eq(html_report_write(f, &h), 0);
+    fclose(f);
+    char *answer = strstr(buf, "<section id=\"answer\">"), *end = strstr(buf, "</section>");
+    cr_assert(answer && end && answer < end);
+    cr_expect(answer < strstr(buf, "id=\"summary\""), "the answer precedes the table");
+    *end = '\0';
+    cr_expect_not_null(strstr(answer, "Exact GELU, ≤ 1 ULP, monotone</b></td><td class=\"l\">"
+                                      "<b>tie_c</b>"), "%s", answer);
+    cr_expect_not_null(strstr(answer, "<b>tie_a</b><small>2 ns/elem"), "the runner-up: %s", answer);
+    if (cpu_features() & CPU_FEATURE_AVX2) /* tanhy needs AVX2 + FMA */
+        cr_expect_not_null(strstr(answer, "The tanh form, ≤ 2 ULP of its formula, monotone</b>"
+                                          "</td><td class=\"l\"><b>tanhy</b>"), "%s", answer);
+    cr_expect_not_null(
+        strstr(answer, "<p class=\"broken\">1 declared contract broken: <code>tie_b</code>"));
+    free(buf);
+}
+
+/* With --baseline: the verdict in the answer, the changes (regressions first) in their section;
+ * a baseline that could not be compared is said so, with why. */
+Test(report, page_shows_the_changes_since_a_baseline)
+{
+    report_meta meta = {"cpu", "avx2", "gcc", "-O2", "today", "abc", "report", "scan", "bench"};
+    compare_sets *cs = calloc(1, sizeof *cs);
+    cr_assert_not_null(cs);
+    cs->sets[0] = *load_fixture();
+    cs->sets[1] = cs->sets[0];
+    results_row *tie_c = (results_row *)results_find(&cs->sets[1], "tie_c");
+    tie_c->own[0].max_ulp = 1.5; /* worse, and its contract now fails */
+    snprintf(tie_c->contract, sizeof tie_c->contract, "fail");
+    ((results_row *)results_find(&cs->sets[1], "tanhy"))->own[0].max_ulp = 1; /* better */
+    cs->same_cpu = true;
+    char err[256];
+    cr_assert_eq(compare_results(&cs->sets[0], &cs->sets[1], true, &cs->result, err, sizeof err),
+                 0);
+    cr_expect_eq(cs->result.regressions, 2, "max ULP worse and the contract broken");
+    html_report h = {&cs->sets[1], &meta, {NULL}, NULL, NULL, 0, NULL, cs, "old/run", NULL};
+    char *buf;
+    size_t size;
+    FILE *f = open_memstream(&buf, &size);
+    cr_assert_eq(html_report_write(f, &h), 0);
+    fclose(f);
+    cr_expect_not_null(strstr(buf, "<p class=\"broken\">Against the baseline <code>old/run</code>: "
+                                   "2 regressions"), "%s", buf);
+    const char *changes = strstr(buf, "<h2 id=\"changes\">");
+    cr_assert_not_null(changes);
+    const char *worse = strstr(changes, "<td class=\"l c\">worse</td><td class=\"l\">tie_c</td>"),
+               *better = strstr(changes, "<td class=\"l c\">better</td><td class=\"l\">tanhy</td>");
+    cr_expect(worse && better && worse < better, "regressions first");
+    cr_expect_not_null(strstr(changes, "<td class=\"l c\">broken</td><td class=\"l\">tie_c</td>"));
+    free(buf);
+
+    html_report refused = {&cs->sets[1], &meta, {NULL}, NULL, NULL, 0, NULL,
+                           NULL, "old/run", "not the same domain"};
+    f = open_memstream(&buf, &size);
+    cr_assert_eq(html_report_write(f, &refused), 0);
+    fclose(f);
+    cr_expect_not_null(strstr(buf, "Not compared with the baseline <code>old/run</code>: not the "
+                                   "same domain"));
+    cr_expect_null(strstr(buf, "id=\"changes\""));
+    free(buf);
+    free(cs);
 }
 
 /* The page of a tiny make_moons run (silu, with the reference and ReLU that always run). */
@@ -228,7 +411,7 @@ static char *page_with_moons(moons_experiment *e, moons_summary *sum)
 {
     report_meta meta = {"cpu", "avx2", "gcc", "-O2", "today", "abc", "report", "scan", "bench"};
     html_moons moons = {e, sum, "A tiny run"};
-    html_report h = {load_fixture(), &meta, {NULL}, NULL, NULL, 0, &moons};
+    html_report h = {load_fixture(), &meta, {NULL}, NULL, NULL, 0, &moons, NULL, NULL, NULL};
     char *buf;
     size_t size;
     FILE *f = open_memstream(&buf, &size);
@@ -263,10 +446,10 @@ Test(report, page_has_the_moons_tables_and_conclusion)
     cr_expect_not_null(strstr(section, "Inference swap"));
     cr_expect_not_null(strstr(section, "&#916; test accuracy</th><th>max |&#916; logit|</th>"));
     size_t open = 0, close = 0;
-    for (const char *p = buf; (p = strstr(p, "<table>")); p++) open++;
+    for (const char *p = buf; (p = strstr(p, "<table")); p++) open++;
     for (const char *p = buf; (p = strstr(p, "</table>")); p++) close++;
     cr_expect_eq(open, close);
-    cr_expect_eq(open, 4, "the summary and the three make_moons tables");
+    cr_expect_eq(open, 5, "the answer, the summary and the three make_moons tables");
     free(buf);
 
     /* The CSV the report stages: the documented header, one row per seed and implementation. */
@@ -281,6 +464,80 @@ Test(report, page_has_the_moons_tables_and_conclusion)
     cr_expect_eq(lines, 1 + 2 * 3);
     free(buf);
     moons_experiment_free(&e);
+}
+
+/* ---- the plots' data */
+
+static results_row *gelu_row(results_set *s, const char *name, double ns, double ulp)
+{
+    results_row *r = &s->rows[s->n++];
+    memset(r, 0, sizeof *r);
+    snprintf(r->name, sizeof r->name, "%s", name);
+    snprintf(r->target, sizeof r->target, "exact");
+    r->scanned = true;
+    r->own[0].present = r->exact[0].present = true;
+    r->own[0].max_ulp = r->exact[0].max_ulp = ulp;
+    r->nspeeds = 1;
+    snprintf(r->speed[0].size, sizeof r->speed[0].size, "l2");
+    r->speed[0].ns = ns;
+    return r;
+}
+
+/* The front: nothing else both as fast and as accurate; of two equal points the first listed. */
+Test(report, pareto_front_keeps_the_undominated_by_speed)
+{
+    static results_set s;
+    s.n = 0;
+    gelu_row(&s, "c_slow_exact", 3, 0.5);
+    gelu_row(&s, "a_fast_rough", 1, 100);
+    gelu_row(&s, "d_dominated", 2.5, 2); /* b is faster and more accurate */
+    gelu_row(&s, "b_middle", 2, 1);
+    gelu_row(&s, "e_copy_of_a", 1, 100);
+    results_row *notgelu = gelu_row(&s, "f_silu", 0.1, 0.1);
+    notgelu->exact[0].present = false;
+    size_t idx[RESULTS_MAX_ROWS], n = plot_pareto_front(&s, "l2", idx);
+    cr_assert_eq(n, 3);
+    cr_expect_str_eq(s.rows[idx[0]].name, "a_fast_rough");
+    cr_expect_str_eq(s.rows[idx[1]].name, "b_middle");
+    cr_expect_str_eq(s.rows[idx[2]].name, "c_slow_exact");
+    cr_expect_eq(plot_pareto_front(&s, "dram", idx), 0, "nothing measured at dram");
+}
+
+/* Small multiples: ISA builds with equal figures are drawn once, named together; a build whose
+ * figures differ is drawn apart; each family is a panel. */
+Test(report, error_plots_merge_identical_isa_twins_only)
+{
+    static results_set s;
+    s.n = 0;
+    gelu_row(&s, "pw_fast", 20, 1e7);
+    gelu_row(&s, "pw_fast_avx2", 2, 1e7);
+    gelu_row(&s, "pw_accurate", 20, 1);
+    gelu_row(&s, "pw_accurate_avx512", 0.5, 1.5); /* differs: its own curve */
+    gelu_row(&s, "dnnl_erf", 1, 1e7);
+    char *buf;
+    size_t size;
+    FILE *f = open_memstream(&buf, &size);
+    cr_assert_eq(plot_script_write(f, PLOT_ULP_BY_X, &s), 0);
+    fclose(f);
+    cr_expect_not_null(strstr(buf, "title 'pw_fast +avx2'"), "%s", buf);
+    cr_expect_null(strstr(buf, "eq 'pw_fast_avx2'"), "the twin is not drawn again");
+    cr_expect_not_null(strstr(buf, "eq 'pw_accurate_avx512'"));
+    cr_expect_not_null(strstr(buf, "title 'pw_accurate'"));
+    cr_expect_not_null(strstr(buf, "set multiplot layout 1,2"), "two families: ours, frameworks");
+    cr_expect_not_null(strstr(buf, "set title 'frameworks'"));
+    cr_expect_not_null(strstr(buf, "set linetype 1 lc rgb '#0072B2'"), "Okabe-Ito colours");
+    free(buf);
+}
+
+Test(report, families_by_name)
+{
+    cr_expect_eq(impl_family_of("dnnl_erf_omp"), FAMILY_FRAMEWORK);
+    cr_expect_eq(impl_family_of("sleef_erf_u10_avx2"), FAMILY_SIMD_LIBRARY);
+    cr_expect_eq(impl_family_of("gsl_cdf"), FAMILY_LIBM_GSL);
+    cr_expect_eq(impl_family_of("erfc_f64"), FAMILY_LIBM_GSL);
+    cr_expect_eq(impl_family_of("pw_fast_avx512"), FAMILY_OURS);
+    cr_expect_eq(impl_family_of("tanh_avx2"), FAMILY_OURS, "ours, unlike tanh_libm");
+    cr_expect_eq(impl_family_of("tanh_libm"), FAMILY_LIBM_GSL);
 }
 
 /* Framework names: by registry name, by the name without its ISA suffix, then by target. */

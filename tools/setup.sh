@@ -1,15 +1,18 @@
 #!/bin/sh
 # Install, with apt-get, every Debian package that gelucheck's build, tests, benchmarks and
-# reports need (ocl-icd-opencl-dev because oneDNN's CMake config looks for OpenCL). Non-interactive
-# and idempotent: when everything is present it only checks (dpkg-query) and returns in well
-# under a second. Run as root on Debian 12.
+# reports need (ocl-icd-opencl-dev because oneDNN's CMake config looks for OpenCL; chromium and
+# python3 for the report's browser test, tests/browser_check.py: standard library only, so no
+# virtual environment and nothing from a package registry). Non-interactive and idempotent:
+# when everything is present it only checks (dpkg-query) and returns in well under a second.
+# Run as root on Debian 12.
 set -eu
 
 packages="
-  build-essential pkg-config meson ninja-build cmake
+  build-essential pkg-config meson ninja-build cmake zlib1g-dev
   libmpfr-dev libgmp-dev libgsl-dev libcriterion-dev
-  libsleef-dev libdnnl-dev ocl-icd-opencl-dev
-  sollya gnuplot-nox valgrind
+  libsleef-dev libdnnl-dev ocl-icd-opencl-dev libflint-arb-dev
+  sollya gnuplot-nox valgrind clang libclang-rt-14-dev
+  chromium python3
 "
 
 missing=""

@@ -1,0 +1,551 @@
+/* Partial result files: writer, strict reader and the result invariants (see partial.h). */
+#include "partial.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "gelucheck_config.h"
+#include "gelucheck_version.h"
+
+static const char format_line[] = "gelucheck-partial";
+
+/* What the data's bytes depend on: the architecture's byte order and the structures' sizes. */
+static void data_layout(char *buf, size_t size)
+{
+#if defined(__x86_64__)
+    const char *arch = "x86_64";
+#elif defined(__aarch64__)
+    const char *arch = "aarch64";
+#else
+    const char *arch = "other";
+#endif
+    const uint16_t one = 1;
+    unsigned char first;
+    memcpy(&first, &one, 1);
+    snprintf(buf, size, "%s-%s refs=%zu metrics=%zu extras=%zu", arch, first ? "le" : "be",
+             2 * sizeof(((scan_result *)0)->refs), sizeof(impl_metrics), sizeof(impl_extras));
+}
+
+static size_t data_bytes(size_t nimpls)
+{
+    return 2 * sizeof(((scan_result *)0)->refs) + nimpls * (sizeof(impl_metrics) + sizeof(impl_extras));
+}
+
+static void contract_text(const gelu_contract *c, char *buf, size_t size)
+{
+    snprintf(buf, size, "max_ulp=%a max_abs=%a monotone=%d specials=%d grad_max_ulp=%a grad_max_abs=%a",
+             c->max_ulp, c->max_abs, c->monotone ? 1 : 0, c->specials ? 1 : 0, c->grad_max_ulp,
+             c->grad_max_abs);
+}
+
+static void domain_text(const scan_domain *d, char *buf, size_t size)
+{
+    switch (d->kind) {
+    case DOMAIN_ALL: snprintf(buf, size, "all"); break;
+    case DOMAIN_RANGE:
+        snprintf(buf, size, "range 0x%08x 0x%08x", float_bits(d->lo), float_bits(d->hi));
+        break;
+    case DOMAIN_SAMPLE:
+        snprintf(buf, size, "sample %llu %llu", (unsigned long long)d->n, (unsigned long long)d->seed);
+        break;
+    }
+}
+
+/* ---- writing */
+
+typedef struct {
+    FILE *f;
+    uLong crc;
+    bool ok;
+} crc_writer;
+
+static void put_bytes(crc_writer *w, const void *p, size_t n)
+{
+    if (n == 0) return;
+    w->ok = w->ok && fwrite(p, 1, n, w->f) == n;
+    w->crc = crc32(w->crc, p, (uInt)n); /* n < 4 GiB: a partial is a few MiB */
+}
+
+static void put_line(crc_writer *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put_line(crc_writer *w, const char *fmt, ...)
+{
+    char line[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(line, sizeof line - 1, fmt, ap);
+    va_end(ap);
+    if (n < 0 || (size_t)n >= sizeof line - 1) {
+        w->ok = false;
+        errno = EOVERFLOW;
+        return;
+    }
+    line[n] = '\n';
+    put_bytes(w, line, (size_t)n + 1);
+}
+
+int partial_write(const scan_result *r, FILE *f)
+{
+    crc_writer w = {f, crc32(0, Z_NULL, 0), true};
+    char text[512];
+    put_line(&w, "%s %d", format_line, PARTIAL_FORMAT);
+    put_line(&w, "gelucheck.version=%s", GELUCHECK_VERSION);
+    put_line(&w, "gelucheck.commit=%s", GELUCHECK_COMMIT);
+    domain_text(&r->domain, text, sizeof text);
+    put_line(&w, "domain=%s", text);
+    put_line(&w, "grad=%d", r->grad ? 1 : 0);
+    put_line(&w, "shard=%u/%u", r->shard_k + 1, r->shard_n);
+    put_line(&w, "inputs=%llu", (unsigned long long)r->inputs);
+    put_line(&w, "extras=%d", r->has_extras ? 1 : 0);
+    put_line(&w, "impls=%zu", r->nimpls);
+    for (size_t i = 0; i < r->nimpls; i++) {
+        put_line(&w, "impl.%zu.name=%s", i + 1, r->impls[i]->name);
+        put_line(&w, "impl.%zu.target=%s", i + 1, gelu_target_name(r->impls[i]->target));
+        contract_text(&r->impls[i]->contract, text, sizeof text);
+        put_line(&w, "impl.%zu.contract=%s", i + 1, text);
+    }
+    data_layout(text, sizeof text);
+    put_line(&w, "data.layout=%s", text);
+    put_line(&w, "data.bytes=%zu", data_bytes(r->nimpls));
+    put_line(&w, "end");
+    put_bytes(&w, r->refs, sizeof r->refs);
+    put_bytes(&w, r->fallbacks, sizeof r->fallbacks);
+    put_bytes(&w, r->metrics, r->nimpls * sizeof r->metrics[0]);
+    put_bytes(&w, r->extras, r->nimpls * sizeof r->extras[0]);
+    uLong crc = w.crc;
+    put_line(&w, "crc32=%08lx", crc);
+    return w.ok && !ferror(f) ? 0 : -1;
+}
+
+/* ---- reading: the header as a table of key=value lines */
+
+enum { MAX_KEYS = 16 + 3 * SCAN_MAX_IMPLS, MAX_LINE = 1024, MAX_HEADER = MAX_KEYS * MAX_LINE };
+
+typedef struct {
+    char key[64];
+    const char *value; /* into the header copy, NUL-terminated */
+    bool used;
+} header_entry;
+
+typedef struct {
+    char *text; /* the header's lines, NULs in place of '\n' and '=' */
+    header_entry e[MAX_KEYS];
+    size_t n;
+    char *err;
+    size_t errsize;
+} header;
+
+static int fail(char *err, size_t errsize, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int fail(char *err, size_t errsize, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errsize, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+static bool key_char(char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' || c == '_'; }
+
+/* Splits lines[0..len) (the lines between the format line and "end", each ending in '\n'). */
+static int header_split(header *h, char *lines, size_t len)
+{
+    h->text = lines;
+    h->n = 0;
+    size_t lineno = 2;
+    for (char *p = lines, *end = lines + len; p < end; lineno++) {
+        char *nl = memchr(p, '\n', (size_t)(end - p));
+        *nl = '\0';
+        char *eq = strchr(p, '=');
+        if (!eq || eq == p || (size_t)(eq - p) >= sizeof h->e[0].key)
+            return fail(h->err, h->errsize, "header line %zu is not KEY=VALUE", lineno);
+        for (char *c = p; c < eq; c++)
+            if (!key_char(*c))
+                return fail(h->err, h->errsize, "header line %zu: bad character in the key", lineno);
+        for (char *c = eq + 1; *c; c++)
+            if ((unsigned char)*c < 0x20 || (unsigned char)*c > 0x7e)
+                return fail(h->err, h->errsize, "header line %zu: non-printable byte in the value", lineno);
+        *eq = '\0';
+        for (size_t i = 0; i < h->n; i++)
+            if (strcmp(h->e[i].key, p) == 0)
+                return fail(h->err, h->errsize, "key '%s' appears twice", p);
+        if (h->n == MAX_KEYS) return fail(h->err, h->errsize, "more than %d header lines", MAX_KEYS);
+        snprintf(h->e[h->n].key, sizeof h->e[0].key, "%s", p);
+        h->e[h->n].value = eq + 1;
+        h->e[h->n].used = false;
+        h->n++;
+        p = nl + 1;
+    }
+    return 0;
+}
+
+static const char *header_get(header *h, const char *key)
+{
+    for (size_t i = 0; i < h->n; i++)
+        if (strcmp(h->e[i].key, key) == 0) {
+            h->e[i].used = true;
+            return h->e[i].value;
+        }
+    fail(h->err, h->errsize, "key '%s' is missing", key);
+    return NULL;
+}
+
+/* A decimal integer in [min, max]: digits only, no leading zero (but "0"). */
+static bool decimal(const char *s, uint64_t min, uint64_t max, uint64_t *out, const char **rest)
+{
+    uint64_t v = 0;
+    const char *p = s;
+    if (*p < '0' || *p > '9' || (p[0] == '0' && p[1] >= '0' && p[1] <= '9')) return false;
+    for (; *p >= '0' && *p <= '9'; p++) {
+        if (v > (UINT64_MAX - (uint64_t)(*p - '0')) / 10) return false;
+        v = v * 10 + (uint64_t)(*p - '0');
+    }
+    if (rest) *rest = p;
+    else if (*p) return false;
+    if (v < min || v > max) return false;
+    *out = v;
+    return true;
+}
+
+static int get_u64(header *h, const char *key, uint64_t min, uint64_t max, uint64_t *out)
+{
+    const char *v = header_get(h, key);
+    if (!v) return -1;
+    if (!decimal(v, min, max, out, NULL))
+        return fail(h->err, h->errsize, "key '%s': '%s' is not an integer from %llu to %llu", key, v,
+                    (unsigned long long)min, (unsigned long long)max);
+    return 0;
+}
+
+static bool hex32(const char *s, uint32_t *out)
+{
+    if (strncmp(s, "0x", 2) != 0 || strlen(s) != 10) return false;
+    uint32_t v = 0;
+    for (s += 2; *s; s++) {
+        int d = *s >= '0' && *s <= '9' ? *s - '0' : *s >= 'a' && *s <= 'f' ? *s - 'a' + 10 : -1;
+        if (d < 0) return false;
+        v = v * 16 + (uint32_t)d;
+    }
+    *out = v;
+    return true;
+}
+
+static int get_domain(header *h, scan_domain *d)
+{
+    const char *v = header_get(h, "domain");
+    if (!v) return -1;
+    memset(d, 0, sizeof *d);
+    char a[16], b[32];
+    uint32_t lo, hi;
+    if (strcmp(v, "all") == 0) {
+        d->kind = DOMAIN_ALL;
+        return 0;
+    }
+    if (sscanf(v, "range %11s %11s", a, b) == 2 && strlen(v) == 6 + strlen(a) + 1 + strlen(b) &&
+        hex32(a, &lo) && hex32(b, &hi)) {
+        d->kind = DOMAIN_RANGE;
+        d->lo = float_from_bits(lo);
+        d->hi = float_from_bits(hi);
+        /* the order of encodings, -0 below +0, as scan_run walks them */
+        int64_t olo = (lo & 0x80000000u) ? -(int64_t)(lo & 0x7fffffffu) - 1 : (int64_t)lo;
+        int64_t ohi = (hi & 0x80000000u) ? -(int64_t)(hi & 0x7fffffffu) - 1 : (int64_t)hi;
+        if (isnan(d->lo) || isnan(d->hi) || olo > ohi)
+            return fail(h->err, h->errsize, "key 'domain': '%s' is not a range LO <= HI without NaN", v);
+        return 0;
+    }
+    const char *rest;
+    if (strncmp(v, "sample ", 7) == 0 && decimal(v + 7, 1, UINT64_C(1) << 32, &d->n, &rest) &&
+        rest[0] == ' ' && decimal(rest + 1, 0, UINT64_MAX, &d->seed, NULL)) {
+        d->kind = DOMAIN_SAMPLE;
+        return 0;
+    }
+    return fail(h->err, h->errsize,
+                "key 'domain': '%s' is not 'all', 'range 0xLO 0xHI' or 'sample N SEED'", v);
+}
+
+static int get_shard(header *h, scan_result *r)
+{
+    const char *v = header_get(h, "shard");
+    if (!v) return -1;
+    uint64_t k, n;
+    const char *rest;
+    if (!decimal(v, 1, 1u << 20, &k, &rest) || *rest != '/' || !decimal(rest + 1, 1, 1u << 20, &n, NULL) ||
+        k > n)
+        return fail(h->err, h->errsize, "key 'shard': '%s' is not K/N with 1 <= K <= N <= 2^20", v);
+    r->shard_k = (unsigned)k - 1;
+    r->shard_n = (unsigned)n;
+    return 0;
+}
+
+static int get_impls(header *h, scan_result *r)
+{
+    uint64_t n;
+    if (get_u64(h, "impls", 1, SCAN_MAX_IMPLS, &n) != 0) return -1;
+    r->nimpls = (size_t)n;
+    for (size_t i = 0; i < r->nimpls; i++) {
+        char key[64], want[512];
+        snprintf(key, sizeof key, "impl.%zu.name", i + 1);
+        const char *name = header_get(h, key);
+        if (!name) return -1;
+        const gelu_impl *m = gelu_impl_find(name);
+        if (!m) return fail(h->err, h->errsize, "key '%s': '%s' is not an implementation of this build", key, name);
+        for (size_t j = 0; j < i; j++)
+            if (r->impls[j] == m) return fail(h->err, h->errsize, "key '%s': '%s' is listed twice", key, name);
+        r->impls[i] = m;
+        snprintf(key, sizeof key, "impl.%zu.target", i + 1);
+        const char *target = header_get(h, key);
+        if (!target) return -1;
+        if (strcmp(target, gelu_target_name(m->target)) != 0)
+            return fail(h->err, h->errsize, "key '%s': '%s', but %s's target in this build is '%s'",
+                        key, target, name, gelu_target_name(m->target));
+        snprintf(key, sizeof key, "impl.%zu.contract", i + 1);
+        const char *contract = header_get(h, key);
+        if (!contract) return -1;
+        contract_text(&m->contract, want, sizeof want);
+        if (strcmp(contract, want) != 0)
+            return fail(h->err, h->errsize, "key '%s': '%s', but %s's contract in this build is '%s'",
+                        key, contract, name, want);
+    }
+    return 0;
+}
+
+static int get_exact(header *h, const char *key, const char *want, const char *why)
+{
+    const char *v = header_get(h, key);
+    if (!v) return -1;
+    if (strcmp(v, want) != 0)
+        return fail(h->err, h->errsize, "key '%s': '%s', but this gelucheck has '%s' (%s)", key, v, want, why);
+    return 0;
+}
+
+static int parse_header(header *h, scan_result *r)
+{
+    char layout[128];
+    uint64_t v;
+    data_layout(layout, sizeof layout);
+    if (get_domain(h, &r->domain) || get_u64(h, "grad", 0, 1, &v))
+        return -1;
+    r->grad = v;
+    if (get_shard(h, r) || get_u64(h, "inputs", 1, UINT64_C(1) << 32, &r->inputs) ||
+        get_u64(h, "extras", 0, 1, &v))
+        return -1;
+    r->has_extras = v;
+    if (r->has_extras != (r->shard_k == 0))
+        return fail(h->err, h->errsize, "key 'extras': %d, but shard %u/%u %s", (int)v,
+                    r->shard_k + 1, r->shard_n, r->shard_k == 0 ? "has them" : "does not have them");
+    if (get_impls(h, r) ||
+        get_exact(h, "data.layout", layout, "written by a build with another data layout") ||
+        get_u64(h, "data.bytes", data_bytes(r->nimpls), data_bytes(r->nimpls), &v) ||
+        /* last, so that a file from another build is first checked field by field */
+        get_exact(h, "gelucheck.version", GELUCHECK_VERSION, "merge with the gelucheck that wrote it") ||
+        get_exact(h, "gelucheck.commit", GELUCHECK_COMMIT, "merge with the gelucheck that wrote it"))
+        return -1;
+    for (size_t i = 0; i < h->n; i++)
+        if (!h->e[i].used) return fail(h->err, h->errsize, "unknown key '%s'", h->e[i].key);
+    return 0;
+}
+
+int partial_parse(scan_result *r, const unsigned char *buf, size_t len, char *err, size_t errsize)
+{
+    memset(r, 0, sizeof *r);
+    /* the format line */
+    char want[32];
+    int wn = snprintf(want, sizeof want, "%s %d\n", format_line, PARTIAL_FORMAT);
+    size_t flen = sizeof format_line - 1;
+    if (len < flen + 1 || memcmp(buf, format_line, flen) != 0 || buf[flen] != ' ')
+        return fail(err, errsize, "not a gelucheck partial result (no 'gelucheck-partial' line)");
+    if (len < (size_t)wn || memcmp(buf, want, (size_t)wn) != 0) {
+        const unsigned char *nl = memchr(buf, '\n', len < 64 ? len : 64);
+        return fail(err, errsize, "partial format '%.*s', this gelucheck reads format %d",
+                    nl ? (int)(nl - buf - flen - 1) : 8, (const char *)buf + flen + 1, PARTIAL_FORMAT);
+    }
+    /* the header, up to its "end" line */
+    size_t hstart = (size_t)wn, hend = hstart;
+    for (;;) {
+        if (hend - hstart > MAX_HEADER) return fail(err, errsize, "header longer than %d bytes", MAX_HEADER);
+        const unsigned char *nl = memchr(buf + hend, '\n', len - hend);
+        if (!nl) return fail(err, errsize, "truncated header (no 'end' line)");
+        size_t next = (size_t)(nl - buf) + 1;
+        if (next - hend == 4 && memcmp(buf + hend, "end\n", 4) == 0) break;
+        if (next - hend > MAX_LINE) return fail(err, errsize, "header line longer than %d bytes", MAX_LINE);
+        hend = next;
+    }
+    char *lines = malloc(hend - hstart + 1);
+    if (!lines) return fail(err, errsize, "out of memory");
+    memcpy(lines, buf + hstart, hend - hstart);
+    lines[hend - hstart] = '\0';
+    header h = {.err = err, .errsize = errsize};
+    int rc = header_split(&h, lines, hend - hstart);
+    if (rc == 0) rc = parse_header(&h, r);
+    free(lines);
+    if (rc != 0) return -1;
+    /* the data and the checksum line after it */
+    size_t data = hend + 4, nbytes = data_bytes(r->nimpls);
+    static const char crc_key[] = "crc32=";
+    size_t crc_line = sizeof crc_key - 1 + 8 + 1;
+    if (len - data != nbytes + crc_line)
+        return fail(err, errsize, "data of %zu bytes where key 'data.bytes' says %zu (truncated, or bytes after it)",
+                    len - data < crc_line ? 0 : len - data - crc_line, nbytes);
+    const unsigned char *tail = buf + data + nbytes;
+    uint32_t recorded = 0;
+    char hex[11] = "0x";
+    memcpy(hex + 2, tail + sizeof crc_key - 1, 8);
+    hex[10] = '\0';
+    if (memcmp(tail, crc_key, sizeof crc_key - 1) != 0 || tail[crc_line - 1] != '\n' || !hex32(hex, &recorded))
+        return fail(err, errsize, "no 'crc32=' line after the data");
+    uLong crc = crc32(crc32(0, Z_NULL, 0), buf, (uInt)(data + nbytes));
+    if (crc != recorded)
+        return fail(err, errsize, "checksum mismatch: crc32 recorded %08x, computed %08lx (the file is damaged)",
+                    recorded, crc);
+    const unsigned char *p = buf + data;
+    memcpy(r->refs, p, sizeof r->refs);
+    p += sizeof r->refs;
+    memcpy(r->fallbacks, p, sizeof r->fallbacks);
+    p += sizeof r->fallbacks;
+    memcpy(r->metrics, p, r->nimpls * sizeof r->metrics[0]);
+    p += r->nimpls * sizeof r->metrics[0];
+    memcpy(r->extras, p, r->nimpls * sizeof r->extras[0]);
+    return 0;
+}
+
+int partial_read(scan_result *r, FILE *f, char *err, size_t errsize)
+{
+    size_t cap = (size_t)MAX_HEADER + 64 + data_bytes(SCAN_MAX_IMPLS) + 32;
+    unsigned char *buf = malloc(cap + 1);
+    if (!buf) return fail(err, errsize, "out of memory");
+    size_t len = fread(buf, 1, cap + 1, f);
+    int rc;
+    if (ferror(f)) rc = fail(err, errsize, "cannot read: %s", strerror(errno));
+    else if (len > cap) rc = fail(err, errsize, "larger than any partial result (%zu bytes)", cap);
+    else rc = partial_parse(r, buf, len, err, errsize);
+    free(buf);
+    if (rc == 0) rc = scan_result_check(r, false, err, errsize);
+    return rc;
+}
+
+/* ---- invariants */
+
+typedef struct {
+    uint64_t first, end; /* the positions the result covers */
+    char *err;
+    size_t errsize;
+} span;
+
+static bool seq_ok(const span *s, uint64_t seq) { return seq >= s->first && seq < s->end; }
+
+static int check_arg_max(const span *s, const arg_max *m, const char *what)
+{
+    if (isnan(m->value) || (m->value == -INFINITY) != (m->seq == UINT64_MAX) ||
+        (m->seq != UINT64_MAX && (m->value < 0 || !seq_ok(s, m->seq))))
+        return fail(s->err, s->errsize, "%s: maximum %g at position %llu is not a maximum of these inputs",
+                    what, m->value, (unsigned long long)m->seq);
+    return 0;
+}
+
+static int check_error_row(const span *s, const error_metrics *e, uint64_t count, const char *what)
+{
+    char sub[200];
+    if (e->count != count)
+        return fail(s->err, s->errsize, "%s: %llu inputs counted where the run has %llu", what,
+                    (unsigned long long)e->count, (unsigned long long)count);
+    uint64_t hist = 0;
+    for (int r = 0; r < RANGE_COUNT; r++)
+        for (int b = 0; b < HIST_BUCKETS; b++) {
+            if (e->hist[r][b] > count - hist)
+                return fail(s->err, s->errsize, "%s: the ULP histogram holds more than the %llu inputs",
+                            what, (unsigned long long)count);
+            hist += e->hist[r][b];
+        }
+    if (hist != count)
+        return fail(s->err, s->errsize, "%s: the ULP histogram holds %llu inputs, not %llu", what,
+                    (unsigned long long)hist, (unsigned long long)count);
+    if (e->finite > count || e->correctly_rounded > count || e->benchdnn_failed > count ||
+        e->xnnpack_checked > count || e->xnnpack_failed > e->xnnpack_checked)
+        return fail(s->err, s->errsize, "%s: a count (finite, correctly rounded, criteria) exceeds the %llu inputs",
+                    what, (unsigned long long)count);
+    /* each finite error adds at most 2^30 ULP in units of 2^-20: sum <= finite·2^50 */
+    uint64_t cap_hi = e->finite >> 14, cap_lo = e->finite << 50;
+    if (e->ulp_sum_hi > cap_hi || (e->ulp_sum_hi == cap_hi && e->ulp_sum_lo > cap_lo))
+        return fail(s->err, s->errsize, "%s: the ULP sum exceeds its cap for %llu inputs", what,
+                    (unsigned long long)e->finite);
+    snprintf(sub, sizeof sub, "%s max ULP", what);
+    if (check_arg_max(s, &e->max_ulp, sub)) return -1;
+    snprintf(sub, sizeof sub, "%s max abs", what);
+    if (check_arg_max(s, &e->max_abs, sub)) return -1;
+    snprintf(sub, sizeof sub, "%s max rel", what);
+    if (check_arg_max(s, &e->max_rel, sub)) return -1;
+    for (int b = 0; b < X_BUCKETS; b++)
+        if (isnan(e->x_max_ulp[b]) || isnan(e->x_max_abs[b]) || e->x_max_ulp[b] > e->max_ulp.value ||
+            e->x_max_abs[b] > e->max_abs.value)
+            return fail(s->err, s->errsize, "%s: x bucket %d's maximum exceeds the row's", what, b);
+    return 0;
+}
+
+static int check_impl(const span *s, const scan_result *r, size_t i)
+{
+    const impl_metrics *m = &r->metrics[i];
+    const char *name = r->impls[i]->name;
+    char what[160];
+    for (int ref = 0; ref < REF_KINDS; ref++)
+        for (int d = 0; d < DIR_COUNT; d++) {
+            bool row = (ref == REF_OWN || scan_has_exact_row(r->impls[i])) && (d == DIR_FORWARD || r->grad);
+            snprintf(what, sizeof what, "%s %s vs %s", name, d == DIR_FORWARD ? "forward" : "derivative",
+                     ref == REF_OWN ? "own target" : "exact");
+            if (check_error_row(s, &m->err[ref][d], row ? r->inputs : 0, what)) return -1;
+        }
+    const mono_metrics *mo = &m->mono;
+    snprintf(what, sizeof what, "%s monotonicity", name);
+    if (mo->violations > r->inputs || mo->nlisted > MONO_LISTED || mo->nlisted > mo->violations ||
+        (mo->violations > 0 && mo->nlisted < (mo->violations < MONO_LISTED ? mo->violations : MONO_LISTED)))
+        return fail(s->err, s->errsize, "%s: %llu violations with %zu listed", what,
+                    (unsigned long long)mo->violations, mo->nlisted);
+    for (size_t k = 0; k < mo->nlisted; k++)
+        if (!seq_ok(s, mo->listed_seq[k]) || (k && mo->listed_seq[k] <= mo->listed_seq[k - 1]))
+            return fail(s->err, s->errsize, "%s: listed violation %zu is out of order or outside the inputs", what, k + 1);
+    if (check_arg_max(s, &mo->largest, what)) return -1;
+    if ((mo->largest.seq == UINT64_MAX) != (mo->violations == 0))
+        return fail(s->err, s->errsize, "%s: a largest step without a violation, or the reverse", what);
+    const sign_metrics *sg = &m->sign;
+    if (sg->violations > r->inputs || (sg->violations == 0) != (sg->first_seq == UINT64_MAX) ||
+        (sg->violations && !seq_ok(s, sg->first_seq)))
+        return fail(s->err, s->errsize, "%s derivative sign: %llu violations, the first at position %llu",
+                    name, (unsigned long long)sg->violations, (unsigned long long)sg->first_seq);
+    const impl_extras *e = &r->extras[i];
+    for (int d = 0; d < DIR_COUNT; d++)
+        if (e->nspecial_failed[d] > CONTRACT_SPECIAL_COUNT || (!r->has_extras && e->nspecial_failed[d]))
+            return fail(s->err, s->errsize, "%s: %zu special values failed of %d", name,
+                        e->nspecial_failed[d], CONTRACT_SPECIAL_COUNT);
+    if ((!r->grad || !r->has_extras) && (e->consistency_max_rel != 0 || e->consistency_x != 0))
+        return fail(s->err, s->errsize, "%s: a consistency figure where none was measured", name);
+    return 0;
+}
+
+int scan_result_check(const scan_result *r, bool whole, char *err, size_t errsize)
+{
+    span s = {0, 0, err, errsize};
+    if (r->nimpls == 0 || r->nimpls > SCAN_MAX_IMPLS)
+        return fail(err, errsize, "%zu implementations", r->nimpls);
+    if (whole ? (s.end = scan_domain_size(&r->domain)) == 0
+              : scan_shard_span(&r->domain, r->shard_k, r->shard_n, &s.first, &s.end) != 0)
+        return fail(err, errsize, "the domain is empty, or shard %u/%u does not exist",
+                    r->shard_k + 1, r->shard_n);
+    if (r->inputs != s.end - s.first)
+        return fail(err, errsize, "%llu inputs, but %s of this domain has %llu",
+                    (unsigned long long)r->inputs, whole ? "the whole" : "this shard",
+                    (unsigned long long)(s.end - s.first));
+    for (int t = 0; t < GELU_TARGET_COUNT; t++)
+        for (int d = 0; d < DIR_COUNT; d++)
+            if (r->fallbacks[t][d] > r->refs[t][d] || r->refs[t][d] > r->inputs)
+                return fail(err, errsize, "%s %s: %llu MPFR fallbacks of %llu references for %llu inputs",
+                            gelu_target_name((gelu_target)t), d == DIR_FORWARD ? "forward" : "derivative",
+                            (unsigned long long)r->fallbacks[t][d], (unsigned long long)r->refs[t][d],
+                            (unsigned long long)r->inputs);
+    for (size_t i = 0; i < r->nimpls; i++)
+        if (check_impl(&s, r, i) != 0) return -1;
+    return 0;
+}
