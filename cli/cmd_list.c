@@ -21,24 +21,25 @@ int cmd_list(int argc, char **argv)
                    "Lists every implementation: its target (exact | tanh | sigmoid | silu | relu), the CPU\n"
                    "features it needs, whether this CPU has them, and its declared contract:\n"
                    "max ULP and max absolute error against its own target (forward, then\n"
-                   "derivative), monotone, special values. '-' means no claim.\n");
+                   "derivative), monotone, special values, correctly rounded (forward and\n"
+                   "derivative, by encoding). '-' means no claim.\n");
             return EXIT_OK;
         }
         return usage_error("list", "unexpected argument '%s'", argv[i]);
     }
     char feat[128], b[4][32];
-    printf("%-24s %-8s %-28s %-9s %-9s %-9s %-9s %-9s %-8s %-8s\n", "name", "target",
+    printf("%-24s %-8s %-28s %-9s %-9s %-9s %-9s %-9s %-8s %-8s %s\n", "name", "target",
            "needs", "available", "max_ulp", "max_abs", "grad_ulp", "grad_abs", "monotone",
-           "specials");
+           "specials", "correctly_rounded");
     for (size_t i = 0; i < gelu_impl_count(); i++) {
         const gelu_impl *m = gelu_impl_at(i);
         const gelu_contract *c = &m->contract;
-        printf("%-24s %-8s %-28s %-9s %-9s %-9s %-9s %-9s %-8s %-8s\n", m->name,
+        printf("%-24s %-8s %-28s %-9s %-9s %-9s %-9s %-9s %-8s %-8s %s\n", m->name,
                gelu_target_name(m->target), cpu_features_string(m->features, feat, sizeof feat),
                gelu_impl_available(m) ? "yes" : "no", bound(c->max_ulp, b[0], sizeof b[0]),
                bound(c->max_abs, b[1], sizeof b[1]), bound(c->grad_max_ulp, b[2], sizeof b[2]),
                bound(c->grad_max_abs, b[3], sizeof b[3]), c->monotone ? "yes" : "no",
-               c->specials ? "yes" : "no");
+               c->specials ? "yes" : "no", c->correctly_rounded ? "yes" : "no");
     }
     printf("\nthis CPU: %s\n", cpu_features_string(cpu_features(), feat, sizeof feat));
     if (*gelu_absent_peers())

@@ -169,4 +169,18 @@ static inline vd vd_lookup(const double table[8], vdi i)
     return _mm256_blendv_pd(_mm256_castps_pd(t), _mm256_set1_pd(table[4]), _mm256_castsi256_pd(is4));
 }
 
+/* 16-piece tables (see vf_scalar.h): f + 2^52 holds f in its low mantissa bits (masked to 4
+ * bits), then a gather. */
+static inline vd vd_floor(vd a) { return _mm256_round_pd(a, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC); }
+static inline vdi vd_index16(vd f)
+{
+    return _mm256_and_si256(_mm256_castpd_si256(_mm256_add_pd(f, _mm256_set1_pd(0x1p52))),
+                            _mm256_set1_epi64x(15));
+}
+static inline vd vd_lookup16(const double table[16], vdi i) { return _mm256_i64gather_pd(table, i, 8); }
+static inline unsigned vf_count_differ(vf a, vf b)
+{
+    return (unsigned)__builtin_popcount(_mm256_movemask_ps(_mm256_cmp_ps(a, b, _CMP_NEQ_OQ)));
+}
+
 #endif

@@ -154,4 +154,17 @@ static inline vd vd_lookup(const double table[8], vdi i)
     return _mm512_permutexvar_pd(i, _mm512_loadu_pd(table));
 }
 
+/* 16-piece tables (see vf_scalar.h): f + 2^52 holds f in its low mantissa bits, and the
+ * two-table permute reads only the low 4 bits of each index. */
+static inline vd vd_floor(vd a) { return _mm512_roundscale_pd(a, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC); }
+static inline vdi vd_index16(vd f) { return _mm512_castpd_si512(_mm512_add_pd(f, _mm512_set1_pd(0x1p52))); }
+static inline vd vd_lookup16(const double table[16], vdi i)
+{
+    return _mm512_permutex2var_pd(_mm512_loadu_pd(table), i, _mm512_loadu_pd(table + 8));
+}
+static inline unsigned vf_count_differ(vf a, vf b)
+{
+    return (unsigned)__builtin_popcount(_mm512_cmp_ps_mask(a, b, _CMP_NEQ_OQ));
+}
+
 #endif

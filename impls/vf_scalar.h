@@ -114,4 +114,11 @@ static inline vdi vd_binade_index(vd a, int bias, int last)
 }
 static inline vd vd_lookup(const double table[8], vdi i) { return table[i]; }
 
+/* For 16-piece binary64 tables (cr.h): floor, the piece index of an integral f in [0, 15] (NaN
+ * gives some index in range), table[i], and how many lanes of a and b differ (NaN equals all). */
+static inline vd vd_floor(vd a) { return floor(a); }
+static inline vdi vd_index16(vd f) { return f >= 0.0 && f < 16.0 ? (vdi)f : 0; }
+static inline vd vd_lookup16(const double table[16], vdi i) { return table[i]; }
+static inline unsigned vf_count_differ(vf a, vf b) { return a < b || a > b; }
+
 #endif

@@ -68,7 +68,9 @@ static void check_direction(const gelu_impl *impl, bool grad, const float *x, si
         p.ulp_error = ref_ulp_error_dd(y[i], ref[i].hi, ref[i].lo);
         p.abs_error = ref_abs_error_dd(y[i], ref[i].hi, ref[i].lo);
         stats_add(s, &p);
-        if (!(p.ulp_error <= max_ulp)) fail(r, CONTRACT_ULP, grad, &p);
+        if (impl->contract.correctly_rounded && !contract_same_value(p.ref, p.y))
+            fail(r, CONTRACT_NOT_CR, grad, &p);
+        else if (!(p.ulp_error <= max_ulp)) fail(r, CONTRACT_ULP, grad, &p);
         else if (!(p.abs_error <= max_abs)) fail(r, CONTRACT_ABS, grad, &p);
     }
     free(y);
@@ -123,6 +125,13 @@ void contract_describe(const gelu_impl *impl, const contract_report *r, char *bu
         snprintf(buf, size, "%s %s: abs error %.6g > bound %g at x = %a (0x%08x): y = %a, ref = %a",
                  impl->name, dir, p->abs_error, abs_bound, (double)p->x, float_bits(p->x),
                  (double)p->y, (double)p->ref);
+        return;
+    case CONTRACT_NOT_CR:
+        snprintf(buf, size,
+                 "%s %s: not correctly rounded at x = %a (0x%08x): expected 0x%08x (%a), got 0x%08x "
+                 "(%a), %.6g ULP",
+                 impl->name, dir, (double)p->x, float_bits(p->x), float_bits(p->ref),
+                 (double)p->ref, float_bits(p->y), (double)p->y, p->ulp_error);
         return;
     case CONTRACT_SPECIAL:
         snprintf(buf, size,

@@ -20,6 +20,7 @@ typedef enum {
     CONTRACT_ULP,     /* ULP error above the declared bound */
     CONTRACT_ABS,     /* absolute error above the declared bound */
     CONTRACT_SPECIAL, /* a special input whose output differs by encoding */
+    CONTRACT_NOT_CR,  /* claimed correctly rounded, the encoding differs from the reference's */
 } contract_failure;
 
 /* One evaluated point. */

@@ -8,7 +8,7 @@
 #include "contract.h"
 #include "sample.h"
 
-extern const gelu_impl gelu_impl_erfc_f64, gelu_impl_erf_naive, gelu_impl_relu;
+extern const gelu_impl gelu_impl_erfc_f64, gelu_impl_erf_naive, gelu_impl_relu, gelu_impl_cr;
 
 enum { N = 2000, PLANT_AT = 777 };
 
@@ -27,6 +27,15 @@ static void derivative_wrong_at_one_input(const float *x, float *y, size_t n)
     gelu_impl_erf_naive.derivative(x, y, n);
     for (size_t i = 0; i < n; i++)
         if (x[i] == bad_grad_x) y[i] += 0x1p-16f;
+}
+
+static const float bad_cr_x = -0x1.8p-1f; /* near x_min: the derivative one ULP off */
+
+static void cr_derivative_one_ulp_off(const float *x, float *y, size_t n)
+{
+    gelu_impl_cr.derivative(x, y, n);
+    for (size_t i = 0; i < n; i++)
+        if (x[i] == bad_cr_x) y[i] = nextafterf(y[i], INFINITY);
 }
 
 static void relu_nan_at_minus_inf(const float *x, float *y, size_t n)
@@ -91,4 +100,20 @@ Test(planted, nan_for_minus_inf_is_located)
     cr_expect_eq(float_bits(r.where.x), 0xff800000u);
     cr_expect(isnan(r.where.y));
     cr_expect_eq(contract_check(&gelu_impl_relu, xs, N, fwd, grad, &r), CONTRACT_OK);
+}
+
+Test(planted, not_correctly_rounded_at_one_input_is_located)
+{
+    gelu_impl bad = gelu_impl_cr;
+    bad.name = "planted_cr";
+    bad.derivative = cr_derivative_one_ulp_off;
+    prepare(bad.target, bad_cr_x);
+    contract_report r;
+    cr_assert_eq(contract_check(&bad, xs, N, fwd, grad, &r), CONTRACT_NOT_CR);
+    cr_expect(r.failure_grad);
+    cr_expect_eq(float_bits(r.where.x), float_bits(bad_cr_x));
+    char msg[512];
+    contract_describe(&bad, &r, msg, sizeof msg);
+    cr_expect(strstr(msg, "not correctly rounded at x = -0x1.8p-1 (0xbf400000)") != NULL, "%s", msg);
+    cr_expect_eq(contract_check(&gelu_impl_cr, xs, N, fwd, grad, &r), CONTRACT_OK);
 }

@@ -197,6 +197,36 @@ Test(scan, value_wrong_at_one_input_is_located, .timeout = 120)
     free(r);
 }
 
+/* A correctly rounded claim is judged by encodings: one output one ULP off is a broken claim,
+ * named at its input, though a max-ULP bound of 1 would let it pass. */
+static void forward_one_ulp_off_at_one(const float *x, float *y, size_t n)
+{
+    cr_forward(x, y, n);
+    for (size_t i = 0; i < n; i++)
+        if (x[i] == bad_value_x) y[i] = float_from_bits(float_bits(y[i]) + 1);
+}
+
+Test(scan, not_correctly_rounded_at_one_input_is_located, .timeout = 120)
+{
+    gelu_impl bad = cr_impl("bad_cr", forward_one_ulp_off_at_one, cr_derivative);
+    bad.contract = (gelu_contract){.max_ulp = 1, .max_abs = INFINITY, .grad_max_ulp = INFINITY,
+                                   .grad_max_abs = INFINITY, .correctly_rounded = true};
+    scan_result *r = scan_one(&bad, 0x1.1p0f, 0x1.3p0f);
+    const error_metrics *f = &r->metrics[0].err[REF_OWN][DIR_FORWARD];
+    cr_expect_eq(f->count - f->correctly_rounded, 1);
+    char why[256];
+    cr_expect_eq(scan_contract_violations(r, 0, why, sizeof why), 1, "%s", why);
+    cr_expect(strstr(why, "not correctly rounded") != NULL && strstr(why, "0x3f900000") != NULL,
+              "%s", why);
+    /* Without the defect the same claim holds. */
+    gelu_impl good = cr_impl("good_cr", cr_forward, cr_derivative);
+    good.contract = bad.contract;
+    scan_result *g = scan_one(&good, 0x1.1p0f, 0x1.3p0f);
+    cr_expect_eq(scan_contract_violations(g, 0, why, sizeof why), 0, "%s", why);
+    free(g);
+    free(r);
+}
+
 Test(scan, single_monotonicity_break_is_located, .timeout = 120)
 {
     gelu_impl bad = cr_impl("bad_mono", forward_one_break, cr_derivative);
