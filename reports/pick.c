@@ -120,6 +120,10 @@ static void judge(pick_candidate *c, pick_platform p, const pick_constraints *k)
             fail(c, "correct rounding vs exact GELU not measured");
         else if (!results_all_correctly_rounded(&r->exact[0]))
             fail(c, "%.4f%% correctly rounded vs exact GELU", 100 * r->exact[0].cr_fraction);
+        else if (!r->exact[1].present)
+            fail(c, "correct rounding of the derivative not measured");
+        else if (!results_all_correctly_rounded(&r->exact[1]))
+            fail(c, "derivative %.4f%% correctly rounded vs exact GELU'", 100 * r->exact[1].cr_fraction);
     }
     if (k->monotone && r->mono_violations != 0) {
         if (r->mono_violations < 0)
