@@ -27,6 +27,27 @@ const gelu_impl *gelu_impl_find(const char *name)
     return NULL;
 }
 
+static const struct {
+    const char *name;
+    unsigned features;
+} isas[GELU_ISA_COUNT] = {
+#define GELU_ISA_ROW(id, isa_name, isa_features) [GELU_ISA_##id] = {isa_name, isa_features},
+    GELU_ISA_LIST(GELU_ISA_ROW)
+#undef GELU_ISA_ROW
+};
+
+const char *gelu_isa_name(gelu_isa isa) { return isa < GELU_ISA_COUNT ? isas[isa].name : "?"; }
+
+unsigned gelu_isa_features(gelu_isa isa) { return isa < GELU_ISA_COUNT ? isas[isa].features : 0; }
+
+const gelu_impl *gelu_impl_build(const char *method, gelu_isa isa)
+{
+    for (size_t i = 0; i < gelu_impl_count(); i++)
+        if (registry[i]->isa == isa && strcmp(registry[i]->method, method) == 0)
+            return registry[i];
+    return NULL;
+}
+
 static const char *const target_names[GELU_TARGET_COUNT] = {
     [GELU_TARGET_EXACT] = "exact",
     [GELU_TARGET_TANH] = "tanh",
