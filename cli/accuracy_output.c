@@ -10,6 +10,7 @@
 
 #include "accuracy_csv.h"
 #include "atomic_file.h"
+#include "float_bits.h"
 #include "cli.h"
 
 static const char *fmt_ulp(double v, char *buf, size_t size)

@@ -3,6 +3,8 @@
 
 #include <math.h>
 
+#include "float_bits.h"
+
 static const char *const ref_names[REF_KINDS] = {"own", "exact"};
 static const char *const dir_names[DIR_COUNT] = {"forward", "derivative"};
 
