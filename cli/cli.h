@@ -19,6 +19,7 @@ int cmd_bench(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_pick(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
+int cmd_markdown(int argc, char **argv);
 
 /* Prints "gelucheck CMD: <message>" and a hint to run --help on stderr; returns EXIT_USAGE. */
 int usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

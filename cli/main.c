@@ -34,6 +34,8 @@ static const struct {
     {"pick", cmd_pick, "the fastest implementation a platform runs that meets constraints", NULL},
     {"compare", cmd_compare, "what changed between two result sets; fails on an accuracy regression",
      NULL},
+    {"markdown", cmd_markdown, "the README's accuracy table in Markdown from a report's accuracy.csv",
+     NULL},
 };
 
 static void print_help(FILE *f)

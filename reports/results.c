@@ -94,6 +94,7 @@ static results_row *row_for(results_set *s, const char *name)
     snprintf(r->name, sizeof r->name, "%s", name);
     r->mono_violations = r->specials_failed[0] = r->specials_failed[1] = -1;
     r->benchdnn_failed = r->xnnpack_failed = r->xnnpack_checked = -1;
+    r->exact_benchdnn_failed = r->exact_xnnpack_failed = -1;
     const gelu_impl *m = gelu_impl_find(name); /* until a CSV says otherwise */
     if (m) {
         r->features = m->features;
@@ -358,8 +359,11 @@ static int accuracy_line(csv_file *c, results_set *s, const csv_line *l, const i
     r->inputs = (uint64_t)inputs;
     r->scanned = true;
     *dst = e;
+    long *exact_crit[2] = {&r->exact_benchdnn_failed, &r->exact_xnnpack_failed};
+    bool exact_row = !own || strcmp(r->target, "exact") == 0; /* exact-target: its own exact row */
+    for (int k = 0; k < 2 && d == 0 && exact_row; k++)
+        if (crit[k] >= 0 && get_count(c, l, crit[k], true, exact_crit[k])) return -2;
     if (!own) return 0;
-    /* An exact-target implementation is its own exact row. */
     if (strcmp(r->target, "exact") == 0) r->exact[d] = e;
     long mono, spec;
     int verdict;

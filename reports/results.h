@@ -41,6 +41,7 @@ typedef struct {
     long specials_failed[2];        /* −1: not measured */
     long benchdnn_failed, xnnpack_failed,
         xnnpack_checked;         /* own target, forward; −1: not measured */
+    long exact_benchdnn_failed, exact_xnnpack_failed; /* exact GELU, forward; −1: not measured */
     char contract[8];            /* pass | fail */
     uint64_t hist[HIST_BUCKETS]; /* own target, forward: inputs per ULP bucket */
     size_t nspeeds;
