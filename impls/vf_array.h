@@ -82,7 +82,7 @@
  * generated from impls/vf_build.c.in defines (impls/meson.build, vf_methods).
  *
  * The plain (one-lane) build is compiled twice where the compiler takes -mfma: as is, the
- * portable kernels, whose vf_fma is libm's fmaf (a call: ~10 ns/element), and with FMA
+ * portable kernels, whose vf_fma is libm's fmaf (a call per operation), and with FMA
  * instructions (VF_SCALAR_FMA defined), which export only their kernels,
  * gelu_f32_<name>_fma_forward/_derivative. The descriptor's kernels call the FMA ones on a CPU
  * that has FMA and the portable ones elsewhere: the same bits either way (fmaf and the FMA
