@@ -7,9 +7,10 @@
 #   tools/gen_coeffs.sh --check [--against DIR] [NAME...]
 # generates into a temporary directory and compares each with the committed header (in DIR,
 # default impls/; NAME: only those, e.g. vf_exp_coeffs): exit 0 when all are identical, 1 naming
-# each one that differs (with the diff) or whose script fails, 2 for bad usage. CI runs it
-# (.ci/run); cr_coeffs.sol takes most of its time (140 CPU s of ~155, 2026-12-01, Sapphire
-# Rapids, loaded cores: `time tools/gen_coeffs.sh --check`).
+# each one that differs (with the diff) or whose script fails, 2 for bad usage. The scripts run
+# side by side (one process each). CI runs the check (.ci/run): 324 CPU s in all, cr_coeffs 140,
+# pw_accurate 82, pw_fast 69, gelu_tail 28, erfc_accurate 5 (`/usr/bin/time sollya
+# tools/NAME.sol` each, 2026-12-01, Sapphire Rapids, cores shared with other jobs).
 set -eu
 cd "$(dirname "$0")/.."
 usage() {
@@ -51,10 +52,15 @@ fi
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+for script in $scripts; do
+    name=$(basename "$script" .sol)
+    { sollya "$script" > "$tmp/$name.h" 2> "$tmp/$name.err"; echo $? > "$tmp/$name.rc"; } &
+done
+wait
 status=0
 for script in $scripts; do
     name=$(basename "$script" .sol)
-    if ! sollya "$script" > "$tmp/$name.h" 2> "$tmp/$name.err"; then
+    if [ "$(cat "$tmp/$name.rc")" != 0 ]; then
         echo "gen_coeffs --check: $script failed:" >&2
         cat "$tmp/$name.err" >&2
         status=1
