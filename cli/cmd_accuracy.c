@@ -10,8 +10,8 @@
 
 #include "accuracy_output.h"
 #include "atomic_file.h"
-#include "cli.h"
 #include "chunked_scan.h"
+#include "cli.h"
 #include "partial.h"
 #include "ranks.h"
 #include "refine.h"

@@ -118,6 +118,12 @@ expect_refusal "is not a directory" $run --checkpoint "$d/plainfile"
 expect_refusal "--checkpoint needs a directory name" $run --checkpoint ""
 
 if [ "$mpirun" != none ]; then
+    # Under the sanitize setup the ranks run without LeakSanitizer: Open MPI's allocations
+    # kept to the end are reported from its unloaded components (<unknown module>), which no
+    # suppression can name; gelucheck's own chunk code is leak-checked by the checkpoint runs
+    # above, and ASan's other checks and UBSan stay on.
+    ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+    export ASAN_OPTIONS
     mpi="$mpirun --allow-run-as-root --oversubscribe -n 2"
     # shellcheck disable=SC2086
     $mpi "$g" $run --csv "$d/mpi.csv" --ranges-csv "$d/mpi.ranges.csv" >"$d/out" 2>"$d/err" ||
