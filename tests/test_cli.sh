@@ -93,6 +93,12 @@ fi
 for name in erf_naive erfc_libm erfc_f64 tanh_libm sigmoid relu; do
     grep -q "^$name " "$out" || { echo "FAIL: list lacks $name"; fails=$((fails + 1)); }
 done
+# the table's columns line up: every row's "available" value starts where its header does
+# (AVX-512 rows need a wider "needs" column than the others)
+awk 'NR == 1 {col = index($0, " available ") + 1; next}
+     NF == 0 {exit}
+     { v = substr($0, col, 4); if (v != "yes " && v != "no  ") {print "row " NR ": " $0; bad = 1} }
+     END {exit bad}' "$out" || { echo "FAIL: list columns misaligned"; fails=$((fails + 1)); }
 
 
 # accuracy and merge: bad input, and 4 shards merging to exactly the unsharded CSV.
