@@ -102,6 +102,11 @@ awk 'NR == 1 {col = index($0, " available ") + 1; next}
 
 
 # accuracy and merge: bad input, and 4 shards merging to exactly the unsharded CSV.
+# an option where a value belongs is refused, not taken as the value (it was written to a
+# file named --grad, and --grad dropped)
+expect_usage_error "option --csv needs a value, but the next argument is the option '--grad'" \
+    accuracy --sample 10 --csv --grad
+[ -e ./--grad ] && { echo "FAIL: a file named --grad was written"; fails=$((fails + 1)); rm -f ./--grad; }
 expect_usage_error "'1:x'" accuracy --range 1:x
 expect_usage_error "'2:1'" accuracy --range 2:1
 expect_usage_error "'0'" accuracy --sample 0
