@@ -40,6 +40,14 @@ int option_value(const char *cmd, int argc, char **argv, int *i, const char *nam
         usage_error(cmd, "option %s needs a value", name);
         return -1;
     }
+    /* "--csv --grad" would write a file named --grad and drop --grad: a value that looks like
+     * an option is refused (give --csv=./--grad for a file of that name) */
+    if (strncmp(argv[*i + 1], "--", 2) == 0) {
+        usage_error(cmd, "option %s needs a value, but the next argument is the option '%s' "
+                         "(write %s=VALUE for a value that starts with --)",
+                    name, argv[*i + 1], name);
+        return -1;
+    }
     *value = argv[++*i];
     return 1;
 }

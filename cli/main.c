@@ -3,13 +3,17 @@
  * ends the run, and checks that standard output was written (a full disk or a closed pipe
  * exits 1 with a message, never 0). */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "atomic_file.h"
+#include "chunked_scan.h"
 #include "cli.h"
+#include "ranks.h"
 
 /* Options a command takes more than once (their values add up); any other option given twice
  * is an error rather than the last one silently winning. */
@@ -20,22 +24,24 @@ static const struct {
     int (*run)(int argc, char **argv);
     const char *summary;
     const char *const *repeatable;
+    bool ranks; /* shares its scan between MPI ranks (others run on rank 0 alone) */
 } commands[] = {
-    {"list", cmd_list, "list the implementations, their targets, CPU needs and contracts", NULL},
-    {"eval", cmd_eval, "evaluate one implementation at given inputs against the MPFR reference", NULL},
+    {"list", cmd_list, "list the implementations, their targets, CPU needs and contracts", NULL, false},
+    {"eval", cmd_eval, "evaluate one implementation at given inputs against the MPFR reference", NULL, false},
     {"accuracy", cmd_accuracy, "scan implementations over all 2^32 inputs (or a range/sample): the gate",
-     impl_repeats},
-    {"merge", cmd_merge, "merge the partial results of a sharded accuracy run", NULL},
+     impl_repeats, true},
+    {"merge", cmd_merge, "merge the partial results of a sharded accuracy run", NULL, false},
     {"moons", cmd_moons, "train a small MLP on make_moons with each activation, over seeds",
-     impl_repeats},
+     impl_repeats, false},
     {"bench", cmd_bench, "time every implementation against ReLU, side by side in one run",
-     impl_repeats},
-    {"report", cmd_report, "the main job: scan + benchmark, then CSV, plots and index.html", NULL},
-    {"pick", cmd_pick, "the fastest implementation a platform runs that meets constraints", NULL},
+     impl_repeats, false},
+    {"report", cmd_report, "the main job: scan + benchmark, then CSV, plots and index.html", NULL,
+     true},
+    {"pick", cmd_pick, "the fastest implementation a platform runs that meets constraints", NULL, false},
     {"compare", cmd_compare, "what changed between two result sets; fails on an accuracy regression",
-     NULL},
+     NULL, false},
     {"markdown", cmd_markdown, "the README's accuracy table in Markdown from a report's accuracy.csv",
-     NULL},
+     NULL, false},
 };
 
 static void print_help(FILE *f)
@@ -99,6 +105,7 @@ static int dispatch(int argc, char **argv)
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (strcmp(argv[1], commands[i].name) == 0) {
+            if (ranks_rank() != 0 && !commands[i].ranks) return EXIT_RANK_WORKER;
             int st = reject_repeated_options(commands[i].name, argc - 1, argv + 1,
                                              commands[i].repeatable);
             return st != EXIT_OK ? st : commands[i].run(argc - 1, argv + 1);
@@ -110,6 +117,17 @@ static int dispatch(int argc, char **argv)
 int main(int argc, char **argv)
 {
     install_signal_handlers();
+    if (ranks_start(&argc, &argv) != 0) return EXIT_USAGE;
     cli_set_command(argc, argv);
-    return check_stdout(dispatch(argc, argv));
+    if (ranks_rank() != 0) { /* a worker rank: rank 0 prints and writes everything */
+        int devnull = open("/dev/null", O_WRONLY);
+        if (devnull >= 0) {
+            dup2(devnull, STDOUT_FILENO);
+            dup2(devnull, STDERR_FILENO);
+            close(devnull);
+        }
+        int st = dispatch(argc, argv);
+        return ranks_finish(st == EXIT_RANK_WORKER ? EXIT_OK : st);
+    }
+    return ranks_finish(check_stdout(dispatch(argc, argv)));
 }

@@ -1,8 +1,9 @@
 #!/bin/sh
 # Install, with apt-get, every Debian package that gelucheck's build, tests, benchmarks and
-# reports need (ocl-icd-opencl-dev because oneDNN's CMake config looks for OpenCL; chromium and
-# python3 for the report's browser test, tests/browser_check.py: standard library only, so no
-# virtual environment and nothing from a package registry). Non-interactive and idempotent:
+# reports need (Open MPI for `mpirun -n N gelucheck accuracy`; ocl-icd-opencl-dev because
+# oneDNN's CMake config looks for OpenCL; chromium and python3 for the report's browser test,
+# tests/browser_check.py: standard library only, so no virtual environment and nothing from a
+# package registry). Non-interactive and idempotent:
 # when everything is present it only checks (dpkg-query) and returns in well under a second.
 # Run as root on Debian 12.
 set -eu
@@ -12,7 +13,7 @@ packages="
   libmpfr-dev libgmp-dev libgsl-dev libcriterion-dev
   libsleef-dev libdnnl-dev ocl-icd-opencl-dev libflint-arb-dev
   sollya gnuplot-nox valgrind clang libclang-rt-14-dev
-  chromium python3
+  chromium python3 libopenmpi-dev openmpi-bin
 "
 
 missing=""
