@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* The real function an implementation approximates (docs/DESIGN.md, "Targets and the facts tests pin"). */
+/* The real function an implementation approximates (see DESIGN.md, "Three target functions"). */
 typedef enum {
     GELU_TARGET_EXACT,   /* x·Φ(x) */
     GELU_TARGET_TANH,    /* ½·x·(1 + tanh(√(2/π)·(x + 0.044715·x³))) */
