@@ -8,7 +8,8 @@
 # generates into a temporary directory and compares each with the committed header (in DIR,
 # default impls/; NAME: only those, e.g. vf_exp_coeffs): exit 0 when all are identical, 1 naming
 # each one that differs (with the diff) or whose script fails, 2 for bad usage. The scripts run
-# side by side (one process each). CI runs the check (.ci/run): 324 CPU s in all, cr_coeffs 140,
+# side by side (one process each). CI runs the check (.ci/run): 318 CPU s in all (`/usr/bin/time
+# tools/gen_coeffs.sh --check`); cr_coeffs 140,
 # pw_accurate 82, pw_fast 69, gelu_tail 28, erfc_accurate 5 (`/usr/bin/time sollya
 # tools/NAME.sol` each, 2026-12-01, Sapphire Rapids, cores shared with other jobs).
 set -eu
