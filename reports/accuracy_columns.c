@@ -213,24 +213,19 @@ static void html_error(FILE *f, const results_error *e, bool ulp)
     fputs("</td>", f);
 }
 
-static void html_count(FILE *f, long v)
+static void html_max_ulp(FILE *f, const accuracy_column *c, const results_row *r, int ref, int dir)
 {
-    if (v < 0)
-        fputs("<td>&#8211;</td>", f);
-    else
-        fprintf(f, "<td data-v=\"%ld\">%ld</td>", v, v);
-}
-
-static void html_max_ulp(FILE *f, const results_row *r, int ref, int dir)
-{
+    (void)c;
     html_error(f, error_read(r, ref, dir), true);
 }
-static void html_max_abs(FILE *f, const results_row *r, int ref, int dir)
+static void html_max_abs(FILE *f, const accuracy_column *c, const results_row *r, int ref, int dir)
 {
+    (void)c;
     html_error(f, error_read(r, ref, dir), false);
 }
-static void html_cr_fraction(FILE *f, const results_row *r, int ref, int dir)
+static void html_cr_fraction(FILE *f, const accuracy_column *c, const results_row *r, int ref, int dir)
 {
+    (void)c;
     const results_error *e = error_read(r, ref, dir);
     if (e->present) {
         html_open_num(f, 100 * e->cr_fraction);
@@ -238,15 +233,10 @@ static void html_cr_fraction(FILE *f, const results_row *r, int ref, int dir)
     } else
         fputs("<td>&#8211;</td>", f);
 }
-static void html_mono_violations(FILE *f, const results_row *r, int ref, int dir)
-{
-    (void)ref, (void)dir; /* measured on the own target's forward only */
-    html_count(f, r->mono_violations);
-}
 /* Both directions in one cell, "fwd / grad", sorted by their sum. */
-static void html_specials_failed(FILE *f, const results_row *r, int ref, int dir)
+static void html_specials_failed(FILE *f, const accuracy_column *c, const results_row *r, int ref, int dir)
 {
-    (void)ref, (void)dir;
+    (void)c, (void)ref, (void)dir;
     if (r->specials_failed[0] < 0)
         fputs("<td>&#8211;</td>", f);
     else {
@@ -254,23 +244,18 @@ static void html_specials_failed(FILE *f, const results_row *r, int ref, int dir
         fprintf(f, "<td data-v=\"%ld\">%ld / %ld</td>", fwd + grad, fwd, grad);
     }
 }
-static void html_benchdnn_failed(FILE *f, const results_row *r, int ref, int dir)
+static void html_xnnpack_failed(FILE *f, const accuracy_column *c, const results_row *r, int ref, int dir)
 {
-    (void)ref, (void)dir; /* own target, forward */
-    html_count(f, r->benchdnn_failed);
-}
-static void html_xnnpack_failed(FILE *f, const results_row *r, int ref, int dir)
-{
-    (void)ref, (void)dir; /* own target, forward; with the inputs it checks */
+    (void)c, (void)ref, (void)dir; /* own target, forward; with the inputs it checks */
     if (r->xnnpack_failed < 0)
         fputs("<td>&#8211;</td>", f);
     else
         fprintf(f, "<td data-v=\"%ld\">%ld<small>of %ld</small></td>", r->xnnpack_failed,
                 r->xnnpack_failed, r->xnnpack_checked);
 }
-static void html_contract(FILE *f, const results_row *r, int ref, int dir)
+static void html_contract(FILE *f, const accuracy_column *c, const results_row *r, int ref, int dir)
 {
-    (void)ref, (void)dir;
+    (void)c, (void)ref, (void)dir;
     fputs("<td class=\"c l\">", f);
     html_text(f, r->contract[0] ? r->contract : "\xe2\x80\x93");
     fputs("</td>", f);
@@ -294,7 +279,7 @@ static const accuracy_column columns[] = {
     {"max_rel", csv_max_rel, 0, NULL, NULL, NULL},
     {"max_rel_x", csv_max_rel_x, 0, NULL, NULL, NULL},
     {"nonfinite", csv_nonfinite, 0, NULL, NULL, NULL},
-    {"mono_violations", csv_mono_violations, 6, "mono", NULL, html_mono_violations},
+    {"mono_violations", csv_mono_violations, 6, "mono", NULL, html_as_written},
     {"mono_max_steps", csv_mono_max_steps, 0, NULL, NULL, NULL},
     {"mono_max_x", csv_mono_max_x, 0, NULL, NULL, NULL},
     {"sign_violations", csv_sign_violations, 6, "sign", NULL, NULL},
@@ -304,7 +289,7 @@ static const accuracy_column columns[] = {
     {"consistency_x", csv_consistency_x, 0, NULL, NULL, NULL},
     {"ref_fallbacks", csv_ref_fallbacks, 0, NULL, NULL, NULL},
     {"contract", csv_contract, 0, NULL, NULL, html_contract},
-    {"benchdnn_failed", csv_benchdnn_failed, 0, NULL, NULL, html_benchdnn_failed},
+    {"benchdnn_failed", csv_benchdnn_failed, 0, NULL, NULL, html_as_written},
     {"xnnpack_failed", csv_xnnpack_failed, 0, NULL, NULL, html_xnnpack_failed},
     {"xnnpack_checked", csv_xnnpack_checked, 0, NULL, NULL, NULL},
 };
@@ -321,6 +306,31 @@ const accuracy_column *accuracy_column_find(const char *name)
     for (size_t k = 0; k < accuracy_column_count(); k++)
         if (strcmp(columns[k].name, name) == 0) return &columns[k];
     return NULL;
+}
+
+int accuracy_column_text_slot(const accuracy_column *c)
+{
+    int slot = 0;
+    for (size_t k = 0; k < accuracy_column_count(); k++) {
+        if (&columns[k] == c) return c->html == html_as_written ? slot : -1;
+        slot += columns[k].html == html_as_written;
+    }
+    return -1;
+}
+
+void html_as_written(FILE *f, const accuracy_column *c, const results_row *r, int ref, int dir)
+{
+    int slot = accuracy_column_text_slot(c);
+    const char *t = slot >= 0 && slot < RESULTS_TEXT_COLUMNS ? r->text[ref][dir][slot] : "";
+    if (!*t) {
+        fputs("<td>&#8211;</td>", f);
+        return;
+    }
+    fputs("<td data-v=\"", f);
+    html_text(f, t);
+    fputs("\">", f);
+    html_text(f, t);
+    fputs("</td>", f);
 }
 
 void accuracy_each_row(const scan_result *r, void (*fn)(const accuracy_row *row, void *arg),

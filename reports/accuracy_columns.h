@@ -23,11 +23,13 @@ typedef struct {
 
 /* A field's text into buf ("" for no value). */
 typedef void (*accuracy_field)(const accuracy_row *row, char *buf, size_t size);
+struct accuracy_column;
 /* A cell of the HTML summary (one row per implementation) from the results read back, for the
  * reference kind and direction the summary asks. */
-typedef void (*accuracy_html_cell)(FILE *f, const results_row *r, int ref, int dir);
+typedef void (*accuracy_html_cell)(FILE *f, const struct accuracy_column *c, const results_row *r,
+                                   int ref, int dir);
 
-typedef struct {
+typedef struct accuracy_column {
     const char *name;              /* accuracy.csv's header */
     accuracy_field csv;            /* the CSV field */
     int console_width;             /* printf width (negative: left-aligned); 0: not in the console */
@@ -40,6 +42,14 @@ size_t accuracy_column_count(void);
 const accuracy_column *accuracy_column_at(size_t k);
 /* NULL when no column has that name. */
 const accuracy_column *accuracy_column_find(const char *name);
+
+/* The HTML cell that shows a numeric field as written ("–" when empty): results.c keeps the text
+ * of such columns (results_row.text), so a new column shown this way is its row here and its
+ * entry in the summary's list (html_report.c), nothing else. */
+void html_as_written(FILE *f, const accuracy_column *c, const results_row *r, int ref, int dir);
+/* The column's slot in results_row.text: its rank among the columns shown as written; −1 for
+ * the others. */
+int accuracy_column_text_slot(const accuracy_column *c);
 
 /* "own", "exact"; "forward", "derivative": the reference and direction columns' values. */
 const char *accuracy_ref_name(int ref);

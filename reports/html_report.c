@@ -178,9 +178,10 @@ static void summary_row(FILE *f, const results_set *s, const results_row *r)
     fputs(" &#183; ", f);
     html_text(f, isa_label(r->features));
     fputs("</small></td>", f);
-    for (size_t k = 0; k < SUMMARY_COLUMNS; k++)
-        accuracy_column_find(summary_columns[k].column)
-            ->html(f, r, summary_columns[k].ref, summary_columns[k].dir);
+    for (size_t k = 0; k < SUMMARY_COLUMNS; k++) {
+        const accuracy_column *c = accuracy_column_find(summary_columns[k].column);
+        c->html(f, c, r, summary_columns[k].ref, summary_columns[k].dir);
+    }
     speed_cells(f, r, s->nsizes ? s->sizes[0] : NULL);
     speed_cells(f, r, s->nsizes > 1 ? s->sizes[s->nsizes - 1] : NULL);
     fputs("</tr>\n", f);

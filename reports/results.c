@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "accuracy_columns.h"
 #include "gelu_impl.h"
 
 enum { MAX_FIELDS = 128 };
@@ -320,8 +321,26 @@ static const char *const accuracy_cols[A_COLS] = {
     "max_ulp_x", "cr_fraction", "max_abs",   "max_abs_x", "mono_violations", "specials_failed",
     "contract"};
 
+/* The fields of the columns shown as written (accuracy_columns.h) into r->text[ref][d]: each a
+ * number ("inf" allowed) or empty, short enough to keep. */
+static int keep_texts(csv_file *c, results_row *r, const csv_line *l, const int *text_col, int ref,
+                      int d)
+{
+    for (int k = 0; k < RESULTS_TEXT_COLUMNS; k++) {
+        if (text_col[k] < 0) continue;
+        double v;
+        if (get_number(c, l, text_col[k], -INFINITY, INFINITY, true, &v)) return -2;
+        const char *t = get(l, text_col[k]);
+        if (strlen(t) >= RESULTS_X)
+            return bad(c, "column '%s': '%s' is longer than %d characters", col_name(c, text_col[k]),
+                       t, RESULTS_X - 1);
+        snprintf(r->text[ref][d][k], RESULTS_X, "%s", t);
+    }
+    return 0;
+}
+
 static int accuracy_line(csv_file *c, results_set *s, const csv_line *l, const int *col,
-                         const int *crit, const int *hist, int cr_count)
+                         const int *crit, const int *hist, int cr_count, const int *text_col)
 {
     static const char *const refs[] = {"own", "exact"}, *const dirs[] = {"forward", "derivative"},
                              *const verdicts[] = {"pass", "fail", ""};
@@ -363,7 +382,7 @@ static int accuracy_line(csv_file *c, results_set *s, const csv_line *l, const i
     bool exact_row = !own || strcmp(r->target, "exact") == 0; /* exact-target: its own exact row */
     for (int k = 0; k < 2 && d == 0 && exact_row; k++)
         if (crit[k] >= 0 && get_count(c, l, crit[k], true, exact_crit[k])) return -2;
-    if (!own) return 0;
+    if (!own) return keep_texts(c, r, l, text_col, ref, d); /* the columns' own checks first */
     if (strcmp(r->target, "exact") == 0) r->exact[d] = e;
     long mono, spec;
     int verdict;
@@ -389,6 +408,9 @@ static int accuracy_line(csv_file *c, results_set *s, const csv_line *l, const i
             (crit[2] >= 0 && get_count(c, l, crit[2], true, &r->xnnpack_checked)))
             return -2;
     }
+    if (keep_texts(c, r, l, text_col, ref, d)) return -2;
+    /* An exact-target implementation is its own exact row. */
+    if (strcmp(r->target, "exact") == 0) memcpy(r->text[1][d], r->text[0][d], sizeof r->text[0][d]);
     return 0;
 }
 
@@ -407,9 +429,17 @@ static int load_accuracy(results_set *s, const char *path, bool known_only, char
         snprintf(name, sizeof name, "ulp_%s", hist_bucket_name(b));
         hist[b] = column(&c.header, name);
     }
+    int text_col[RESULTS_TEXT_COLUMNS];
+    for (int k = 0; k < RESULTS_TEXT_COLUMNS; k++) text_col[k] = -1;
+    for (size_t k = 0; k < accuracy_column_count(); k++) {
+        const accuracy_column *a = accuracy_column_at(k);
+        int slot = accuracy_column_text_slot(a);
+        if (slot >= 0 && slot < RESULTS_TEXT_COLUMNS) text_col[slot] = column(&c.header, a->name);
+    }
     csv_line l;
     int rows = 0;
-    while ((rc = csv_next(&c, &l)) == 1 && (rc = accuracy_line(&c, s, &l, cols, crit, hist, cr_count)) == 0)
+    while ((rc = csv_next(&c, &l)) == 1 &&
+           (rc = accuracy_line(&c, s, &l, cols, crit, hist, cr_count, text_col)) == 0)
         rows++;
     if (rc == 0 && rows == 0) rc = bad(&c, "no rows after the header");
     csv_close(&c);
