@@ -15,6 +15,7 @@
 #include "chunked_scan.h"
 #include "cli.h"
 #include "exec_impl.h"
+#include "plugin.h"
 #include "ranks.h"
 
 /* Options a command takes more than once (their values add up); any other option given twice
@@ -44,7 +45,8 @@ static const struct {
      NULL, false},
 };
 
-/* Options of every command, taken out of argv before the command sees it: --exec NAME=COMMAND
+/* Options of every command, taken out of argv before the command sees it: --plugin FILE.so
+ * (repeatable; also GELUCHECK_PLUGINS=FILE:FILE..., loaded first), --exec NAME=COMMAND
  * (repeatable: each child becomes an implementation) and --exec-timeout SECONDS. */
 static int global_options(int *argc, char **argv)
 {
@@ -52,14 +54,28 @@ static int global_options(int *argc, char **argv)
     int kept = 2;
     const char *specs[EXEC_IMPLS_MAX + 1];
     int nspecs = 0;
+    char err[2000];
+    const char *env = getenv("GELUCHECK_PLUGINS");
+    if (env && *env) {
+        char *list = strdup(env);
+        for (char *save, *f = list ? strtok_r(list, ":", &save) : NULL; f;
+             f = strtok_r(NULL, ":", &save))
+            if (plugins_load(f, err, sizeof err) != 0) {
+                fprintf(stderr, "gelucheck: GELUCHECK_PLUGINS: %s\n", err);
+                free(list);
+                return EXIT_USAGE;
+            }
+        free(list);
+    }
     for (int i = 2; i < *argc; i++) {
         const char *a = argv[i], *v = NULL;
         bool is_exec = strcmp(a, "--exec") == 0, is_timeout = strcmp(a, "--exec-timeout") == 0;
+        bool is_plugin = strcmp(a, "--plugin") == 0;
         if (strcmp(a, "--") == 0) { /* the rest are operands */
             while (i < *argc) argv[kept++] = argv[i++];
             break;
         }
-        if (is_exec || is_timeout) {
+        if (is_exec || is_timeout || is_plugin) {
             if (i + 1 >= *argc) {
                 fprintf(stderr, "gelucheck: option %s needs a value\n", a);
                 return EXIT_USAGE;
@@ -71,8 +87,16 @@ static int global_options(int *argc, char **argv)
         } else if (strncmp(a, "--exec-timeout=", 15) == 0) {
             is_timeout = true;
             v = a + 15;
+        } else if (strncmp(a, "--plugin=", 9) == 0) {
+            is_plugin = true;
+            v = a + 9;
         }
-        if (is_exec) {
+        if (is_plugin) {
+            if (plugins_load(v, err, sizeof err) != 0) {
+                fprintf(stderr, "gelucheck: %s\n", err);
+                return EXIT_USAGE;
+            }
+        } else if (is_exec) {
             if (nspecs == EXEC_IMPLS_MAX) {
                 fprintf(stderr, "gelucheck: at most %d --exec options\n", EXEC_IMPLS_MAX);
                 return EXIT_USAGE;
@@ -93,7 +117,6 @@ static int global_options(int *argc, char **argv)
     if (*argc > 1) *argc = kept;
     argv[*argc] = NULL;
     for (int k = 0; k < nspecs; k++) {
-        char err[2000];
         if (exec_impls_add(specs[k], timeout, err, sizeof err) != 0) {
             fprintf(stderr, "gelucheck: %s\n", err);
             return EXIT_USAGE;
@@ -109,7 +132,9 @@ static void print_help(FILE *f)
                "Commands:\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
-    fprintf(f, "\nEvery command also takes --exec NAME=COMMAND (repeatable): COMMAND, run by\n"
+    fprintf(f, "\nEvery command also takes --plugin FILE.so (repeatable; also GELUCHECK_PLUGINS=\n"
+               "FILE:FILE...): the implementations of a shared library built against\n"
+               "include/gelucheck/plugin.h; and --exec NAME=COMMAND (repeatable): COMMAND, run by\n"
                "/bin/sh -c, is an implementation named NAME speaking the exec protocol\n"
                "(docs/protocol.md) on its standard input and output; --exec-timeout S bounds\n"
                "each of its answers (default 60 s).\n"
@@ -179,6 +204,7 @@ static int dispatch(int argc, char **argv)
 int main(int argc, char **argv)
 {
     install_signal_handlers();
+    plugins_set_crash_hook(atomic_file_remove_temporaries);
     if (ranks_start(&argc, &argv) != 0) return EXIT_USAGE;
     cli_set_command(argc, argv);
     int gst = global_options(&argc, argv);
