@@ -6,6 +6,7 @@
  *   nonmono      forward at x = 2.0 is 8 ULPs low, below its predecessor's (a monotonicity
  *                break at 2; the error bounds are lifted to 100 so that only that claim breaks)
  *   negnan       forward at −inf is NaN while the contract claims specials
+ *   overflow     forward is +inf from x = 2^127 on (where GELU is finite)
  *   crash        forward at x = 3.0 dereferences NULL
  *   abi2         the ABI version is 2
  *   null         the entry returns NULL
@@ -42,6 +43,7 @@ static void forward(const float *x, float *y, size_t n)
         if (strcmp(c, "nonmono") == 0 && x[i] == 2.0f) /* 8 ULPs down: below its predecessor's */
             for (int k = 0; k < 8; k++) y[i] = nextafterf(y[i], 0);
         if (strcmp(c, "negnan") == 0 && isinf(x[i]) && x[i] < 0) y[i] = NAN;
+        if (strcmp(c, "overflow") == 0 && x[i] >= 0x1p127f) y[i] = INFINITY;
         if (strcmp(c, "crash") == 0 && x[i] == 3.0f) y[i] = *(volatile float *)(uintptr_t)(x[i] == 3.0f ? 0 : 1);
     }
 }

@@ -3,7 +3,7 @@
 # - tests/test_plugin.c (erfc_f64's kernels behind the ABI) gives erfc_f64's rows to the byte,
 #   through --plugin and through GELUCHECK_PLUGINS;
 # - each planted defect is caught by the gate at its input: a wrong output at 1.5, a
-#   monotonicity break at 2, a NaN at -inf against a specials claim;
+#   monotonicity break at 2, +inf from 2^127 on, a NaN at -inf against a specials claim;
 # - a kernel that crashes is reported (the plugin, the implementation, the call), exit 1, and the
 #   previous CSV stays;
 # - every malformed plugin is refused with exit 2, the file and the field named.
@@ -42,6 +42,7 @@ gate() {
 gate wrong "plug_erfc_f64 forward: max ULP error" accuracy --impl plug_erfc_f64 --range 1.4:1.6
 grep -qF "at x = 0x1.8p+0 (0x3fc00000)" "$d/out" || fail "wrong: not at 1.5: $(tail -2 "$d/out")"
 gate nonmono "plug_erfc_f64: 1 monotonicity break, largest 7 steps at 0x1p+1" accuracy --impl plug_erfc_f64 --range 1.9:2.1
+gate overflow "plug_erfc_f64 forward: max ULP error inf > claimed 0.502 at x = 0x1p+127" accuracy --impl plug_erfc_f64 --range 0x1p126:0x1.000004p127
 gate negnan "plug_erfc_f64 forward: special values wrong: x=0xff800000 want 0x80000000" accuracy --impl plug_erfc_f64 --sample 1000
 
 echo keep >"$d/keep.csv"
