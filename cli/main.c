@@ -117,10 +117,12 @@ static int global_options(int *argc, char **argv)
     if (*argc > 1) *argc = kept;
     argv[*argc] = NULL;
     for (int k = 0; k < nspecs; k++) {
-        if (exec_impls_add(specs[k], timeout, err, sizeof err) != 0) {
+        char note[600];
+        if (exec_impls_add(specs[k], timeout, err, sizeof err, note, sizeof note) != 0) {
             fprintf(stderr, "gelucheck: %s\n", err);
             return EXIT_USAGE;
         }
+        if (note[0]) fprintf(stderr, "gelucheck: note: %s\n", note);
     }
     return EXIT_OK;
 }

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <pthread.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -126,8 +127,42 @@ static const gelu_kernel slot_kernels[EXEC_IMPLS_MAX][2] = {
     SLOT_PAIR(6),  SLOT_PAIR(7),  SLOT_PAIR(8),  SLOT_PAIR(9),  SLOT_PAIR(10), SLOT_PAIR(11),
     SLOT_PAIR(12), SLOT_PAIR(13), SLOT_PAIR(14), SLOT_PAIR(15)};
 
-int exec_impls_add(const char *spec, double timeout_s, char *err, size_t errsize)
+/* The batching probe (see exec_impl.h): 0, or −1 with err when the child failed. */
+static int probe_batching(exec_child *c, const char *name, char *err, size_t errsize, char *note,
+                          size_t notesize)
 {
+    enum { N = 1024 };
+    static float x[N], whole[N];
+    for (uint32_t i = 0; i < N; i++) { /* every 2^22th encoding, off the binade's edges */
+        uint32_t b = i << 22 | 0x25a5a5u;
+        memcpy(&x[i], &b, 4);
+    }
+    note[0] = '\0';
+    for (int grad = 0; grad < 2 && !note[0]; grad++) {
+        if (exec_eval(c, grad, x, whole, N, NULL, err, errsize) != 0) return -1;
+        for (size_t i = 0; i < N; i++) {
+            float alone;
+            if (exec_eval(c, grad, &x[i], &alone, 1, NULL, err, errsize) != 0) return -1;
+            uint32_t a, w;
+            memcpy(&a, &alone, 4);
+            memcpy(&w, &whole[i], 4);
+            if (a != w && !(isnan(alone) && isnan(whole[i]))) {
+                snprintf(note, notesize, "exec child '%s' gives other outputs for the same input "
+                         "in other batches: %s at x = %a is %a in a batch of %d and %a alone; the "
+                         "scan's figures are those of its batches (a block of 4,096 inputs and "
+                         "the next one)", name, grad ? "derivative" : "forward", (double)x[i],
+                         (double)whole[i], N, (double)alone);
+                break;
+            }
+        }
+    }
+    return 0;
+}
+
+int exec_impls_add(const char *spec, double timeout_s, char *err, size_t errsize, char *note,
+                   size_t notesize)
+{
+    note[0] = '\0';
     const char *eq = strchr(spec, '=');
     if (!eq || eq == spec || !eq[1]) {
         snprintf(err, errsize, "--exec '%s': expected NAME=COMMAND", spec);
@@ -171,6 +206,10 @@ int exec_impls_add(const char *spec, double timeout_s, char *err, size_t errsize
     if (!s->info.derivative) {
         snprintf(err, errsize, "--exec %s: the child declares no derivative, which this gelucheck "
                  "cannot scan yet (every implementation has both)", name);
+        exec_stop(c);
+        goto fail;
+    }
+    if (probe_batching(c, name, err, errsize, note, notesize) != 0) {
         exec_stop(c);
         goto fail;
     }

@@ -1,6 +1,7 @@
 #!/bin/sh
 # --exec on the command line: a child is an implementation like a built-in one.
 # - tests/exec_child serving erfc_f64 under another name gives erfc_f64's rows to the byte;
+# - a child whose outputs depend on the batching gets a note naming the input;
 # - a planted wrong output breaks the gate at its input; a child that dies mid-scan fails the
 #   run (exit 1, the child and its status named) and leaves the CSV as it was;
 # - names: a clash with a built-in one and a hostile name are refused (exit 2);
@@ -19,6 +20,11 @@ fail() {
 
 "$g" accuracy --exec "ef=$child erfc_f64 --name ef" --impl ef,erfc_f64 --sample 100000 --grad \
     --csv "$d/a.csv" >/dev/null 2>"$d/err" || fail "exec twin: $(cat "$d/err")"
+grep -q "note:" "$d/err" && fail "a batch-independent child got a note: $(cat "$d/err")"
+# a child whose outputs depend on the batching is named, with the input and both outputs
+"$g" list --exec "ef=$child erfc_f64 --name ef --alone-differs" >/dev/null 2>"$d/err"
+grep -q "note: exec child 'ef' gives other outputs for the same input in other batches: forward at x = .* in a batch of 1024 and .* alone" "$d/err" ||
+    fail "batch dependence not noted: $(cat "$d/err")"
 grep '^erfc_f64,' "$d/a.csv" | cut -d, -f2- >"$d/builtin"
 grep '^ef,' "$d/a.csv" | cut -d, -f2- >"$d/exec"
 [ -s "$d/exec" ] && cmp -s "$d/builtin" "$d/exec" || fail "the exec twin's rows differ from erfc_f64's"
