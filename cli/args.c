@@ -11,6 +11,7 @@
 #include "atomic_file.h"
 #include "manifest.h"
 #include "cli.h"
+#include "exec_impl.h"
 
 int usage_error(const char *cmd, const char *fmt, ...)
 {
@@ -227,4 +228,12 @@ int reject_repeated_options(const char *cmd, int argc, char **argv, const char *
                                    argv[i]);
     }
     return EXIT_OK;
+}
+
+int exec_failure_status(const char *cmd)
+{
+    const char *why = exec_impls_failure();
+    if (!why) return EXIT_OK;
+    fprintf(stderr, "gelucheck %s: %s; nothing was written\n", cmd, why);
+    return EXIT_CHECK_FAILED;
 }

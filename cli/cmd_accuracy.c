@@ -248,6 +248,11 @@ int cmd_accuracy(int argc, char **argv)
     unsigned threads = a.threads ? (unsigned)a.threads : (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
     uint64_t blocks = (r->inputs + SCAN_BLOCK - 1) / SCAN_BLOCK; /* scan_run's cap */
     if (threads > blocks) threads = blocks ? (unsigned)blocks : 1;
+    if ((st = exec_failure_status("accuracy")) != EXIT_OK) {
+        free(r);
+        free(profile);
+        return st;
+    }
     if (!a.partial) scan_refine_maxima(r); /* a shard's maxima are refined once merged */
     if (!a.partial && r->shard_n > 1)
         printf("part %u/%u of the domain: %llu inputs (the gate below covers only these)\n",

@@ -1,6 +1,7 @@
 /* gelucheck list: every registered implementation with its target, the CPU features it needs,
  * whether this CPU has them, and its declared contract. */
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -47,6 +48,14 @@ int cmd_list(int argc, char **argv)
                bound(c->max_abs, b[1], sizeof b[1]), bound(c->grad_max_ulp, b[2], sizeof b[2]),
                bound(c->grad_max_abs, b[3], sizeof b[3]), c->monotone ? "yes" : "no",
                c->specials ? "yes" : "no", c->correctly_rounded ? "yes" : "no");
+    }
+    bool heading = false;
+    for (size_t i = 0; i < gelu_impl_count(); i++) {
+        const char *src = gelu_impl_source(gelu_impl_at(i));
+        if (!src) continue;
+        if (!heading) printf("\nadded at run time:\n");
+        heading = true;
+        printf("  %s: %s\n", gelu_impl_at(i)->name, src);
     }
     printf("\nthis CPU: %s\n", cpu_features_string(cpu_features(), feat, sizeof feat));
     if (*gelu_absent_peers())

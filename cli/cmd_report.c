@@ -454,6 +454,11 @@ int cmd_report(int argc, char **argv)
         report_stage_abort(&stage);
         return st;
     }
+    if ((st = exec_failure_status("report")) != EXIT_OK) {
+        free(r);
+        report_stage_abort(&stage);
+        return st;
+    }
     scan_refine_maxima(r);
     accuracy_files none = {NULL, NULL, NULL};
     st = accuracy_output("report", r, &none); /* the table and the contract verdicts */

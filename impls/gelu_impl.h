@@ -83,7 +83,8 @@ typedef struct {
 typedef struct {
     const char *name;   /* the registry name: gelu_f32_<name> is the C symbol prefix */
     /* The algorithm, shared by its ISA builds (name = method, or method_<isa name> for a build
-     * that is not PORTABLE), and the ISA this build is for; features are that ISA's. */
+     * that is not PORTABLE), and the ISA this build is for; features are that ISA's. Built-in
+     * implementations only: one added at run time (gelu_impl_add) has method NULL. */
     const char *method;
     gelu_isa isa;
     gelu_target target; /* what it approximates */
@@ -106,6 +107,12 @@ size_t gelu_impl_count(void);
 const gelu_impl *gelu_impl_at(size_t i);
 /* NULL when no implementation has that name. */
 const gelu_impl *gelu_impl_find(const char *name);
+/* Adds an implementation made at run time (an exec child, a plugin) after the built-in ones,
+ * `source` naming where it comes from ("exec child 'COMMAND'"); both strings must outlive the
+ * run. Before any scan starts. 0, or −1 with err (a name taken: both sources named; too many). */
+int gelu_impl_add(const gelu_impl *impl, const char *source, char *err, size_t errsize);
+/* Where a run-time implementation comes from; NULL for a built-in one. */
+const char *gelu_impl_source(const gelu_impl *impl);
 
 /* An ISA's name ("portable", "avx2", …; "?" out of range) and the CPU features it needs. */
 const char *gelu_isa_name(gelu_isa isa);

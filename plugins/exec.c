@@ -52,6 +52,12 @@ bool exec_name_ok(const char *name)
     return true;
 }
 
+void exec_sanitize_text(char *s)
+{
+    for (; *s; s++)
+        if ((unsigned char)*s < 0x20 || *s == 0x7f) *s = '?';
+}
+
 /* The command as it may appear in a message: printable ASCII, at most 200 characters. */
 static void printable(const char *s, char *out, size_t size)
 {
@@ -333,7 +339,10 @@ static int handshake(exec_child *c, char *err, size_t errsize)
             if (parse_contract(v, &h->contract, why, sizeof why) != 0)
                 return child_fail(c, err, errsize, "handshake line %d: %s", n + 1, why);
             break;
-        default: snprintf(h->origin, sizeof h->origin, "%s", v); break;
+        default:
+            snprintf(h->origin, sizeof h->origin, "%s", v);
+            exec_sanitize_text(h->origin);
+            break;
         }
         if (bad) {
             char shown[120];

@@ -46,6 +46,10 @@ int exec_eval(exec_child *c, bool grad, const float *x, float *y, size_t n, uint
  * it is still there, and frees c. */
 void exec_stop(exec_child *c);
 
+/* Untrusted one-line text (an origin) made safe for a terminal, a CSV or a page: every control
+ * byte (below 0x20, 0x7f) becomes '?'; in place. */
+void exec_sanitize_text(char *s);
+
 /* Whether a name is one the protocol allows ([A-Za-z][A-Za-z0-9_]{0,47}). */
 bool exec_name_ok(const char *name);
 

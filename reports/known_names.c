@@ -48,7 +48,7 @@ static const struct {
 const char *impl_method(const char *impl)
 {
     const gelu_impl *m = gelu_impl_find(impl);
-    return m ? m->method : impl;
+    return m && m->method ? m->method : impl; /* run-time implementations have none */
 }
 
 /* Looked up by the registry name, then by its method (the builds of one algorithm share their

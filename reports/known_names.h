@@ -11,7 +11,7 @@
 const char *known_names(const char *impl, const char *target);
 
 /* The registry's method of the implementation named `impl` (one algorithm's ISA builds share
- * it), or `impl` itself when this build registers no such name. */
+ * it), or `impl` itself when this build registers no such name or it was added at run time. */
 const char *impl_method(const char *impl);
 
 /* Where an implementation comes from, for the report's plots: this project's kernels, plain

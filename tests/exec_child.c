@@ -7,6 +7,8 @@
  *              [--handshake FILE]
  *
  *   --wrong-at HEX       the forward output at the input with that encoding gets its sign flipped
+ * (the *-after counts are of requests of more than 1,024 inputs: gelucheck's batching probe
+ * sends fewer, scans more)
  *   --die-after K        after K replies, exit with status 3 (at the next request)
  *   --hang-after K       after K replies, read the next request and never answer
  *   --garbage-after K    after K replies, answer with a wrong magic
@@ -14,6 +16,7 @@
  *   --error-after K      after K replies, answer with status 5 and a message
  *   --count-off-after K  after K replies, answer with one output fewer
  *   --segv-after K       after K replies, die of SIGSEGV
+ *   --alone-differs      a request of one input gets its output's last bit flipped
  *   --no-derivative      declare 'derivative no'
  *   --handshake FILE     send FILE's bytes as the handshake instead of the real one */
 #include <errno.h>
@@ -82,8 +85,11 @@ int main(int argc, char **argv)
          error = option(argc, argv, "--error-after", -1),
          countoff = option(argc, argv, "--count-off-after", -1),
          segv = option(argc, argv, "--segv-after", -1);
-    bool no_derivative = false;
-    for (int i = 2; i < argc; i++) no_derivative |= strcmp(argv[i], "--no-derivative") == 0;
+    bool no_derivative = false, alone_differs = false;
+    for (int i = 2; i < argc; i++) {
+        no_derivative |= strcmp(argv[i], "--no-derivative") == 0;
+        alone_differs |= strcmp(argv[i], "--alone-differs") == 0;
+    }
     if (hs) {
         FILE *f = fopen(hs, "rb");
         if (!f) return 2;
@@ -102,7 +108,7 @@ int main(int argc, char **argv)
         write_full(head, (size_t)n);
     }
     float *x = NULL, *y = NULL;
-    for (long replies = 0;; replies++) {
+    for (long replies = 0;;) {
         unsigned char req[16];
         if (read_full(req, sizeof req) != 0) return 0; /* end of input: shut down */
         uint32_t op;
@@ -111,15 +117,17 @@ int main(int argc, char **argv)
         memcpy(&count, req + 8, 8);
         if (memcmp(req, "GXRQ", 4) != 0) return 5;
         if (op == 0) return 0;
-        if (replies == die) return 3;
-        if (replies == segv) raise(SIGSEGV);
+        if (count > 1024) replies++; /* this request's number among the counted ones, from 1 */
+        long r = count > 1024 ? replies - 1 : -2;
+        if (r == die) return 3;
+        if (r == segv) raise(SIGSEGV);
         x = realloc(x, count * sizeof *x + 4);
         y = realloc(y, count * sizeof *y + 4);
         if (!x || !y || read_full(x, count * sizeof *x) != 0) return 6;
-        if (replies == hang) pause();
+        if (r == hang) pause();
         unsigned char rep[24];
-        memcpy(rep, replies == garbage ? "JUNK" : "GXRP", 4);
-        if (replies == error) {
+        memcpy(rep, r == garbage ? "JUNK" : "GXRP", 4);
+        if (r == error) {
             const char *msg = "planted failure\n\x1b[31m in the child";
             put_u32(rep + 4, 5);
             put_u64(rep + 8, strlen(msg));
@@ -132,6 +140,12 @@ int main(int argc, char **argv)
         clock_gettime(CLOCK_MONOTONIC, &t0);
         (op == 2 ? impl->derivative : impl->forward)(x, y, count);
         clock_gettime(CLOCK_MONOTONIC, &t1);
+        if (alone_differs && count == 1) {
+            uint32_t b;
+            memcpy(&b, &y[0], 4);
+            b ^= 1;
+            memcpy(&y[0], &b, 4);
+        }
         if (wrong >= 0 && op == 1)
             for (uint64_t i = 0; i < count; i++) {
                 uint32_t b;
@@ -139,11 +153,11 @@ int main(int argc, char **argv)
                 if (b == (uint32_t)wrong) y[i] = -y[i];
             }
         uint64_t ns = (uint64_t)(t1.tv_sec - t0.tv_sec) * 1000000000u + (uint64_t)(t1.tv_nsec - t0.tv_nsec);
-        uint64_t out = replies == countoff && count ? count - 1 : count;
+        uint64_t out = r == countoff && count ? count - 1 : count;
         put_u32(rep + 4, 0);
         put_u64(rep + 8, out);
         put_u64(rep + 16, ns ? ns : 1);
-        if (replies == shortr) {
+        if (r == shortr) {
             write_full(rep, sizeof rep);
             write_full(y, out * sizeof *y / 2);
             return 0;
