@@ -69,8 +69,9 @@ static inline double sigmoid_tiny_arg(double k, double x) { return 0.5 * k * x; 
 /* |x| < 2^-30: hi + lo as above; a within u/2, the product(s) ≤ 1.5u, x² exact. */
 static inline void micro_enclose(double a, bool grad, double x, double *hi, double *lo, double *err)
 {
-    double l = grad ? 2 * a * x : a * (x * x); /* two roundings */
-    *hi = grad ? 0.5 : 0.5 * x;
+    double l_f = a * (x * x), l_d = 2 * a * x, half_x = 0.5 * x; /* two roundings */
+    double l = grad ? l_d : l_f;
+    *hi = grad ? 0.5 : half_x;
     *lo = l;
     *err = fabs(l) * 0x1p-50;
 }
@@ -95,14 +96,15 @@ static inline void tiny_enclose(double x, double g, double *hi, double *lo, doub
 static inline void exact_enclose(bool grad, double x, double erfc_z, double e, double *hi,
                                  double *lo, double *err)
 {
-    double kappa = x > 0 ? 0.5 : x * x + 2;
+    double x2_2 = x * x + 2, kappa = x > 0 ? 0.5 : x2_2;
     double f = 0.5 * x * erfc_z;
     double a = 0.5 * erfc_z, b = x * (INV_SQRT_2PI * e);
     double s = a + b;
     *hi = grad ? s : f;
     *lo = 0;
-    *err = grad ? (fabs(a) * (kappa + 10) + fabs(b) * 5 + fabs(s)) * U
-                : fabs(f) * (kappa + 10) * U;
+    double err_d = (fabs(a) * (kappa + 10) + fabs(b) * 5 + fabs(s)) * U;
+    double err_f = fabs(f) * (kappa + 10) * U;
+    *err = grad ? err_d : err_f;
 }
 
 /* σ(t) = 1/(1 + e^-t) from em = e^-t: relative error ≤ (κ·δt + 3)·u with κ ≤ |t| (exp 2 ULP,
@@ -122,8 +124,9 @@ static inline void tanh_enclose(bool grad, double x, double t, double em, double
     double a = s, b = x * s * sigma_of_exp(ep) * dt, sum = a + b;
     *hi = grad ? sum : f;
     *lo = 0;
-    *err = grad ? (fabs(a) * (3 * at + 5) + fabs(b) * (6 * at + 12) + fabs(sum)) * U
-                : fabs(f) * (3 * at + 5) * U;
+    double err_d = (fabs(a) * (3 * at + 5) + fabs(b) * (6 * at + 12) + fabs(sum)) * U;
+    double err_f = fabs(f) * (3 * at + 5) * U;
+    *err = grad ? err_d : err_f;
 }
 
 /* sigmoid and SiLU: t = k·x within u (k's rounding and the product); em = e^-t, ep = e^t.
@@ -136,8 +139,9 @@ static inline void sigmoid_enclose(double k, bool grad, double x, double em, dou
     double a = s, b = t * s * sigma_of_exp(ep), sum = a + b;
     *hi = grad ? sum : f;
     *lo = 0;
-    *err = grad ? (fabs(a) * (at + 5) + fabs(b) * (2 * at + 9) + fabs(sum)) * U
-                : fabs(f) * (at + 5) * U;
+    double err_d = (fabs(a) * (at + 5) + fabs(b) * (2 * at + 9) + fabs(sum)) * U;
+    double err_f = fabs(f) * (at + 5) * U;
+    *err = grad ? err_d : err_f;
 }
 
 static inline uint32_t fe_bits(float f)
@@ -168,14 +172,16 @@ static inline float fe_neighbour(float r, bool up)
  * Distances from the value to both midpoints: hi − m is exact in most cases (Sterbenz, or both
  * within 2^-149 in the subnormal range) and otherwise within 2^-53 of itself; adding lo rounds by
  * ≤ 2^-53 of the result: a slack of 2^-51 of both covers them. When hi is itself a midpoint (x/2
- * for an odd subnormal x), the distance is lo, decided by its sign. */
+ * for an odd subnormal x), the distance is lo, decided by its sign. (Comparisons and selections
+ * here and below are on doubles, float values carried exactly as doubles: loops mixing float
+ * and double masks do not vectorize.) */
 static inline bool fe_rounds_to(double hi, double lo, double err, float r)
 {
     double m_lo = 0.5 * ((double)r + (double)fe_neighbour(r, false));
     double m_hi = 0.5 * ((double)r + (double)fe_neighbour(r, true));
     double d_lo = hi - m_lo, d_hi = m_hi - hi;
     double below = d_lo + lo, above = d_hi - lo;
-    return (fabsf(r) <= FLT_MAX) & (below > err + (fabs(d_lo) + fabs(below)) * 0x1p-51) &
+    return (fabs((double)r) <= FLT_MAX) & (below > err + (fabs(d_lo) + fabs(below)) * 0x1p-51) &
            (above > err + (fabs(d_hi) + fabs(above)) * 0x1p-51);
 }
 
@@ -185,19 +191,21 @@ static inline bool fe_round_finite(double hi, double lo, double err, float *cr)
     /* err = 0: the defined and trivial regions, where hi is a binary32 value (lo at most marks
      * the side of the exact value, far below half an ULP), or a stand-in below 2^-151 that
      * rounds to 0. */
-    float rh = (float)hi;
-    bool exact = (err == 0) & (((double)rh == hi) | (fabs(hi) < 0x1p-151));
+    double rh = (float)hi;
+    bool exact = (err == 0) & ((rh == hi) | (fabs(hi) < 0x1p-151));
     /* Candidates: the rounding of hi + lo, and its neighbour on lo's side (hi + lo rounded to
      * double can land on a midpoint, which then rounds to even, possibly the wrong side). */
     double v = hi + lo;
-    float r0 = (float)v, r1 = fe_neighbour(r0, lo > 0);
-    bool ok0 = fe_rounds_to(hi, lo, err, r0), ok1 = fe_rounds_to(hi, lo, err, r1);
-    float r = ok0 ? r0 : r1;
+    float r0 = (float)v;
+    double up = fe_neighbour(r0, true), down = fe_neighbour(r0, false);
+    double r1 = lo > 0 ? up : down;
+    bool ok0 = fe_rounds_to(hi, lo, err, r0), ok1 = fe_rounds_to(hi, lo, err, (float)r1);
+    double r = ok0 ? (double)r0 : r1;
     /* ±0: the sign of the exact value must be known (a defined signed zero keeps hi's). */
-    bool zero = r == 0.0f, defined_zero = (err == 0) & (v == 0);
+    bool zero = r == 0, defined_zero = (err == 0) & (v == 0);
     bool sign_unknown = zero & !defined_zero & (fabs(v) <= err);
-    float signed_zero = defined_zero ? rh : v < 0 ? -0.0f : 0.0f;
-    *cr = exact ? rh : zero ? signed_zero : r;
+    double signed_zero = defined_zero ? rh : v < 0 ? -0.0 : 0.0;
+    *cr = (float)(exact ? rh : zero ? signed_zero : r);
     return exact | ((ok0 | ok1) & !sign_unknown);
 }
 
