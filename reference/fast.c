@@ -91,7 +91,10 @@ bool enclosure_round(const enclosure *e, float *cr)
         *cr = (float)e->hi;
         return e->err == 0;
     }
-    return fe_round_finite(e->hi, e->lo, e->err, cr);
+    double r;
+    bool decided = fe_round_finite(e->hi, e->lo, e->err, &r);
+    *cr = (float)r;
+    return decided;
 }
 
 bool fast_ref_decide(gelu_target t, bool grad, float x, ref_value *out, double *inv_ulp)

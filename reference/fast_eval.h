@@ -158,54 +158,89 @@ static inline float fe_float(uint32_t b)
     return f;
 }
 
-/* The binary32 neighbour of a finite r towards +inf (up) or −inf, by its encoding. */
-static inline float fe_neighbour(float r, bool up)
+static inline uint64_t fe_bits64(double d)
 {
-    uint32_t b = fe_bits(r);
-    uint32_t zero_next = up ? 0x00000001u : 0x80000001u;
-    uint32_t away = (b >> 31) == (up ? 0u : 1u); /* moving away from zero */
-    return fe_float((b & 0x7fffffffu) == 0 ? zero_next : away ? b + 1 : b - 1);
+    uint64_t b;
+    memcpy(&b, &d, sizeof b);
+    return b;
 }
 
-/* True when every real in the enclosure hi + lo ± err rounds to r (ignoring the sign of a zero
- * r). The rounding midpoints on both sides of r are exact in double (25 significant bits).
- * Distances from the value to both midpoints: hi − m is exact in most cases (Sterbenz, or both
- * within 2^-149 in the subnormal range) and otherwise within 2^-53 of itself; adding lo rounds by
- * ≤ 2^-53 of the result: a slack of 2^-51 of both covers them. When hi is itself a midpoint (x/2
- * for an odd subnormal x), the distance is lo, decided by its sign. (Comparisons and selections
- * here and below are on doubles, float values carried exactly as doubles: loops mixing float
- * and double masks do not vectorize.) */
-static inline bool fe_rounds_to(double hi, double lo, double err, float r)
+static inline double fe_double(uint64_t b)
 {
-    double m_lo = 0.5 * ((double)r + (double)fe_neighbour(r, false));
-    double m_hi = 0.5 * ((double)r + (double)fe_neighbour(r, true));
+    double d;
+    memcpy(&d, &b, sizeof d);
+    return d;
+}
+
+/* The binary32 neighbour towards +inf (up) or −inf of a finite binary32 value r carried as a
+ * double, computed in double and 64-bit integers (its encoding ± 1, as a double; the neighbour
+ * of ±0 is ±2^-149 on the side asked for; past FLT_MAX, +inf): away from zero the step is
+ * binary32's ULP at |r|, max(2^(e−23), 2^-149) for |r| in [2^e, 2^(e+1)); towards zero it is half
+ * that from a power of two above 2^-126, whose lower neighbour lies in the binade below.
+ * Doubles only, so that loops over it vectorize without mixing float and double masks. */
+static inline double fe_neighbour(double r, bool up)
+{
+    double a = fabs(r);
+    uint64_t b = fe_bits64(a);
+    int64_t ulp_biased = (int64_t)(b >> 52) - 23;
+    ulp_biased = ulp_biased < 1023 - 149 ? 1023 - 149 : ulp_biased;
+    double ulp = fe_double((uint64_t)ulp_biased << 52);
+    int64_t power_of_2 = (b & 0xfffffffffffffull) == 0;
+    double down_step = power_of_2 & (a > 0x1p-126) ? 0.5 * ulp : ulp;
+    double away = a + ulp, toward = a - down_step;
+    away = away > FLT_MAX ? INFINITY : away;
+    /* r's sign and zeroness from its encoding: compared as a double converted from a float, r
+     * would be compared as that float, with masks of another width. */
+    uint64_t rb = fe_bits64(r);
+    int64_t positive = (int64_t)rb > 0, zero = (rb << 1) == 0;
+    int64_t moves_away = positive == (int64_t)up;
+    double n = copysign(moves_away ? away : toward, r);
+    uint64_t zero_mask = -(uint64_t)zero; /* a blend of encodings: GCC 12 does not vectorize
+                                             * this selection when it is written as one */
+    return fe_double((fe_bits64(up ? 0x1p-149 : -0x1p-149) & zero_mask) |
+                     (fe_bits64(n) & ~zero_mask));
+}
+
+/* True when every real in the enclosure hi + lo ± err rounds to r, a binary32 value carried as a
+ * double (ignoring the sign of a zero r). The rounding midpoints on both sides of r are exact in
+ * double (25 significant bits). Distances from the value to both midpoints: hi − m is exact in
+ * most cases (Sterbenz, or both within 2^-149 in the subnormal range) and otherwise within 2^-53
+ * of itself; adding lo rounds by ≤ 2^-53 of the result: a slack of 2^-51 of both covers them.
+ * When hi is itself a midpoint (x/2 for an odd subnormal x), the distance is lo, decided by its
+ * sign. Flags are 64-bit integers, as wide as the doubles they are selected with (bool flags
+ * make the vectorizer mix mask widths). */
+static inline int64_t fe_rounds_to(double hi, double lo, double err, double r)
+{
+    double m_lo = 0.5 * (r + fe_neighbour(r, false));
+    double m_hi = 0.5 * (r + fe_neighbour(r, true));
     double d_lo = hi - m_lo, d_hi = m_hi - hi;
     double below = d_lo + lo, above = d_hi - lo;
-    return (fabs((double)r) <= FLT_MAX) & (below > err + (fabs(d_lo) + fabs(below)) * 0x1p-51) &
+    return (int64_t)(fabs(r) <= FLT_MAX) & (below > err + (fabs(d_lo) + fabs(below)) * 0x1p-51) &
            (above > err + (fabs(d_hi) + fabs(above)) * 0x1p-51);
 }
 
-/* The rounding decision of an enclosure with a finite hi (enclosure_round, fast.h). */
-static inline bool fe_round_finite(double hi, double lo, double err, float *cr)
+/* The rounding decision of an enclosure with a finite hi (enclosure_round, fast.h): the
+ * binary32 value every real in it rounds to, as a double, into *cr. Comparisons and selections
+ * are on doubles (binary32 values carried exactly as doubles). */
+static inline int64_t fe_round_finite(double hi, double lo, double err, double *cr)
 {
     /* err = 0: the defined and trivial regions, where hi is a binary32 value (lo at most marks
      * the side of the exact value, far below half an ULP), or a stand-in below 2^-151 that
      * rounds to 0. */
     double rh = (float)hi;
-    bool exact = (err == 0) & ((rh == hi) | (fabs(hi) < 0x1p-151));
+    int64_t exact = (int64_t)(err == 0) & ((rh == hi) | (fabs(hi) < 0x1p-151));
     /* Candidates: the rounding of hi + lo, and its neighbour on lo's side (hi + lo rounded to
      * double can land on a midpoint, which then rounds to even, possibly the wrong side). */
     double v = hi + lo;
-    float r0 = (float)v;
-    double up = fe_neighbour(r0, true), down = fe_neighbour(r0, false);
-    double r1 = lo > 0 ? up : down;
-    bool ok0 = fe_rounds_to(hi, lo, err, r0), ok1 = fe_rounds_to(hi, lo, err, (float)r1);
-    double r = ok0 ? (double)r0 : r1;
+    double r0 = (float)v;
+    double r1 = fe_neighbour(r0, lo > 0);
+    int64_t ok0 = fe_rounds_to(hi, lo, err, r0), ok1 = fe_rounds_to(hi, lo, err, r1);
+    double r = ok0 ? r0 : r1;
     /* ±0: the sign of the exact value must be known (a defined signed zero keeps hi's). */
-    bool zero = r == 0, defined_zero = (err == 0) & (v == 0);
-    bool sign_unknown = zero & !defined_zero & (fabs(v) <= err);
+    int64_t zero = r == 0, defined_zero = (int64_t)(err == 0) & (v == 0);
+    int64_t sign_unknown = zero & !defined_zero & (fabs(v) <= err);
     double signed_zero = defined_zero ? rh : v < 0 ? -0.0 : 0.0;
-    *cr = (float)(exact ? rh : zero ? signed_zero : r);
+    *cr = exact ? rh : zero ? signed_zero : r;
     return exact | ((ok0 | ok1) & !sign_unknown);
 }
 

@@ -44,8 +44,7 @@ static fast_lanes_fn *lanes_of(fast_isa isa)
 
 static bool is_special(float x)
 {
-    uint32_t b = fe_bits(x);
-    return (b & 0x7f800000u) == 0x7f800000u || (b & 0x7fffffffu) == 0;
+    return !isfinite(x) || x == 0;
 }
 
 /* The libm values of point j (fast_vec.h) for the regions its directions use: the general
@@ -98,7 +97,7 @@ size_t fast_ref_fill_isa(fast_isa isa, gelu_target t, int ndir, const float *x, 
                 if (is_special(x[k])) {
                     if (fast_ref_decide(t, d == 1, x[k], &out[d][k], &inv_ulp[d][k])) continue;
                 } else if (lane_out.decided[j]) {
-                    out[d][k] = (ref_value){lane_out.hi[j], lane_out.lo[j], lane_out.cr[j]};
+                    out[d][k] = (ref_value){lane_out.hi[j], lane_out.lo[j], (float)lane_out.cr[j]};
                     inv_ulp[d][k] = lane_out.inv_ulp[j];
                     continue;
                 }

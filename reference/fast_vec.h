@@ -38,8 +38,8 @@ typedef struct {
  * cr are then its values; elsewhere they are meaningless). */
 typedef struct {
     double hi[FAST_LANES_CHUNK], lo[FAST_LANES_CHUNK], err[FAST_LANES_CHUNK], inv_ulp[FAST_LANES_CHUNK];
-    float cr[FAST_LANES_CHUNK];
-    int32_t decided[FAST_LANES_CHUNK];
+    double cr[FAST_LANES_CHUNK];    /* a binary32 value */
+    int64_t decided[FAST_LANES_CHUNK]; /* as wide as a double: no mask conversion in the loop */
 } fast_lanes_out;
 
 /* The lane kernels of each ISA build (fast_vec_lanes.c compiled once per ISA): the enclosure of

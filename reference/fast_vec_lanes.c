@@ -40,9 +40,8 @@ static void lanes_decide(fast_lanes_out *out, size_t m)
 {
     for (size_t j = 0; j < m; j++) out->inv_ulp[j] = ref_inv_ulp(out->hi[j], out->lo[j]);
     for (size_t j = 0; j < m; j++) {
-        float cr;
-        double err = out->err[j];
-        bool ok = fe_round_finite(out->hi[j], out->lo[j], err, &cr);
+        double cr, err = out->err[j];
+        int64_t ok = fe_round_finite(out->hi[j], out->lo[j], err, &cr);
         out->cr[j] = cr;
         out->decided[j] = ok & !(err * out->inv_ulp[j] > 1e-3);
     }

@@ -76,8 +76,8 @@ static inline double ref_inv_ulp(double hi, double lo)
     /* Without branches, so that loops over it vectorize: zero or double-subnormal v (biased
      * exponent 0) is far below 2^-126 and gets 2^149 from the clamp below. */
     int64_t e = (int64_t)((b >> 52) & 0x7ff) - 1022; /* |v| in [2^(e-1), 2^e) */
-    bool below_edge = v > 0 ? r < 0 : r > 0;
-    e -= ((b & 0xfffffffffffffull) == 0) & below_edge;
+    int64_t below_edge = v > 0 ? r < 0 : r > 0;
+    e -= (int64_t)((b & 0xfffffffffffffull) == 0) & below_edge;
     int64_t ulp_exp = e - 24 < -149 ? -149 : e - 24;
     uint64_t inv = (uint64_t)(1023 - ulp_exp) << 52; /* 2^-ulp_exp, ulp_exp in [-149, 104] */
     double out;

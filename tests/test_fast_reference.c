@@ -11,6 +11,7 @@
 
 #include "contract.h"
 #include "fast.h"
+#include "fast_eval.h"
 #include "fast_vec.h"
 #include "sample.h"
 
@@ -255,4 +256,33 @@ Test(fast_reference, block_fill_comparison_catches_a_planted_difference)
     b.und[0][b.nund[0]++] = 4000; /* still ascending unless 4000 was already the last */
     cr_expect(fill_vs_points(GELU_TARGET_EXACT, x, 4096, &b, &at) >= 1 && at == 4000,
               "a decided point listed as undecided at index 4000 was not caught there");
+}
+
+/* fe_neighbour (fast_eval.h: binary32 neighbours computed in double arithmetic) against the
+ * definition, the encoding ± 1 away from or towards zero (±0's neighbours ±2^-149, FLT_MAX's
+ * +inf), at every 4,099th finite encoding and around every binade edge and zero. */
+static void neighbour_case(uint32_t b, size_t *bad)
+{
+    float r = float_from_bits(b);
+    if (!isfinite(r)) return;
+    for (int up = 0; up < 2; up++) {
+        uint32_t want;
+        if ((b & 0x7fffffffu) == 0) want = up ? 0x00000001u : 0x80000001u;
+        else want = (b >> 31) == (up ? 0u : 1u) ? b + 1 : b - 1;
+        double got = fe_neighbour((double)r, up);
+        double w = (double)float_from_bits(want);
+        if (!(memcmp(&got, &w, sizeof got) == 0) && (*bad)++ < 5)
+            cr_log_error("neighbour %s of %a (0x%08x): %a, want %a (0x%08x)", up ? "up" : "down",
+                         (double)r, b, got, w, want);
+    }
+}
+
+Test(fast_reference, neighbour_is_the_next_encoding)
+{
+    size_t bad = 0;
+    for (uint64_t b = 0; b < (UINT64_C(1) << 32); b += 4099) neighbour_case((uint32_t)b, &bad);
+    for (uint32_t e = 0; e < 256; e++)
+        for (uint32_t s = 0; s < 2; s++)
+            for (int d = -2; d <= 2; d++) neighbour_case((s << 31) | ((e << 23) + (uint32_t)d), &bad);
+    cr_expect(bad == 0, "%zu neighbours differ from the encoding step", bad);
 }
