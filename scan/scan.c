@@ -159,7 +159,8 @@ typedef struct {
     size_t nmis;
     uint16_t mis[SCAN_BLOCK];
     double mis_ulp[SCAN_BLOCK], mis_abs[SCAN_BLOCK], mis_rel[SCAN_BLOCK];
-    ref_value ref_values[SCAN_BLOCK]; /* prepare_refs' scratch */
+    ref_value ref_values[DIR_COUNT][SCAN_BLOCK]; /* fill_refs' values, per direction */
+    uint16_t undecided[DIR_COUNT][SCAN_BLOCK];   /* the points fast_ref_fill leaves to MPFR */
     /* The block's runs: points k with run_start[r] ≤ k < run_start[r + 1] share their input
      * range, x bucket and whether x is finite (the metric loop adds a run at a time). */
     size_t nruns;
@@ -329,22 +330,41 @@ static void check_sign(sign_metrics *m, const float *x, const float *y, const po
     for (size_t j = 0; j < n; j++) check_sign_at(m, x, y, r, j, seq0, x_min);
 }
 
-/* The references of target t, direction dir, at the block's inputs, and the metrics of their
- * correctly rounded values as outputs. */
+/* The reference values of target t at the block's inputs in the ndir directions scanned, into
+ * w->ref_values and the inv_ulp of w->ref[t][d]: the block fill (fast_ref_fill: SIMD lanes, both
+ * directions sharing their libm values), MPFR at the points it cannot decide. When profiling,
+ * the fill's time is split evenly between the directions. */
+static void fill_refs(scan_worker *w, gelu_target t, int ndir, const float *x, size_t n)
+{
+    double t0 = w->profiling ? now_s() : 0;
+    ref_value *out[DIR_COUNT] = {w->ref_values[0], w->ref_values[1]};
+    double *inv_ulp[DIR_COUNT] = {w->ref[t][0]->inv_ulp, w->ref[t][1]->inv_ulp};
+    uint16_t *undecided[DIR_COUNT] = {w->undecided[0], w->undecided[1]};
+    size_t nundecided[DIR_COUNT];
+    fast_ref_fill(t, ndir, x, n, out, inv_ulp, undecided, nundecided);
+    double share = w->profiling ? (now_s() - t0) / ndir : 0;
+    for (int d = 0; d < ndir; d++) {
+        w->prof.reference[t][d] += share;
+        for (size_t k = 0; k < nundecided[d]; k++) {
+            size_t j = undecided[d][k];
+            double f0 = w->profiling ? now_s() : 0;
+            fast_ref_fallback(t, d == DIR_DERIVATIVE, x[j], &out[d][j], &inv_ulp[d][j]);
+            w->part->fallbacks[t][d]++;
+            double spent = w->profiling ? now_s() - f0 : 0; /* MPFR's time, part of the reference's */
+            w->prof.fallback[t][d] += spent;
+            w->prof.reference[t][d] += spent;
+        }
+    }
+}
+
+/* The references of target t, direction dir, at the block's inputs (from fill_refs), and the
+ * metrics of their correctly rounded values as outputs. */
 static void prepare_refs(scan_worker *w, gelu_target t, int dir, const float *x, size_t n)
 {
     point_ref *p = w->ref[t][dir];
     bool grad = dir == DIR_DERIVATIVE;
     double t0 = w->profiling ? now_s() : 0;
-    ref_value *v = w->ref_values;
-    if (!fast_ref_block(t, grad, x, n, v, p->inv_ulp))
-        for (size_t j = 0; j < n; j++)
-            if (!fast_ref_decide(t, grad, x[j], &v[j], &p->inv_ulp[j])) {
-                double f0 = w->profiling ? now_s() : 0;
-                fast_ref_fallback(t, grad, x[j], &v[j], &p->inv_ulp[j]);
-                w->part->fallbacks[t][dir]++;
-                lap(w, &f0, &w->prof.fallback[t][dir]);
-            }
+    const ref_value *v = w->ref_values[dir];
     for (size_t j = 0; j < n; j++) {
         p->hi[j] = v[j].hi;
         p->lo[j] = v[j].lo;
@@ -544,10 +564,12 @@ static void run_block(scan_worker *w, uint64_t block)
     }
     w->run_start[w->nruns] = (uint16_t)n;
     lap(w, &t0, &w->prof.inputs);
+    int ndir = w->sh->cfg->grad ? DIR_COUNT : 1;
     for (int t = 0; t < GELU_TARGET_COUNT; t++)
-        if (w->sh->targets_used & (1u << t))
-            for (int d = 0; d < (w->sh->cfg->grad ? DIR_COUNT : 1); d++)
-                prepare_refs(w, (gelu_target)t, d, x, n);
+        if (w->sh->targets_used & (1u << t)) {
+            fill_refs(w, (gelu_target)t, ndir, x, n);
+            for (int d = 0; d < ndir; d++) prepare_refs(w, (gelu_target)t, d, x, n);
+        }
     for (size_t i = 0; i < w->sh->cfg->nimpls; i++)
         run_impl(w, i, n, has_prev, seq0);
     w->part->inputs += n;
