@@ -1,6 +1,7 @@
 /* The scan engine (see scan.h): domains, blocks, threads, per-block evaluation. */
 #include "scan.h"
 
+#include <float.h>
 #include <gsl/gsl_deriv.h>
 #include <math.h>
 #include <pthread.h>
@@ -240,7 +241,10 @@ static void count_criteria(criteria_counts *c, const float *x, const float *y, c
         bool plain = r->plain[j] & (fabsf(y[j]) <= 0x1.fffffep127f);
         double d = abs[j], f = fabs(r->hi[j]);
         bool in = fabsf(x[j]) <= (float)XNNPACK_GELU_DOMAIN;
-        double measured = f > BENCHDNN_GELU_ERF_REL_FLOOR ? d / f : d;
+        /* d below 2^-900 fails no rule (d/f < 2^-900/1e-5); dividing a subnormal d (the
+         * correctly rounded values' errors past x = 16) would cost a microcode assist */
+        double d_q = d < 0x1p-900 ? 0.0 : d;
+        double measured = f > BENCHDNN_GELU_ERF_REL_FLOOR ? d_q / f : d;
         benchdnn += plain & (measured > BENCHDNN_GELU_ERF_THRESHOLD);
         checked += plain & in;
         xnnpack += plain & in & !((d <= XNNPACK_GELU_ABS_TOL) | (d <= XNNPACK_GELU_REL_TOL * f));
@@ -281,6 +285,44 @@ static bool block_errors(const float *y, const point_ref *r, size_t n, double *u
             if (!r->plain[j] || !isfinite(y[j])) point_errors(y[j], r, j, &ulp[j], &abs[j], &rel[j]);
     for (size_t j = 0; j < n; j++) cr[j] = is_cr(float_bits(y[j]), r->cr_bits[j]);
     return specials != 0;
+}
+
+/* block_errors of the correctly rounded values themselves (y = r->cr). Where r->cr equals hi
+ * (past the upper thresholds: hi = x or 1, lo = ∓2^-1074 marking the side) the error is |lo|
+ * exactly, and its ULP and relative errors are the products |lo|·inv_ulp and |lo|·inv_abs as
+ * block_errors computes them; when lo is subnormal those operations would each cost a microcode
+ * assist on Intel cores, so a block with a subnormal lo takes them a point at a time: a product
+ * whose operands equal the previous point's is not recomputed, and one of at most 2^-1075
+ * (|lo| ≤ 2^-1074, inv ≤ 1/2) is +0, as round-to-nearest-even makes it. Same values. */
+static bool cr_errors(const point_ref *r, size_t n, double *ulp, double *abs, double *rel,
+                      uint32_t *cr)
+{
+    uint64_t subnormal_lo = 0;
+    for (size_t j = 0; j < n; j++)
+        subnormal_lo |= (fabs(r->lo[j]) < DBL_MIN) & (r->lo[j] != 0);
+    if (!subnormal_lo) return block_errors(r->cr, r, n, ulp, abs, rel, cr);
+    bool any_special = false;
+    double d_prev = -1, inv_ulp_prev = -1, inv_abs_prev = -1, ulp_prev = 0, rel_prev = 0;
+    for (size_t j = 0; j < n; j++) {
+        cr[j] = 1;
+        if (!r->plain[j] || (double)r->cr[j] != r->hi[j]) {
+            any_special |= !r->plain[j] || !isfinite(r->cr[j]);
+            point_errors(r->cr[j], r, j, &ulp[j], &abs[j], &rel[j]);
+            continue;
+        }
+        double d = fabs(r->lo[j]); /* |((double)cr − hi) − lo| with (double)cr − hi = 0 */
+        double iu = r->inv_ulp[j], ia = r->inv_abs[j];
+        bool tiny = d <= DBL_TRUE_MIN;
+        if (d != d_prev || iu != inv_ulp_prev) ulp_prev = tiny && iu <= 0.5 ? 0.0 : d * iu;
+        if (d != d_prev || ia != inv_abs_prev) rel_prev = tiny && ia <= 0.5 ? 0.0 : d * ia;
+        d_prev = d;
+        inv_ulp_prev = iu;
+        inv_abs_prev = ia;
+        abs[j] = d;
+        ulp[j] = ulp_prev;
+        rel[j] = rel_prev;
+    }
+    return any_special;
 }
 
 /* Distance between two floats in binary32 steps (−0 and +0 one step apart). */
@@ -374,7 +416,7 @@ static void prepare_refs(scan_worker *w, gelu_target t, int dir, const float *x,
         p->inv_abs[j] = p->plain[j] ? 1.0 / fabs(v[j].hi) : 0;
     }
     w->part->refs[t][dir] += n;
-    bool any_special = block_errors(p->cr, p, n, p->cr_ulp, p->cr_abs, p->cr_rel, w->cr);
+    bool any_special = cr_errors(p, n, p->cr_ulp, p->cr_abs, p->cr_rel, w->cr);
     for (size_t k = 0; k < w->nruns; k++) {
         size_t a = w->run_start[k], b = w->run_start[k + 1];
         run_sums_of(&p->cr_sums[k], a, b, isfinite(x[a]), p->cr_ulp, p->cr_abs, p->cr_rel, w->cr);
