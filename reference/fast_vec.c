@@ -72,12 +72,12 @@ static void libm_values(gelu_target t, bool grad, double x, fast_lanes_in *in, s
     in->l2[j] = l2;
 }
 
-size_t fast_ref_fill_isa(fast_isa isa, gelu_target t, int ndir, const float *x, size_t n,
-                         ref_value *const out[], double *const inv_ulp[],
+size_t fast_ref_fill_isa(fast_isa isa, bool block_path, gelu_target t, int ndir, const float *x,
+                         size_t n, ref_value *const out[], double *const inv_ulp[],
                          uint16_t *const undecided[], size_t nundecided[])
 {
     for (int d = 0; d < ndir; d++) nundecided[d] = 0;
-    bool blocks = true;
+    bool blocks = block_path || t == GELU_TARGET_RELU;
     for (int d = 0; d < ndir && blocks; d++)
         blocks = fast_ref_block(t, d == 1, x, n, out[d], inv_ulp[d]);
     if (blocks) return 0;
@@ -113,5 +113,6 @@ size_t fast_ref_fill_isa(fast_isa isa, gelu_target t, int ndir, const float *x, 
 size_t fast_ref_fill(gelu_target t, int ndir, const float *x, size_t n, ref_value *const out[],
                      double *const inv_ulp[], uint16_t *const undecided[], size_t nundecided[])
 {
-    return fast_ref_fill_isa(FAST_ISA_AUTO, t, ndir, x, n, out, inv_ulp, undecided, nundecided);
+    return fast_ref_fill_isa(FAST_ISA_AUTO, true, t, ndir, x, n, out, inv_ulp, undecided,
+                             nundecided);
 }

@@ -54,10 +54,11 @@ typedef enum { FAST_ISA_AUTO, FAST_ISA_PORTABLE, FAST_ISA_AVX2, FAST_ISA_AVX512 
 /* False when this build or CPU lacks the ISA. */
 bool fast_isa_available(fast_isa isa);
 
-/* fast_ref_fill (fast.h) with the lane kernels of the given ISA build (the tests compare them;
- * an ISA this CPU lacks must not be asked for). */
-size_t fast_ref_fill_isa(fast_isa isa, gelu_target t, int ndir, const float *x, size_t n,
-                         ref_value *const out[], double *const inv_ulp[],
+/* fast_ref_fill (fast.h) with the lane kernels of the given ISA build, and (block_path false)
+ * every block of a target other than ReLU through the lanes, even those fast_ref_block fills
+ * (the tests compare them; an ISA this CPU lacks must not be asked for). */
+size_t fast_ref_fill_isa(fast_isa isa, bool block_path, gelu_target t, int ndir, const float *x,
+                         size_t n, ref_value *const out[], double *const inv_ulp[],
                          uint16_t *const undecided[], size_t nundecided[]);
 
 #endif
