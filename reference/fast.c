@@ -1,10 +1,5 @@
-/* The fast reference (see fast.h): double-precision enclosures with their error analysis.
- *
- * Notation: u = 2^-52, the spacing of doubles at 1; each correctly rounded double operation has
- * relative error ≤ u/2. Assumed libm accuracy (glibc on x86-64, validated against MPFR by
- * tests/test_fast_reference.c): erfc ≤ 8 ULP, erf, tanh ≤ 4 ULP, exp ≤ 2 ULP. The condition
- * number κ of a function turns a relative error δ of its argument into κ·δ of its value:
- * erfc(z): κ ≤ 2z² + 2 for z > 0 and ≤ 1/2 for z ≤ 0; σ(t) = 1/(1 + e^-t): κ ≤ |t|. */
+/* The fast reference (see fast.h): double-precision enclosures, their arithmetic and error
+ * analysis in fast_eval.h (shared with the block path, fast_vec.c), the libm calls here. */
 #include "fast.h"
 
 #include <float.h>
@@ -12,35 +7,7 @@
 #include <stdint.h>
 #include <string.h>
 
-static const double U = 0x1p-52;
-static const double SQRT1_2 = 0x1.6a09e667f3bcdp-1;      /* √½ */
-static const double INV_SQRT_2PI = 0x1.9884533d43651p-2; /* 1/√(2π) */
-static const double SQRT_2_PI = 0x1.9884533d43651p-1;    /* √(2/π) */
-static const double KAPPA = 0.044715;                    /* the tanh formula's cubic coefficient */
-static const double TINY = 0x1p-8;                       /* below: the x/2 + lo forward form */
-/* Stand-in for a negative exact value too small to matter: |f| < 2^-151 in the −0 regions, so
- * every output's ULP error (in units of 2^-149) is unaffected, and it rounds to −0. */
-static const double NEG_TINY = -0x1p-1000;
-
-/* Past these, f(x) rounds to x (and f'(x) to 1) above, to −0 below, for every binary32 x:
- *   exact:   x·Q(x) < 2^-190·x at 16; |f|, |f'| < 20·φ(20) ≈ 2^-290 at −20;
- *   tanh:    σ(−t) < 2^-125 at 10 (t = 87); |f|, |f'| < 2^-154 at −11 (t = −112.5);
- *   sigmoid: σ(−1.702x)·1.702x < 2^-73 at 32; |f|, |f'| < 2^-165 at −72;
- *   silu:    σ(−x)·x < 2^-63 at 48; |f|, |f'| < 2^-155 at −112.
- * (Q = 1 − Φ, φ the normal density, t = 2√(2/π)(x + 0.044715x³); thresholds checked against
- * MPFR by tests/test_fast_reference.c.) */
-static const struct {
-    double upper, lower;
-} trivial[GELU_TARGET_COUNT] = {
-    [GELU_TARGET_EXACT] = {16, -20},
-    [GELU_TARGET_TANH] = {10, -11},
-    [GELU_TARGET_SIGMOID] = {32, -72},
-    [GELU_TARGET_SILU] = {48, -112},
-    [GELU_TARGET_RELU] = {0, 0},
-};
-
-static double slope_of(gelu_target t) { return t == GELU_TARGET_SILU ? 1.0 : 1.702; }
-
+#include "fast_eval.h"
 
 static void set(enclosure *e, double hi, double lo, double err)
 {
@@ -49,87 +16,35 @@ static void set(enclosure *e, double hi, double lo, double err)
     e->err = err;
 }
 
-/* Below 2^-30: f(x) = x/2 + a·x² + O(x⁴) and f'(x) = 1/2 + 2a·x + O(x³), a = S'(0) for the
- * target's factor S (f = x·S, S − 1/2 odd): exact and tanh 1/√(2π), sigmoid 1.702/4, SiLU 1/4.
- * The neglected terms are below x² < 2^-60 of the kept ones. */
-static const double MICRO = 0x1p-30;
-
-static double s_prime_0(gelu_target t)
-{
-    return t == GELU_TARGET_EXACT || t == GELU_TARGET_TANH ? INV_SQRT_2PI : slope_of(t) / 4;
-}
-
 static void micro(gelu_target t, bool grad, double x, enclosure *e)
 {
-    double a = s_prime_0(t); /* within u/2 */
-    double lo = grad ? 2 * a * x : a * (x * x); /* x² exact; two roundings */
-    set(e, grad ? 0.5 : 0.5 * x, lo, fabs(lo) * 0x1p-50); /* a, the product(s): ≤ 1.5u; + x² */
+    micro_enclose(s_prime_0(t), grad, x, &e->hi, &e->lo, &e->err);
 }
 
-/* σ(t) in double: relative error ≤ (κ·δt + 3)·u with κ ≤ |t| (exp 2 ULP, 1 + e and 1/(...)). */
-static double sigma(double t) { return 1.0 / (1.0 + exp(-t)); }
-
-/* exact target, |x| ≥ 2^-8, inside the thresholds.
- * z = −x·√½: relative error ≤ u (√½ and the product). erfc(z): 8u + κ·u.
- * f = 0.5·x·erfc(z): one more u/2. For x > 0 (z < 0) κ ≤ 1/2, else κ ≤ x² + 2.
- * f' = A + B, A = erfc(z)/2 (as above), B = x·e^(−x²/2)/√(2π): x² exact, exp 2u, two products
- * and the constant 1.5u → 4u; the sum u/2·|A + B|. */
 static void exact_general(bool grad, double x, enclosure *e)
 {
-    double kappa = x > 0 ? 0.5 : x * x + 2;
-    double erfc_z = erfc(-x * SQRT1_2);
-    if (!grad) {
-        double f = 0.5 * x * erfc_z;
-        set(e, f, 0, fabs(f) * (kappa + 10) * U);
-        return;
-    }
-    double a = 0.5 * erfc_z, b = x * (INV_SQRT_2PI * exp(-0.5 * x * x));
-    double s = a + b;
-    set(e, s, 0, (fabs(a) * (kappa + 10) + fabs(b) * 5 + fabs(s)) * U);
+    double erfc_z = erfc(exact_erfc_arg(x)), ex = grad ? exp(exact_exp_arg(x)) : 0;
+    exact_enclose(grad, x, erfc_z, ex, &e->hi, &e->lo, &e->err);
 }
 
-/* tanh target: t = 2√(2/π)(x + 0.044715x³), relative error ≤ 3u (six roundings, no cancellation
- * as x and x³ share a sign). σ(t): (3|t| + 3)u. f = x·σ(t): + u/2.
- * f' = σ(t) + x·σ(t)·σ(−t)·t', t' = 2√(2/π)(1 + 3·0.044715x²) within 3u; B's relative error
- * ≤ (6|t| + 6 + 3 + 1.5)u. */
 static void tanh_general(bool grad, double x, enclosure *e)
 {
-    double t = 2 * SQRT_2_PI * (x + KAPPA * (x * x * x));
-    double s = sigma(t), at = fabs(t);
-    if (!grad) {
-        double f = x * s;
-        set(e, f, 0, fabs(f) * (3 * at + 5) * U);
-        return;
-    }
-    double dt = 2 * SQRT_2_PI * (1 + 3 * KAPPA * (x * x));
-    double a = s, b = x * s * sigma(-t) * dt, sum = a + b;
-    set(e, sum, 0, (fabs(a) * (3 * at + 5) + fabs(b) * (6 * at + 12) + fabs(sum)) * U);
+    double t = tanh_t(x);
+    tanh_enclose(grad, x, t, exp(-t), grad ? exp(t) : 0, &e->hi, &e->lo, &e->err);
 }
 
-/* sigmoid and SiLU: t = k·x within u (k's rounding and the product). σ(t): (|t| + 3)u;
- * f = x·σ(t): + u/2. f' = σ(t) + t·σ(t)·σ(−t): B within (2|t| + 6 + 1.5)u. */
 static void sigmoid_general(double k, bool grad, double x, enclosure *e)
 {
-    double t = k * x, at = fabs(t), s = sigma(t);
-    if (!grad) {
-        double f = x * s;
-        set(e, f, 0, fabs(f) * (at + 5) * U);
-        return;
-    }
-    double a = s, b = t * s * sigma(-t), sum = a + b;
-    set(e, sum, 0, (fabs(a) * (at + 5) + fabs(b) * (2 * at + 9) + fabs(sum)) * U);
+    double t = k * x;
+    sigmoid_enclose(k, grad, x, exp(-t), grad ? exp(t) : 0, &e->hi, &e->lo, &e->err);
 }
 
-/* Forward for |x| < 2^-8: f = x/2 + x·g/2 with g = 2S − 1 odd and small (S the target's
- * sigmoid-like factor): exact g = erf(x√½), tanh g = tanh(t/2), sigmoid g = tanh(kx/2).
- * x/2 is exact in double; lo = x·g/2 within (libm 4u + argument ≤ 3u + u/2) ≤ 8u relative. */
 static void forward_tiny(gelu_target t, double x, enclosure *e)
 {
-    double g = t == GELU_TARGET_EXACT ? erf(x * SQRT1_2)
-             : t == GELU_TARGET_TANH  ? tanh(SQRT_2_PI * (x + KAPPA * (x * x * x)))
-                                      : tanh(0.5 * slope_of(t) * x);
-    double lo = 0.5 * (x * g);
-    set(e, 0.5 * x, lo, fabs(lo) * 10 * U);
+    double g = t == GELU_TARGET_EXACT ? erf(exact_erf_arg(x))
+             : t == GELU_TARGET_TANH  ? tanh(tanh_tiny_arg(x))
+                                      : tanh(sigmoid_tiny_arg(slope_of(t), x));
+    tiny_enclose(x, g, &e->hi, &e->lo, &e->err);
 }
 
 /* The definitions at NaN, ±inf, ±0 and ReLU everywhere; false for other inputs. */
@@ -170,66 +85,16 @@ void fast_enclose(gelu_target t, bool grad, float xf, enclosure *e)
     }
 }
 
-/* The binary32 neighbour of a finite r towards +inf (up) or −inf, by its encoding. */
-static float neighbour(float r, bool up)
-{
-    uint32_t b;
-    memcpy(&b, &r, sizeof b);
-    if ((b & 0x7fffffffu) == 0) b = up ? 0x00000001u : 0x80000001u;
-    else if ((b >> 31) == (up ? 0u : 1u)) b++; /* away from zero */
-    else b--;
-    memcpy(&r, &b, sizeof r);
-    return r;
-}
-
-/* True when every real in the enclosure rounds to r (ignoring the sign of a zero r). */
-static bool rounds_to(const enclosure *e, float r)
-{
-    if (isinf(r)) return false;
-    /* The rounding midpoints on both sides of r are exact in double (25 significant bits). */
-    double m_lo = 0.5 * ((double)r + (double)neighbour(r, false));
-    double m_hi = 0.5 * ((double)r + (double)neighbour(r, true));
-    /* Distances from the value to both midpoints. hi − m is exact in most cases (Sterbenz, or
-     * both within 2^-149 in the subnormal range) and otherwise within 2^-53 of itself; adding lo
-     * rounds by ≤ 2^-53 of the result: a slack of 2^-51 of both covers them. When hi is itself
-     * a midpoint (x/2 for an odd subnormal x), the distance is lo, decided by its sign. */
-    double d_lo = e->hi - m_lo, d_hi = m_hi - e->hi;
-    double below = d_lo + e->lo, above = d_hi - e->lo;
-    return below > e->err + (fabs(d_lo) + fabs(below)) * 0x1p-51 &&
-           above > e->err + (fabs(d_hi) + fabs(above)) * 0x1p-51;
-}
-
 bool enclosure_round(const enclosure *e, float *cr)
 {
     if (isnan(e->hi) || isinf(e->hi)) {
         *cr = (float)e->hi;
         return e->err == 0;
     }
-    /* Candidates: the rounding of hi + lo, and its neighbour on lo's side (hi + lo rounded to
-     * double can land on a midpoint, which then rounds to even, possibly the wrong side). */
-    if (e->err == 0) {
-        /* The defined and trivial regions: hi is a binary32 value (lo at most marks the side of
-         * the exact value, far below half an ULP), or a stand-in below 2^-151 that rounds to 0. */
-        float rh = (float)e->hi;
-        if ((double)rh == e->hi || fabs(e->hi) < 0x1p-151) {
-            *cr = rh;
-            return true;
-        }
-    }
-    double v = e->hi + e->lo;
-    float r = (float)v;
-    if (!rounds_to(e, r)) {
-        r = neighbour(r, e->lo > 0);
-        if (!rounds_to(e, r)) return false;
-    }
-    if (r == 0.0f) {
-        /* ±0: the sign of the exact value must be known. */
-        if (e->err == 0 && v == 0) r = (float)e->hi; /* a defined signed zero */
-        else if (fabs(v) <= e->err) return false;
-        else r = v < 0 ? -0.0f : 0.0f;
-    }
-    *cr = r;
-    return true;
+    double r;
+    bool decided = fe_round_finite(e->hi, e->lo, e->err, &r);
+    *cr = (float)r;
+    return decided;
 }
 
 bool fast_ref_decide(gelu_target t, bool grad, float x, ref_value *out, double *inv_ulp)

@@ -43,4 +43,12 @@ bool fast_ref_block(gelu_target t, bool grad, const float *x, size_t n, ref_valu
                     double *inv_ulp);
 void fast_ref_fallback(gelu_target t, bool grad, float x, ref_value *out, double *inv_ulp);
 
+/* fast_ref_decide at a block of n ≤ 65,536 inputs, forward into out[0], inv_ulp[0] and, when
+ * ndir = 2, the derivative into out[1], inv_ulp[1], a chunk at a time in SIMD lanes, the libm
+ * values shared by both directions (fast_vec.c): the same bits as point by point. The points it
+ * cannot decide are listed (ascending) in undecided[d][0 .. nundecided[d]) with out[d] unset
+ * there, for fast_ref_fallback; returns their total. */
+size_t fast_ref_fill(gelu_target t, int ndir, const float *x, size_t n, ref_value *const out[],
+                     double *const inv_ulp[], uint16_t *const undecided[], size_t nundecided[]);
+
 #endif

@@ -73,11 +73,12 @@ static inline double ref_inv_ulp(double hi, double lo)
     double v = hi + lo, r = (hi - v) + lo;
     uint64_t b;
     memcpy(&b, &v, sizeof b);
-    int biased = (int)((b >> 52) & 0x7ff);
-    if (biased == 0) return 0x1p149; /* zero or double-subnormal: far below 2^-126 */
-    int e = biased - 1022;           /* |v| in [2^(e-1), 2^e) */
-    if ((b & 0xfffffffffffffull) == 0 && (v > 0 ? r < 0 : r > 0)) e -= 1;
-    int ulp_exp = e - 24 < -149 ? -149 : e - 24;
+    /* Without branches, so that loops over it vectorize: zero or double-subnormal v (biased
+     * exponent 0) is far below 2^-126 and gets 2^149 from the clamp below. */
+    int64_t e = (int64_t)((b >> 52) & 0x7ff) - 1022; /* |v| in [2^(e-1), 2^e) */
+    int64_t below_edge = v > 0 ? r < 0 : r > 0;
+    e -= (int64_t)((b & 0xfffffffffffffull) == 0) & below_edge;
+    int64_t ulp_exp = e - 24 < -149 ? -149 : e - 24;
     uint64_t inv = (uint64_t)(1023 - ulp_exp) << 52; /* 2^-ulp_exp, ulp_exp in [-149, 104] */
     double out;
     memcpy(&out, &inv, sizeof out);

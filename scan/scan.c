@@ -1,6 +1,7 @@
 /* The scan engine (see scan.h): domains, blocks, threads, per-block evaluation. */
 #include "scan.h"
 
+#include <float.h>
 #include <gsl/gsl_deriv.h>
 #include <math.h>
 #include <pthread.h>
@@ -190,7 +191,8 @@ typedef struct {
     size_t nmis;
     uint16_t mis[SCAN_BLOCK];
     double mis_ulp[SCAN_BLOCK], mis_abs[SCAN_BLOCK], mis_rel[SCAN_BLOCK];
-    ref_value ref_values[SCAN_BLOCK]; /* prepare_refs' scratch */
+    ref_value ref_values[DIR_COUNT][SCAN_BLOCK]; /* fill_refs' values, per direction */
+    uint16_t undecided[DIR_COUNT][SCAN_BLOCK];   /* the points fast_ref_fill leaves to MPFR */
     /* The block's runs: points k with run_start[r] ≤ k < run_start[r + 1] share their input
      * range, x bucket and whether x is finite (the metric loop adds a run at a time). */
     size_t nruns;
@@ -270,7 +272,10 @@ static void count_criteria(criteria_counts *c, const float *x, const float *y, c
         bool plain = r->plain[j] & (fabsf(y[j]) <= 0x1.fffffep127f);
         double d = abs[j], f = fabs(r->hi[j]);
         bool in = fabsf(x[j]) <= (float)XNNPACK_GELU_DOMAIN;
-        double measured = f > BENCHDNN_GELU_ERF_REL_FLOOR ? d / f : d;
+        /* d below 2^-900 fails no rule (d/f < 2^-900/1e-5); dividing a subnormal d (the
+         * correctly rounded values' errors past x = 16) would cost a microcode assist */
+        double d_q = d < 0x1p-900 ? 0.0 : d;
+        double measured = f > BENCHDNN_GELU_ERF_REL_FLOOR ? d_q / f : d;
         benchdnn += plain & (measured > BENCHDNN_GELU_ERF_THRESHOLD);
         checked += plain & in;
         xnnpack += plain & in & !((d <= XNNPACK_GELU_ABS_TOL) | (d <= XNNPACK_GELU_REL_TOL * f));
@@ -311,6 +316,46 @@ static bool block_errors(const float *y, const point_ref *r, size_t n, double *u
             if (!r->plain[j] || !isfinite(y[j])) point_errors(y[j], r, j, &ulp[j], &abs[j], &rel[j]);
     for (size_t j = 0; j < n; j++) cr[j] = is_cr(float_bits(y[j]), r->cr_bits[j]);
     return specials != 0;
+}
+
+/* block_errors of the correctly rounded values themselves (y = r->cr). Where r->cr equals hi
+ * (past the upper thresholds: hi = x or 1, lo = ∓2^-1074 marking the side) the error is |lo|
+ * exactly, and its ULP and relative errors are the products |lo|·inv_ulp and |lo|·inv_abs as
+ * block_errors computes them; when lo is subnormal those operations would each cost a microcode
+ * assist on Intel cores, so a block with a subnormal lo takes them a point at a time: a product
+ * whose operands equal the previous point's is not recomputed, and one of at most 2^-1075
+ * (|lo| ≤ 2^-1074, inv ≤ 1/2) is +0, as round-to-nearest-even makes it. Same values. */
+static bool cr_errors(const point_ref *r, size_t n, double *ulp, double *abs, double *rel,
+                      uint32_t *cr)
+{
+    /* Either path gives the same values at every point; a block past the thresholds has a
+     * subnormal lo throughout, so its ends tell which path is faster. */
+    bool subnormal_lo = false;
+    for (size_t j = 0; j < n; j += n - 1 > 0 ? n - 1 : 1)
+        subnormal_lo |= fabs(r->lo[j]) < DBL_MIN && r->lo[j] != 0;
+    if (!subnormal_lo) return block_errors(r->cr, r, n, ulp, abs, rel, cr);
+    bool any_special = false;
+    double d_prev = -1, inv_ulp_prev = -1, inv_abs_prev = -1, ulp_prev = 0, rel_prev = 0;
+    for (size_t j = 0; j < n; j++) {
+        cr[j] = 1;
+        if (!r->plain[j] || (double)r->cr[j] != r->hi[j]) {
+            any_special |= !r->plain[j] || !isfinite(r->cr[j]);
+            point_errors(r->cr[j], r, j, &ulp[j], &abs[j], &rel[j]);
+            continue;
+        }
+        double d = fabs(r->lo[j]); /* |((double)cr − hi) − lo| with (double)cr − hi = 0 */
+        double iu = r->inv_ulp[j], ia = r->inv_abs[j];
+        bool tiny = d <= DBL_TRUE_MIN;
+        if (d != d_prev || iu != inv_ulp_prev) ulp_prev = tiny && iu <= 0.5 ? 0.0 : d * iu;
+        if (d != d_prev || ia != inv_abs_prev) rel_prev = tiny && ia <= 0.5 ? 0.0 : d * ia;
+        d_prev = d;
+        inv_ulp_prev = iu;
+        inv_abs_prev = ia;
+        abs[j] = d;
+        ulp[j] = ulp_prev;
+        rel[j] = rel_prev;
+    }
+    return any_special;
 }
 
 /* Distance between two floats in binary32 steps (−0 and +0 one step apart). */
@@ -360,32 +405,54 @@ static void check_sign(sign_metrics *m, const float *x, const float *y, const po
     for (size_t j = 0; j < n; j++) check_sign_at(m, x, y, r, j, seq0, x_min);
 }
 
-/* The references of target t, direction dir, at the block's inputs, and the metrics of their
- * correctly rounded values as outputs. */
+/* The reference values of target t at the block's inputs in the ndir directions scanned, into
+ * w->ref_values and the inv_ulp of w->ref[t][d]: the block fill (fast_ref_fill: SIMD lanes, both
+ * directions sharing their libm values), MPFR at the points it cannot decide. When profiling,
+ * the fill's time is split evenly between the directions. */
+static void fill_refs(scan_worker *w, gelu_target t, int ndir, const float *x, size_t n)
+{
+    double t0 = w->profiling ? now_s() : 0;
+    ref_value *out[DIR_COUNT] = {w->ref_values[0], w->ref_values[1]};
+    double *inv_ulp[DIR_COUNT] = {w->ref[t][0]->inv_ulp, w->ref[t][1]->inv_ulp};
+    uint16_t *undecided[DIR_COUNT] = {w->undecided[0], w->undecided[1]};
+    size_t nundecided[DIR_COUNT];
+    fast_ref_fill(t, ndir, x, n, out, inv_ulp, undecided, nundecided);
+    double share = w->profiling ? (now_s() - t0) / ndir : 0;
+    for (int d = 0; d < ndir; d++) {
+        w->prof.reference[t][d] += share;
+        for (size_t k = 0; k < nundecided[d]; k++) {
+            size_t j = undecided[d][k];
+            double f0 = w->profiling ? now_s() : 0;
+            fast_ref_fallback(t, d == DIR_DERIVATIVE, x[j], &out[d][j], &inv_ulp[d][j]);
+            w->part->fallbacks[t][d]++;
+            double spent = w->profiling ? now_s() - f0 : 0; /* MPFR's time, part of the reference's */
+            w->prof.fallback[t][d] += spent;
+            w->prof.reference[t][d] += spent;
+        }
+    }
+}
+
+/* The references of target t, direction dir, at the block's inputs (from fill_refs), and the
+ * metrics of their correctly rounded values as outputs. */
 static void prepare_refs(scan_worker *w, gelu_target t, int dir, const float *x, size_t n)
 {
     point_ref *p = w->ref[t][dir];
     bool grad = dir == DIR_DERIVATIVE;
     double t0 = w->profiling ? now_s() : 0;
-    ref_value *v = w->ref_values;
-    if (!fast_ref_block(t, grad, x, n, v, p->inv_ulp))
-        for (size_t j = 0; j < n; j++)
-            if (!fast_ref_decide(t, grad, x[j], &v[j], &p->inv_ulp[j])) {
-                double f0 = w->profiling ? now_s() : 0;
-                fast_ref_fallback(t, grad, x[j], &v[j], &p->inv_ulp[j]);
-                w->part->fallbacks[t][dir]++;
-                lap(w, &f0, &w->prof.fallback[t][dir]);
-            }
+    const ref_value *v = w->ref_values[dir];
     for (size_t j = 0; j < n; j++) {
         p->hi[j] = v[j].hi;
         p->lo[j] = v[j].lo;
         p->cr[j] = v[j].cr;
         p->cr_bits[j] = float_bits(v[j].cr);
         p->plain[j] = isfinite(v[j].hi) && v[j].hi != 0 ? 1 : 0;
-        p->inv_abs[j] = p->plain[j] ? 1.0 / fabs(v[j].hi) : 0;
+    }
+    for (size_t j = 0; j < n; j++) { /* doubles only, the division unconditional: vectorizes */
+        double a = fabs(p->hi[j]), inv = 1.0 / a;
+        p->inv_abs[j] = a <= DBL_MAX && a != 0 ? inv : 0;
     }
     w->part->refs[t][dir] += n;
-    bool any_special = block_errors(p->cr, p, n, p->cr_ulp, p->cr_abs, p->cr_rel, w->cr);
+    bool any_special = cr_errors(p, n, p->cr_ulp, p->cr_abs, p->cr_rel, w->cr);
     for (size_t k = 0; k < w->nruns; k++) {
         size_t a = w->run_start[k], b = w->run_start[k + 1];
         run_sums_of(&p->cr_sums[k], a, b, isfinite(x[a]), p->cr_ulp, p->cr_abs, p->cr_rel, w->cr);
@@ -575,10 +642,12 @@ static void run_block(scan_worker *w, uint64_t block)
     }
     w->run_start[w->nruns] = (uint16_t)n;
     lap(w, &t0, &w->prof.inputs);
+    int ndir = w->sh->cfg->grad ? DIR_COUNT : 1;
     for (int t = 0; t < GELU_TARGET_COUNT; t++)
-        if (w->sh->targets_used & (1u << t))
-            for (int d = 0; d < (w->sh->cfg->grad ? DIR_COUNT : 1); d++)
-                prepare_refs(w, (gelu_target)t, d, x, n);
+        if (w->sh->targets_used & (1u << t)) {
+            fill_refs(w, (gelu_target)t, ndir, x, n);
+            for (int d = 0; d < ndir; d++) prepare_refs(w, (gelu_target)t, d, x, n);
+        }
     for (size_t i = 0; i < w->sh->cfg->nimpls; i++)
         run_impl(w, i, n, has_prev, seq0);
     w->part->inputs += n;

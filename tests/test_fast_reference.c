@@ -11,6 +11,8 @@
 
 #include "contract.h"
 #include "fast.h"
+#include "fast_eval.h"
+#include "fast_vec.h"
 #include "sample.h"
 
 static size_t sample_count(void)
@@ -147,4 +149,146 @@ Test(fast_reference, block_path_gives_the_pointwise_values)
         cr_expect(!fast_ref_block(GELU_TARGET_EXACT, false, x, 4096, v, u),
                   "a block with %a at index 1234 was filled", (double)planted[p]);
     }
+}
+
+/* fast_ref_fill (the block path in SIMD lanes, forward and derivative together) gives the
+ * values fast_ref_decide gives point by point, bit for bit, and leaves undecided exactly the
+ * points it leaves undecided, for every ISA build this CPU runs: blocks of 4,096 consecutive
+ * encodings at every 2^24-th encoding, around each region's edges and each target's x_min. */
+typedef struct {
+    ref_value v[2][4096];
+    double u[2][4096];
+    uint16_t und[2][4096];
+    size_t nund[2];
+} filled_block;
+
+/* The points of the block where the fill differs from the point path (0 when none); the first
+ * such index into *at, logged as an error when log is set (an error log fails the run). */
+static size_t fill_vs_points(gelu_target t, const float *x, size_t n, const filled_block *b,
+                             size_t *at, bool log)
+{
+    size_t bad = 0;
+    for (int d = 0; d < 2; d++) {
+        size_t k = 0;
+        for (size_t j = 0; j < n; j++) {
+            ref_value vp;
+            double up;
+            bool decided = fast_ref_decide(t, d == 1, x[j], &vp, &up);
+            bool listed = k < b->nund[d] && b->und[d][k] == j;
+            k += listed;
+            bool same = decided ? !listed && memcmp(&vp.hi, &b->v[d][j].hi, sizeof vp.hi) == 0 &&
+                                      memcmp(&vp.lo, &b->v[d][j].lo, sizeof vp.lo) == 0 &&
+                                      float_bits(vp.cr) == float_bits(b->v[d][j].cr) &&
+                                      up == b->u[d][j]
+                                : listed;
+            if (!same && bad++ == 0) {
+                *at = j;
+                if (log)
+                    cr_log_error("%s%s(%a): point hi %a lo %a cr %a inv_ulp %a (%s), block hi %a "
+                                 "lo %a cr %a inv_ulp %a (%s)", gelu_target_name(t), d ? "'" : "",
+                                 (double)x[j], vp.hi, vp.lo, (double)vp.cr, up,
+                                 decided ? "decided" : "undecided", b->v[d][j].hi, b->v[d][j].lo,
+                                 (double)b->v[d][j].cr, b->u[d][j], listed ? "undecided" : "decided");
+            }
+        }
+    }
+    return bad;
+}
+
+static void fill(fast_isa isa, bool block_path, gelu_target t, const float *x, size_t n,
+                 filled_block *b)
+{
+    ref_value *out[2] = {b->v[0], b->v[1]};
+    double *u[2] = {b->u[0], b->u[1]};
+    uint16_t *und[2] = {b->und[0], b->und[1]};
+    fast_ref_fill_isa(isa, block_path, t, 2, x, n, out, u, und, b->nund);
+}
+
+Test(fast_reference, block_fill_gives_the_pointwise_values)
+{
+    static float x[4096];
+    static filled_block b;
+    float starts[64];
+    size_t ns = 0;
+    const float edges[] = {0x1p-8f, 0x1p-30f, 0x1p-125f, 16.0f, 20.0f, 10.0f, 11.0f, 32.0f,
+                           72.0f, 48.0f, 112.0f, 14.3561f, 0.0f};
+    for (size_t e = 0; e < sizeof edges / sizeof edges[0]; e++) {
+        starts[ns++] = float_from_bits(float_bits(edges[e]) - 2048); /* straddling the edge */
+        starts[ns++] = float_from_bits(float_bits(-edges[e]) - 2048);
+    }
+    for (int t = 0; t < GELU_TARGET_COUNT; t++)
+        if (t != GELU_TARGET_RELU) starts[ns++] = float_from_bits(float_bits((float)ref_x_min_d((gelu_target)t)) - 2048);
+    size_t blocks = 0, points = 0, undecided = 0;
+    /* every ISA build with the block path, and the widest one without it (the lanes then fill
+     * the trivial and micro regions too) */
+    for (fast_isa isa = FAST_ISA_AUTO; isa <= FAST_ISA_AVX512; isa++) {
+        if (!fast_isa_available(isa)) continue;
+        bool block_path = isa != FAST_ISA_AUTO;
+        for (int t = 0; t < GELU_TARGET_COUNT; t++) {
+            for (uint64_t s = 0; s < ns + 256; s++) {
+                uint32_t start = s < ns ? float_bits(starts[s]) : (uint32_t)((s - ns) << 24);
+                for (size_t j = 0; j < 4096; j++) x[j] = float_from_bits(start + (uint32_t)j);
+                fill(isa, block_path, (gelu_target)t, x, 4096, &b);
+                size_t at = 0;
+                cr_assert(fill_vs_points((gelu_target)t, x, 4096, &b, &at, true) == 0,
+                          "ISA build %d%s, %s: the block fill differs from the point path at %a "
+                          "(block from encoding 0x%08x)", (int)isa, block_path ? "" : " (lanes only)",
+                          gelu_target_name((gelu_target)t),
+                          (double)x[at], start);
+                blocks++;
+                points += 2 * 4096;
+                undecided += b.nund[0] + b.nund[1];
+            }
+        }
+    }
+    cr_log_info("%zu blocks, %zu values equal to the point path's, %zu undecided by both", blocks,
+                points, undecided);
+}
+
+/* The comparison above catches a planted difference: one hi off by one double ULP, one decided
+ * point listed as undecided, at the right input. */
+Test(fast_reference, block_fill_comparison_catches_a_planted_difference)
+{
+    static float x[4096];
+    static filled_block b;
+    for (size_t j = 0; j < 4096; j++) x[j] = float_from_bits(0x3f800000u + (uint32_t)j); /* 1.0 up */
+    fill(FAST_ISA_AUTO, true, GELU_TARGET_EXACT, x, 4096, &b);
+    size_t at = 0;
+    cr_assert(fill_vs_points(GELU_TARGET_EXACT, x, 4096, &b, &at, true) == 0);
+    b.v[1][777].hi = nextafter(b.v[1][777].hi, INFINITY);
+    cr_expect(fill_vs_points(GELU_TARGET_EXACT, x, 4096, &b, &at, false) == 1 && at == 777,
+              "a perturbed hi at index 777 was not caught there");
+    fill(FAST_ISA_AUTO, true, GELU_TARGET_EXACT, x, 4096, &b);
+    b.und[0][b.nund[0]++] = 4000; /* still ascending unless 4000 was already the last */
+    cr_expect(fill_vs_points(GELU_TARGET_EXACT, x, 4096, &b, &at, false) >= 1 && at == 4000,
+              "a decided point listed as undecided at index 4000 was not caught there");
+}
+
+/* fe_neighbour (fast_eval.h: binary32 neighbours computed in double arithmetic) against the
+ * definition, the encoding ± 1 away from or towards zero (±0's neighbours ±2^-149, FLT_MAX's
+ * +inf), at every 4,099th finite encoding and around every binade edge and zero. */
+static void neighbour_case(uint32_t b, size_t *bad)
+{
+    float r = float_from_bits(b);
+    if (!isfinite(r)) return;
+    for (int up = 0; up < 2; up++) {
+        uint32_t want;
+        if ((b & 0x7fffffffu) == 0) want = up ? 0x00000001u : 0x80000001u;
+        else want = (b >> 31) == (up ? 0u : 1u) ? b + 1 : b - 1;
+        double got = fe_neighbour((double)r, up);
+        double w = (double)float_from_bits(want);
+        if (!(memcmp(&got, &w, sizeof got) == 0) && (*bad)++ < 5)
+            cr_log_error("neighbour %s of %a (0x%08x): %a, want %a (0x%08x)", up ? "up" : "down",
+                         (double)r, b, got, w, want);
+    }
+}
+
+Test(fast_reference, neighbour_is_the_next_encoding)
+{
+    size_t bad = 0;
+    for (uint64_t b = 0; b < (UINT64_C(1) << 32); b += 4099) neighbour_case((uint32_t)b, &bad);
+    for (uint32_t e = 0; e < 256; e++)
+        for (uint32_t s = 0; s < 2; s++)
+            for (int d = -2; d <= 2; d++) neighbour_case((s << 31) | ((e << 23) + (uint32_t)d), &bad);
+    cr_expect(bad == 0, "%zu neighbours differ from the encoding step", bad);
 }

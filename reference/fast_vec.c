@@ -1,0 +1,118 @@
+/* The fast reference a block at a time (fast.h: fast_ref_fill): per chunk of points, the libm
+ * values each point's region needs, computed once and shared by the forward and the derivative
+ * (exact: erfc(−x·√½) is in both; tanh, sigmoid, SiLU: e^-t); then the lane kernels of the widest
+ * ISA build this CPU runs (fast_vec_lanes.c) compute the enclosures and their decisions; special
+ * inputs (NaN, ±inf, ±0) take the point path. Values are fast_ref_decide's, bit for bit. */
+#include "fast.h"
+
+#include <math.h>
+
+#include "fast_eval.h"
+#include "fast_vec.h"
+#include "gelucheck_config.h"
+
+bool fast_isa_available(fast_isa isa)
+{
+    switch (isa) {
+    case FAST_ISA_AUTO:
+    case FAST_ISA_PORTABLE: return true;
+    case FAST_ISA_AVX2:
+        return GELUCHECK_HAVE_AVX2 && __builtin_cpu_supports("avx2") &&
+               __builtin_cpu_supports("fma");
+    case FAST_ISA_AVX512:
+        return GELUCHECK_HAVE_AVX512 && __builtin_cpu_supports("avx512f") &&
+               __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512bw") &&
+               __builtin_cpu_supports("avx512vl");
+    }
+    return false;
+}
+
+static fast_lanes_fn *lanes_of(fast_isa isa)
+{
+    if (isa == FAST_ISA_AUTO)
+        isa = fast_isa_available(FAST_ISA_AVX512) ? FAST_ISA_AVX512
+            : fast_isa_available(FAST_ISA_AVX2)   ? FAST_ISA_AVX2
+                                                  : FAST_ISA_PORTABLE;
+#if GELUCHECK_HAVE_AVX512
+    if (isa == FAST_ISA_AVX512) return fast_lanes_avx512;
+#endif
+#if GELUCHECK_HAVE_AVX2
+    if (isa == FAST_ISA_AVX2) return fast_lanes_avx2;
+#endif
+    return fast_lanes_portable;
+}
+
+static bool is_special(float x)
+{
+    return !isfinite(x) || x == 0;
+}
+
+/* The libm values of point j (fast_vec.h) for the regions its directions use: the general
+ * formula's (forward |x| ≥ 2^-8, derivative |x| ≥ 2^-30) and the forward's tiny form. */
+static void libm_values(gelu_target t, bool grad, double x, fast_lanes_in *in, size_t j)
+{
+    double ax = fabs(x);
+    bool inside = x > trivial[t].lower && x < trivial[t].upper;
+    bool general_f = inside && ax >= TINY, general_d = grad && inside && ax >= MICRO;
+    bool tiny_f = ax >= MICRO && ax < TINY;
+    double l0 = 0, l1 = 0, l2 = 0;
+    if (t == GELU_TARGET_EXACT) {
+        if (general_f || general_d) l0 = erfc(exact_erfc_arg(x));
+        if (general_d) l1 = exp(exact_exp_arg(x));
+        if (tiny_f) l2 = erf(exact_erf_arg(x));
+    } else {
+        double k = slope_of(t), u = t == GELU_TARGET_TANH ? tanh_t(x) : k * x;
+        if (general_f || general_d) l0 = exp(-u);
+        if (general_d) l1 = exp(u);
+        if (tiny_f) l2 = tanh(t == GELU_TARGET_TANH ? tanh_tiny_arg(x) : sigmoid_tiny_arg(k, x));
+    }
+    in->x[j] = x;
+    in->l0[j] = l0;
+    in->l1[j] = l1;
+    in->l2[j] = l2;
+}
+
+size_t fast_ref_fill_isa(fast_isa isa, bool block_path, gelu_target t, int ndir, const float *x,
+                         size_t n, ref_value *const out[], double *const inv_ulp[],
+                         uint16_t *const undecided[], size_t nundecided[])
+{
+    for (int d = 0; d < ndir; d++) nundecided[d] = 0;
+    bool blocks = block_path || t == GELU_TARGET_RELU;
+    for (int d = 0; d < ndir && blocks; d++)
+        blocks = fast_ref_block(t, d == 1, x, n, out[d], inv_ulp[d]);
+    if (blocks) return 0;
+    fast_lanes_fn *lanes = lanes_of(isa);
+    fast_lanes_in in;
+    fast_lanes_out lane_out;
+    for (size_t c = 0; c < n; c += FAST_LANES_CHUNK) {
+        size_t m = n - c < FAST_LANES_CHUNK ? n - c : FAST_LANES_CHUNK;
+        for (size_t j = 0; j < m; j++) {
+            if (is_special(x[c + j])) libm_values(t, false, 1.0, &in, j); /* a stand-in */
+            else libm_values(t, ndir > 1, x[c + j], &in, j);
+        }
+        for (int d = 0; d < ndir; d++) {
+            lanes(t, d == 1, &in, &lane_out, m);
+            for (size_t j = 0; j < m; j++) {
+                size_t k = c + j;
+                if (is_special(x[k])) {
+                    if (fast_ref_decide(t, d == 1, x[k], &out[d][k], &inv_ulp[d][k])) continue;
+                } else if (lane_out.decided[j]) {
+                    out[d][k] = (ref_value){lane_out.hi[j], lane_out.lo[j], (float)lane_out.cr[j]};
+                    inv_ulp[d][k] = lane_out.inv_ulp[j];
+                    continue;
+                }
+                undecided[d][nundecided[d]++] = (uint16_t)k;
+            }
+        }
+    }
+    size_t total = 0;
+    for (int d = 0; d < ndir; d++) total += nundecided[d];
+    return total;
+}
+
+size_t fast_ref_fill(gelu_target t, int ndir, const float *x, size_t n, ref_value *const out[],
+                     double *const inv_ulp[], uint16_t *const undecided[], size_t nundecided[])
+{
+    return fast_ref_fill_isa(FAST_ISA_AUTO, true, t, ndir, x, n, out, inv_ulp, undecided,
+                             nundecided);
+}
