@@ -88,6 +88,7 @@ void error_metrics_init(error_metrics *m)
     arg_max_init(&m->max_abs);
     arg_max_init(&m->max_rel);
     for (int b = 0; b < X_BUCKETS; b++) m->x_max_ulp[b] = m->x_max_abs[b] = -INFINITY;
+    for (int k = 0; k < ERR_KINDS; k++) near_init(&m->near[k]);
 }
 
 void impl_metrics_init(impl_metrics *m)
@@ -127,6 +128,7 @@ void sign_add(sign_metrics *m, uint64_t seq, float x)
     }
 }
 
+/* The near-tie lists are left to the caller (near_merge needs MPFR on overflow). */
 void error_metrics_merge(error_metrics *dst, const error_metrics *src)
 {
     dst->count += src->count;

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "criteria.h"
+#include "near.h"
 
 enum { HIST_BUCKETS = 25, MONO_LISTED = 10 };
 
@@ -34,6 +35,8 @@ enum { X_BUCKETS_INNER = 256, X_BUCKET_BELOW = X_BUCKETS_INNER, X_BUCKET_ABOVE, 
 typedef enum { RANGE_NEG_TAIL, RANGE_CORE, RANGE_POSITIVE, RANGE_TINY, RANGE_NAN, RANGE_COUNT } input_range;
 
 enum { REF_OWN, REF_EXACT, REF_KINDS };
+/* The three errors of a point, in the order of near[] below. */
+typedef enum { ERR_ULP, ERR_ABS, ERR_REL, ERR_KINDS } error_kind;
 enum { DIR_FORWARD, DIR_DERIVATIVE, DIR_COUNT };
 
 input_range input_range_of(float x);
@@ -80,6 +83,9 @@ typedef struct {
     uint64_t hist[RANGE_COUNT][HIST_BUCKETS];
     double x_max_ulp[X_BUCKETS], x_max_abs[X_BUCKETS]; /* −inf: no input in the bucket */
     uint64_t benchdnn_failed, xnnpack_failed, xnnpack_checked; /* forward only */
+    /* The inputs that could be the true maximum of each error (near.h): merged by the scan,
+     * which can resolve them with MPFR (scan.c), and resolved by refine.h */
+    near_list near[ERR_KINDS];
 } error_metrics;
 
 typedef struct {
