@@ -650,23 +650,38 @@ static void near_scan_run(error_metrics *m, const bool want[ERR_KINDS], const re
         near_list *l = &m->near[k];
         near_resolver res = refine_resolver(&ctx[k]);
         const double *e = v[k];
-        double top = -INFINITY;
-        for (size_t j = a; j < b; j++) top = e[j] > top ? e[j] : top;
+        /* the maxima of groups of 16 points: a group whose maximum cannot reach the floor is
+         * skipped at once; the run's maximum is theirs */
+        double gmax[SCAN_BLOCK / 16 + 1], top = -INFINITY;
+        size_t ng = 0;
+        for (size_t g = a; g < b; g += 16, ng++) {
+            size_t end = g + 16 < b ? g + 16 : b;
+            double m = -INFINITY;
+            for (size_t j = g; j < end; j++) m = e[j] > m ? e[j] : m;
+            gmax[ng] = m;
+            top = m > top ? m : top;
+        }
         double lo, hi;
-        if (top == top) { /* not all NaN */
-            size_t j = run_first(e, a, top);
+        if (top == top) { /* not all NaN: the first point reaching the run's maximum first */
+            size_t q = 0;
+            while (gmax[q] != top) q++;
+            size_t j = run_first(e, a + 16 * q, top);
             near_point(l, &ctx[k], x, y, r, j, e[j], &lo, &hi);
             if (!near_rejects(l, hi)) near_add(l, lo, hi, seq0 + j, float_bits(x[j]), &res);
         }
-        /* the quick bound: v·scale + add (near_run_upper's per point) */
+        /* the quick bound: v·scale + add (near_run_upper's per point), a group at a time */
         double scale = k == ERR_REL ? nr->rel_scale * up : up;
         double add = (k == ERR_ULP ? nr->ulp : k == ERR_ABS ? nr->abs : nr->rel_add) * up;
         bool stand_in_rel = k == ERR_REL && nr->stand_in;
-        for (size_t j = a; j < b; j++) {
-            if (!(e[j] * scale + add >= l->floor) && !(stand_in_rel && near_stand_in(r, j)))
-                continue;
-            near_point(l, &ctx[k], x, y, r, j, e[j], &lo, &hi);
-            if (!near_rejects(l, hi)) near_add(l, lo, hi, seq0 + j, float_bits(x[j]), &res);
+        for (size_t q = 0; q < ng; q++) {
+            if (!(gmax[q] * scale + add >= l->floor) && !stand_in_rel) continue;
+            size_t g = a + 16 * q, end = g + 16 < b ? g + 16 : b;
+            for (size_t j = g; j < end; j++) {
+                if (!(e[j] * scale + add >= l->floor) && !(stand_in_rel && near_stand_in(r, j)))
+                    continue;
+                near_point(l, &ctx[k], x, y, r, j, e[j], &lo, &hi);
+                if (!near_rejects(l, hi)) near_add(l, lo, hi, seq0 + j, float_bits(x[j]), &res);
+            }
         }
     }
 }
