@@ -145,6 +145,7 @@ void error_metrics_merge(error_metrics *dst, const error_metrics *src)
         dst->x_max_ulp[b] = fmax(dst->x_max_ulp[b], src->x_max_ulp[b]);
         dst->x_max_abs[b] = fmax(dst->x_max_abs[b], src->x_max_abs[b]);
     }
+    for (int d = 0; d < DIST_COUNT; d++) dist_add(&dst->dist[d], &src->dist[d]);
     dst->benchdnn_failed += src->benchdnn_failed;
     dst->xnnpack_failed += src->xnnpack_failed;
     dst->xnnpack_checked += src->xnnpack_checked;
@@ -187,4 +188,21 @@ double error_metrics_mean_ulp(const error_metrics *m)
     if (m->finite == 0) return 0;
     double sum = ldexp((double)m->ulp_sum_hi, 64) + (double)m->ulp_sum_lo;
     return sum / ULP_SUM_SCALE / (double)m->finite;
+}
+
+double error_metrics_dist_mean(const error_metrics *m, input_dist d, error_kind k)
+{
+    const dist_sums *s = &m->dist[d];
+    if (s->weight == 0) return 0;
+    return (double)(k == ERR_ULP ? s->ulp : s->abs) / (double)s->weight;
+}
+
+double error_metrics_dist_max(const error_metrics *m, input_dist d, error_kind k)
+{
+    float lo = d == DIST_NORMAL ? DIST_NORMAL_MAX_LO : DIST_UNIFORM_MAX_LO;
+    float hi = d == DIST_NORMAL ? DIST_NORMAL_MAX_HI : DIST_UNIFORM_MAX_HI;
+    const double *v = k == ERR_ULP ? m->x_max_ulp : m->x_max_abs;
+    double best = -INFINITY;
+    for (int b = x_bucket_of(lo); b < x_bucket_of(hi); b++) best = v[b] > best ? v[b] : best;
+    return best;
 }

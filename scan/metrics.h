@@ -24,6 +24,7 @@
 
 #include "criteria.h"
 #include "near.h"
+#include "weights.h"
 
 enum { HIST_BUCKETS = 25, MONO_LISTED = 10 };
 
@@ -74,6 +75,15 @@ void arg_max_merge(arg_max *dst, const arg_max *src);
 #define ULP_SUM_SCALE 0x1p20
 #define ULP_SUM_CAP 0x1p30
 
+/* Weighted sums over an input distribution (weights.h), in units of 2^-90: Σ w·ULP error,
+ * Σ w·absolute error (each capped at ULP_SUM_CAP) and Σ w, over the inputs whose ULP error is
+ * finite; each term truncated once, so sums add exactly in any order. */
+#define DIST_SCALE 0x1p90
+__extension__ typedef unsigned __int128 u128;
+typedef struct {
+    u128 ulp, abs, weight;
+} dist_sums;
+
 typedef struct {
     uint64_t count;
     uint64_t finite;           /* inputs whose ULP error is finite (the mean's denominator) */
@@ -86,6 +96,7 @@ typedef struct {
     /* The inputs that could be the true maximum of each error (near.h): merged by the scan,
      * which can resolve them with MPFR (scan.c), and resolved by refine.h */
     near_list near[ERR_KINDS];
+    dist_sums dist[DIST_COUNT]; /* weighted as activations are drawn (weights.h) */
 } error_metrics;
 
 typedef struct {
@@ -118,6 +129,11 @@ void error_metrics_merge(error_metrics *dst, const error_metrics *src);
 void impl_metrics_merge(impl_metrics *dst, const impl_metrics *src);
 
 double error_metrics_mean_ulp(const error_metrics *m);
+/* The weighted mean ULP and absolute errors over distribution d (0 when no weight). */
+double error_metrics_dist_mean(const error_metrics *m, input_dist d, error_kind k);
+/* The largest ULP or absolute error (k) over the x buckets of d's maximum interval (weights.h);
+ * −inf when none. */
+double error_metrics_dist_max(const error_metrics *m, input_dist d, error_kind k);
 
 /* ---- the per-point updates, inline: the scan's hot path */
 
@@ -208,6 +224,53 @@ static inline void run_sums_of(run_sums *s, size_t a, size_t b, bool x_finite, c
     s->max_ulp = mu;
     s->max_abs = ma;
     s->max_rel = mr;
+}
+
+/* A non-negative double below 2^128, truncated to an integer (the library's conversion to 128
+ * bits is slow): the integer part of v·2^-64 has at most 53 significant bits, so it and the
+ * remainder are exact. */
+static inline u128 dist_fixed(double v)
+{
+    if (v < 0x1p64) return (u128)(uint64_t)v;
+    uint64_t h = (uint64_t)(v * 0x1p-64);
+    return ((u128)h << 64) + (uint64_t)(v - (double)h * 0x1p64);
+}
+
+/* One input's share of the weighted sums (weight w, ULP error u, absolute error a), with the
+ * sign +1 (add) or −1 (take back): inputs whose ULP error is not finite are left out. */
+static inline void dist_point(dist_sums *s, double w, double u, double a, int sign)
+{
+    if (w == 0 || !(u <= ULP_SUM_CAP || isfinite(u))) return;
+    u = u <= ULP_SUM_CAP ? u : ULP_SUM_CAP;
+    a = a <= ULP_SUM_CAP ? a : ULP_SUM_CAP;
+    u128 tu = dist_fixed(w * u * DIST_SCALE), ta = dist_fixed(w * a * DIST_SCALE),
+         tw = dist_fixed(w * DIST_SCALE);
+    if (sign > 0) {
+        s->ulp += tu;
+        s->abs += ta;
+        s->weight += tw;
+    } else {
+        s->ulp -= tu;
+        s->abs -= ta;
+        s->weight -= tw;
+    }
+}
+
+static inline void dist_add(dist_sums *dst, const dist_sums *src)
+{
+    dst->ulp += src->ulp;
+    dst->abs += src->abs;
+    dst->weight += src->weight;
+}
+
+/* The weighted sums of the points [a, b) (weights w[DIST_*][j], errors ulp[], abs[]). */
+static inline void dist_run(dist_sums out[DIST_COUNT], const double *const w[DIST_COUNT], size_t a,
+                            size_t b, const double *ulp, const double *abs)
+{
+    for (int d = 0; d < DIST_COUNT; d++) {
+        out[d] = (dist_sums){0, 0, 0};
+        for (size_t j = a; j < b; j++) dist_point(&out[d], w[d][j], ulp[j], abs[j], +1);
+    }
 }
 
 /* Whether folding a run whose maxima are at most those of s would change any maximum of m

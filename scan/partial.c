@@ -14,6 +14,8 @@
 #include "gelucheck_version.h"
 
 static const char format_line[] = "gelucheck-partial";
+/* The weighted sums in the data (metrics.h, weights.h): their distributions and unit. */
+#define DIST_KEY "normal(0,1) uniform[-10,10) units=2^-90"
 
 /* What the data's bytes depend on: the architecture's byte order and the structures' sizes. */
 static void data_layout(char *buf, size_t size)
@@ -110,6 +112,7 @@ int partial_write(const scan_result *r, FILE *f)
         put_line(&w, "impl.%zu.contract=%s", i + 1, text);
     }
     put_line(&w, "near=%d %d", NEAR_MAX, NEAR_BUDGET);
+    put_line(&w, "dist=%s", DIST_KEY);
     data_layout(text, sizeof text);
     put_line(&w, "data.layout=%s", text);
     put_line(&w, "data.bytes=%zu", data_bytes(r->nimpls));
@@ -343,6 +346,7 @@ static int parse_header(header *h, scan_result *r)
     snprintf(near, sizeof near, "%d %d", NEAR_MAX, NEAR_BUDGET);
     if (get_impls(h, r) ||
         get_exact(h, "near", near, "the near-tie lists' capacity and MPFR budget") ||
+        get_exact(h, "dist", DIST_KEY, "the weighted sums' distributions and fixed point") ||
         get_exact(h, "data.layout", layout, "written by a build with another data layout") ||
         get_u64(h, "data.bytes", data_bytes(r->nimpls), data_bytes(r->nimpls), &v) ||
         /* last, so that a file from another build is first checked field by field */
@@ -524,6 +528,15 @@ static int check_error_row(const span *s, const error_metrics *e, uint64_t count
         if (isnan(e->x_max_ulp[b]) || isnan(e->x_max_abs[b]) || e->x_max_ulp[b] > e->max_ulp.value ||
             e->x_max_abs[b] > e->max_abs.value)
             return fail(s->err, s->errsize, "%s: x bucket %d's maximum exceeds the row's", what, b);
+    /* the weighted sums: the weight at most the distribution's mass (1, with each weight's
+     * rounding: 2^-40) over the finite inputs, each term at most its weight's times the cap */
+    for (int d = 0; d < DIST_COUNT; d++) {
+        const dist_sums *w = &e->dist[d];
+        u128 most = ((u128)1 << 90) + ((u128)1 << 50), cap = (u128)ULP_SUM_CAP;
+        if (w->weight > most || w->ulp > (w->weight + e->finite) * cap || w->abs > (w->weight + e->finite) * cap)
+            return fail(s->err, s->errsize, "%s: the %s-weighted sums exceed their bounds", what,
+                        input_dist_name((input_dist)d));
+    }
     static const char *const kind[ERR_KINDS] = {"max ULP", "max abs", "max rel"};
     const arg_max *top[ERR_KINDS] = {&e->max_ulp, &e->max_abs, &e->max_rel};
     for (int k = 0; k < ERR_KINDS; k++)

@@ -14,6 +14,7 @@
 #include "fast.h"
 #include "refine.h"
 #include "sample.h"
+#include "weights.h"
 
 /* ---- domains */
 
@@ -148,6 +149,7 @@ typedef struct {
     /* per run: its tolerances (near_prepare), coarse, and tight once a row needed them (a
      * cache filled by near_tight_run: the enclosure evaluated again at the run's points) */
     near_run near[SCAN_BLOCK], near_tight[SCAN_BLOCK];
+    dist_sums cr_dist[SCAN_BLOCK][DIST_COUNT]; /* per weighted run: the weighted sums */
     bool tight_ready[SCAN_BLOCK];
     gelu_target target;
     bool grad;
@@ -182,6 +184,10 @@ typedef struct {
      * range, x bucket and whether x is finite (the metric loop adds a run at a time). */
     size_t nruns;
     uint16_t run_start[SCAN_BLOCK + 1];
+    /* The inputs' weights under each distribution (weights.h), and whether a run has any */
+    double weight[DIST_COUNT][SCAN_BLOCK];
+    const double *weights[DIST_COUNT]; /* weight[d], for dist_run */
+    bool run_weighted[SCAN_BLOCK];
     bool profiling;
     scan_profile prof; /* this thread's times, when profiling */
 } scan_worker;
@@ -735,6 +741,7 @@ static void prepare_refs(scan_worker *w, gelu_target t, int dir, const float *x,
     for (size_t k = 0; k < w->nruns; k++) {
         size_t a = w->run_start[k], b = w->run_start[k + 1];
         run_sums_of(&p->cr_sums[k], a, b, isfinite(x[a]), p->cr_ulp, p->cr_abs, p->cr_rel, w->cr);
+        if (w->run_weighted[k]) dist_run(p->cr_dist[k], w->weights, a, b, p->cr_ulp, p->cr_abs);
     }
     double x_min = w->sh->x_min[t];
     if (!grad) {
@@ -792,6 +799,11 @@ static void row_metrics(scan_worker *w, error_metrics *m, const float *x, const 
             run_sums_of(&s, a, b, x_finite, w->ulp, w->abs, w->rel, w->cr);
             error_metrics_fold(m, seq0, x, a, b, w->range[a], w->x_bucket[a], x_finite, &s,
                                w->ulp, w->abs, w->rel);
+            if (w->run_weighted[k]) {
+                dist_sums ds[DIST_COUNT];
+                dist_run(ds, w->weights, a, b, w->ulp, w->abs);
+                for (int d = 0; d < DIST_COUNT; d++) dist_add(&m->dist[d], &ds[d]);
+            }
             size_t q0 = q;
             for (; q < w->nmis && w->mis[q] < b; q++)
                 stand_in_nonzero |= near_stand_in(r, w->mis[q]) && y[w->mis[q]] != 0;
@@ -819,6 +831,8 @@ static void row_metrics(scan_worker *w, error_metrics *m, const float *x, const 
         if (i == w->nmis || mis[i] >= b) { /* y is correctly rounded on the whole run */
             error_metrics_fold(m, seq0, x, a, b, w->range[a], w->x_bucket[a], x_finite, cs,
                                r->cr_ulp, r->cr_abs, r->cr_rel);
+            if (w->run_weighted[k])
+                for (int d = 0; d < DIST_COUNT; d++) dist_add(&m->dist[d], &r->cr_dist[k][d]);
             const near_run *nr;
             if (x_finite && near_wanted(m, cs, r, x, k, a, b, false, true, want, &nr))
                 near_scan_run(m, want, ctx, x, r->cr, r, nr, a, b, seq0, r->cr_ulp, r->cr_abs,
@@ -828,6 +842,16 @@ static void row_metrics(scan_worker *w, error_metrics *m, const float *x, const 
         run_sums s = *cs;
         size_t i0 = i;
         bool stand_in_nonzero = false;
+        if (w->run_weighted[k]) /* the weighted sums, corrected at the mismatches */
+            for (int d = 0; d < DIST_COUNT; d++) {
+                dist_sums ds = r->cr_dist[k][d];
+                for (size_t q = i; q < w->nmis && mis[q] < b; q++) {
+                    double wj = w->weight[d][mis[q]];
+                    dist_point(&ds, wj, r->cr_ulp[mis[q]], r->cr_abs[mis[q]], -1);
+                    dist_point(&ds, wj, w->mis_ulp[q], w->mis_abs[q], +1);
+                }
+                dist_add(&m->dist[d], &ds);
+            }
         for (; i < w->nmis && mis[i] < b; i++) {
             size_t j = mis[i];
             run_sums_point(&s, r->cr_ulp[j], 1, -1);
@@ -954,6 +978,13 @@ static void run_block(scan_worker *w, uint64_t block)
             w->run_start[w->nruns++] = (uint16_t)j;
     }
     w->run_start[w->nruns] = (uint16_t)n;
+    dist_weights(x, n, w->weight[DIST_NORMAL], w->weight[DIST_UNIFORM]);
+    for (size_t k = 0; k < w->nruns; k++) {
+        bool any = false;
+        for (size_t j = w->run_start[k]; j < w->run_start[k + 1]; j++)
+            any |= (w->weight[DIST_NORMAL][j] != 0) | (w->weight[DIST_UNIFORM][j] != 0);
+        w->run_weighted[k] = any;
+    }
     lap(w, &t0, &w->prof.inputs);
     for (int t = 0; t < GELU_TARGET_COUNT; t++)
         if (w->sh->targets_used & (1u << t))
@@ -1015,6 +1046,7 @@ static scan_worker *worker_new(scan_shared *sh, const scan_result *proto)
     if (!w) return NULL;
     w->sh = sh;
     w->profiling = sh->cfg->profile != NULL;
+    for (int d = 0; d < DIST_COUNT; d++) w->weights[d] = w->weight[d];
     w->part = malloc(sizeof *w->part);
     bool ok = w->part != NULL;
     if (ok) *w->part = *proto;

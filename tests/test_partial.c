@@ -188,8 +188,9 @@ Test(partial, broken_invariants_are_refused_with_a_right_checksum)
         "near ties of the max rel: more entries than the list holds",
         "near ties of the max ULP: an unused entry is not zero",
         "near ties of the max abs: an entry outside the shard's inputs",
+        "the normal-weighted sums exceed their bounds",
     };
-    for (int c = 0; c < 14; c++) {
+    for (int c = 0; c < 15; c++) {
         memcpy(r, orig, sizeof *r);
         error_metrics *e = &r->metrics[0].err[REF_OWN][DIR_FORWARD];
         switch (c) {
@@ -207,6 +208,7 @@ Test(partial, broken_invariants_are_refused_with_a_right_checksum)
         case 11: e->near[ERR_REL].n = NEAR_MAX + 1; break;
         case 12: e->near[ERR_ULP].e[NEAR_MAX - 1].seq = 7; break;
         case 13: e->near[ERR_ABS].e[0].seq = r->inputs + 1; break;
+        case 14: e->dist[DIST_NORMAL].weight = (u128)1 << 91; break;
         }
         bytes b = to_bytes(r);
         char err[512] = "";
