@@ -90,6 +90,11 @@ static void accuracy_row(const scan_result *r, size_t i, int k, int d, FILE *f)
                 (unsigned long long)e->xnnpack_failed, (unsigned long long)e->xnnpack_checked);
     else
         fprintf(f, ",,,");
+    for (int g = 0; g < DIST_COUNT; g++) /* weighted as activations are drawn (scan/weights.h) */
+        for (int k = ERR_ULP; k <= ERR_ABS; k++) {
+            fprintf(f, ",%.9g", error_metrics_dist_mean(e, (input_dist)g, (error_kind)k));
+            print_value(f, error_metrics_dist_max(e, (input_dist)g, (error_kind)k));
+        }
     for (int b = 0; b < HIST_BUCKETS; b++) {
         uint64_t c = 0;
         for (int g = 0; g < RANGE_COUNT; g++) c += e->hist[g][b];
@@ -110,7 +115,9 @@ void accuracy_csv_write(const scan_result *r, FILE *f)
                "correctly_rounded,cr_fraction,max_abs,max_abs_x,max_rel,max_rel_x,nonfinite,"
                "mono_violations,mono_max_steps,mono_max_x,sign_violations,sign_first_x,"
                "specials_failed,consistency_max_rel,consistency_x,ref_fallbacks,contract,"
-               "benchdnn_failed,xnnpack_failed,xnnpack_checked");
+               "benchdnn_failed,xnnpack_failed,xnnpack_checked,"
+               "normal_mean_ulp,normal_max_ulp,normal_mean_abs,normal_max_abs,"
+               "uniform_mean_ulp,uniform_max_ulp,uniform_mean_abs,uniform_max_abs");
     hist_header(f);
     each_row(r, f, accuracy_row);
 }
