@@ -127,6 +127,8 @@ typedef struct {
     double ulp, abs, rel_scale, rel_add;
     bool stand_in;
     bool cr_zero; /* every correctly rounded output of the run is ±0 and f ≠ 0: relative error 1 */
+    bool cr_exact; /* tight: every correctly rounded output's errors are exactly 0 (past the upper
+                    * threshold, f within less than the smallest double of x or 1) */
 } near_run;
 
 /* A block's reference values prepared for the metric loop, as arrays (vectorizable), and the
@@ -455,12 +457,54 @@ static double near_tight_tol(gelu_target t, bool grad, float x, const point_ref 
         double lo, hi;
         return near_stand_in_bounds(t, grad, x, 0.0f, &lo, &hi);
     }
-    if (coarse == 0 || near_upper(r, j)) return coarse;
+    if (coarse == 0) return 0;
+    if (near_upper(r, j)) { /* |f − x| (|f' − 1|) is |f(−x)| (|f'(−x)|): the stand-in's form */
+        double err, d = exp(near_stand_in_log(t, grad, -(double)x, &err) + err) * NEAR_UP;
+        return d < coarse ? d : coarse;
+    }
     enclosure e;
     fast_enclose(t, grad, x, &e);
     double tight = e.hi != r->hi[j] || e.lo != r->lo[j] ? 0x1p-90 * fabs(r->hi[j])
                                                         : e.err * (1 + 0x1p-20);
     return tight < coarse ? tight : coarse;
+}
+
+/* Past the upper threshold, where the stored value is x (f') or 1 (f') with a marker lo: the
+ * interval [*lo, *hi] of the error of kind k of output y, from f = x − δ (f' = 1 + δ) and
+ * ln δ = ln|f(−x)| ± err (near_stand_in_log, f(x) − x = f(−x) and f'(x) − 1 = −f'(−x) by the
+ * targets' symmetry S(−x) = 1 − S(x)). Where δ is below the doubles (x ≳ 39 for exact GELU),
+ * the error is |y − x| (|y − 1|), exactly when that difference is. */
+static void near_upper_bounds(error_kind k, gelu_target t, bool grad, float x, float y,
+                              const point_ref *r, size_t j, double *lo, double *hi)
+{
+    double err, L = near_stand_in_log(t, grad, -(double)x, &err);
+    double d_lo = exp(L - err) * NEAR_DOWN, d_hi = exp(L + err) * NEAR_UP;
+    if (!(d_hi <= NEAR_UPPER_TOL)) { /* the form does not apply: the threshold's bound */
+        d_lo = 0;
+        d_hi = NEAR_UPPER_TOL;
+    }
+    double base = r->hi[j], D = (double)y - base, bb = D - (double)y;
+    bool exact = ((double)y - (D - bb)) + (-base - bb) == 0 && d_hi == 0;
+    double sigma = grad ? -1 : 1; /* y − f = D + σδ */
+    double s1 = D + sigma * d_lo, s2 = D + sigma * d_hi;
+    double a = s1 < s2 ? s1 : s2, b = s1 < s2 ? s2 : s1;
+    double m_lo = a > 0 ? a : b < 0 ? -b : 0, m_hi = fabs(a) > fabs(b) ? fabs(a) : fabs(b);
+    if (!exact) {
+        m_lo *= NEAR_DOWN;
+        m_hi = m_hi * NEAR_UP + 0x1p-1074;
+    }
+    double f_lo = grad ? 1 + d_lo : base - d_hi, f_hi = grad ? 1 + d_hi : base - d_lo;
+    if (k == ERR_ULP) {
+        *lo = m_lo * r->inv_ulp[j];
+        *hi = m_hi * r->inv_ulp[j];
+    } else if (k == ERR_ABS) {
+        *lo = m_lo;
+        *hi = m_hi;
+    } else {
+        *lo = exact ? m_lo / base : m_lo / f_hi * NEAR_DOWN;
+        *hi = exact ? *lo : m_hi / f_lo * NEAR_UP;
+    }
+    if (!isfinite(y)) *lo = *hi = INFINITY;
 }
 
 /* |y − (hi + lo)| as an unevaluated sum *dh + *dl, to within 2^-100 of itself (two exact
@@ -562,12 +606,13 @@ static void near_bounds(error_kind k, float y, const point_ref *r, size_t j, dou
 /* The tolerances of the points [a, b) of a block (coarse, or tight). */
 static near_run near_run_of(const point_ref *p, const float *x, size_t a, size_t b, bool tight)
 {
-    near_run nr = {0, 0, 1, 0, false, true};
+    near_run nr = {0, 0, 1, 0, false, true, tight};
     for (size_t j = a; j < b; j++) {
         if (!isfinite(x[j])) continue;
         nr.cr_zero &= p->plain[j] && p->cr[j] == 0;
         double E = near_coarse_tol(p->target, x[j], p, j);
         if (tight) E = near_tight_tol(p->target, p->grad, x[j], p, j, E);
+        nr.cr_exact &= near_upper(p, j) && E == 0;
         double u = E * p->inv_ulp[j];
         nr.ulp = u > nr.ulp ? u : nr.ulp;
         nr.abs = E > nr.abs ? E : nr.abs;
@@ -615,6 +660,7 @@ static double near_run_upper(const run_sums *s, const near_run *nr, error_kind k
                              bool stand_in_nonzero, bool cr_outputs)
 {
     if (k == ERR_REL && cr_outputs && nr->cr_zero) return 1; /* exactly, at every point */
+    if (cr_outputs && nr->cr_exact) return 0;
     const double up = 1 + 0x1p-46; /* the per-point roundings (near_bounds), with room */
     if (k == ERR_ULP) return (s->max_ulp + nr->ulp) * up;
     if (k == ERR_ABS) return (s->max_abs + nr->abs) * up;
@@ -631,6 +677,10 @@ static void near_point(const near_list *l, const refine_ctx *c, const float *x, 
     double E = near_coarse_tol(c->t, x[j], r, j);
     near_bounds(c->k, y[j], r, j, E, v, lo, hi);
     if (near_rejects(l, *hi)) return;
+    if (near_upper(r, j) && r->plain[j]) {
+        near_upper_bounds(c->k, c->t, c->d == DIR_DERIVATIVE, x[j], y[j], r, j, lo, hi);
+        return;
+    }
     if (c->k == ERR_REL && y[j] != 0 && near_stand_in(r, j)) {
         near_stand_in_bounds(c->t, c->d == DIR_DERIVATIVE, x[j], y[j], lo, hi);
         return;
@@ -680,7 +730,9 @@ static void near_scan_run(error_metrics *m, const bool want[ERR_KINDS], const re
         double add = (k == ERR_ULP ? nr->ulp : k == ERR_ABS ? nr->abs : nr->rel_add) * up;
         bool stand_in_rel = k == ERR_REL && nr->stand_in;
         for (size_t q = 0; q < ng; q++) {
-            if (!(gmax[q] * scale + add >= l->floor) && !stand_in_rel) continue;
+            double bound = gmax[q] * scale + add;
+            if (!(bound >= l->floor) && !stand_in_rel) continue;
+            if (!stand_in_rel && near_rejects(l, bound)) continue; /* ties an earlier entry */
             size_t g = a + 16 * q, end = g + 16 < b ? g + 16 : b;
             for (size_t j = g; j < end; j++) {
                 if (!(e[j] * scale + add >= l->floor) && !(stand_in_rel && near_stand_in(r, j)))
