@@ -226,14 +226,13 @@ static inline void run_sums_of(run_sums *s, size_t a, size_t b, bool x_finite, c
     s->max_rel = mr;
 }
 
-/* A non-negative double below 2^128, truncated to an integer (the library's conversion to 128
- * bits is slow): the integer part of v·2^-64 has at most 53 significant bits, so it and the
- * remainder are exact. */
+/* A non-negative double below 2^124, truncated to an integer, by two signed conversions (one
+ * instruction each; the library's conversion to 128 bits is slow): the integer part of v·2^-62
+ * has at most 53 significant bits, so it and the remainder are exact. */
 static inline u128 dist_fixed(double v)
 {
-    if (v < 0x1p64) return (u128)(uint64_t)v;
-    uint64_t h = (uint64_t)(v * 0x1p-64);
-    return ((u128)h << 64) + (uint64_t)(v - (double)h * 0x1p64);
+    int64_t h = (int64_t)(v * 0x1p-62);
+    return ((u128)(uint64_t)h << 62) + (uint64_t)(int64_t)(v - (double)h * 0x1p62);
 }
 
 /* One input's share of the weighted sums (weight w, ULP error u, absolute error a), with the
@@ -263,14 +262,28 @@ static inline void dist_add(dist_sums *dst, const dist_sums *src)
     dst->weight += src->weight;
 }
 
-/* The weighted sums of the points [a, b) (weights w[DIST_*][j], errors ulp[], abs[]). */
+/* The weighted sums of the points [a, b) (weights w[DIST_*][j], errors ulp[], abs[]), given
+ * total[d], the sum of every point's weight term (dist_fixed(w·2^90), the same for every row):
+ * the weight is that less the terms of the points whose ULP error is not finite (few), so
+ * that the loop forms two terms per point and distribution; the same bits as dist_point. */
 static inline void dist_run(dist_sums out[DIST_COUNT], const double *const w[DIST_COUNT], size_t a,
-                            size_t b, const double *ulp, const double *abs)
+                            size_t b, const double *ulp, const double *abs, const u128 total[DIST_COUNT])
 {
-    for (int d = 0; d < DIST_COUNT; d++) {
-        out[d] = (dist_sums){0, 0, 0};
-        for (size_t j = a; j < b; j++) dist_point(&out[d], w[d][j], ulp[j], abs[j], +1);
+    u128 su[DIST_COUNT] = {0}, sa[DIST_COUNT] = {0}, sw[DIST_COUNT] = {0};
+    for (size_t j = a; j < b; j++) {
+        double u = ulp[j], e = abs[j];
+        if (!(u <= ULP_SUM_CAP || isfinite(u))) { /* left out: its weight taken back */
+            for (int d = 0; d < DIST_COUNT; d++) sw[d] += dist_fixed(w[d][j] * DIST_SCALE);
+            continue;
+        }
+        u = u <= ULP_SUM_CAP ? u : ULP_SUM_CAP;
+        e = e <= ULP_SUM_CAP ? e : ULP_SUM_CAP;
+        for (int d = 0; d < DIST_COUNT; d++) {
+            su[d] += dist_fixed(w[d][j] * u * DIST_SCALE);
+            sa[d] += dist_fixed(w[d][j] * e * DIST_SCALE);
+        }
     }
+    for (int d = 0; d < DIST_COUNT; d++) out[d] = (dist_sums){su[d], sa[d], total[d] - sw[d]};
 }
 
 /* Whether folding a run whose maxima are at most those of s would change any maximum of m

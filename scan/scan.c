@@ -190,6 +190,7 @@ typedef struct {
     double weight[DIST_COUNT][SCAN_BLOCK];
     const double *weights[DIST_COUNT]; /* weight[d], for dist_run */
     bool run_weighted[SCAN_BLOCK];
+    u128 run_weight[SCAN_BLOCK][DIST_COUNT]; /* per run: Σ dist_fixed(w·2^90) over its points */
     bool profiling;
     scan_profile prof; /* this thread's times, when profiling */
 } scan_worker;
@@ -469,23 +470,26 @@ static double near_tight_tol(gelu_target t, bool grad, float x, const point_ref 
     return tight < coarse ? tight : coarse;
 }
 
-/* Past the upper threshold, where the stored value is x (f') or 1 (f') with a marker lo: the
- * interval [*lo, *hi] of the error of kind k of output y, from f = x − δ (f' = 1 + δ) and
- * ln δ = ln|f(−x)| ± err (near_stand_in_log, f(x) − x = f(−x) and f'(x) − 1 = −f'(−x) by the
- * targets' symmetry S(−x) = 1 − S(x)). Where δ is below the doubles (x ≳ 39 for exact GELU),
- * the error is |y − x| (|y − 1|), exactly when that difference is. */
+/* Where the stored value is a marker — past the upper threshold x (f) or 1 (f') with a marker
+ * lo, below the lower one fast.c's stand-in −2^-1000: the interval [*lo, *hi] of the error of
+ * kind k of output y, from f = x − δ (f' = 1 + δ; below, f = −δ) and ln δ = ln|f(−x)| ± err
+ * (near_stand_in_log, f(x) − x = f(−x) and f'(x) − 1 = −f'(−x) by the targets' symmetry
+ * S(−x) = 1 − S(x); below, ln|f(x)|). Where δ is below the doubles (|x| ≳ 39 for exact GELU),
+ * the error is |y − x| (|y − 1|, |y|), exactly when that difference is. */
 static void near_upper_bounds(error_kind k, gelu_target t, bool grad, float x, float y,
                               const point_ref *r, size_t j, double *lo, double *hi)
 {
-    double err, L = near_stand_in_log(t, grad, -(double)x, &err);
+    bool stand_in = near_stand_in(r, j); /* below the lower threshold: f = −δ, base 0 */
+    double err, L = near_stand_in_log(t, grad, stand_in ? (double)x : -(double)x, &err);
     double d_lo = exp(L - err) * NEAR_DOWN, d_hi = exp(L + err) * NEAR_UP;
-    if (!(d_hi <= NEAR_UPPER_TOL)) { /* the form does not apply: the threshold's bound */
+    double cap = stand_in ? NEAR_STAND_IN_TOL : NEAR_UPPER_TOL;
+    if (!(d_hi <= cap)) { /* the form does not apply: the threshold's bound */
         d_lo = 0;
-        d_hi = NEAR_UPPER_TOL;
+        d_hi = cap;
     }
-    double base = r->hi[j], D = (double)y - base, bb = D - (double)y;
+    double base = stand_in ? 0 : r->hi[j], D = (double)y - base, bb = D - (double)y;
     bool exact = ((double)y - (D - bb)) + (-base - bb) == 0 && d_hi == 0;
-    double sigma = grad ? -1 : 1; /* y − f = D + σδ */
+    double sigma = grad && !stand_in ? -1 : 1; /* y − f = D + σδ */
     double s1 = D + sigma * d_lo, s2 = D + sigma * d_hi;
     double a = s1 < s2 ? s1 : s2, b = s1 < s2 ? s2 : s1;
     double m_lo = a > 0 ? a : b < 0 ? -b : 0, m_hi = fabs(a) > fabs(b) ? fabs(a) : fabs(b);
@@ -493,7 +497,8 @@ static void near_upper_bounds(error_kind k, gelu_target t, bool grad, float x, f
         m_lo *= NEAR_DOWN;
         m_hi = m_hi * NEAR_UP + 0x1p-1074;
     }
-    double f_lo = grad ? 1 + d_lo : base - d_hi, f_hi = grad ? 1 + d_hi : base - d_lo;
+    double f_lo = stand_in ? d_lo : grad ? 1 + d_lo : base - d_hi;
+    double f_hi = stand_in ? d_hi : grad ? 1 + d_hi : base - d_lo;
     if (k == ERR_ULP) {
         *lo = m_lo * r->inv_ulp[j];
         *hi = m_hi * r->inv_ulp[j];
@@ -501,8 +506,8 @@ static void near_upper_bounds(error_kind k, gelu_target t, bool grad, float x, f
         *lo = m_lo;
         *hi = m_hi;
     } else {
-        *lo = exact ? m_lo / base : m_lo / f_hi * NEAR_DOWN;
-        *hi = exact ? *lo : m_hi / f_lo * NEAR_UP;
+        *lo = exact && !stand_in ? m_lo / base : m_lo / f_hi * NEAR_DOWN;
+        *hi = exact && !stand_in ? *lo : f_lo > 0 ? m_hi / f_lo * NEAR_UP : INFINITY;
     }
     if (!isfinite(y)) *lo = *hi = INFINITY;
 }
@@ -685,6 +690,10 @@ static void near_point(const near_list *l, const refine_ctx *c, const float *x, 
         near_stand_in_bounds(c->t, c->d == DIR_DERIVATIVE, x[j], y[j], lo, hi);
         return;
     }
+    if (near_stand_in(r, j) && !(c->k == ERR_REL && y[j] == 0)) { /* (that one is exactly 1) */
+        near_upper_bounds(c->k, c->t, c->d == DIR_DERIVATIVE, x[j], y[j], r, j, lo, hi);
+        return;
+    }
     double tight = near_tight_tol(c->t, c->d == DIR_DERIVATIVE, x[j], r, j, E);
     if (tight < E) near_bounds(c->k, y[j], r, j, tight, v, lo, hi);
 }
@@ -793,7 +802,8 @@ static void prepare_refs(scan_worker *w, gelu_target t, int dir, const float *x,
     for (size_t k = 0; k < w->nruns; k++) {
         size_t a = w->run_start[k], b = w->run_start[k + 1];
         run_sums_of(&p->cr_sums[k], a, b, isfinite(x[a]), p->cr_ulp, p->cr_abs, p->cr_rel, w->cr);
-        if (w->run_weighted[k]) dist_run(p->cr_dist[k], w->weights, a, b, p->cr_ulp, p->cr_abs);
+        if (w->run_weighted[k])
+            dist_run(p->cr_dist[k], w->weights, a, b, p->cr_ulp, p->cr_abs, w->run_weight[k]);
     }
     double x_min = w->sh->x_min[t];
     if (!grad) {
@@ -853,7 +863,7 @@ static void row_metrics(scan_worker *w, error_metrics *m, const float *x, const 
                                w->ulp, w->abs, w->rel);
             if (w->run_weighted[k]) {
                 dist_sums ds[DIST_COUNT];
-                dist_run(ds, w->weights, a, b, w->ulp, w->abs);
+                dist_run(ds, w->weights, a, b, w->ulp, w->abs, w->run_weight[k]);
                 for (int d = 0; d < DIST_COUNT; d++) dist_add(&m->dist[d], &ds[d]);
             }
             size_t q0 = q;
@@ -1036,6 +1046,12 @@ static void run_block(scan_worker *w, uint64_t block)
         for (size_t j = w->run_start[k]; j < w->run_start[k + 1]; j++)
             any |= (w->weight[DIST_NORMAL][j] != 0) | (w->weight[DIST_UNIFORM][j] != 0);
         w->run_weighted[k] = any;
+        for (int d = 0; d < DIST_COUNT; d++) {
+            u128 t = 0;
+            for (size_t j = w->run_start[k]; any && j < w->run_start[k + 1]; j++)
+                t += dist_fixed(w->weight[d][j] * DIST_SCALE);
+            w->run_weight[k][d] = t;
+        }
     }
     lap(w, &t0, &w->prof.inputs);
     for (int t = 0; t < GELU_TARGET_COUNT; t++)
