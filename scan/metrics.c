@@ -194,7 +194,7 @@ double error_metrics_dist_mean(const error_metrics *m, input_dist d, error_kind 
 {
     const dist_sums *s = &m->dist[d];
     if (s->weight == 0) return 0;
-    return (double)(k == ERR_ULP ? s->ulp : s->abs) / (double)s->weight;
+    return (double)(k == ERR_ULP ? s->ulp : s->abs) / (double)s->weight / DIST_Q_SCALE;
 }
 
 double error_metrics_dist_max(const error_metrics *m, input_dist d, error_kind k)

@@ -75,13 +75,19 @@ void arg_max_merge(arg_max *dst, const arg_max *src);
 #define ULP_SUM_SCALE 0x1p20
 #define ULP_SUM_CAP 0x1p30
 
-/* Weighted sums over an input distribution (weights.h), in units of 2^-90: Σ w·ULP error,
- * Σ w·absolute error (each capped at ULP_SUM_CAP) and Σ w, over the inputs whose ULP error is
- * finite; each term truncated once, so sums add exactly in any order. */
-#define DIST_SCALE 0x1p90
+/* Weighted sums over an input distribution (weights.h), exact integers: each input's weight as
+ * W = ⌊w·2^70⌋ (below 2^64: every weight is below 2^-23; weights below 2^-70 count as 0: under
+ * the normal, the inputs with |x| > 8.3 or |x| < 2^-46, under 10^-13 of the mass), its ULP error
+ * as q = ⌊min(u, 2^30)·2^27⌋, its term W·q (units of 2^-97 of weight × ULP: a sum below
+ * 2^127) and, for the absolute error, W·q·ulp = W·q >> log2(1/ulp) (the ULP is at most 2^-18
+ * wherever an input has weight; past the ULP cap, W·⌊min(a, 2^30)·2^27⌋); over the inputs
+ * whose ULP error is finite. Sums add exactly,
+ * in any order. */
+#define DIST_W_SCALE 0x1p70
+#define DIST_Q_SCALE 0x1p27
 __extension__ typedef unsigned __int128 u128;
 typedef struct {
-    u128 ulp, abs, weight;
+    u128 ulp, abs, weight; /* Σ W·q, Σ W·q·ulp (2^-97), Σ W (2^-70) */
 } dist_sums;
 
 typedef struct {
@@ -226,32 +232,45 @@ static inline void run_sums_of(run_sums *s, size_t a, size_t b, bool x_finite, c
     s->max_rel = mr;
 }
 
-/* A non-negative double below 2^124, truncated to an integer, by two signed conversions (one
- * instruction each; the library's conversion to 128 bits is slow): the integer part of v·2^-62
- * has at most 53 significant bits, so it and the remainder are exact. */
-static inline u128 dist_fixed(double v)
+/* An input's ULP error as dist_sums' q (the caller has checked it is finite). */
+static inline uint64_t dist_q(double u)
 {
-    int64_t h = (int64_t)(v * 0x1p-62);
-    return ((u128)(uint64_t)h << 62) + (uint64_t)(int64_t)(v - (double)h * 0x1p62);
+    return (uint64_t)(int64_t)((u <= ULP_SUM_CAP ? u : ULP_SUM_CAP) * DIST_Q_SCALE);
 }
 
-/* One input's share of the weighted sums (weight w, ULP error u, absolute error a), with the
- * sign +1 (add) or −1 (take back): inputs whose ULP error is not finite are left out. */
-static inline void dist_point(dist_sums *s, double w, double u, double a, int sign)
+/* log2 of a power of two that is a normal double (1/ulp, reference.h), from its exponent bits. */
+static inline int dist_log2(double p)
 {
-    if (w == 0 || !(u <= ULP_SUM_CAP || isfinite(u))) return;
-    u = u <= ULP_SUM_CAP ? u : ULP_SUM_CAP;
-    a = a <= ULP_SUM_CAP ? a : ULP_SUM_CAP;
-    u128 tu = dist_fixed(w * u * DIST_SCALE), ta = dist_fixed(w * a * DIST_SCALE),
-         tw = dist_fixed(w * DIST_SCALE);
+    uint64_t b;
+    memcpy(&b, &p, sizeof b);
+    return (int)((b >> 52) & 0x7ff) - 1023;
+}
+
+/* The absolute error's term: W·q·ulp from t = W·q, for 1/ulp = inv_ulp (a power of two); past
+ * the cap of the ULP error (u > 2^30), W·⌊min(a, 2^30)·2^27⌋ from the absolute error a. */
+static inline u128 dist_abs_term(u128 t, uint64_t W, double u, double a, double inv_ulp)
+{
+    if (!(u <= ULP_SUM_CAP)) return (u128)W * dist_q(a);
+    int e = dist_log2(inv_ulp);
+    return e >= 128 ? 0 : e >= 0 ? t >> e : t << -e;
+}
+
+/* One input's share of the weighted sums (fixed weight W, ULP error u, absolute error abs, 1/ULP
+ * inv_ulp), with
+ * the sign +1 (add) or −1 (take back): inputs whose ULP error is not finite are left out. */
+static inline void dist_point(dist_sums *s, uint64_t W, double u, double abs, double inv_ulp,
+                              int sign)
+{
+    if (W == 0 || !(u <= ULP_SUM_CAP || isfinite(u))) return;
+    u128 t = (u128)W * dist_q(u), a = dist_abs_term(t, W, u, abs, inv_ulp);
     if (sign > 0) {
-        s->ulp += tu;
-        s->abs += ta;
-        s->weight += tw;
+        s->ulp += t;
+        s->abs += a;
+        s->weight += W;
     } else {
-        s->ulp -= tu;
-        s->abs -= ta;
-        s->weight -= tw;
+        s->ulp -= t;
+        s->abs -= a;
+        s->weight -= W;
     }
 }
 
@@ -262,25 +281,28 @@ static inline void dist_add(dist_sums *dst, const dist_sums *src)
     dst->weight += src->weight;
 }
 
-/* The weighted sums of the points [a, b) (weights w[DIST_*][j], errors ulp[], abs[]), given
- * total[d], the sum of every point's weight term (dist_fixed(w·2^90), the same for every row):
- * the weight is that less the terms of the points whose ULP error is not finite (few), so
- * that the loop forms two terms per point and distribution; the same bits as dist_point. */
-static inline void dist_run(dist_sums out[DIST_COUNT], const double *const w[DIST_COUNT], size_t a,
-                            size_t b, const double *ulp, const double *abs, const u128 total[DIST_COUNT])
+/* The weighted sums of the points [a, b) (fixed weights W[DIST_*][j], ULP errors ulp[],
+ * absolute errors abs[], 1/ULP inv_ulp[]), given total[d], the sum of the run's weights: the weight is that less the
+ * weights of the points whose ULP error is not finite (few). The same bits as dist_point. */
+static inline void dist_run(dist_sums out[DIST_COUNT], const uint64_t *const W[DIST_COUNT], size_t a,
+                            size_t b, const double *ulp, const double *abs, const double *inv_ulp,
+                            const u128 total[DIST_COUNT])
 {
     u128 su[DIST_COUNT] = {0}, sa[DIST_COUNT] = {0}, sw[DIST_COUNT] = {0};
     for (size_t j = a; j < b; j++) {
-        double u = ulp[j], e = abs[j];
+        double u = ulp[j];
         if (!(u <= ULP_SUM_CAP || isfinite(u))) { /* left out: its weight taken back */
-            for (int d = 0; d < DIST_COUNT; d++) sw[d] += dist_fixed(w[d][j] * DIST_SCALE);
+            for (int d = 0; d < DIST_COUNT; d++) sw[d] += W[d][j];
             continue;
         }
-        u = u <= ULP_SUM_CAP ? u : ULP_SUM_CAP;
-        e = e <= ULP_SUM_CAP ? e : ULP_SUM_CAP;
+        uint64_t q = dist_q(u);
+        int e = dist_log2(inv_ulp[j]);
+        bool capped = !(u <= ULP_SUM_CAP);
         for (int d = 0; d < DIST_COUNT; d++) {
-            su[d] += dist_fixed(w[d][j] * u * DIST_SCALE);
-            sa[d] += dist_fixed(w[d][j] * e * DIST_SCALE);
+            u128 t = (u128)W[d][j] * q;
+            su[d] += t;
+            sa[d] += capped ? dist_abs_term(t, W[d][j], u, abs[j], inv_ulp[j])
+                     : e >= 128 ? 0 : e >= 0 ? t >> e : t << -e;
         }
     }
     for (int d = 0; d < DIST_COUNT; d++) out[d] = (dist_sums){su[d], sa[d], total[d] - sw[d]};

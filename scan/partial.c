@@ -15,7 +15,7 @@
 
 static const char format_line[] = "gelucheck-partial";
 /* The weighted sums in the data (metrics.h, weights.h): their distributions and unit. */
-#define DIST_KEY "normal(0,1) uniform[-10,10) units=2^-90"
+#define DIST_KEY "normal(0,1) uniform[-10,10) weight=2^-70 ulp=2^-27"
 
 /* What the data's bytes depend on: the architecture's byte order and the structures' sizes. */
 static void data_layout(char *buf, size_t size)
@@ -532,8 +532,8 @@ static int check_error_row(const span *s, const error_metrics *e, uint64_t count
      * rounding: 2^-40) over the finite inputs, each term at most its weight's times the cap */
     for (int d = 0; d < DIST_COUNT; d++) {
         const dist_sums *w = &e->dist[d];
-        u128 most = ((u128)1 << 90) + ((u128)1 << 50), cap = (u128)ULP_SUM_CAP;
-        if (w->weight > most || w->ulp > (w->weight + e->finite) * cap || w->abs > (w->weight + e->finite) * cap)
+        u128 most = ((u128)1 << 70) + ((u128)1 << 33);
+        if (w->weight > most || w->ulp > w->weight * ((u128)1 << 57) || w->abs > w->ulp)
             return fail(s->err, s->errsize, "%s: the %s-weighted sums exceed their bounds", what,
                         input_dist_name((input_dist)d));
     }

@@ -188,9 +188,10 @@ typedef struct {
     uint16_t run_start[SCAN_BLOCK + 1];
     /* The inputs' weights under each distribution (weights.h), and whether a run has any */
     double weight[DIST_COUNT][SCAN_BLOCK];
-    const double *weights[DIST_COUNT]; /* weight[d], for dist_run */
+    uint64_t wfix[DIST_COUNT][SCAN_BLOCK]; /* ⌊w·2^57⌋ (metrics.h) */
+    const uint64_t *wfixes[DIST_COUNT];     /* wfix[d], for dist_run */
     bool run_weighted[SCAN_BLOCK];
-    u128 run_weight[SCAN_BLOCK][DIST_COUNT]; /* per run: Σ dist_fixed(w·2^90) over its points */
+    u128 run_weight[SCAN_BLOCK][DIST_COUNT]; /* per run: Σ wfix over its points */
     bool profiling;
     scan_profile prof; /* this thread's times, when profiling */
 } scan_worker;
@@ -803,7 +804,7 @@ static void prepare_refs(scan_worker *w, gelu_target t, int dir, const float *x,
         size_t a = w->run_start[k], b = w->run_start[k + 1];
         run_sums_of(&p->cr_sums[k], a, b, isfinite(x[a]), p->cr_ulp, p->cr_abs, p->cr_rel, w->cr);
         if (w->run_weighted[k])
-            dist_run(p->cr_dist[k], w->weights, a, b, p->cr_ulp, p->cr_abs, w->run_weight[k]);
+            dist_run(p->cr_dist[k], w->wfixes, a, b, p->cr_ulp, p->cr_abs, p->inv_ulp, w->run_weight[k]);
     }
     double x_min = w->sh->x_min[t];
     if (!grad) {
@@ -863,7 +864,7 @@ static void row_metrics(scan_worker *w, error_metrics *m, const float *x, const 
                                w->ulp, w->abs, w->rel);
             if (w->run_weighted[k]) {
                 dist_sums ds[DIST_COUNT];
-                dist_run(ds, w->weights, a, b, w->ulp, w->abs, w->run_weight[k]);
+                dist_run(ds, w->wfixes, a, b, w->ulp, w->abs, r->inv_ulp, w->run_weight[k]);
                 for (int d = 0; d < DIST_COUNT; d++) dist_add(&m->dist[d], &ds[d]);
             }
             size_t q0 = q;
@@ -908,9 +909,9 @@ static void row_metrics(scan_worker *w, error_metrics *m, const float *x, const 
             for (int d = 0; d < DIST_COUNT; d++) {
                 dist_sums ds = r->cr_dist[k][d];
                 for (size_t q = i; q < w->nmis && mis[q] < b; q++) {
-                    double wj = w->weight[d][mis[q]];
-                    dist_point(&ds, wj, r->cr_ulp[mis[q]], r->cr_abs[mis[q]], -1);
-                    dist_point(&ds, wj, w->mis_ulp[q], w->mis_abs[q], +1);
+                    uint64_t wj = w->wfix[d][mis[q]];
+                    dist_point(&ds, wj, r->cr_ulp[mis[q]], r->cr_abs[mis[q]], r->inv_ulp[mis[q]], -1);
+                    dist_point(&ds, wj, w->mis_ulp[q], w->mis_abs[q], r->inv_ulp[mis[q]], +1);
                 }
                 dist_add(&m->dist[d], &ds);
             }
@@ -1048,8 +1049,10 @@ static void run_block(scan_worker *w, uint64_t block)
         w->run_weighted[k] = any;
         for (int d = 0; d < DIST_COUNT; d++) {
             u128 t = 0;
-            for (size_t j = w->run_start[k]; any && j < w->run_start[k + 1]; j++)
-                t += dist_fixed(w->weight[d][j] * DIST_SCALE);
+            for (size_t j = w->run_start[k]; j < w->run_start[k + 1]; j++) {
+                w->wfix[d][j] = (uint64_t)(int64_t)(w->weight[d][j] * DIST_W_SCALE); /* w ≤ 1 */
+                t += w->wfix[d][j];
+            }
             w->run_weight[k][d] = t;
         }
     }
@@ -1114,7 +1117,7 @@ static scan_worker *worker_new(scan_shared *sh, const scan_result *proto)
     if (!w) return NULL;
     w->sh = sh;
     w->profiling = sh->cfg->profile != NULL;
-    for (int d = 0; d < DIST_COUNT; d++) w->weights[d] = w->weight[d];
+    for (int d = 0; d < DIST_COUNT; d++) w->wfixes[d] = w->wfix[d];
     w->part = malloc(sizeof *w->part);
     bool ok = w->part != NULL;
     if (ok) *w->part = *proto;

@@ -11,9 +11,8 @@
  * MPFR's erf at the interval's ends). Past |x| = 39 the mass is below 2^-1074: 0.
  * Uniform: |[a, b] ∩ [−10, 10)|/20, within 2^-52 of itself.
  *
- * Weighted sums are kept in fixed point (units of 2^-90 of weight × error, 128 bits: at most
- * 2^30 · 2^90 with errors capped at 2^30 ULP; a weight of 10^-12 keeps 45 bits), a term
- * per input truncated once, so that they add exactly, in any order (threads, shards, merge). */
+ * Weighted sums are exact integer sums (metrics.h: each weight to 2^-70, each error to 2^-27
+ * ULP), so they add in any order (threads, shards, merge). */
 #ifndef GELUCHECK_WEIGHTS_H
 #define GELUCHECK_WEIGHTS_H
 

@@ -183,8 +183,10 @@ Test(weights, planted_error_moves_the_sum_by_its_weight_times_the_error, .timeou
     for (int d = 0; d < DIST_COUNT; d++) {
         const dist_sums *sa = &a->metrics[0].err[REF_OWN][DIR_FORWARD].dist[d],
                         *sb = &b->metrics[0].err[REF_OWN][DIR_FORWARD].dist[d];
-        double moved = (double)(sb->ulp - sa->ulp) / DIST_SCALE, want = own_weight((input_dist)d, PLANT) * du;
-        cr_expect(fabs(moved - want) <= 1e-12 * want + 0x1p-86, "%s: the sum moved by %.17g, weight × error %.17g",
+        /* the fixed point: the weight to 2^-70, the error to 2^-27 ULP (metrics.h) */
+        double w = own_weight((input_dist)d, PLANT);
+        double moved = (double)(sb->ulp - sa->ulp) * 0x1p-97, want = w * du;
+        cr_expect(fabs(moved - want) <= 0x1p-70 * du + w * 0x1p-26 + 1e-15 * want, "%s: the sum moved by %.17g, weight × error %.17g",
                   input_dist_name(d), moved, want);
         cr_expect_eq(sb->weight, sa->weight, "the weight is the input's, not the output's");
     }
