@@ -377,7 +377,7 @@ static void check_sign(sign_metrics *m, const float *x, const float *y, const po
  * reference is exact, and a relative error of 1 for an output ±0 (f ≠ 0). The ULP is that of
  * hi + lo's binade, as everywhere in the scan. */
 #define NEAR_TOL_ULP 0x1.0625p-10     /* 1.00002e-3 ULP, just above fast_ref_decide's 1e-3 */
-#define NEAR_STAND_IN (-0x1p-1000)    /* fast.c's NEG_TINY (tests/test_scan.c pins it) */
+#define NEAR_STAND_IN (-0x1p-1000)    /* fast.c's NEG_TINY (tests/test_near.c pins it) */
 #define NEAR_STAND_IN_TOL 0x1p-151    /* |f| below it in the regions that round to −0 (fast.c) */
 #define NEAR_UPPER_TOL 0x1p-57       /* |f − hi| past the upper threshold (above) */
 #define NEAR_UP (1 + 0x1p-50)

@@ -3,12 +3,15 @@
  * the true maximum and its first input after near_resolve_all; without overflow the lists are
  * the same bits whatever the merge order; with overflow (many overlapping intervals) entries
  * are resolved and nothing that could win is lost; past the budget, the bound kept holds the
- * maximum. The resolver is a stub that returns the true error (and counts its calls). */
+ * maximum. The resolver is a stub that returns the true error (and counts its calls). And the
+ * fast reference's markers the scan's bounds rely on. */
 #include <criterion/criterion.h>
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "fast.h"
 #include "near.h"
 
 enum { N = 3000 };
@@ -114,4 +117,21 @@ Test(near, overflow_resolves_and_the_budget_keeps_a_bound)
     cr_expect(l.e[0].lower <= best);
     cr_expect(l.e[0].lower == best || dropped >= best, "%g kept, %g dropped, the maximum %g",
               l.e[0].lower, dropped, best);
+}
+
+/* The scan recognizes fast.c's stand-ins by their values (scan.c: NEAR_STAND_IN, near_upper):
+ * pinned here, so that a change in fast.c fails this test rather than the near-tie bounds. */
+Test(near, the_reference_markers_are_the_scans)
+{
+    static const gelu_target targets[] = {GELU_TARGET_EXACT, GELU_TARGET_TANH, GELU_TARGET_SIGMOID,
+                                          GELU_TARGET_SILU};
+    for (size_t i = 0; i < sizeof targets / sizeof targets[0]; i++)
+        for (int grad = 0; grad < 2; grad++) {
+            enclosure e;
+            fast_enclose(targets[i], grad, -200.0f, &e);
+            cr_expect(e.hi == -0x1p-1000 && e.lo == 0, "stand-in below: %a + %a", e.hi, e.lo);
+            fast_enclose(targets[i], grad, 100.0f, &e);
+            cr_expect(grad ? e.hi == 1 && e.lo == DBL_TRUE_MIN : e.hi == 100 && e.lo == -DBL_TRUE_MIN,
+                      "marker above: %a + %a", e.hi, e.lo);
+        }
 }
