@@ -371,11 +371,14 @@ static void check_sign(sign_metrics *m, const float *x, const float *y, const po
  *     threshold (fast.c's table: SiLU's, 48);
  *   1e-3 ULP elsewhere (NEAR_TOL_ULP): fast_ref_decide takes the enclosure only when its bound
  *     is below that, MPFR's values are far closer.
- * and tight (near_tight_tol, for the points the coarse one leaves near a maximum): the
- * enclosure's own bound err (fast.h) where the stored value is the enclosure's; 2^-90 of it
- * where it is MPFR's (ref_eval_value: 106 bits of a 128-bit evaluation). Exactly known: an error of 0 where the
- * reference is exact, and a relative error of 1 for an output ±0 (f ≠ 0). The ULP is that of
- * hi + lo's binade, as everywhere in the scan. */
+ * and tight (near_tight_tol, for the runs and points the coarse one leaves near a maximum):
+ * the enclosure's own bound err (fast.h) where the stored value is the enclosure's; 2^-90 of
+ * it where it is MPFR's (ref_eval_value: 106 bits of a 128-bit evaluation); past the
+ * thresholds, the error itself from each target's asymptotic form (near_upper_bounds).
+ * Exactly known: an error of 0 where the reference is exact, a relative error of 1 for an
+ * output ±0 (f ≠ 0), and any error whose every possible value rounds to one double. The ULP is
+ * that of hi + lo's binade, as everywhere in the scan (where the exact value lies within the
+ * tolerance of a power of two, its binade may be the other one: not covered). */
 #define NEAR_TOL_ULP 0x1.0625p-10     /* 1.00002e-3 ULP, just above fast_ref_decide's 1e-3 */
 #define NEAR_STAND_IN (-0x1p-1000)    /* fast.c's NEG_TINY (tests/test_near.c pins it) */
 #define NEAR_STAND_IN_TOL 0x1p-151    /* |f| below it in the regions that round to −0 (fast.c) */
