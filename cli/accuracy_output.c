@@ -73,6 +73,22 @@ static void print_details(const scan_result *r)
                 printf(" %a", (double)float_from_bits(m->listed_bits[k]));
             printf("\n");
         }
+        /* maxima whose near ties went past the MPFR budget (scan/near.h) */
+        static const char *const kind[ERR_KINDS] = {"max ULP", "max abs", "max rel"};
+        for (int k = 0; k < REF_KINDS; k++)
+            for (int d = 0; d < DIR_COUNT; d++)
+                for (int e = 0; e < ERR_KINDS; e++) {
+                    const near_list *l = &r->metrics[i].err[k][d].near[e];
+                    if (l->dropped != -INFINITY)
+                        printf("%s %s vs %s: %s not decided among near ties past the MPFR budget: "
+                               "shown %.9g at the first input found, the true one at most %.9g\n",
+                               r->impls[i]->name, d == DIR_FORWARD ? "forward" : "derivative",
+                               k == REF_OWN ? "own target" : "exact", kind[e],
+                               e == ERR_ULP ? r->metrics[i].err[k][d].max_ulp.value
+                               : e == ERR_ABS ? r->metrics[i].err[k][d].max_abs.value
+                                              : r->metrics[i].err[k][d].max_rel.value,
+                               l->dropped);
+                }
         for (int d = 0; r->has_extras && d < DIR_COUNT; d++) {
             const impl_extras *e = &r->extras[i];
             if (!e->nspecial_failed[d]) continue;
@@ -193,6 +209,16 @@ void print_scan_profile(const scan_result *r, const scan_profile *p, double wall
         for (int d = 0; d < DIR_COUNT; d++)
             printf(" %10.2f %10llu", p->fallback[t][d], (unsigned long long)r->fallbacks[t][d]);
         printf("\n");
+    }
+    /* near ties (scan/near.h): the entries resolved with MPFR during the scan, lists full */
+    for (size_t i = 0; i < r->nimpls; i++) {
+        unsigned long long resolved = 0;
+        for (int k = 0; k < REF_KINDS; k++)
+            for (int d = 0; d < DIR_COUNT; d++)
+                for (int e = 0; e < ERR_KINDS; e++) resolved += r->metrics[i].err[k][d].near[e].resolved;
+        if (resolved)
+            printf("near ties of %s's maxima resolved with MPFR in the scan (a list was full): %llu\n",
+                   r->impls[i]->name, resolved);
     }
     printf("total %.1f thread s: kernels %.1f (%.0f%%), metrics %.1f (%.0f%%), references %.1f "
            "(%.0f%%, of which MPFR %.1f), inputs %.1f\n",

@@ -3,6 +3,7 @@
 #include "accuracy_columns.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "float_bits.h"
@@ -157,6 +158,25 @@ static void csv_xnnpack_checked(const accuracy_row *w, char *b, size_t n)
     else snprintf(b, n, "%s", "");
 }
 
+/* Weighted as activations are drawn (scan/weights.h): the mean, and the maximum over the
+ * distribution's inputs of non-negligible mass ("" when none was scanned). */
+static void put_dist(const accuracy_row *w, char *b, size_t n, input_dist g, error_kind k, bool max)
+{
+    double v = max ? error_metrics_dist_max(errors_of(w), g, k) : error_metrics_dist_mean(errors_of(w), g, k);
+    if (max && isinf(v) && v < 0) snprintf(b, n, "%s", "");
+    else snprintf(b, n, "%.9g", v);
+}
+#define DIST_FIELD(name, g, k, max)                                                                \
+    static void csv_##name(const accuracy_row *w, char *b, size_t n) { put_dist(w, b, n, g, k, max); }
+DIST_FIELD(normal_mean_ulp, DIST_NORMAL, ERR_ULP, false)
+DIST_FIELD(normal_max_ulp, DIST_NORMAL, ERR_ULP, true)
+DIST_FIELD(normal_mean_abs, DIST_NORMAL, ERR_ABS, false)
+DIST_FIELD(normal_max_abs, DIST_NORMAL, ERR_ABS, true)
+DIST_FIELD(uniform_mean_ulp, DIST_UNIFORM, ERR_ULP, false)
+DIST_FIELD(uniform_max_ulp, DIST_UNIFORM, ERR_ULP, true)
+DIST_FIELD(uniform_mean_abs, DIST_UNIFORM, ERR_ABS, false)
+DIST_FIELD(uniform_max_abs, DIST_UNIFORM, ERR_ABS, true)
+
 /* ---- the console's own texts: shorter numbers, the reference's target, CR in percent */
 
 static void put_short(char *buf, size_t size, double v)
@@ -292,6 +312,14 @@ static const accuracy_column columns[] = {
     {"benchdnn_failed", csv_benchdnn_failed, 0, NULL, NULL, html_as_written},
     {"xnnpack_failed", csv_xnnpack_failed, 0, NULL, NULL, html_xnnpack_failed},
     {"xnnpack_checked", csv_xnnpack_checked, 0, NULL, NULL, NULL},
+    {"normal_mean_ulp", csv_normal_mean_ulp, 0, NULL, NULL, NULL},
+    {"normal_max_ulp", csv_normal_max_ulp, 0, NULL, NULL, NULL},
+    {"normal_mean_abs", csv_normal_mean_abs, 0, NULL, NULL, NULL},
+    {"normal_max_abs", csv_normal_max_abs, 0, NULL, NULL, NULL},
+    {"uniform_mean_ulp", csv_uniform_mean_ulp, 0, NULL, NULL, NULL},
+    {"uniform_max_ulp", csv_uniform_max_ulp, 0, NULL, NULL, NULL},
+    {"uniform_mean_abs", csv_uniform_mean_abs, 0, NULL, NULL, NULL},
+    {"uniform_max_abs", csv_uniform_max_abs, 0, NULL, NULL, NULL},
 };
 
 size_t accuracy_column_count(void) { return sizeof columns / sizeof columns[0]; }

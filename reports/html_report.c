@@ -269,8 +269,10 @@ static void choice_cells(FILE *f, const results_set *s, const pick_candidate *k,
     const results_speed *dsp = dnnl ? results_speed_at(dnnl, size) : NULL;
     fputs("<td class=\"l\"><b>", f);
     html_text(f, r->name);
-    fprintf(f, "</b><small>%.4g ULP, max abs %.2g</small></td>", r->exact[0].max_ulp,
-            r->exact[0].max_abs);
+    fprintf(f, "</b><small>%.4g ULP, max abs %.2g", r->exact[0].max_ulp, r->exact[0].max_abs);
+    if (r->exact[0].normal_mean_ulp == r->exact[0].normal_mean_ulp) /* not NaN */
+        fprintf(f, "; mean %.3g ULP on N(0,1) inputs", r->exact[0].normal_mean_ulp);
+    fputs("</small></td>", f);
     fprintf(f, "<td>%.3g</td><td>%.3g</td>", sp->ns, sp->ratio);
     if (dsp && dnnl != r) {
         fprintf(f, "<td>%.2g<small>", sp->ns / dsp->ns);

@@ -340,7 +340,8 @@ static int keep_texts(csv_file *c, results_row *r, const csv_line *l, const int 
 }
 
 static int accuracy_line(csv_file *c, results_set *s, const csv_line *l, const int *col,
-                         const int *crit, const int *hist, int cr_count, const int *text_col)
+                         const int *crit, const int *hist, int cr_count, const int *text_col,
+                         int normal_mean)
 {
     static const char *const refs[] = {"own", "exact"}, *const dirs[] = {"forward", "derivative"},
                              *const verdicts[] = {"pass", "fail", ""};
@@ -364,6 +365,9 @@ static int accuracy_line(csv_file *c, results_set *s, const csv_line *l, const i
         get_hex_x(c, l, col[A_ULP_X], e.max_ulp_x, sizeof e.max_ulp_x) ||
         get_hex_x(c, l, col[A_ABS_X], e.max_abs_x, sizeof e.max_abs_x) ||
         get_count(c, l, col[A_INPUTS], false, &inputs))
+        return -2;
+    e.normal_mean_ulp = NAN;
+    if (normal_mean >= 0 && get_number(c, l, normal_mean, 0, INFINITY, false, &e.normal_mean_ulp))
         return -2;
     if (inputs == 0) return bad(c, "column 'inputs': 0 inputs");
     long correctly_rounded;
@@ -423,7 +427,8 @@ static int load_accuracy(results_set *s, const char *path, bool known_only, char
     if (rc != 0) return rc;
     int crit[3] = {column(&c.header, "benchdnn_failed"), column(&c.header, "xnnpack_failed"),
                    column(&c.header, "xnnpack_checked")};
-    int hist[HIST_BUCKETS], cr_count = column(&c.header, "correctly_rounded");
+    int hist[HIST_BUCKETS], cr_count = column(&c.header, "correctly_rounded"),
+        normal_mean = column(&c.header, "normal_mean_ulp");
     for (int b = 0; b < HIST_BUCKETS; b++) {
         char name[32];
         snprintf(name, sizeof name, "ulp_%s", hist_bucket_name(b));
@@ -439,7 +444,7 @@ static int load_accuracy(results_set *s, const char *path, bool known_only, char
     csv_line l;
     int rows = 0;
     while ((rc = csv_next(&c, &l)) == 1 &&
-           (rc = accuracy_line(&c, s, &l, cols, crit, hist, cr_count, text_col)) == 0)
+           (rc = accuracy_line(&c, s, &l, cols, crit, hist, cr_count, text_col, normal_mean)) == 0)
         rows++;
     if (rc == 0 && rows == 0) rc = bad(&c, "no rows after the header");
     csv_close(&c);

@@ -22,6 +22,7 @@ enum { RESULTS_TEXT_COLUMNS = 8 };
 typedef struct {
     bool present;
     double max_ulp, max_abs, cr_fraction;
+    double normal_mean_ulp; /* mean ULP error weighted by normal(0,1) inputs; NaN without the column */
     long long correctly_rounded; /* inputs correctly rounded; −1 when the file lacks the column */
     uint64_t inputs;             /* inputs scanned */
     char max_ulp_x[RESULTS_X], max_abs_x[RESULTS_X]; /* hex floats as written; "" when none */

@@ -88,6 +88,7 @@ void error_metrics_init(error_metrics *m)
     arg_max_init(&m->max_abs);
     arg_max_init(&m->max_rel);
     for (int b = 0; b < X_BUCKETS; b++) m->x_max_ulp[b] = m->x_max_abs[b] = -INFINITY;
+    for (int k = 0; k < ERR_KINDS; k++) near_init(&m->near[k]);
 }
 
 void impl_metrics_init(impl_metrics *m)
@@ -127,6 +128,7 @@ void sign_add(sign_metrics *m, uint64_t seq, float x)
     }
 }
 
+/* The near-tie lists are left to the caller (near_merge needs MPFR on overflow). */
 void error_metrics_merge(error_metrics *dst, const error_metrics *src)
 {
     dst->count += src->count;
@@ -143,6 +145,7 @@ void error_metrics_merge(error_metrics *dst, const error_metrics *src)
         dst->x_max_ulp[b] = fmax(dst->x_max_ulp[b], src->x_max_ulp[b]);
         dst->x_max_abs[b] = fmax(dst->x_max_abs[b], src->x_max_abs[b]);
     }
+    for (int d = 0; d < DIST_COUNT; d++) dist_add(&dst->dist[d], &src->dist[d]);
     dst->benchdnn_failed += src->benchdnn_failed;
     dst->xnnpack_failed += src->xnnpack_failed;
     dst->xnnpack_checked += src->xnnpack_checked;
@@ -185,4 +188,21 @@ double error_metrics_mean_ulp(const error_metrics *m)
     if (m->finite == 0) return 0;
     double sum = ldexp((double)m->ulp_sum_hi, 64) + (double)m->ulp_sum_lo;
     return sum / ULP_SUM_SCALE / (double)m->finite;
+}
+
+double error_metrics_dist_mean(const error_metrics *m, input_dist d, error_kind k)
+{
+    const dist_sums *s = &m->dist[d];
+    if (s->weight == 0) return 0;
+    return (double)(k == ERR_ULP ? s->ulp : s->abs) / (double)s->weight / DIST_Q_SCALE;
+}
+
+double error_metrics_dist_max(const error_metrics *m, input_dist d, error_kind k)
+{
+    float lo = d == DIST_NORMAL ? DIST_NORMAL_MAX_LO : DIST_UNIFORM_MAX_LO;
+    float hi = d == DIST_NORMAL ? DIST_NORMAL_MAX_HI : DIST_UNIFORM_MAX_HI;
+    const double *v = k == ERR_ULP ? m->x_max_ulp : m->x_max_abs;
+    double best = -INFINITY;
+    for (int b = x_bucket_of(lo); b < x_bucket_of(hi); b++) best = v[b] > best ? v[b] : best;
+    return best;
 }

@@ -23,6 +23,8 @@
 #include <string.h>
 
 #include "criteria.h"
+#include "near.h"
+#include "weights.h"
 
 enum { HIST_BUCKETS = 25, MONO_LISTED = 10 };
 
@@ -34,6 +36,8 @@ enum { X_BUCKETS_INNER = 256, X_BUCKET_BELOW = X_BUCKETS_INNER, X_BUCKET_ABOVE, 
 typedef enum { RANGE_NEG_TAIL, RANGE_CORE, RANGE_POSITIVE, RANGE_TINY, RANGE_NAN, RANGE_COUNT } input_range;
 
 enum { REF_OWN, REF_EXACT, REF_KINDS };
+/* The three errors of a point, in the order of near[] below. */
+typedef enum { ERR_ULP, ERR_ABS, ERR_REL, ERR_KINDS } error_kind;
 enum { DIR_FORWARD, DIR_DERIVATIVE, DIR_COUNT };
 
 input_range input_range_of(float x);
@@ -71,6 +75,21 @@ void arg_max_merge(arg_max *dst, const arg_max *src);
 #define ULP_SUM_SCALE 0x1p20
 #define ULP_SUM_CAP 0x1p30
 
+/* Weighted sums over an input distribution (weights.h), exact integers: each input's weight as
+ * W = ⌊w·2^70⌋ (below 2^64: every weight is below 2^-23; weights below 2^-70 count as 0: under
+ * the normal, the inputs with |x| > 8.3 or |x| < 2^-46, under 10^-13 of the mass), its ULP error
+ * as q = ⌊min(u, 2^30)·2^27⌋, its term W·q (units of 2^-97 of weight × ULP: a sum below
+ * 2^127) and, for the absolute error, W·q·ulp = W·q >> log2(1/ulp) (the ULP is at most 2^-18
+ * wherever an input has weight; past the ULP cap, W·⌊min(a, 2^30)·2^27⌋); over the inputs
+ * whose ULP error is finite. Sums add exactly,
+ * in any order. */
+#define DIST_W_SCALE 0x1p70
+#define DIST_Q_SCALE 0x1p27
+__extension__ typedef unsigned __int128 u128;
+typedef struct {
+    u128 ulp, abs, weight; /* Σ W·q, Σ W·q·ulp (2^-97), Σ W (2^-70) */
+} dist_sums;
+
 typedef struct {
     uint64_t count;
     uint64_t finite;           /* inputs whose ULP error is finite (the mean's denominator) */
@@ -80,6 +99,10 @@ typedef struct {
     uint64_t hist[RANGE_COUNT][HIST_BUCKETS];
     double x_max_ulp[X_BUCKETS], x_max_abs[X_BUCKETS]; /* −inf: no input in the bucket */
     uint64_t benchdnn_failed, xnnpack_failed, xnnpack_checked; /* forward only */
+    /* The inputs that could be the true maximum of each error (near.h): merged by the scan,
+     * which can resolve them with MPFR (scan.c), and resolved by refine.h */
+    near_list near[ERR_KINDS];
+    dist_sums dist[DIST_COUNT]; /* weighted as activations are drawn (weights.h) */
 } error_metrics;
 
 typedef struct {
@@ -112,6 +135,11 @@ void error_metrics_merge(error_metrics *dst, const error_metrics *src);
 void impl_metrics_merge(impl_metrics *dst, const impl_metrics *src);
 
 double error_metrics_mean_ulp(const error_metrics *m);
+/* The weighted mean ULP and absolute errors over distribution d (0 when no weight). */
+double error_metrics_dist_mean(const error_metrics *m, input_dist d, error_kind k);
+/* The largest ULP or absolute error (k) over the x buckets of d's maximum interval (weights.h);
+ * −inf when none. */
+double error_metrics_dist_max(const error_metrics *m, input_dist d, error_kind k);
 
 /* ---- the per-point updates, inline: the scan's hot path */
 
@@ -213,6 +241,82 @@ static inline void run_sums_of(run_sums *s, size_t a, size_t b, bool x_finite, c
     s->max_ulp = mu;
     s->max_abs = ma;
     s->max_rel = mr;
+}
+
+/* An input's ULP error as dist_sums' q (the caller has checked it is finite). */
+static inline uint64_t dist_q(double u)
+{
+    return (uint64_t)(int64_t)((u <= ULP_SUM_CAP ? u : ULP_SUM_CAP) * DIST_Q_SCALE);
+}
+
+/* log2 of a power of two that is a normal double (1/ulp, reference.h), from its exponent bits. */
+static inline int dist_log2(double p)
+{
+    uint64_t b;
+    memcpy(&b, &p, sizeof b);
+    return (int)((b >> 52) & 0x7ff) - 1023;
+}
+
+/* The absolute error's term: W·q·ulp from t = W·q, for 1/ulp = inv_ulp (a power of two); past
+ * the cap of the ULP error (u > 2^30), W·⌊min(a, 2^30)·2^27⌋ from the absolute error a. */
+static inline u128 dist_abs_term(u128 t, uint64_t W, double u, double a, double inv_ulp)
+{
+    if (!(u <= ULP_SUM_CAP)) return (u128)W * dist_q(a);
+    int e = dist_log2(inv_ulp);
+    return e >= 128 ? 0 : e >= 0 ? t >> e : t << -e;
+}
+
+/* One input's share of the weighted sums (fixed weight W, ULP error u, absolute error abs, 1/ULP
+ * inv_ulp), with
+ * the sign +1 (add) or −1 (take back): inputs whose ULP error is not finite are left out. */
+static inline void dist_point(dist_sums *s, uint64_t W, double u, double abs, double inv_ulp,
+                              int sign)
+{
+    if (W == 0 || !(u <= ULP_SUM_CAP || isfinite(u))) return;
+    u128 t = (u128)W * dist_q(u), a = dist_abs_term(t, W, u, abs, inv_ulp);
+    if (sign > 0) {
+        s->ulp += t;
+        s->abs += a;
+        s->weight += W;
+    } else {
+        s->ulp -= t;
+        s->abs -= a;
+        s->weight -= W;
+    }
+}
+
+static inline void dist_add(dist_sums *dst, const dist_sums *src)
+{
+    dst->ulp += src->ulp;
+    dst->abs += src->abs;
+    dst->weight += src->weight;
+}
+
+/* The weighted sums of the points [a, b) (fixed weights W[DIST_*][j], ULP errors ulp[],
+ * absolute errors abs[], 1/ULP inv_ulp[]), given total[d], the sum of the run's weights: the weight is that less the
+ * weights of the points whose ULP error is not finite (few). The same bits as dist_point. */
+static inline void dist_run(dist_sums out[DIST_COUNT], const uint64_t *const W[DIST_COUNT], size_t a,
+                            size_t b, const double *ulp, const double *abs, const double *inv_ulp,
+                            const u128 total[DIST_COUNT])
+{
+    u128 su[DIST_COUNT] = {0}, sa[DIST_COUNT] = {0}, sw[DIST_COUNT] = {0};
+    for (size_t j = a; j < b; j++) {
+        double u = ulp[j];
+        if (!(u <= ULP_SUM_CAP || isfinite(u))) { /* left out: its weight taken back */
+            for (int d = 0; d < DIST_COUNT; d++) sw[d] += W[d][j];
+            continue;
+        }
+        uint64_t q = dist_q(u);
+        int e = dist_log2(inv_ulp[j]);
+        bool capped = !(u <= ULP_SUM_CAP);
+        for (int d = 0; d < DIST_COUNT; d++) {
+            u128 t = (u128)W[d][j] * q;
+            su[d] += t;
+            sa[d] += capped ? dist_abs_term(t, W[d][j], u, abs[j], inv_ulp[j])
+                     : e >= 128 ? 0 : e >= 0 ? t >> e : t << -e;
+        }
+    }
+    for (int d = 0; d < DIST_COUNT; d++) out[d] = (dist_sums){su[d], sa[d], total[d] - sw[d]};
 }
 
 /* Whether folding a run whose maxima are at most those of s would change any maximum of m

@@ -14,6 +14,8 @@
 #include "gelucheck_version.h"
 
 static const char format_line[] = "gelucheck-partial";
+/* The weighted sums in the data (metrics.h, weights.h): their distributions and unit. */
+#define DIST_KEY "normal(0,1) uniform[-10,10) weight=2^-70 ulp=2^-27"
 
 /* What the data's bytes depend on: the architecture's byte order and the structures' sizes. */
 static void data_layout(char *buf, size_t size)
@@ -109,6 +111,8 @@ int partial_write(const scan_result *r, FILE *f)
         contract_text(&r->impls[i]->contract, text, sizeof text);
         put_line(&w, "impl.%zu.contract=%s", i + 1, text);
     }
+    put_line(&w, "near=%d %d", NEAR_MAX, NEAR_BUDGET);
+    put_line(&w, "dist=%s", DIST_KEY);
     data_layout(text, sizeof text);
     put_line(&w, "data.layout=%s", text);
     put_line(&w, "data.bytes=%zu", data_bytes(r->nimpls));
@@ -338,7 +342,11 @@ static int parse_header(header *h, scan_result *r)
     if (r->has_extras != (r->shard_k == 0))
         return fail(h->err, h->errsize, "key 'extras': %d, but shard %u/%u %s", (int)v,
                     r->shard_k + 1, r->shard_n, r->shard_k == 0 ? "has them" : "does not have them");
+    char near[32];
+    snprintf(near, sizeof near, "%d %d", NEAR_MAX, NEAR_BUDGET);
     if (get_impls(h, r) ||
+        get_exact(h, "near", near, "the near-tie lists' capacity and MPFR budget") ||
+        get_exact(h, "dist", DIST_KEY, "the weighted sums' distributions and fixed point") ||
         get_exact(h, "data.layout", layout, "written by a build with another data layout") ||
         get_u64(h, "data.bytes", data_bytes(r->nimpls), data_bytes(r->nimpls), &v) ||
         /* last, so that a file from another build is first checked field by field */
@@ -432,9 +440,18 @@ int partial_read(scan_result *r, FILE *f, char *err, size_t errsize)
 
 typedef struct {
     uint64_t first, end; /* the positions the result covers */
+    const scan_domain *domain;
     char *err;
     size_t errsize;
 } span;
+
+/* The encoding at position seq of a range domain (the order of encodings, −0 below +0). */
+static uint32_t range_bits(const scan_domain *d, uint64_t seq)
+{
+    uint32_t lo = float_bits(d->lo);
+    int64_t o = ((lo & 0x80000000u) ? -(int64_t)(lo & 0x7fffffffu) - 1 : (int64_t)lo) + (int64_t)seq;
+    return o < 0 ? (uint32_t)(-(o + 1)) | 0x80000000u : (uint32_t)o;
+}
 
 static bool seq_ok(const span *s, uint64_t seq) { return seq >= s->first && seq < s->end; }
 
@@ -444,6 +461,34 @@ static int check_arg_max(const span *s, const arg_max *m, const char *what)
         (m->seq != UINT64_MAX && (m->value < 0 || !seq_ok(s, m->seq))))
         return fail(s->err, s->errsize, "%s: maximum %g at position %llu is not a maximum of these inputs",
                     what, m->value, (unsigned long long)m->seq);
+    return 0;
+}
+
+/* A near-tie list (near.h): its own invariants, its inputs within the shard and their encodings
+ * those of their positions (all and range domains); for ULP and absolute errors (whose bounds
+ * hold the computed value), the floor at most the computed maximum, whose input is among the
+ * entries unless some were resolved or dropped. */
+static int check_near(const span *s, const near_list *l, const arg_max *top, uint64_t count,
+                      const char *what, const char *kind, bool holds_computed)
+{
+    const char *bad = near_check(l);
+    if (!bad && l->resolved > count) bad = "more entries resolved than inputs";
+    if (!bad && holds_computed && l->floor > top->value) bad = "the floor exceeds the computed maximum";
+    if (!bad && (top->seq == UINT64_MAX) != (l->n == 0)) bad = "entries without a maximum, or the reverse";
+    bool found = false;
+    for (size_t i = 0; !bad && i < l->n; i++) {
+        const near_entry *n = &l->e[i];
+        found |= n->seq == top->seq;
+        if (!seq_ok(s, n->seq)) bad = "an entry outside the shard's inputs";
+        else if (s->domain->kind == DOMAIN_ALL && n->bits != (uint32_t)n->seq)
+            bad = "an entry's input is not the one at its position";
+        else if (s->domain->kind == DOMAIN_RANGE && n->bits != range_bits(s->domain, n->seq))
+            bad = "an entry's input is not the one at its position";
+    }
+    if (!bad && holds_computed && l->n && !found && l->dropped == -INFINITY && l->resolved == 0)
+        bad = "the computed maximum's input is not among the entries";
+    if (bad)
+        return fail(s->err, s->errsize, "%s near ties of the %s: %s", what, kind, bad);
     return 0;
 }
 
@@ -483,6 +528,19 @@ static int check_error_row(const span *s, const error_metrics *e, uint64_t count
         if (isnan(e->x_max_ulp[b]) || isnan(e->x_max_abs[b]) || e->x_max_ulp[b] > e->max_ulp.value ||
             e->x_max_abs[b] > e->max_abs.value)
             return fail(s->err, s->errsize, "%s: x bucket %d's maximum exceeds the row's", what, b);
+    /* the weighted sums: the weight at most the distribution's mass (1, with each weight's
+     * rounding: 2^-40) over the finite inputs, each term at most its weight's times the cap */
+    for (int d = 0; d < DIST_COUNT; d++) {
+        const dist_sums *w = &e->dist[d];
+        u128 most = ((u128)1 << 70) + ((u128)1 << 33);
+        if (w->weight > most || w->ulp > w->weight * ((u128)1 << 57) || w->abs > w->ulp)
+            return fail(s->err, s->errsize, "%s: the %s-weighted sums exceed their bounds", what,
+                        input_dist_name((input_dist)d));
+    }
+    static const char *const kind[ERR_KINDS] = {"max ULP", "max abs", "max rel"};
+    const arg_max *top[ERR_KINDS] = {&e->max_ulp, &e->max_abs, &e->max_rel};
+    for (int k = 0; k < ERR_KINDS; k++)
+        if (check_near(s, &e->near[k], top[k], count, what, kind[k], k != ERR_REL)) return -1;
     return 0;
 }
 
@@ -527,7 +585,7 @@ static int check_impl(const span *s, const scan_result *r, size_t i)
 
 int scan_result_check(const scan_result *r, bool whole, char *err, size_t errsize)
 {
-    span s = {0, 0, err, errsize};
+    span s = {0, 0, &r->domain, err, errsize};
     if (r->nimpls == 0 || r->nimpls > SCAN_MAX_IMPLS)
         return fail(err, errsize, "%zu implementations", r->nimpls);
     if (whole ? (s.end = scan_domain_size(&r->domain)) == 0

@@ -13,6 +13,8 @@
  *   impl.1.name=erfc_f64                     impl.1 .. impl.N
  *   impl.1.target=exact
  *   impl.1.contract=max_ulp=0x1p+0 max_abs=... monotone=1 specials=1 grad_max_ulp=... grad_max_abs=...
+ *   near=32 2048                             near-tie lists: capacity, MPFR budget (near.h)
+ *   dist=normal(0,1) uniform[-10,10) weight=2^-70 ulp=2^-27   weighted sums (metrics.h)
  *   data.layout=x86_64-le refs=320 metrics=22016 extras=472
  *   data.bytes=44672
  *   end

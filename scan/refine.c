@@ -1,15 +1,11 @@
-/* The maxima of a scan recomputed with MPFR at their inputs (see refine.h). */
+/* The maxima of a scan made MPFR's, from the near-tie lists (see refine.h). */
 #include "refine.h"
 
 #include <math.h>
 
 #include "reference.h"
 
-typedef enum { ERR_ULP, ERR_ABS, ERR_REL } error_kind;
-
-/* The error of the implementation's output at the input with encoding bits, against target t
- * (direction d), with MPFR. */
-static double mpfr_error(const gelu_impl *m, gelu_target t, int d, uint32_t bits, error_kind k)
+double refine_mpfr_error(const gelu_impl *m, gelu_target t, int d, uint32_t bits, error_kind k)
 {
     float x = float_from_bits(bits), y;
     (d == DIR_FORWARD ? m->forward : m->derivative)(&x, &y, 1);
@@ -23,14 +19,29 @@ static double mpfr_error(const gelu_impl *m, gelu_target t, int d, uint32_t bits
     return e;
 }
 
-/* The maximum a, and its x bucket's maximum (x_max: NULL for none) where that was a's value. */
-static void refine(arg_max *a, double *x_max, const gelu_impl *m, gelu_target t, int d, error_kind k)
+static double resolve(const void *ctx, uint32_t bits)
 {
-    if (a->seq == UINT64_MAX) return; /* no finite input */
-    double v = mpfr_error(m, t, d, a->bits, k);
+    const refine_ctx *c = ctx;
+    return refine_mpfr_error(c->impl, c->t, c->d, bits, c->k);
+}
+
+near_resolver refine_resolver(const refine_ctx *ctx) { return (near_resolver){resolve, ctx}; }
+
+/* The maximum a from the list l (x_max: its x buckets' maxima, NULL for none). */
+static void refine(arg_max *a, near_list *l, double *x_max, const refine_ctx *c)
+{
+    near_resolver r = refine_resolver(c);
+    uint32_t resolved = l->resolved; /* counts the scan's overflows only */
+    if (near_resolve_all(l, &r) != 0) return; /* no finite input */
+    l->resolved = resolved;
+    const near_entry *best = &l->e[0]; /* the only entry left: largest, first on a tie */
+    a->value = best->lower;
+    a->seq = best->seq;
+    a->bits = best->bits;
+    if (!x_max) return;
+    for (int b = 0; b < X_BUCKETS; b++) x_max[b] = x_max[b] > a->value ? a->value : x_max[b];
     int b = x_bucket_of(float_from_bits(a->bits));
-    if (x_max && b != X_BUCKET_NONE && x_max[b] == a->value) x_max[b] = v;
-    a->value = v;
+    if (b != X_BUCKET_NONE) x_max[b] = a->value;
 }
 
 void scan_refine_maxima(scan_result *r)
@@ -43,9 +54,10 @@ void scan_refine_maxima(scan_result *r)
             for (int d = 0; d < (r->grad ? DIR_COUNT : 1); d++) {
                 error_metrics *e = &r->metrics[i].err[ref][d];
                 if (e->count == 0) continue;
-                refine(&e->max_ulp, e->x_max_ulp, m, t, d, ERR_ULP);
-                refine(&e->max_abs, e->x_max_abs, m, t, d, ERR_ABS);
-                refine(&e->max_rel, NULL, m, t, d, ERR_REL);
+                refine_ctx c[ERR_KINDS] = {{m, t, d, ERR_ULP}, {m, t, d, ERR_ABS}, {m, t, d, ERR_REL}};
+                refine(&e->max_ulp, &e->near[ERR_ULP], e->x_max_ulp, &c[ERR_ULP]);
+                refine(&e->max_abs, &e->near[ERR_ABS], e->x_max_abs, &c[ERR_ABS]);
+                refine(&e->max_rel, &e->near[ERR_REL], NULL, &c[ERR_REL]);
             }
         }
     }

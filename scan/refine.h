@@ -1,14 +1,17 @@
-/* The maxima of a scan result recomputed with MPFR at their inputs: the scan finds each
- * maximum (ULP, absolute and relative error, per implementation, reference and direction) with
- * the fast double enclosure, which gives an error only to about 10^-3 ULP, so the last printed
- * digits of a maximum could be wrong. This post-pass evaluates the implementation once more at
- * the maximum's input and takes the error against the MPFR value (reference.h), so that every
- * digit printed and every verdict of the gate comes from MPFR. A few MPFR evaluations per
- * implementation; never in the scan's loop.
+/* The maxima of a scan result made MPFR's: the scan finds each maximum (ULP, absolute and
+ * relative error, per implementation, reference and direction) with the fast reference, which
+ * gives an error only within a tolerance (1e-3 ULP where the enclosure decides), so both the
+ * last digits of a maximum and which input reaches it first could be wrong. The scan keeps, per
+ * maximum, the inputs whose true error could be the maximum (near.h); this post-pass evaluates
+ * the implementation at each of them once more and takes its error against the MPFR value
+ * (reference.h): the printed maximum is the largest of those, at the first input reaching it,
+ * so that every digit printed, the input shown and every verdict of the gate come from MPFR.
+ * A few MPFR evaluations per maximum; never in the scan's loop (except where a list overflows,
+ * near.h).
  *
- * Not covered: another input whose error is within the enclosure's tolerance of the maximum
- * could be the true maximum; the scan keeps only the first input reaching the largest value
- * it saw, so such near-ties are not recomputed. */
+ * Error by x (ulp_by_x): the bucket holding a row's maximum takes the refined maximum, and no
+ * bucket shows more than it; the other buckets keep the fast reference's maxima, within its
+ * tolerance (1e-3 ULP, or that amount of absolute error) of the true ones. */
 #ifndef GELUCHECK_REFINE_H
 #define GELUCHECK_REFINE_H
 
@@ -16,5 +19,18 @@
 
 /* Replaces every maximum of r by its MPFR value (idempotent). */
 void scan_refine_maxima(scan_result *r);
+
+/* The error (kind k) of the implementation's output at the input with encoding bits, against
+ * target t in direction d, with MPFR. */
+double refine_mpfr_error(const gelu_impl *m, gelu_target t, int d, uint32_t bits, error_kind k);
+
+/* The resolver of row (m, t, d)'s near-tie list of kind k (near.h); ctx must outlive it. */
+typedef struct {
+    const gelu_impl *impl;
+    gelu_target t;
+    int d;
+    error_kind k;
+} refine_ctx;
+near_resolver refine_resolver(const refine_ctx *ctx);
 
 #endif

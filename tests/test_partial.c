@@ -1,7 +1,8 @@
 /* Partial result files (scan/partial.h): a shard reads back to the same bits; every header
  * field is range-checked (an edited shard index, an unknown or missing key, another format,
  * another contract); a flipped bit anywhere is refused; counters that break an invariant are
- * refused with the invariant named, even when their checksum is right. */
+ * refused with the invariant named, even when their checksum is right (the near-tie lists'
+ * too: a tampered list is refused). */
 #define _GNU_SOURCE /* memmem */
 #include <criterion/criterion.h>
 #include <math.h>
@@ -181,8 +182,15 @@ Test(partial, broken_invariants_are_refused_with_a_right_checksum)
         "erfc_f64: 15 special values failed",
         "MPFR fallbacks of",
         "the ULP sum exceeds its cap",
+        /* the near-tie lists (scan/near.h) */
+        "forward vs own target near ties of the max ULP: an entry's bounds are not an interval",
+        "forward vs own target near ties of the max abs: an entry's input is not the one at its position",
+        "near ties of the max rel: more entries than the list holds",
+        "near ties of the max ULP: an unused entry is not zero",
+        "near ties of the max abs: an entry outside the shard's inputs",
+        "the normal-weighted sums exceed their bounds",
     };
-    for (int c = 0; c < 9; c++) {
+    for (int c = 0; c < 15; c++) {
         memcpy(r, orig, sizeof *r);
         error_metrics *e = &r->metrics[0].err[REF_OWN][DIR_FORWARD];
         switch (c) {
@@ -195,6 +203,12 @@ Test(partial, broken_invariants_are_refused_with_a_right_checksum)
         case 6: r->extras[0].nspecial_failed[0] = 15; break;
         case 7: r->fallbacks[0][0] = r->refs[0][0] + 1; break;
         case 8: e->ulp_sum_hi = UINT64_MAX; break;
+        case 9: e->near[ERR_ULP].e[0].lower = e->near[ERR_ULP].e[0].upper * 2 + 1; break;
+        case 10: e->near[ERR_ABS].e[0].bits ^= 1; break;
+        case 11: e->near[ERR_REL].n = NEAR_MAX + 1; break;
+        case 12: e->near[ERR_ULP].e[NEAR_MAX - 1].seq = 7; break;
+        case 13: e->near[ERR_ABS].e[0].seq = r->inputs + 1; break;
+        case 14: e->dist[DIST_NORMAL].weight = (u128)1 << 91; break;
         }
         bytes b = to_bytes(r);
         char err[512] = "";

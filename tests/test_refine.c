@@ -3,51 +3,25 @@
  * erfc_accurate --grad --sample 2000000`: forward 0.59775603 printed, derivative 12.8639221),
  * the refined maximum equals the error computed here independently — GELU and its derivative
  * from mpfr_erfc and mpfr_exp at 400 bits, the ULP of binary32 from the exponent — to 1e-15,
- * while the scan's own value is off by more than 1e-9. */
+ * while the scan's own value is off by more than 1e-9.
+ *
+ * Near ties (scan/near.h): a planted pair whose enclosure-computed errors are in the opposite
+ * order of their true ones (near x_min, where the derivative's enclosure is loosest) gives the
+ * true maximum and its input; many planted near ties (a list overflowing, resolved with MPFR in
+ * the scan) give the maximum and first input a slow loop over every input finds; threads and
+ * shards give the same refined results. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <mpfr.h>
 #include <stdlib.h>
 
+#include "accuracy_csv.h"
+#include "reference.h"
 #include "refine.h"
 #include "scan.h"
+#include "independent_gelu.h"
 
 extern const gelu_impl gelu_impl_erfc_accurate;
-
-/* |y − f(x)| in binary32 ULPs of f(x), f = GELU (grad: GELU'), at 400 bits. */
-static double independent_ulp_error(float x, float y, bool grad)
-{
-    mpfr_t xm, t, v, sq;
-    mpfr_inits2(400, xm, t, v, sq, (mpfr_ptr)0);
-    mpfr_set_flt(xm, x, MPFR_RNDN);
-    mpfr_sqrt_ui(sq, 2, MPFR_RNDN);
-    mpfr_div(t, xm, sq, MPFR_RNDN);
-    mpfr_neg(t, t, MPFR_RNDN);
-    mpfr_erfc(v, t, MPFR_RNDN); /* erfc(−x/√2) = 2Φ(x) */
-    mpfr_div_2ui(v, v, 1, MPFR_RNDN);
-    if (grad) { /* Φ(x) + x·φ(x), φ(x) = exp(−x²/2)/√(2π) */
-        mpfr_sqr(t, xm, MPFR_RNDN);
-        mpfr_div_2ui(t, t, 1, MPFR_RNDN);
-        mpfr_neg(t, t, MPFR_RNDN);
-        mpfr_exp(t, t, MPFR_RNDN);
-        mpfr_mul(t, t, xm, MPFR_RNDN);
-        mpfr_const_pi(sq, MPFR_RNDN);
-        mpfr_mul_2ui(sq, sq, 1, MPFR_RNDN);
-        mpfr_sqrt(sq, sq, MPFR_RNDN);
-        mpfr_div(t, t, sq, MPFR_RNDN);
-        mpfr_add(v, v, t, MPFR_RNDN);
-    } else {
-        mpfr_mul(v, v, xm, MPFR_RNDN);
-    }
-    long e = mpfr_get_exp(v) - 24; /* |v| in [2^(E−1), 2^E): ULP 2^(E−24) */
-    if (e < -149) e = -149;
-    mpfr_sub_d(t, v, (double)y, MPFR_RNDN);
-    mpfr_abs(t, t, MPFR_RNDN);
-    mpfr_mul_2si(t, t, -e, MPFR_RNDN);
-    double r = mpfr_get_d(t, MPFR_RNDN);
-    mpfr_clears(xm, t, v, sq, (mpfr_ptr)0);
-    return r;
-}
 
 static void check(float x, bool grad)
 {
@@ -75,3 +49,151 @@ static void check(float x, bool grad)
 
 Test(refine, forward_maximum_is_mpfrs) { check(-0x1.50763p+3f, false); }
 Test(refine, derivative_maximum_is_mpfrs) { check(-0x1.80f284p-1f, true); }
+
+/* ---- near ties */
+
+/* Found by a search over 20,000 inputs around x_min (the enclosure against MPFR, outputs 3 ULP
+ * above the correctly rounded derivative): the enclosure's errors are 2.70708466 at X1 and
+ * 2.70707703 at X2, the true ones 2.70706862 and 2.70707698. X2 comes first in the domain. */
+static const float X1 = -0x1.80d996p-1f, X2 = -0x1.80d9bcp-1f;
+static bool plant_all; /* every derivative output 3 ULP off, not only X1's and X2's */
+
+static void cr_forward(const float *x, float *y, size_t n)
+{
+    for (size_t i = 0; i < n; i++) y[i] = ref_round(GELU_TARGET_EXACT, false, x[i]);
+}
+
+/* The correctly rounded derivative, 3 binary32 steps away from zero at the planted inputs. */
+static void planted_derivative(const float *x, float *y, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        y[i] = ref_round(GELU_TARGET_EXACT, true, x[i]);
+        bool planted = plant_all ? fabsf(y[i]) > 0x1p-100f
+                                 : float_bits(x[i]) == float_bits(X1) || float_bits(x[i]) == float_bits(X2);
+        if (planted) y[i] = float_from_bits(float_bits(y[i]) + 3);
+    }
+}
+
+static const gelu_impl planted = {.name = "planted_near_ties", .target = GELU_TARGET_EXACT,
+                                  .forward = cr_forward, .derivative = planted_derivative,
+                                  .contract = {0.5, INFINITY, true, true, INFINITY, INFINITY},
+                                  .origin = "test: near ties planted"};
+
+static scan_result *scan_planted(float lo, float hi, unsigned threads, unsigned k, unsigned n)
+{
+    const gelu_impl *impls[] = {&planted};
+    scan_config cfg = {.impls = impls, .nimpls = 1, .grad = true, .threads = threads,
+                       .shard_k = k, .shard_n = n, .domain = {.kind = DOMAIN_RANGE, .lo = lo, .hi = hi}};
+    scan_result *r = malloc(sizeof *r);
+    const char *error = NULL;
+    cr_assert_eq(scan_run(&cfg, r, &error), 0, "%s", error ? error : "");
+    return r;
+}
+
+Test(refine, swapped_near_tie_gives_the_true_maximum)
+{
+    plant_all = false;
+    scan_result *r = scan_planted(X2, X1, 1, 0, 1);
+    arg_max *m = &r->metrics[0].err[REF_OWN][DIR_DERIVATIVE].max_ulp;
+    cr_expect_eq(m->bits, float_bits(X1), "the enclosure puts the maximum at X1: the test bites");
+    scan_refine_maxima(r);
+    float y;
+    planted_derivative(&X2, &y, 1);
+    double want = independent_ulp_error(X2, y, true);
+    cr_expect_eq(m->bits, float_bits(X2), "refined maximum at %a, want X2 = %a",
+                 (double)float_from_bits(m->bits), (double)X2);
+    cr_expect(fabs(m->value - want) <= 1e-15 * want, "refined %.17g, MPFR at 400 bits %.17g", m->value, want);
+    planted_derivative(&X1, &y, 1);
+    cr_expect(independent_ulp_error(X1, y, true) < want - 1e-9, "X1's true error is below X2's");
+    free(r);
+}
+
+static char *csv_of(const scan_result *r)
+{
+    char *buf;
+    size_t size;
+    FILE *f = open_memstream(&buf, &size);
+    accuracy_csv_write(r, f);
+    ulp_by_x_csv_write(r, f);
+    fclose(f);
+    return buf;
+}
+
+/* 3 blocks around the planted pair */
+static const float WIDE_LO = -0x1.8130p-1f, WIDE_HI = -0x1.80c8p-1f;
+
+Test(refine, threads_and_shards_give_the_same_refined_maxima, .timeout = 300)
+{
+    plant_all = false;
+    scan_result *one = scan_planted(WIDE_LO, WIDE_HI, 1, 0, 1), *two = scan_planted(WIDE_LO, WIDE_HI, 2, 0, 1);
+    cr_assert_gt(one->inputs, 2 * SCAN_BLOCK);
+    scan_result *acc = scan_planted(WIDE_LO, WIDE_HI, 1, 0, 3);
+    for (unsigned k = 1; k < 3; k++) { /* merged in reverse (partial files need a registered
+                                          * implementation: test_scan.c goes through them) */
+        scan_result *part = scan_planted(WIDE_LO, WIDE_HI, 2, 3 - k, 3);
+        const char *error = NULL;
+        cr_assert_eq(scan_result_merge(acc, part, &error), 0, "%s", error ? error : "");
+        free(part);
+    }
+    scan_refine_maxima(one);
+    scan_refine_maxima(two);
+    scan_refine_maxima(acc);
+    char *a = csv_of(one), *b = csv_of(two), *c = csv_of(acc);
+    cr_expect_str_eq(a, b);
+    cr_expect_str_eq(a, c);
+    cr_expect_eq(one->metrics[0].err[REF_OWN][DIR_DERIVATIVE].max_ulp.bits, float_bits(X2));
+    free(a);
+    free(b);
+    free(c);
+    free(one);
+    free(two);
+    free(acc);
+}
+
+/* Correctly rounded outputs on [12, 12 + n steps]: every output is x, its error x·Q(x) far below
+ * the enclosure's tolerance (about 3e-8 ULP there), so every input is a near tie of the maximum:
+ * the list overflows and is resolved with MPFR in the scan; the refined maximum and its first
+ * input are those of a slow loop over every input (the error computed independently, above).
+ * Past the MPFR budget (near.h), the list keeps a bound instead, at least the true maximum. */
+static void check_tiny_errors(uint32_t n, bool past_budget)
+{
+    const float lo = 0x1.8p3f, hi = float_from_bits(float_bits(lo) + n - 1);
+    scan_result *r = scan_planted(lo, hi, 2, 0, 1);
+    scan_refine_maxima(r);
+    const error_metrics *e = &r->metrics[0].err[REF_OWN][DIR_FORWARD];
+    double best = -1;
+    uint32_t first = 0;
+    for (uint32_t b = float_bits(lo); b <= float_bits(hi); b++) {
+        float x = float_from_bits(b), y;
+        cr_forward(&x, &y, 1);
+        double u = independent_ulp_error(x, y, false);
+        if (u > best) {
+            best = u;
+            first = b;
+        }
+    }
+    cr_expect_gt(e->near[ERR_ULP].resolved, 0, "the list overflowed: the test bites");
+    if (past_budget) {
+        cr_expect_geq(e->near[ERR_ULP].dropped, best, "the bound %.17g holds the maximum %.17g",
+                      e->near[ERR_ULP].dropped, best);
+        cr_expect_leq(e->max_ulp.value, best + 0x1p-96);
+    } else {
+        cr_expect_eq(e->near[ERR_ULP].dropped, -INFINITY);
+        cr_expect_eq(e->max_ulp.bits, first, "maximum at %a, the slow loop's at %a",
+                     (double)float_from_bits(e->max_ulp.bits), (double)float_from_bits(first));
+        /* MPFR's error at 128 bits is exact to about 2^-100 ULP (reference.h) */
+        cr_expect(fabs(e->max_ulp.value - best) <= 0x1p-96, "%.17g, the slow loop's %.17g",
+                  e->max_ulp.value, best);
+    }
+    free(r);
+}
+
+Test(refine, overflowing_lists_give_the_maximum_of_every_input, .timeout = 300)
+{
+    check_tiny_errors(300, false);
+}
+
+Test(refine, lists_past_the_budget_keep_a_bound_of_the_maximum, .timeout = 300)
+{
+    check_tiny_errors(NEAR_BUDGET + 200, true);
+}

@@ -1,0 +1,45 @@
+/* Exact GELU's error computed independently of the project's reference, for the tests: GELU and
+ * its derivative from mpfr_erfc and mpfr_exp at 400 bits, the ULP of binary32 from the
+ * exponent. */
+#ifndef GELUCHECK_INDEPENDENT_GELU_H
+#define GELUCHECK_INDEPENDENT_GELU_H
+
+#include <mpfr.h>
+#include <stdbool.h>
+
+/* |y − f(x)| in binary32 ULPs of f(x), f = GELU (grad: GELU'), at 400 bits. */
+static inline double independent_ulp_error(float x, float y, bool grad)
+{
+    mpfr_t xm, t, v, sq;
+    mpfr_inits2(400, xm, t, v, sq, (mpfr_ptr)0);
+    mpfr_set_flt(xm, x, MPFR_RNDN);
+    mpfr_sqrt_ui(sq, 2, MPFR_RNDN);
+    mpfr_div(t, xm, sq, MPFR_RNDN);
+    mpfr_neg(t, t, MPFR_RNDN);
+    mpfr_erfc(v, t, MPFR_RNDN); /* erfc(−x/√2) = 2Φ(x) */
+    mpfr_div_2ui(v, v, 1, MPFR_RNDN);
+    if (grad) { /* Φ(x) + x·φ(x), φ(x) = exp(−x²/2)/√(2π) */
+        mpfr_sqr(t, xm, MPFR_RNDN);
+        mpfr_div_2ui(t, t, 1, MPFR_RNDN);
+        mpfr_neg(t, t, MPFR_RNDN);
+        mpfr_exp(t, t, MPFR_RNDN);
+        mpfr_mul(t, t, xm, MPFR_RNDN);
+        mpfr_const_pi(sq, MPFR_RNDN);
+        mpfr_mul_2ui(sq, sq, 1, MPFR_RNDN);
+        mpfr_sqrt(sq, sq, MPFR_RNDN);
+        mpfr_div(t, t, sq, MPFR_RNDN);
+        mpfr_add(v, v, t, MPFR_RNDN);
+    } else {
+        mpfr_mul(v, v, xm, MPFR_RNDN);
+    }
+    long e = mpfr_get_exp(v) - 24; /* |v| in [2^(E−1), 2^E): ULP 2^(E−24) */
+    if (e < -149) e = -149;
+    mpfr_sub_d(t, v, (double)y, MPFR_RNDN);
+    mpfr_abs(t, t, MPFR_RNDN);
+    mpfr_mul_2si(t, t, -e, MPFR_RNDN);
+    double r = mpfr_get_d(t, MPFR_RNDN);
+    mpfr_clears(xm, t, v, sq, (mpfr_ptr)0);
+    return r;
+}
+
+#endif
