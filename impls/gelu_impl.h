@@ -13,13 +13,22 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* The real function an implementation approximates (see DESIGN.md, "Three target functions"). */
+/* The real functions an implementation approximates, one line each: the enum's suffix, the
+ * name, and whether it is a GELU (it then gets a row against exact GELU and a place among the
+ * report's GELUs). This is the targets' identity, which implementations, the benchmark and the
+ * experiments need without MPFR; their mathematics (reference, enclosure, thresholds) is the
+ * table in reference/targets.c, one row per line here (docs/DESIGN.md, "Targets"). */
+#define GELU_TARGETS(X)                                                                            \
+    X(EXACT, "exact", true)     /* x·Φ(x) */                                                      \
+    X(TANH, "tanh", true)       /* ½·x·(1 + tanh(√(2/π)·(x + 0.044715·x³))) */                    \
+    X(SIGMOID, "sigmoid", true) /* x·σ(1.702·x) */                                                \
+    X(SILU, "silu", false)      /* x·σ(x): SiLU/Swish, a comparison activation, not a GELU */     \
+    X(RELU, "relu", false)      /* max(x, 0): the benchmark baseline, not a GELU */
+
 typedef enum {
-    GELU_TARGET_EXACT,   /* x·Φ(x) */
-    GELU_TARGET_TANH,    /* ½·x·(1 + tanh(√(2/π)·(x + 0.044715·x³))) */
-    GELU_TARGET_SIGMOID, /* x·σ(1.702·x) */
-    GELU_TARGET_SILU,    /* x·σ(x): SiLU/Swish, a comparison activation, not a GELU */
-    GELU_TARGET_RELU,    /* max(x, 0): the benchmark baseline, not a GELU */
+#define GELU_TARGET_ENUM(id, name, is_gelu) GELU_TARGET_##id,
+    GELU_TARGETS(GELU_TARGET_ENUM)
+#undef GELU_TARGET_ENUM
     GELU_TARGET_COUNT
 } gelu_target;
 
@@ -80,6 +89,8 @@ const gelu_impl *gelu_impl_find(const char *name);
 const char *gelu_target_name(gelu_target t);
 /* GELU_TARGET_COUNT when the name is unknown. */
 gelu_target gelu_target_from_name(const char *name);
+/* Whether the target is a GELU (GELU_TARGETS' third column). */
+bool gelu_target_is_gelu(gelu_target t);
 
 /* The optional peers this build left out because their library was not found when it was
  * configured (or disabled with -Ddnnl / -Dsleef), as "oneDNN (dnnl_*), SLEEF (sleef_*)"; "" when

@@ -7,6 +7,8 @@
  * erfc(z): κ ≤ 2z² + 2 for z > 0 and ≤ 1/2 for z ≤ 0; σ(t) = 1/(1 + e^-t): κ ≤ |t|. */
 #include "fast.h"
 
+#include "targets.h"
+
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
@@ -22,24 +24,6 @@ static const double TINY = 0x1p-8;                       /* below: the x/2 + lo 
  * every output's ULP error (in units of 2^-149) is unaffected, and it rounds to −0. */
 static const double NEG_TINY = -0x1p-1000;
 
-/* Past these, f(x) rounds to x (and f'(x) to 1) above, to −0 below, for every binary32 x:
- *   exact:   x·Q(x) < 2^-190·x at 16; |f|, |f'| < 20·φ(20) ≈ 2^-290 at −20;
- *   tanh:    σ(−t) < 2^-125 at 10 (t = 87); |f|, |f'| < 2^-154 at −11 (t = −112.5);
- *   sigmoid: σ(−1.702x)·1.702x < 2^-73 at 32; |f|, |f'| < 2^-165 at −72;
- *   silu:    σ(−x)·x < 2^-63 at 48; |f|, |f'| < 2^-155 at −112.
- * (Q = 1 − Φ, φ the normal density, t = 2√(2/π)(x + 0.044715x³); thresholds checked against
- * MPFR by tests/test_fast_reference.c.) */
-static const struct {
-    double upper, lower;
-} trivial[GELU_TARGET_COUNT] = {
-    [GELU_TARGET_EXACT] = {16, -20},
-    [GELU_TARGET_TANH] = {10, -11},
-    [GELU_TARGET_SIGMOID] = {32, -72},
-    [GELU_TARGET_SILU] = {48, -112},
-    [GELU_TARGET_RELU] = {0, 0},
-};
-
-static double slope_of(gelu_target t) { return t == GELU_TARGET_SILU ? 1.0 : 1.702; }
 
 
 static void set(enclosure *e, double hi, double lo, double err)
@@ -54,14 +38,9 @@ static void set(enclosure *e, double hi, double lo, double err)
  * The neglected terms are below x² < 2^-60 of the kept ones. */
 static const double MICRO = 0x1p-30;
 
-static double s_prime_0(gelu_target t)
+static void micro(const target_def *t, bool grad, double x, enclosure *e)
 {
-    return t == GELU_TARGET_EXACT || t == GELU_TARGET_TANH ? INV_SQRT_2PI : slope_of(t) / 4;
-}
-
-static void micro(gelu_target t, bool grad, double x, enclosure *e)
-{
-    double a = s_prime_0(t); /* within u/2 */
+    double a = t->s_prime_0; /* within u/2 */
     double lo = grad ? 2 * a * x : a * (x * x); /* x² exact; two roundings */
     set(e, grad ? 0.5 : 0.5 * x, lo, fabs(lo) * 0x1p-50); /* a, the product(s): ≤ 1.5u; + x² */
 }
@@ -74,8 +53,9 @@ static double sigma(double t) { return 1.0 / (1.0 + exp(-t)); }
  * f = 0.5·x·erfc(z): one more u/2. For x > 0 (z < 0) κ ≤ 1/2, else κ ≤ x² + 2.
  * f' = A + B, A = erfc(z)/2 (as above), B = x·e^(−x²/2)/√(2π): x² exact, exp 2u, two products
  * and the constant 1.5u → 4u; the sum u/2·|A + B|. */
-static void exact_general(bool grad, double x, enclosure *e)
+void fast_exact_enclose(const target_def *t, bool grad, double x, enclosure *e)
 {
+    (void)t;
     double kappa = x > 0 ? 0.5 : x * x + 2;
     double erfc_z = erfc(-x * SQRT1_2);
     if (!grad) {
@@ -92,8 +72,9 @@ static void exact_general(bool grad, double x, enclosure *e)
  * as x and x³ share a sign). σ(t): (3|t| + 3)u. f = x·σ(t): + u/2.
  * f' = σ(t) + x·σ(t)·σ(−t)·t', t' = 2√(2/π)(1 + 3·0.044715x²) within 3u; B's relative error
  * ≤ (6|t| + 6 + 3 + 1.5)u. */
-static void tanh_general(bool grad, double x, enclosure *e)
+void fast_tanh_enclose(const target_def *target, bool grad, double x, enclosure *e)
 {
+    (void)target;
     double t = 2 * SQRT_2_PI * (x + KAPPA * (x * x * x));
     double s = sigma(t), at = fabs(t);
     if (!grad) {
@@ -108,9 +89,9 @@ static void tanh_general(bool grad, double x, enclosure *e)
 
 /* sigmoid and SiLU: t = k·x within u (k's rounding and the product). σ(t): (|t| + 3)u;
  * f = x·σ(t): + u/2. f' = σ(t) + t·σ(t)·σ(−t): B within (2|t| + 6 + 1.5)u. */
-static void sigmoid_general(double k, bool grad, double x, enclosure *e)
+void fast_sigmoid_enclose(const target_def *target, bool grad, double x, enclosure *e)
 {
-    double t = k * x, at = fabs(t), s = sigma(t);
+    double t = target->slope * x, at = fabs(t), s = sigma(t);
     if (!grad) {
         double f = x * s;
         set(e, f, 0, fabs(f) * (at + 5) * U);
@@ -123,11 +104,23 @@ static void sigmoid_general(double k, bool grad, double x, enclosure *e)
 /* Forward for |x| < 2^-8: f = x/2 + x·g/2 with g = 2S − 1 odd and small (S the target's
  * sigmoid-like factor): exact g = erf(x√½), tanh g = tanh(t/2), sigmoid g = tanh(kx/2).
  * x/2 is exact in double; lo = x·g/2 within (libm 4u + argument ≤ 3u + u/2) ≤ 8u relative. */
-static void forward_tiny(gelu_target t, double x, enclosure *e)
+double fast_exact_tiny_g(const target_def *t, double x)
 {
-    double g = t == GELU_TARGET_EXACT ? erf(x * SQRT1_2)
-             : t == GELU_TARGET_TANH  ? tanh(SQRT_2_PI * (x + KAPPA * (x * x * x)))
-                                      : tanh(0.5 * slope_of(t) * x);
+    (void)t;
+    return erf(x * SQRT1_2);
+}
+
+double fast_tanh_tiny_g(const target_def *t, double x)
+{
+    (void)t;
+    return tanh(SQRT_2_PI * (x + KAPPA * (x * x * x)));
+}
+
+double fast_sigmoid_tiny_g(const target_def *t, double x) { return tanh(0.5 * t->slope * x); }
+
+static void forward_tiny(const target_def *t, double x, enclosure *e)
+{
+    double g = t->tiny_g(t, x);
     double lo = 0.5 * (x * g);
     set(e, 0.5 * x, lo, fabs(lo) * 10 * U);
 }
@@ -141,17 +134,18 @@ static bool defined_value(gelu_target t, bool grad, float x, enclosure *e)
     return true;
 }
 
-void fast_enclose(gelu_target t, bool grad, float xf, enclosure *e)
+void fast_enclose(gelu_target target, bool grad, float xf, enclosure *e)
 {
-    if (defined_value(t, grad, xf, e)) return;
+    if (defined_value(target, grad, xf, e)) return;
+    const target_def *t = target_def_of(target);
     double x = xf;
-    if (x >= trivial[t].upper) {
+    if (x >= t->upper) {
         /* f just below x; f' just above 1: lo carries the side for the binade of the ULP. */
         if (grad) set(e, 1.0, DBL_TRUE_MIN, 0);
         else set(e, x, -DBL_TRUE_MIN, 0);
         return;
     }
-    if (x <= trivial[t].lower) {
+    if (x <= t->lower) {
         set(e, NEG_TINY, 0, 0);
         return;
     }
@@ -163,11 +157,7 @@ void fast_enclose(gelu_target t, bool grad, float xf, enclosure *e)
         forward_tiny(t, x, e);
         return;
     }
-    switch (t) {
-    case GELU_TARGET_EXACT: exact_general(grad, x, e); break;
-    case GELU_TARGET_TANH: tanh_general(grad, x, e); break;
-    default: sigmoid_general(slope_of(t), grad, x, e); break;
-    }
+    t->enclose(t, grad, x, e);
 }
 
 /* The binary32 neighbour of a finite r towards +inf (up) or −inf, by its encoding. */
@@ -269,17 +259,18 @@ bool fast_ref_value(gelu_target t, bool grad, float x, ref_value *out, double *i
  *   2^-125 ≤ |x| < 2^-30 (micro): hi = x/2 (1/2) is a normal binary32 value and |lo| + err is
  *     below 2^-29 of it, far inside half an ULP (2^-25 of it): decided as hi, with err·2^e
  *     below 2^-26. */
-bool fast_ref_block(gelu_target t, bool grad, const float *x, size_t n, ref_value *out,
+bool fast_ref_block(gelu_target target, bool grad, const float *x, size_t n, ref_value *out,
                     double *inv_ulp)
 {
-    if (t == GELU_TARGET_RELU) {
+    const target_def *t = target_def_of(target);
+    if (t->defined) {
         for (size_t j = 0; j < n; j++) {
             float r = 0;
             if (isnan(x[j])) { /* NaN encodings as the point path makes them (quiet) */
-                fast_ref_decide(t, grad, x[j], &out[j], &inv_ulp[j]);
+                fast_ref_decide(target, grad, x[j], &out[j], &inv_ulp[j]);
                 continue;
             }
-            ref_defined_value(t, grad, x[j], &r);
+            ref_defined_value(target, grad, x[j], &r);
             out[j] = (ref_value){r, 0, r};
             inv_ulp[j] = ref_inv_ulp(r, 0);
         }
@@ -298,14 +289,14 @@ bool fast_ref_block(gelu_target t, bool grad, const float *x, size_t n, ref_valu
         hi_abs = a > hi_abs ? a : hi_abs;
     }
     if (special || n == 0) return false;
-    if (lo_x >= trivial[t].upper) {
+    if (lo_x >= t->upper) {
         for (size_t j = 0; j < n; j++) {
             out[j] = grad ? (ref_value){1.0, DBL_TRUE_MIN, 1.0f} : (ref_value){x[j], -DBL_TRUE_MIN, x[j]};
             inv_ulp[j] = ref_inv_ulp(out[j].hi, out[j].lo);
         }
         return true;
     }
-    if (hi_x <= trivial[t].lower) {
+    if (hi_x <= t->lower) {
         for (size_t j = 0; j < n; j++) {
             out[j] = (ref_value){NEG_TINY, 0, -0.0f};
             inv_ulp[j] = ref_inv_ulp(NEG_TINY, 0);

@@ -8,6 +8,8 @@
  * function at it (erfc: 2z² ≤ x² + 2; σ(t): |t|), so large |x| cost bits, not correctness. */
 #include "reference.h"
 
+#include "targets.h"
+
 #include <limits.h>
 #include <stdint.h>
 #include <math.h>
@@ -41,8 +43,9 @@ static void sigma(mpfr_t s, const mpfr_t t, mpfr_t tmp)
  * z = −x/√2 has relative error ≤ 2·2^-pa; erfc amplifies it by ≤ x² + 2 < 2^(2e+1), so with
  * pa = p + 2e + 16 each term is within 2^-(p-1) after its final rounding. x² is exact (pa ≥ 48
  * for a binary32 x). */
-static int exact_terms(bool grad, const mpfr_t x, mpfr_prec_t p, mpfr_t term[2])
+int ref_exact_terms(const target_def *t, bool grad, const mpfr_t x, mpfr_prec_t p, mpfr_t term[2])
 {
+    (void)t;
     mpfr_prec_t pa = arg_prec(p, x, 2);
     mpfr_t z, s, e;
     mpfr_inits2(pa, z, s, e, (mpfr_ptr)0);
@@ -75,8 +78,9 @@ static int exact_terms(bool grad, const mpfr_t x, mpfr_prec_t p, mpfr_t term[2])
  * cancellation for x < 0); f' = σ(2u) + x·σ(2u)·σ(−2u)·2√(2/π)(1 + 3·0.044715·x²).
  * t = 2u has relative error ≤ 8·2^-pa (x and 0.044715x³ have the same sign); σ amplifies it by
  * |t| < 2^(3e+1), absorbed by pa = p + 3e + 16. */
-static int tanh_terms(bool grad, const mpfr_t x, mpfr_prec_t p, mpfr_t term[2])
+int ref_tanh_terms(const target_def *target, bool grad, const mpfr_t x, mpfr_prec_t p, mpfr_t term[2])
 {
+    (void)target;
     mpfr_prec_t pa = arg_prec(p, x, 3);
     mpfr_t c, k, t, s, tmp, sb, d;
     mpfr_inits2(pa, c, k, t, s, tmp, sb, d, (mpfr_ptr)0);
@@ -116,13 +120,13 @@ static int tanh_terms(bool grad, const mpfr_t x, mpfr_prec_t p, mpfr_t term[2])
 /* sigmoid (slope "1.702") and SiLU (slope "1"): f = x·σ(t), t = slope·x;
  * f' = σ(t) + t·σ(t)·σ(−t). σ amplifies t's relative error (≤ 2^-pa) by |t| < 2^(e+1), absorbed
  * by pa = p + e + 16. */
-static int sigmoid_terms(const char *slope, bool grad, const mpfr_t x, mpfr_prec_t p,
-                         mpfr_t term[2])
+int ref_sigmoid_terms(const target_def *target, bool grad, const mpfr_t x, mpfr_prec_t p,
+                       mpfr_t term[2])
 {
     mpfr_prec_t pa = arg_prec(p, x, 1);
     mpfr_t k, t, s, tmp, sb;
     mpfr_inits2(pa, k, t, s, tmp, sb, (mpfr_ptr)0);
-    mpfr_set_str(k, slope, 10, MPFR_RNDN);            /* the published decimal constant */
+    mpfr_set_str(k, target->slope_decimal, 10, MPFR_RNDN); /* the published decimal constant */
     mpfr_mul(t, x, k, MPFR_RNDN);
     sigma(s, t, tmp);
     int n = 1;
@@ -147,10 +151,8 @@ static mpfr_exp_t eval_enclosure(gelu_target t, bool grad, const mpfr_t x, mpfr_
 {
     mpfr_t term[2];
     mpfr_inits2(p, term[0], term[1], (mpfr_ptr)0);
-    int n = t == GELU_TARGET_EXACT ? exact_terms(grad, x, p, term)
-          : t == GELU_TARGET_TANH  ? tanh_terms(grad, x, p, term)
-          : t == GELU_TARGET_SILU  ? sigmoid_terms("1", grad, x, p, term)
-                                   : sigmoid_terms("1.702", grad, x, p, term);
+    const target_def *def = target_def_of(t);
+    int n = def->mpfr_terms(def, grad, x, p, term);
     mpfr_exp_t emax = ENCLOSURE_UNDERFLOW;
     mpfr_set_ui(v, 0, MPFR_RNDN);
     for (int i = 0; i < n; i++) {
@@ -187,7 +189,7 @@ static bool same_encoding(float a, float b) { return memcmp(&a, &b, sizeof a) ==
 bool ref_defined_value(gelu_target t, bool grad, float x, float *r)
 {
     if (isnan(x)) *r = x;
-    else if (t == GELU_TARGET_RELU) *r = grad ? (x > 0.0f ? 1.0f : 0.0f) : (x > 0.0f ? x : 0.0f);
+    else if (target_def_of(t)->defined) *r = target_def_of(t)->defined(grad, x);
     else if (x == 0.0f) *r = grad ? 0.5f : x;
     else if (isinf(x)) *r = x > 0 ? (grad ? 1.0f : x) : -0.0f;
     else return false;
@@ -306,8 +308,8 @@ double ref_rel_error(float y, const mpfr_t exact)
     return r;
 }
 
-/* ---- x_min: bisection on the sign of f' over [−2, −1/4], where each target has its single
- * minimum (f' < 0 at −2, f' > 0 at −1/4 for all four; SiLU's is near −1.28). */
+/* ---- x_min: bisection on the sign of f' over the target's bracket [xmin_lo, xmin_hi]
+ * (targets.c), where it has its single minimum. */
 
 enum { XMIN_PREC = 128, XMIN_EVAL_PREC = 320 };
 
@@ -329,9 +331,10 @@ static void compute_x_min(gelu_target t)
 {
     mpfr_t a, b, m;
     mpfr_inits2(XMIN_PREC, a, b, m, (mpfr_ptr)0);
-    mpfr_set_si(a, -2, MPFR_RNDN);
-    mpfr_set_d(b, -0.25, MPFR_RNDN);
-    /* 120 halvings of a width-1.75 interval: below 2^-119, beyond 110 bits of x_min ≈ 0.75. */
+    mpfr_set_d(a, target_def_of(t)->xmin_lo, MPFR_RNDN);
+    mpfr_set_d(b, target_def_of(t)->xmin_hi, MPFR_RNDN);
+    /* 120 halvings of a width-1.75 interval: below 2^-119, beyond 110 bits of x_min ≈ 0.75
+     * (a bracket of width up to 2 keeps 118 bits). */
     for (int i = 0; i < 120; i++) {
         mpfr_add(m, a, b, MPFR_RNDN);
         mpfr_div_2ui(m, m, 1, MPFR_RNDN);
@@ -348,7 +351,7 @@ static void compute_x_min(gelu_target t)
 static void compute_all_x_min(void)
 {
     for (int t = 0; t < GELU_TARGET_COUNT; t++) {
-        if (t == GELU_TARGET_RELU) {
+        if (target_def_of((gelu_target)t)->xmin_lo == 0) { /* no minimum (ReLU) */
             mpfr_init2(xmin_value[t], XMIN_PREC);
             mpfr_set_zero(xmin_value[t], 1);
             mpfr_init2(xmin_fvalue[t], XMIN_PREC);

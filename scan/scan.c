@@ -105,8 +105,7 @@ int scan_shard_span(const scan_domain *d, unsigned k, unsigned n, uint64_t *firs
 
 bool scan_has_exact_row(const gelu_impl *impl)
 {
-    return impl->target == GELU_TARGET_EXACT || impl->target == GELU_TARGET_TANH ||
-           impl->target == GELU_TARGET_SIGMOID;
+    return gelu_target_is_gelu(impl->target);
 }
 
 /* ---- one block */

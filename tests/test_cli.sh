@@ -115,7 +115,7 @@ expect_usage_error "no partial" merge
 expect_usage_error "bad --range '0:-0': empty" accuracy --impl erfc_f64 --range 0:-0
 expect_usage_error "empty --impl" accuracy --impl ""
 expect_usage_error "LO: overflows binary32" accuracy --range "$(printf '1%.0s' $(seq 70)):2"
-expect_usage_error "'relu' approximates ReLU, which has no MPFR reference" eval --impl relu 0
+expect_usage_error "'relu' approximates relu, which has no MPFR reference" eval --impl relu 0
 expect_usage_error "bad --size ',,': element 1 is empty" bench --size ,,
 expect_usage_error "bad --impl ',,': element 1 is empty" bench --impl ,,
 expect_usage_error "bad --impl 'relu,': element 2 is empty" bench --impl relu,
