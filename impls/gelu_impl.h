@@ -12,6 +12,9 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+
+#include "gelu_format.h"
 
 /* The real functions an implementation approximates, one line each: the enum's suffix, the
  * name, and whether it is a GELU (it then gets a row against exact GELU and a place among the
@@ -43,7 +46,11 @@ enum {
     CPU_FEATURE_COUNT = 6
 };
 
+/* Array kernels, y[i] = f(x[i]) for i < n, in their format's storage type: the kernel's type
+ * carries the format (gelu_format.h). gelu_kernel is binary32's. */
 typedef void (*gelu_kernel)(const float *x, float *y, size_t n);
+typedef void (*gelu_kernel_u16)(const uint16_t *x, uint16_t *y, size_t n); /* bfloat16, binary16 */
+typedef void (*gelu_kernel_f64)(const double *x, double *y, size_t n);     /* binary64 */
 
 /* What an implementation claims. A bound of INFINITY means "no claim". Forward bounds are against
  * the implementation's own target; gradient bounds against that target's derivative; maxima are
@@ -67,8 +74,14 @@ typedef struct {
     const char *name;   /* the registry name: gelu_f32_<name> is the C symbol prefix */
     gelu_target target; /* what it approximates */
     unsigned features;  /* CPU_FEATURE_* bits it needs */
+    /* The format its kernels read and write (binary32, 0, unless set), and so which kernel pair
+     * is set: forward/derivative for binary32, the _u16 pair for the 16-bit formats (arrays of
+     * encodings), the _f64 pair for binary64; the other pairs are NULL. */
+    gelu_format_id format;
     gelu_kernel forward;
     gelu_kernel derivative;
+    gelu_kernel_u16 forward_u16, derivative_u16;
+    gelu_kernel_f64 forward_f64, derivative_f64;
     /* The portable kernels of a plain build whose forward/derivative run FMA instructions on a
      * CPU that has them (same bits: vf_array.h); NULL for every other implementation. */
     gelu_kernel forward_nofma, derivative_nofma;

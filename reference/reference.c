@@ -164,24 +164,31 @@ static mpfr_exp_t eval_enclosure(gelu_target t, bool grad, const mpfr_t x, mpfr_
     return emax == ENCLOSURE_UNDERFLOW ? ENCLOSURE_UNDERFLOW : emax - p + 5;
 }
 
-float ref_round_binary32(const mpfr_t v)
+double ref_round_format(const gelu_format *f, const mpfr_t v)
 {
     if (mpfr_nan_p(v)) return NAN;
     if (mpfr_inf_p(v)) return mpfr_signbit(v) ? -INFINITY : INFINITY;
-    if (mpfr_zero_p(v)) return mpfr_signbit(v) ? -0.0f : 0.0f;
+    if (mpfr_zero_p(v)) return mpfr_signbit(v) ? -0.0 : 0.0;
     mpfr_exp_t emin = mpfr_get_emin(), emax = mpfr_get_emax();
     mpfr_t r;
-    mpfr_init2(r, 24);
+    mpfr_init2(r, f->precision);
     int inex = mpfr_set(r, v, MPFR_RNDN);
-    mpfr_set_emin(-148); /* binary32: smallest subnormal 2^-149 = 0.5·2^-148 in MPFR's convention */
-    mpfr_set_emax(128);
+    /* MPFR's exponent e means [2^(e-1), 2^e): the smallest subnormal 2^(emin-precision+1) has
+     * e = emin − precision + 2 (binary32: −148), the largest finite e = emax + 1 (128). */
+    mpfr_set_emin(f->emin - f->precision + 2);
+    mpfr_set_emax(f->emax + 1);
     inex = mpfr_check_range(r, inex, MPFR_RNDN);
     mpfr_subnormalize(r, inex, MPFR_RNDN);
-    float f = mpfr_get_flt(r, MPFR_RNDN);
+    double d = mpfr_get_d(r, MPFR_RNDN); /* exact: a value of the format */
     mpfr_set_emin(emin);
     mpfr_set_emax(emax);
     mpfr_clear(r);
-    return f;
+    return d;
+}
+
+float ref_round_binary32(const mpfr_t v)
+{
+    return (float)ref_round_format(gelu_format_of(GELU_FORMAT_BINARY32), v);
 }
 
 static bool same_encoding(float a, float b) { return memcmp(&a, &b, sizeof a) == 0; }
@@ -246,7 +253,7 @@ float ref_round(gelu_target t, bool grad, float x)
 }
 
 /* Shared rules for non-finite values; true when they decide the error (into *err). */
-static bool nonfinite_error(float y, const mpfr_t exact, double *err)
+static bool nonfinite_error(double y, const mpfr_t exact, double *err)
 {
     if (mpfr_nan_p(exact) || isnan(y)) {
         *err = (mpfr_nan_p(exact) && isnan(y)) ? 0.0 : INFINITY;
@@ -261,12 +268,12 @@ static bool nonfinite_error(float y, const mpfr_t exact, double *err)
 }
 
 /* |y − exact|·2^-scale_exp as a double, computed exactly enough (≥ 100 bits). */
-static double scaled_difference(float y, const mpfr_t exact, mpfr_exp_t scale_exp)
+static double scaled_difference(double y, const mpfr_t exact, mpfr_exp_t scale_exp)
 {
     mpfr_t d;
     mpfr_prec_t p = mpfr_get_prec(exact) + 160;
     mpfr_init2(d, p);
-    mpfr_set_flt(d, y, MPFR_RNDN);
+    mpfr_set_d(d, y, MPFR_RNDN);
     mpfr_sub(d, d, exact, MPFR_RNDN);
     mpfr_abs(d, d, MPFR_RNDN);
     mpfr_mul_2si(d, d, -scale_exp, MPFR_RNDN);
@@ -275,14 +282,21 @@ static double scaled_difference(float y, const mpfr_t exact, mpfr_exp_t scale_ex
     return r;
 }
 
-double ref_ulp_error(float y, const mpfr_t exact)
+double ref_ulp_error_format(const gelu_format *f, double y, const mpfr_t exact)
 {
     double err;
     if (nonfinite_error(y, exact, &err)) return err;
-    /* |exact| in [2^(e-1), 2^e): binary32 spacing 2^(e-24), never below 2^-149. */
-    mpfr_exp_t ulp_exp = mpfr_zero_p(exact) ? -149 : mpfr_get_exp(exact) - 24;
-    if (ulp_exp < -149) ulp_exp = -149;
+    /* |exact| in [2^(e-1), 2^e): the format's spacing 2^(e-precision), never below the
+     * smallest subnormal (binary32: 2^(e-24), 2^-149). */
+    mpfr_exp_t min_ulp_exp = f->emin - f->precision + 1;
+    mpfr_exp_t ulp_exp = mpfr_zero_p(exact) ? min_ulp_exp : mpfr_get_exp(exact) - f->precision;
+    if (ulp_exp < min_ulp_exp) ulp_exp = min_ulp_exp;
     return scaled_difference(y, exact, ulp_exp);
+}
+
+double ref_ulp_error(float y, const mpfr_t exact)
+{
+    return ref_ulp_error_format(gelu_format_of(GELU_FORMAT_BINARY32), y, exact);
 }
 
 double ref_abs_error(float y, const mpfr_t exact)

@@ -37,8 +37,9 @@ static void accuracy_row(const scan_result *r, size_t i, int k, int d, FILE *f)
     gelu_target ref_target = k == REF_OWN ? impl->target : GELU_TARGET_EXACT;
     uint64_t nonfinite = 0;
     for (int g = 0; g < RANGE_COUNT; g++) nonfinite += e->hist[g][HIST_BUCKETS - 1];
-    fprintf(f, "%s,%s,%s,%s,%llu", impl->name, gelu_target_name(impl->target), ref_names[k],
-            dir_names[d], (unsigned long long)e->count);
+    fprintf(f, "%s,%s,%s,%s,%s,%llu", impl->name, gelu_format_of(impl->format)->name,
+            gelu_target_name(impl->target), ref_names[k], dir_names[d],
+            (unsigned long long)e->count);
     print_value(f, e->max_ulp.value);
     print_x(f, &e->max_ulp);
     fprintf(f, ",%.9g,%llu,%.9g", error_metrics_mean_ulp(e),
@@ -106,7 +107,7 @@ static void hist_header(FILE *f)
 
 void accuracy_csv_write(const scan_result *r, FILE *f)
 {
-    fprintf(f, "impl,target,reference,direction,inputs,max_ulp,max_ulp_x,mean_ulp,"
+    fprintf(f, "impl,format,target,reference,direction,inputs,max_ulp,max_ulp_x,mean_ulp,"
                "correctly_rounded,cr_fraction,max_abs,max_abs_x,max_rel,max_rel_x,nonfinite,"
                "mono_violations,mono_max_steps,mono_max_x,sign_violations,sign_first_x,"
                "specials_failed,consistency_max_rel,consistency_x,ref_fallbacks,contract,"

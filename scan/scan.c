@@ -40,13 +40,18 @@ typedef struct {
     uint32_t *sample;      /* DOMAIN_SAMPLE: distinct encodings, ascending */
 } domain_view;
 
-/* Sample: n encodings drawn uniformly (GSL MT19937), sorted by encoding, duplicates removed. */
+/* The format the engine scans: its inputs, outputs and reference values are binary32 (the
+ * `float` of every buffer below); implementations of other formats are refused by scan_run. */
+#define SCAN_FORMAT GELU_FORMAT_BINARY32
+
+/* All: every encoding of the format. Sample: n encodings drawn uniformly (GSL MT19937), sorted
+ * by encoding, duplicates removed. */
 static int domain_open(const scan_domain *d, domain_view *v)
 {
     memset(v, 0, sizeof *v);
     v->d = *d;
     switch (d->kind) {
-    case DOMAIN_ALL: v->size = UINT64_C(1) << 32; return 0;
+    case DOMAIN_ALL: v->size = gelu_format_encodings(gelu_format_of(SCAN_FORMAT)); return 0;
     case DOMAIN_RANGE:
         v->first_ordinal = ordinal(d->lo);
         v->size = (uint64_t)(ordinal(d->hi) - v->first_ordinal + 1);
@@ -699,6 +704,12 @@ int scan_run(const scan_config *cfg, scan_result *result, const char **error)
         *error = "between 1 and 64 implementations per run";
         return -1;
     }
+    for (size_t i = 0; i < cfg->nimpls; i++)
+        if (cfg->impls[i]->format != SCAN_FORMAT) {
+            *error = "an implementation of a format other than binary32: the scan runs binary32 "
+                     "kernels only";
+            return -1;
+        }
     if (cfg->shard_n == 0 || cfg->shard_k >= cfg->shard_n) {
         *error = "shard K/N needs 0 <= K < N";
         return -1;
