@@ -48,7 +48,7 @@ static void print_help(void)
 }
 
 typedef struct {
-    const gelu_impl *impls[SCAN_MAX_IMPLS];
+    const gelu_impl **impls; /* room for the registry: each at most once */
     size_t nimpls;
     scan_domain domain;
     bool grad, have_range, have_sample, profile;
@@ -72,7 +72,6 @@ static int parse_impls(const char *list, accuracy_args *a)
         else if (twice) status = usage_error("accuracy", "--impl '%s' is given twice", name);
         else if (!gelu_impl_available(m))
             fprintf(stderr, "gelucheck accuracy: skipping '%s': this CPU lacks its features\n", name);
-        else if (a->nimpls == SCAN_MAX_IMPLS) status = usage_error("accuracy", "too many implementations");
         else a->impls[a->nimpls++] = m;
     }
     free(names);
@@ -185,6 +184,8 @@ static int write_partial(const scan_result *r, const char *path)
     return EXIT_OK;
 }
 
+static int run_accuracy(int argc, char **argv, accuracy_args *ap);
+
 int cmd_accuracy(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++)
@@ -193,6 +194,19 @@ int cmd_accuracy(int argc, char **argv)
             return EXIT_OK;
         }
     accuracy_args a = {.domain = {.kind = DOMAIN_ALL, .seed = 1}};
+    if (!(a.impls = calloc(gelu_impl_count(), sizeof *a.impls))) {
+        fprintf(stderr, "gelucheck accuracy: out of memory\n");
+        return EXIT_CHECK_FAILED;
+    }
+    int st = run_accuracy(argc, argv, &a);
+    free(a.impls);
+    return st;
+}
+
+/* cmd_accuracy with a.impls allocated. */
+static int run_accuracy(int argc, char **argv, accuracy_args *ap)
+{
+    accuracy_args a = *ap;
     int st = parse_args(argc, argv, &a);
     if (st != EXIT_OK) return st;
     if (a.nimpls == 0) a.nimpls = accuracy_default_impls("accuracy", a.impls);
@@ -221,11 +235,12 @@ int cmd_accuracy(int argc, char **argv)
         return EXIT_CHECK_FAILED;
     }
     cfg.profile = profile;
-    scan_result *r = malloc(sizeof *r);
+    scan_result *r = calloc(1, sizeof *r);
     const char *error = NULL;
     if (!r || scan_run(&cfg, r, &error) != 0) {
         fprintf(stderr, "gelucheck accuracy: %s\n", r ? error : "out of memory");
-        free(r);
+        scan_result_free(r);
+        if (profile) scan_profile_release(profile);
         free(profile);
         return EXIT_CHECK_FAILED;
     }
@@ -244,7 +259,8 @@ int cmd_accuracy(int argc, char **argv)
     printf("wall %.1f s, %u thread%s, %.3g inputs/s/thread, peak memory %.1f MiB\n", wall, threads,
            threads > 1 ? "s" : "", (double)r->inputs / wall / threads, (double)ru.ru_maxrss / 1024);
     if (profile) print_scan_profile(r, profile, wall, threads);
+    if (profile) scan_profile_release(profile);
     free(profile);
-    free(r);
+    scan_result_free(r);
     return st;
 }

@@ -205,5 +205,5 @@ Test(format, scan_refuses_another_format)
     cr_assert_not_null(r);
     cr_expect_eq(scan_run(&cfg, r, &err), -1);
     cr_expect(err && strstr(err, "binary32"), "error: %s", err ? err : "(none)");
-    free(r);
+    scan_result_free(r);
 }

@@ -54,7 +54,7 @@ static void check(float x, bool grad)
     const gelu_impl *impls[] = {&gelu_impl_erfc_accurate};
     scan_config cfg = {.impls = impls, .nimpls = 1, .grad = grad, .threads = 1, .shard_n = 1,
                        .domain = {.kind = DOMAIN_RANGE, .lo = x, .hi = x}};
-    scan_result *r = malloc(sizeof *r);
+    scan_result *r = calloc(1, sizeof *r);
     const char *error = NULL;
     cr_assert_eq(scan_run(&cfg, r, &error), 0, "%s", error ? error : "");
     int d = grad ? DIR_DERIVATIVE : DIR_FORWARD;
@@ -70,7 +70,7 @@ static void check(float x, bool grad)
               "x = %a: the scan's value %.17g is already right: the test does not bite", (double)x,
               scanned);
     cr_expect_eq(r->metrics[0].err[REF_EXACT][d].max_ulp.value, refined, "the exact row too");
-    free(r);
+    scan_result_free(r);
 }
 
 Test(refine, forward_maximum_is_mpfrs) { check(-0x1.50763p+3f, false); }
