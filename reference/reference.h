@@ -78,10 +78,12 @@ static inline double ref_inv_ulp_p(double hi, double lo, int precision, int min_
     uint64_t b;
     memcpy(&b, &v, sizeof b);
     int biased = (int)((b >> 52) & 0x7ff);
-    int e = biased - 1022; /* |v| in [2^(e-1), 2^e) */
-    if (biased != 0 && (b & 0xfffffffffffffull) == 0 && (v > 0 ? r < 0 : r > 0)) e -= 1;
-    /* zero or double-subnormal: far below the format's smallest normal */
-    int ulp_exp = biased == 0 || e - precision < min_ulp_exp ? min_ulp_exp : e - precision;
+    int ulp_exp = min_ulp_exp; /* zero or double-subnormal: far below the smallest normal */
+    if (biased != 0) {
+        int e = biased - 1022; /* |v| in [2^(e-1), 2^e) */
+        if ((b & 0xfffffffffffffull) == 0 && (v > 0 ? r < 0 : r > 0)) e -= 1;
+        ulp_exp = e - precision < min_ulp_exp ? min_ulp_exp : e - precision;
+    }
     uint64_t inv = (uint64_t)(1023 - ulp_exp) << 52; /* 2^-ulp_exp */
     double out;
     memcpy(&out, &inv, sizeof out);

@@ -321,7 +321,7 @@ for needle in '<h2 id="moons">' '<b>Conclusion</b>' 'Bonferroni threshold' 'Infe
     grep -qF "$needle" "$rep/index.html" || { echo "FAIL: index.html lacks $needle"; fails=$((fails + 1)); }
 done
 "$g" list | awk 'NR > 1 && $4 == "yes" {print $1}' | grep -v _omp | while read -r name; do
-    grep -q "^$name,[a-z]*,own,forward," "$rep/accuracy.csv" || echo "FAIL: accuracy.csv lacks $name"
+    grep -q "^$name,binary32,[a-z]*,own,forward," "$rep/accuracy.csv" || echo "FAIL: accuracy.csv lacks $name"
     grep -q ",$name," "$rep/bench.csv" || echo "FAIL: bench.csv lacks $name"
     grep -q "<b>$name</b>" "$rep/index.html" || echo "FAIL: index.html lacks $name"
 done | grep FAIL && fails=$((fails + 1))
@@ -371,7 +371,7 @@ if [ $st -ne 0 ] || ! grep -q " 0 regressions" "$out" || [ "$(cat "$scratch/same
     echo "FAIL: compare of a report with itself: status $st: $(cat "$out" "$err")"; fails=$((fails + 1))
 fi
 cp -r "$rep" "$scratch/worse"
-awk -F, -v OFS=, '$1 == "erfc_f64" && $3 == "own" && $4 == "forward" { $6 = $6 + 1 } { print }' \
+awk -F, -v OFS=, '$1 == "erfc_f64" && $4 == "own" && $5 == "forward" { $7 = $7 + 1 } { print }' \
     "$rep/accuracy.csv" >"$scratch/worse/accuracy.csv"
 "$g" compare "$rep" "$scratch/worse" --csv "$scratch/worse.csv" >"$out" 2>"$err"
 st=$?
