@@ -18,6 +18,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -78,12 +79,12 @@ static inline double ref_inv_ulp_p(double hi, double lo, int precision, int min_
     uint64_t b;
     memcpy(&b, &v, sizeof b);
     int biased = (int)((b >> 52) & 0x7ff);
-    int ulp_exp = min_ulp_exp; /* zero or double-subnormal: far below the smallest normal */
-    if (biased != 0) {
-        int e = biased - 1022; /* |v| in [2^(e-1), 2^e) */
-        if ((b & 0xfffffffffffffull) == 0 && (v > 0 ? r < 0 : r > 0)) e -= 1;
-        ulp_exp = e - precision < min_ulp_exp ? min_ulp_exp : e - precision;
-    }
+    /* zero or double-subnormal: far below the smallest normal (a constant for a constant
+     * min_ulp_exp) */
+    if (biased == 0) return ldexp(1.0, -min_ulp_exp);
+    int e = biased - 1022; /* |v| in [2^(e-1), 2^e) */
+    if ((b & 0xfffffffffffffull) == 0 && (v > 0 ? r < 0 : r > 0)) e -= 1;
+    int ulp_exp = e < min_ulp_exp + precision ? min_ulp_exp : e - precision;
     uint64_t inv = (uint64_t)(1023 - ulp_exp) << 52; /* 2^-ulp_exp */
     double out;
     memcpy(&out, &inv, sizeof out);
