@@ -616,8 +616,9 @@ static scan_worker *worker_new(scan_shared *sh, const scan_result *proto)
     w->sh = sh;
     w->profiling = sh->cfg->profile != NULL;
     w->part = calloc(1, sizeof *w->part);
+    /* the profile's rows even when not profiling: lap() is handed their addresses */
     bool ok = w->part != NULL && scan_result_copy(w->part, proto) == 0 &&
-              (!w->profiling || scan_profile_alloc(&w->prof, proto->nimpls) == 0);
+              scan_profile_alloc(&w->prof, proto->nimpls) == 0;
     for (int t = 0; ok && t < GELU_TARGET_COUNT; t++)
         for (int d = 0; ok && d < DIR_COUNT; d++)
             if (sh->targets_used & (1u << t))
