@@ -23,7 +23,8 @@
 #include <stdint.h>
 
 /* The registered formats, one line each: the enum's suffix, then the descriptor's row in
- * impls/formats.c. */
+ * impls/formats.c. New formats are appended: the ids are part of the descriptor that plugins
+ * will be built against (binary32 stays 0, the default of a row that does not set `format`). */
 #define GELU_FORMATS(X) X(BINARY32)
 
 typedef enum {
