@@ -191,28 +191,38 @@ float ref_round_binary32(const mpfr_t v)
     return (float)ref_round_format(gelu_format_of(GELU_FORMAT_BINARY32), v);
 }
 
-static bool same_encoding(float a, float b) { return memcmp(&a, &b, sizeof a) == 0; }
+static bool same_encoding(double a, double b) { return memcmp(&a, &b, sizeof a) == 0; }
 
-bool ref_defined_value(gelu_target t, bool grad, float x, float *r)
+/* The definitions (reference.h) at a value of any format, as a double. */
+static bool defined_value(gelu_target t, bool grad, double x, double *r)
 {
     if (isnan(x)) *r = x;
     else if (target_def_of(t)->defined) *r = target_def_of(t)->defined(grad, x);
-    else if (x == 0.0f) *r = grad ? 0.5f : x;
-    else if (isinf(x)) *r = x > 0 ? (grad ? 1.0f : x) : -0.0f;
+    else if (x == 0.0) *r = grad ? 0.5 : x;
+    else if (isinf(x)) *r = x > 0 ? (grad ? 1.0 : x) : -0.0;
     else return false;
     return true;
 }
 
-float ref_eval(gelu_target t, bool grad, float x, mpfr_t exact)
+bool ref_defined_value(gelu_target t, bool grad, float x, float *r)
 {
-    float r;
-    if (ref_defined_value(t, grad, x, &r)) {
-        mpfr_set_flt(exact, r, MPFR_RNDN);
+    double d;
+    if (isnan(x)) *r = x; /* the input itself, not a NaN through a double */
+    else if (defined_value(t, grad, x, &d)) *r = (float)d; /* a binary32 value */
+    else return false;
+    return true;
+}
+
+double ref_eval_format(const gelu_format *f, gelu_target t, bool grad, double x, mpfr_t exact)
+{
+    double r;
+    if (defined_value(t, grad, x, &r)) {
+        mpfr_set_d(exact, r, MPFR_RNDN);
         return r;
     }
     mpfr_t xm, v, lo, hi, e;
-    mpfr_init2(xm, 24);
-    mpfr_set_flt(xm, x, MPFR_RNDN);
+    mpfr_init2(xm, f->precision);
+    mpfr_set_d(xm, x, MPFR_RNDN); /* exact: x is a value of the format */
     mpfr_prec_t p = mpfr_get_prec(exact) > ZIV_START_PREC ? mpfr_get_prec(exact) : ZIV_START_PREC;
     mpfr_inits2(p, v, lo, hi, e, (mpfr_ptr)0);
     for (bool first = true;; first = false) {
@@ -221,17 +231,17 @@ float ref_eval(gelu_target t, bool grad, float x, mpfr_t exact)
         if (err == ENCLOSURE_UNDERFLOW) {
             /* Underflowed below MPFR's range: a tiny negative value, which rounds to −0. */
             mpfr_set_zero(exact, -1);
-            r = -0.0f;
+            r = -0.0;
             break;
         }
         mpfr_set_ui_2exp(e, 1, err, MPFR_RNDN);
         mpfr_sub(lo, v, e, MPFR_RNDD);
         mpfr_add(hi, v, e, MPFR_RNDU);
-        float rl = ref_round_binary32(lo), rh = ref_round_binary32(hi);
+        double rl = ref_round_format(f, lo), rh = ref_round_format(f, hi);
         if (same_encoding(rl, rh) || p >= ZIV_MAX_PREC) {
             /* At ZIV_MAX_PREC (never reached in practice: binary32 hard cases need < 100
              * extra bits) the nearest rounding of the approximation is returned. */
-            r = same_encoding(rl, rh) ? rl : ref_round_binary32(v);
+            r = same_encoding(rl, rh) ? rl : ref_round_format(f, v);
             break;
         }
         p *= 2;
@@ -241,6 +251,15 @@ float ref_eval(gelu_target t, bool grad, float x, mpfr_t exact)
     }
     mpfr_clears(xm, v, lo, hi, e, (mpfr_ptr)0);
     return r;
+}
+
+float ref_eval(gelu_target t, bool grad, float x, mpfr_t exact)
+{
+    if (isnan(x)) { /* its own encoding back, as ref_defined_value */
+        mpfr_set_flt(exact, x, MPFR_RNDN);
+        return x;
+    }
+    return (float)ref_eval_format(gelu_format_of(GELU_FORMAT_BINARY32), t, grad, x, exact);
 }
 
 float ref_round(gelu_target t, bool grad, float x)

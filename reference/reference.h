@@ -34,6 +34,10 @@
  * binary32 value as the return value. */
 float ref_eval(gelu_target t, bool grad, float x, mpfr_t exact);
 
+/* ref_eval for an input x of format f (as a double, exactly), rounded to f: the correctly
+ * rounded value of f(x) (grad: f'(x)) in f, as a double. */
+double ref_eval_format(const gelu_format *f, gelu_target t, bool grad, double x, mpfr_t exact);
+
 /* The values fixed by definition (ReLU everywhere; ±0, ±inf and NaN for the others) into *r;
  * false for the other inputs. No MPFR involved. */
 bool ref_defined_value(gelu_target t, bool grad, float x, float *r);

@@ -15,9 +15,9 @@
 static const double INV_SQRT_2PI = 0x1.9884533d43651p-2; /* 1/√(2π) */
 
 /* ReLU: max(x, 0), derivative 1 for x > 0 and 0 otherwise (the benchmark baseline). */
-static float relu_defined(bool grad, float x)
+static double relu_defined(bool grad, double x)
 {
-    return grad ? (x > 0.0f ? 1.0f : 0.0f) : (x > 0.0f ? x : 0.0f);
+    return grad ? (x > 0.0 ? 1.0 : 0.0) : (x > 0.0 ? x : 0.0);
 }
 
 static const target_def targets[GELU_TARGET_COUNT] = {

@@ -19,7 +19,7 @@ struct target_def {
     gelu_target id;
     /* A target defined everywhere by a formula with no rounding (ReLU): f (grad: f') at x, NaN
      * excepted; NULL for the others, which are evaluated below. */
-    float (*defined)(bool grad, float x);
+    double (*defined)(bool grad, double x);
     /* MPFR: f(x) (grad: f'(x)) at precision p as one or two terms term[], each within
      * 2^-(p-3) relative (reference.c); returns how many. For finite non-zero x. */
     int (*mpfr_terms)(const target_def *t, bool grad, const mpfr_t x, mpfr_prec_t p,

@@ -207,3 +207,34 @@ Test(format, scan_refuses_another_format)
     cr_expect(err && strstr(err, "binary32"), "error: %s", err ? err : "(none)");
     scan_result_free(r);
 }
+
+static double eval_in(const gelu_format *f, gelu_target t, bool grad, double x)
+{
+    mpfr_t e;
+    mpfr_init2(e, REF_EXACT_PREC);
+    double r = ref_eval_format(f, t, grad, x, e);
+    mpfr_clear(e);
+    return r;
+}
+
+/* The MPFR oracle rounds straight to a format: GELU(1) = 0.84134474606854294858 (DESIGN.md) is
+ * 215.38/256 in bfloat16's binade and 1723.07/2048 in binary16's; at the smallest subnormals
+ * the x/2 midpoint traps go up for x > 0 and to −0 (or one step less) for x < 0, as in binary32;
+ * and binary32's wrapper is the general function. */
+Test(format, oracle_rounds_to_the_format)
+{
+    cr_expect_eq(eval_in(&bfloat16, GELU_TARGET_EXACT, false, 1.0), 0x1.aep-1);
+    cr_expect_eq(eval_in(&binary16, GELU_TARGET_EXACT, false, 1.0), 0x1.aecp-1);
+    cr_expect_eq(eval_in(&binary16, GELU_TARGET_EXACT, false, 0x1p-24), 0x1p-24);
+    double r = eval_in(&binary16, GELU_TARGET_EXACT, false, -0x1p-24);
+    cr_expect(r == 0 && signbit(r), "GELU(-2^-24) in binary16: %a, want -0", r);
+    cr_expect_eq(eval_in(&binary16, GELU_TARGET_EXACT, false, 0x3p-24), 0x1p-23);
+    cr_expect_eq(eval_in(&binary16, GELU_TARGET_EXACT, false, -0x3p-24), -0x1p-24);
+    cr_expect_eq(eval_in(&bfloat16, GELU_TARGET_TANH, false, 0x1p-133), 0x1p-133);
+    cr_expect_eq(eval_in(&binary16, GELU_TARGET_EXACT, true, 0.0), 0.5);
+    cr_expect_eq(eval_in(&binary16, GELU_TARGET_RELU, false, -3.0), 0.0);
+    const gelu_format *b32 = gelu_format_of(GELU_FORMAT_BINARY32);
+    for (float x = -20.0f; x < 20.0f; x += 0.37f)
+        cr_expect_eq((double)ref_round(GELU_TARGET_EXACT, true, x),
+                     eval_in(b32, GELU_TARGET_EXACT, true, x), "x = %a", (double)x);
+}
