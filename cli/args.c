@@ -11,6 +11,7 @@
 #include "atomic_file.h"
 #include "manifest.h"
 #include "cli.h"
+#include "exec_impl.h"
 
 int usage_error(const char *cmd, const char *fmt, ...)
 {
@@ -38,6 +39,14 @@ int option_value(const char *cmd, int argc, char **argv, int *i, const char *nam
     if (arg[len] != '\0') return 0;
     if (*i + 1 >= argc) {
         usage_error(cmd, "option %s needs a value", name);
+        return -1;
+    }
+    /* "--csv --grad" would write a file named --grad and drop --grad: a value that looks like
+     * an option is refused (give --csv=./--grad for a file of that name) */
+    if (strncmp(argv[*i + 1], "--", 2) == 0) {
+        usage_error(cmd, "option %s needs a value, but the next argument is the option '%s' "
+                         "(write %s=VALUE for a value that starts with --)",
+                    name, argv[*i + 1], name);
         return -1;
     }
     *value = argv[++*i];
@@ -219,4 +228,12 @@ int reject_repeated_options(const char *cmd, int argc, char **argv, const char *
                                    argv[i]);
     }
     return EXIT_OK;
+}
+
+int exec_failure_status(const char *cmd)
+{
+    const char *why = exec_impls_failure();
+    if (!why) return EXIT_OK;
+    fprintf(stderr, "gelucheck %s: %s; nothing was written\n", cmd, why);
+    return EXIT_CHECK_FAILED;
 }

@@ -20,6 +20,10 @@ int cmd_report(int argc, char **argv);
 int cmd_pick(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 
+/* EXIT_OK, or EXIT_CHECK_FAILED after printing why, when an exec child failed while kernels
+ * ran (its outputs are NaN then: nothing computed from them may be printed or written). */
+int exec_failure_status(const char *cmd);
+
 /* Prints "gelucheck CMD: <message>" and a hint to run --help on stderr; returns EXIT_USAGE. */
 int usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

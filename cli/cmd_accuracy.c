@@ -10,8 +10,10 @@
 
 #include "accuracy_output.h"
 #include "atomic_file.h"
+#include "chunked_scan.h"
 #include "cli.h"
 #include "partial.h"
+#include "ranks.h"
 #include "refine.h"
 
 static void print_help(void)
@@ -19,7 +21,7 @@ static void print_help(void)
     printf(
         "usage: gelucheck accuracy [--impl A,B,...] [--range LO:HI | --sample N [--seed S]]\n"
         "                          [--grad] [--csv FILE] [--ranges-csv FILE] [--threads N]\n"
-        "                          [--shard K/N --partial FILE] [--profile]\n\n"
+        "                          [--shard K/N --partial FILE] [--checkpoint DIR] [--profile]\n\n"
         "Scans implementations against the correctly rounded MPFR reference (a fast double\n"
         "enclosure, MPFR where it cannot decide) and prints, per implementation, against its\n"
         "own target and against exact GELU: max ULP error with the first input reaching it,\n"
@@ -39,9 +41,15 @@ static void print_help(void)
         "  --shard K/N       scan only part K (1..N) of N (consecutive encodings); with\n"
         "                    --partial FILE write the partial result, for 'gelucheck merge';\n"
         "                    without, print and gate that part alone (a CI rotation)\n"
+        "  --checkpoint DIR  keep the finished chunks of the scan (up to 256) in DIR as they\n"
+        "                    come; the same command with the same DIR again scans only what is\n"
+        "                    missing, with the result of an uninterrupted run (a DIR of another\n"
+        "                    run, build or command is refused)\n"
         "  --profile         print where the scan's time went: per implementation its kernels\n"
         "                    and the metrics of its outputs, per direction; the references\n"
         "                    (fast path, MPFR fallbacks); in thread seconds and ns per input\n\n"
+        "MPI: 'mpirun -n R gelucheck accuracy ...' shares the scan between R processes (chunks\n"
+        "handed out as ranks ask); rank 0 prints and writes exactly what one process would.\n\n"
         "Progress goes to stderr: a bar on a terminal, else a line a minute. Exit status: 0 every implementation\n"
         "meets its declared contract, 1 one does not (the gate) or a file cannot be written,\n"
         "2 bad usage.\n");
@@ -53,7 +61,7 @@ typedef struct {
     scan_domain domain;
     bool grad, have_range, have_sample, profile;
     uint64_t threads, shard_k, shard_n;
-    const char *partial;
+    const char *partial, *checkpoint;
     accuracy_files files;
 } accuracy_args;
 
@@ -146,6 +154,8 @@ static int parse_args(int argc, char **argv, accuracy_args *a)
             st = got < 0 ? EXIT_USAGE : parse_shard(v, a);
         else if ((got = option_value("accuracy", argc, argv, &i, "--partial", &v)))
             st = got < 0 ? EXIT_USAGE : (a->partial = v, EXIT_OK);
+        else if ((got = option_value("accuracy", argc, argv, &i, "--checkpoint", &v)))
+            st = got < 0 ? EXIT_USAGE : (a->checkpoint = v, EXIT_OK);
         else if ((got = option_value("accuracy", argc, argv, &i, "--csv", &v)))
             st = got < 0 ? EXIT_USAGE : (a->files.csv = v, EXIT_OK);
         else if ((got = option_value("accuracy", argc, argv, &i, "--ranges-csv", &v)))
@@ -155,6 +165,10 @@ static int parse_args(int argc, char **argv, accuracy_args *a)
     if (st != EXIT_OK) return st;
     if (a->have_range && a->have_sample) return usage_error("accuracy", "--range and --sample exclude each other");
     if (a->have_sample) a->domain.kind = DOMAIN_SAMPLE;
+    if (a->checkpoint && !*a->checkpoint)
+        return usage_error("accuracy", "--checkpoint needs a directory name");
+    if (a->profile && ranks_active())
+        return usage_error("accuracy", "--profile times one process: run it without mpirun");
     if (a->partial && a->shard_n == 0)
         return usage_error("accuracy", "--partial FILE needs --shard K/N (the part it holds)");
     if (a->partial && (a->files.csv || a->files.ranges_csv))
@@ -236,19 +250,25 @@ static int run_accuracy(int argc, char **argv, accuracy_args *ap)
     }
     cfg.profile = profile;
     scan_result *r = calloc(1, sizeof *r);
-    const char *error = NULL;
-    if (!r || scan_run(&cfg, r, &error) != 0) {
-        fprintf(stderr, "gelucheck accuracy: %s\n", r ? error : "out of memory");
+    st = r ? chunked_scan("accuracy", &cfg, a.checkpoint, r) : EXIT_CHECK_FAILED;
+    if (!r) fprintf(stderr, "gelucheck accuracy: out of memory\n");
+    if (st != EXIT_OK) {
         scan_result_free(r);
         if (profile) scan_profile_release(profile);
         free(profile);
-        return EXIT_CHECK_FAILED;
+        return st;
     }
     clock_gettime(CLOCK_MONOTONIC, &end);
     double wall = (double)(end.tv_sec - start.tv_sec) + 1e-9 * (double)(end.tv_nsec - start.tv_nsec);
     unsigned threads = a.threads ? (unsigned)a.threads : (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
     uint64_t blocks = (r->inputs + SCAN_BLOCK - 1) / SCAN_BLOCK; /* scan_run's cap */
     if (threads > blocks) threads = blocks ? (unsigned)blocks : 1;
+    if ((st = exec_failure_status("accuracy")) != EXIT_OK) {
+        scan_result_free(r);
+        if (profile) scan_profile_release(profile);
+        free(profile);
+        return st;
+    }
     if (!a.partial) scan_refine_maxima(r); /* a shard's maxima are refined once merged */
     if (!a.partial && r->shard_n > 1)
         printf("part %u/%u of the domain: %llu inputs (the gate below covers only these)\n",

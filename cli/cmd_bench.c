@@ -323,6 +323,10 @@ static int run_all(const bench_options *o, const gelu_impl *baseline, FILE *csv)
                 status = EXIT_CHECK_FAILED;
                 break;
             }
+            if ((status = exec_failure_status("bench")) != EXIT_OK) {
+                free(run->results);
+                break;
+            }
             print_run(run, total);
             fflush(stdout);
             nruns++;

@@ -106,6 +106,12 @@ int cmd_eval(int argc, char **argv)
         return EXIT_CHECK_FAILED;
     }
     (grad ? impl->derivative : impl->forward)(xs, ys, n);
+    int failed = exec_failure_status("eval");
+    if (failed != EXIT_OK) {
+        free(xs);
+        free(ys);
+        return failed;
+    }
     mpfr_t exact;
     mpfr_init2(exact, REF_EXACT_PREC);
     printf("x,y,ref,ulp_error,abs_error\n");

@@ -1,7 +1,9 @@
 /* gelucheck list: every registered implementation with its target, the CPU features it needs,
  * whether this CPU has them, and its declared contract. */
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "cli.h"
 #include "gelu_impl.h"
@@ -28,18 +30,32 @@ int cmd_list(int argc, char **argv)
         return usage_error("list", "unexpected argument '%s'", argv[i]);
     }
     char feat[128], b[4][32];
-    printf("%-24s %-8s %-28s %-9s %-9s %-9s %-9s %-9s %-8s %-8s %s\n", "name", "target",
+    int needs = (int)strlen("needs"); /* the widest feature list sets its column's width */
+    for (size_t i = 0; i < gelu_impl_count(); i++) {
+        int w = (int)strlen(cpu_features_string(gelu_impl_at(i)->features, feat, sizeof feat));
+        if (w > needs) needs = w;
+    }
+    printf("%-24s %-8s %-*s %-9s %-9s %-9s %-9s %-9s %-8s %-8s %s\n", "name", "target", needs,
            "needs", "available", "max_ulp", "max_abs", "grad_ulp", "grad_abs", "monotone",
            "specials", "correctly_rounded");
     for (size_t i = 0; i < gelu_impl_count(); i++) {
         const gelu_impl *m = gelu_impl_at(i);
         const gelu_contract *c = &m->contract;
-        printf("%-24s %-8s %-28s %-9s %-9s %-9s %-9s %-9s %-8s %-8s %s\n", m->name,
-               gelu_target_name(m->target), cpu_features_string(m->features, feat, sizeof feat),
+        printf("%-24s %-8s %-*s %-9s %-9s %-9s %-9s %-9s %-8s %-8s %s\n", m->name,
+               gelu_target_name(m->target), needs,
+               cpu_features_string(m->features, feat, sizeof feat),
                gelu_impl_available(m) ? "yes" : "no", bound(c->max_ulp, b[0], sizeof b[0]),
                bound(c->max_abs, b[1], sizeof b[1]), bound(c->grad_max_ulp, b[2], sizeof b[2]),
                bound(c->grad_max_abs, b[3], sizeof b[3]), c->monotone ? "yes" : "no",
                c->specials ? "yes" : "no", c->correctly_rounded ? "yes" : "no");
+    }
+    bool heading = false;
+    for (size_t i = 0; i < gelu_impl_count(); i++) {
+        const char *src = gelu_impl_source(gelu_impl_at(i));
+        if (!src) continue;
+        if (!heading) printf("\nadded at run time:\n");
+        heading = true;
+        printf("  %s: %s\n", gelu_impl_at(i)->name, src);
     }
     printf("\nthis CPU: %s\n", cpu_features_string(cpu_features(), feat, sizeof feat));
     if (*gelu_absent_peers())

@@ -344,10 +344,13 @@ int cmd_moons(int argc, char **argv)
     double t0 = monotonic_seconds();
     r = moons_experiment_run(&e, isatty(STDERR_FILENO) ? show_progress : NULL, &t0);
     double wall = monotonic_seconds() - t0;
+    bool exec_failed = exec_failure_status("moons") != EXIT_OK;
     moons_summary *sum = calloc(e.n_impls, sizeof *sum);
     for (size_t i = 0; r == MOONS_OK && sum && i < e.n_impls; i++)
         r = moons_summarise(&e, i, &sum[i]);
-    if (r != MOONS_OK || !sum) {
+    if (exec_failed) {
+        status = EXIT_CHECK_FAILED;
+    } else if (r != MOONS_OK || !sum) {
         fprintf(stderr, "gelucheck moons: out of memory\n");
         status = EXIT_CHECK_FAILED;
     } else {

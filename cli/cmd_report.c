@@ -14,6 +14,7 @@
 #include "accuracy_csv.h"
 #include "accuracy_output.h"
 #include "bench.h"
+#include "chunked_scan.h"
 #include "cli.h"
 #include "compare.h"
 #include "gelucheck_config.h"
@@ -21,6 +22,7 @@
 #include "html_report.h"
 #include "manifest.h"
 #include "moons.h"
+#include "ranks.h"
 #include "refine.h"
 #include "report_stage.h"
 
@@ -30,7 +32,8 @@ enum { QUICK_SAMPLE = 1000000, QUICK_SEED = 1 };
 static void print_help(void)
 {
     printf(
-        "usage: gelucheck report [--out DIR] [--quick] [--threads N] [--baseline OLD_DIR]\n\n"
+        "usage: gelucheck report [--out DIR] [--quick] [--threads N] [--baseline OLD_DIR]\n"
+        "                        [--checkpoint DIR]\n\n"
         "The main job: scans every implementation this CPU runs over all 2^32 binary32 inputs,\n"
         "forward and derivative, against the MPFR reference; benchmarks them against ReLU;\n"
         "runs the make_moons experiment over them (as 'gelucheck moons'); and writes into DIR\n"
@@ -44,7 +47,11 @@ static void print_help(void)
         "  --threads N   scan threads (default: all online CPUs); results do not depend on it\n"
         "  --baseline OLD_DIR  an earlier report of the same kind (quick or full): what changed\n"
         "                since (as 'gelucheck compare OLD_DIR DIR') goes into the page and\n"
-        "                compare.csv; a regression makes the exit status 1\n\n"
+        "                compare.csv; a regression makes the exit status 1\n"
+        "  --checkpoint DIR  keep the scan's finished chunks in DIR; the same command again\n"
+        "                resumes the scan where it stopped (as 'accuracy --checkpoint')\n\n"
+        "MPI: 'mpirun -n R gelucheck report ...' shares the scan between R processes; rank 0\n"
+        "alone then benchmarks (the other ranks wait, idle) and writes the report.\n\n"
         "The full run took 51 minutes on 2 AMD Zen 4 cores and 93 on 2 Sapphire Rapids cores\n"
         "(the scan most of it, the benchmark 1 to 2.5, make_moons 1.5) before the scan's\n"
         "CPU time was cut 2.2x; see the README's \"Scan speed\". Progress goes to stderr (on a terminal a bar,\n"
@@ -56,7 +63,7 @@ static void print_help(void)
 }
 
 typedef struct {
-    const char *out, *baseline;
+    const char *out, *baseline, *checkpoint;
     bool quick;
     uint64_t threads;
     char command[1024];
@@ -76,6 +83,10 @@ static int parse_args(int argc, char **argv, report_args *a)
         } else if ((got = option_value("report", argc, argv, &i, "--baseline", &v))) {
             if (got < 0) return EXIT_USAGE;
             a->baseline = v;
+        } else if ((got = option_value("report", argc, argv, &i, "--checkpoint", &v))) {
+            if (got < 0) return EXIT_USAGE;
+            if (*v == '\0') return usage_error("report", "--checkpoint needs a directory name");
+            a->checkpoint = v;
         } else if ((got = option_value("report", argc, argv, &i, "--threads", &v))) {
             if (got < 0) return EXIT_USAGE;
             if (!parse_u64(v, 1, 1024, &a->threads))
@@ -134,6 +145,8 @@ typedef struct {
     size_t n;
 } report_impls;
 
+/* The scan (chunked with a checkpoint or MPI ranks): EXIT_OK, EXIT_RANK_WORKER on a worker
+ * rank, or an exit status after a message. */
 static int run_scan(const report_args *a, const report_impls *impls, scan_result *r)
 {
     scan_progress_state progress;
@@ -150,12 +163,7 @@ static int run_scan(const report_args *a, const report_impls *impls, scan_result
         .progress = accuracy_progress,
         .progress_ctx = &progress,
     };
-    const char *error = NULL;
-    if (scan_run(&cfg, r, &error) != 0) {
-        fprintf(stderr, "gelucheck report: %s\n", error);
-        return -1;
-    }
-    return 0;
+    return chunked_scan("report", &cfg, a->checkpoint, r);
 }
 
 /* The benchmark through its own command, its CSV into the staging directory. */
@@ -426,6 +434,15 @@ int cmd_report(int argc, char **argv)
     report_args a = {.out = DEFAULT_DIR};
     int st = parse_args(argc, argv, &a);
     if (st != EXIT_OK) return st;
+    if (ranks_rank() != 0) { /* a worker rank scans its share and leaves the rest to rank 0 */
+        report_impls impls = {calloc(gelu_impl_count(), sizeof *impls.list), 0};
+        scan_result *r = calloc(1, sizeof *r);
+        if (impls.list) impls.n = accuracy_default_impls("report", impls.list);
+        st = r && impls.list ? run_scan(&a, &impls, r) : EXIT_CHECK_FAILED;
+        scan_result_free(r);
+        free(impls.list);
+        return st;
+    }
     run_manifest old;
     char why[1024];
     if (a.baseline && compare_check_dir(a.baseline, &old, why, sizeof why) != 0)
@@ -440,12 +457,19 @@ int cmd_report(int argc, char **argv)
     report_impls impls = {calloc(gelu_impl_count(), sizeof *impls.list), 0};
     scan_result *r = calloc(1, sizeof *r);
     if (impls.list) impls.n = accuracy_default_impls("report", impls.list);
-    if (!r || !impls.list || run_scan(&a, &impls, r) != 0) {
+    st = r && impls.list ? run_scan(&a, &impls, r) : EXIT_CHECK_FAILED;
+    if (st != EXIT_OK) {
         if (!r || !impls.list) fprintf(stderr, "gelucheck report: out of memory\n");
         scan_result_free(r);
         free(impls.list);
         report_stage_abort(&stage);
-        return EXIT_CHECK_FAILED;
+        return st;
+    }
+    if ((st = exec_failure_status("report")) != EXIT_OK) {
+        scan_result_free(r);
+        free(impls.list);
+        report_stage_abort(&stage);
+        return st;
     }
     scan_refine_maxima(r);
     accuracy_files none = {NULL, NULL, NULL};

@@ -3,13 +3,20 @@
  * ends the run, and checks that standard output was written (a full disk or a closed pipe
  * exits 1 with a message, never 0). */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "atomic_file.h"
+#include "chunked_scan.h"
 #include "cli.h"
+#include "exec_impl.h"
+#include "plugin.h"
+#include "ranks.h"
 
 /* Options a command takes more than once (their values add up); any other option given twice
  * is an error rather than the last one silently winning. */
@@ -20,21 +27,105 @@ static const struct {
     int (*run)(int argc, char **argv);
     const char *summary;
     const char *const *repeatable;
+    bool ranks; /* shares its scan between MPI ranks (others run on rank 0 alone) */
 } commands[] = {
-    {"list", cmd_list, "list the implementations, their targets, CPU needs and contracts", NULL},
-    {"eval", cmd_eval, "evaluate one implementation at given inputs against the MPFR reference", NULL},
+    {"list", cmd_list, "list the implementations, their targets, CPU needs and contracts", NULL, false},
+    {"eval", cmd_eval, "evaluate one implementation at given inputs against the MPFR reference", NULL, false},
     {"accuracy", cmd_accuracy, "scan implementations over all 2^32 inputs (or a range/sample): the gate",
-     impl_repeats},
-    {"merge", cmd_merge, "merge the partial results of a sharded accuracy run", NULL},
+     impl_repeats, true},
+    {"merge", cmd_merge, "merge the partial results of a sharded accuracy run", NULL, false},
     {"moons", cmd_moons, "train a small MLP on make_moons with each activation, over seeds",
-     impl_repeats},
+     impl_repeats, false},
     {"bench", cmd_bench, "time every implementation against ReLU, side by side in one run",
-     impl_repeats},
-    {"report", cmd_report, "the main job: scan + benchmark, then CSV, plots and index.html", NULL},
-    {"pick", cmd_pick, "the fastest implementation a platform runs that meets constraints", NULL},
+     impl_repeats, false},
+    {"report", cmd_report, "the main job: scan + benchmark, then CSV, plots and index.html", NULL,
+     true},
+    {"pick", cmd_pick, "the fastest implementation a platform runs that meets constraints", NULL, false},
     {"compare", cmd_compare, "what changed between two result sets; fails on an accuracy regression",
-     NULL},
+     NULL, false},
 };
+
+/* Options of every command, taken out of argv before the command sees it: --plugin FILE.so
+ * (repeatable; also GELUCHECK_PLUGINS=FILE:FILE..., loaded first), --exec NAME=COMMAND
+ * (repeatable: each child becomes an implementation) and --exec-timeout SECONDS. */
+static int global_options(int *argc, char **argv)
+{
+    double timeout = 60;
+    int kept = 2;
+    const char *specs[EXEC_IMPLS_MAX + 1];
+    int nspecs = 0;
+    char err[2000];
+    const char *env = getenv("GELUCHECK_PLUGINS");
+    if (env && *env) {
+        char *list = strdup(env);
+        for (char *save, *f = list ? strtok_r(list, ":", &save) : NULL; f;
+             f = strtok_r(NULL, ":", &save))
+            if (plugins_load(f, err, sizeof err) != 0) {
+                fprintf(stderr, "gelucheck: GELUCHECK_PLUGINS: %s\n", err);
+                free(list);
+                return EXIT_USAGE;
+            }
+        free(list);
+    }
+    for (int i = 2; i < *argc; i++) {
+        const char *a = argv[i], *v = NULL;
+        bool is_exec = strcmp(a, "--exec") == 0, is_timeout = strcmp(a, "--exec-timeout") == 0;
+        bool is_plugin = strcmp(a, "--plugin") == 0;
+        if (strcmp(a, "--") == 0) { /* the rest are operands */
+            while (i < *argc) argv[kept++] = argv[i++];
+            break;
+        }
+        if (is_exec || is_timeout || is_plugin) {
+            if (i + 1 >= *argc) {
+                fprintf(stderr, "gelucheck: option %s needs a value\n", a);
+                return EXIT_USAGE;
+            }
+            v = argv[++i];
+        } else if (strncmp(a, "--exec=", 7) == 0) {
+            is_exec = true;
+            v = a + 7;
+        } else if (strncmp(a, "--exec-timeout=", 15) == 0) {
+            is_timeout = true;
+            v = a + 15;
+        } else if (strncmp(a, "--plugin=", 9) == 0) {
+            is_plugin = true;
+            v = a + 9;
+        }
+        if (is_plugin) {
+            if (plugins_load(v, err, sizeof err) != 0) {
+                fprintf(stderr, "gelucheck: %s\n", err);
+                return EXIT_USAGE;
+            }
+        } else if (is_exec) {
+            if (nspecs == EXEC_IMPLS_MAX) {
+                fprintf(stderr, "gelucheck: at most %d --exec options\n", EXEC_IMPLS_MAX);
+                return EXIT_USAGE;
+            }
+            specs[nspecs++] = v;
+        } else if (is_timeout) {
+            char *end;
+            timeout = strtod(v, &end);
+            if (*v == '\0' || *end != '\0' || !(timeout > 0 && timeout <= 86400)) {
+                fprintf(stderr, "gelucheck: bad --exec-timeout '%s': seconds, more than 0 and at "
+                                "most 86400\n", v);
+                return EXIT_USAGE;
+            }
+        } else {
+            argv[kept++] = argv[i];
+        }
+    }
+    if (*argc > 1) *argc = kept;
+    argv[*argc] = NULL;
+    for (int k = 0; k < nspecs; k++) {
+        char note[600];
+        if (exec_impls_add(specs[k], timeout, err, sizeof err, note, sizeof note) != 0) {
+            fprintf(stderr, "gelucheck: %s\n", err);
+            return EXIT_USAGE;
+        }
+        if (note[0]) fprintf(stderr, "gelucheck: note: %s\n", note);
+    }
+    return EXIT_OK;
+}
 
 static void print_help(FILE *f)
 {
@@ -43,7 +134,13 @@ static void print_help(FILE *f)
                "Commands:\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
-    fprintf(f, "\nRun 'gelucheck COMMAND --help' for a command's options.\n"
+    fprintf(f, "\nEvery command also takes --plugin FILE.so (repeatable; also GELUCHECK_PLUGINS=\n"
+               "FILE:FILE...): the implementations of a shared library built against\n"
+               "include/gelucheck/plugin.h; and --exec NAME=COMMAND (repeatable): COMMAND, run by\n"
+               "/bin/sh -c, is an implementation named NAME speaking the exec protocol\n"
+               "(docs/protocol.md) on its standard input and output; --exec-timeout S bounds\n"
+               "each of its answers (default 60 s).\n"
+               "\nRun 'gelucheck COMMAND --help' for a command's options.\n"
                "Exit status: 0 success, 1 a checked contract failed, 2 bad usage.\n");
 }
 
@@ -97,6 +194,7 @@ static int dispatch(int argc, char **argv)
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (strcmp(argv[1], commands[i].name) == 0) {
+            if (ranks_rank() != 0 && !commands[i].ranks) return EXIT_RANK_WORKER;
             int st = reject_repeated_options(commands[i].name, argc - 1, argv + 1,
                                              commands[i].repeatable);
             return st != EXIT_OK ? st : commands[i].run(argc - 1, argv + 1);
@@ -108,6 +206,26 @@ static int dispatch(int argc, char **argv)
 int main(int argc, char **argv)
 {
     install_signal_handlers();
+    plugins_set_crash_hook(atomic_file_remove_temporaries);
+    if (ranks_start(&argc, &argv) != 0) return EXIT_USAGE;
     cli_set_command(argc, argv);
-    return check_stdout(dispatch(argc, argv));
+    int gst = global_options(&argc, argv);
+    if (gst != EXIT_OK) {
+        exec_impls_stop();
+        return ranks_finish(gst);
+    }
+    if (ranks_rank() != 0) { /* a worker rank: rank 0 prints and writes everything */
+        int devnull = open("/dev/null", O_WRONLY);
+        if (devnull >= 0) {
+            dup2(devnull, STDOUT_FILENO);
+            dup2(devnull, STDERR_FILENO);
+            close(devnull);
+        }
+        int st = dispatch(argc, argv);
+        exec_impls_stop();
+        return ranks_finish(st == EXIT_RANK_WORKER ? EXIT_OK : st);
+    }
+    int st = dispatch(argc, argv);
+    exec_impls_stop();
+    return ranks_finish(check_stdout(st));
 }

@@ -98,6 +98,12 @@ size_t gelu_impl_count(void);
 const gelu_impl *gelu_impl_at(size_t i);
 /* NULL when no implementation has that name. */
 const gelu_impl *gelu_impl_find(const char *name);
+/* Adds an implementation made at run time (an exec child, a plugin) after the built-in ones,
+ * `source` naming where it comes from ("exec child 'COMMAND'"); both strings must outlive the
+ * run. Before any scan starts. 0, or −1 with err (a name taken: both sources named; too many). */
+int gelu_impl_add(const gelu_impl *impl, const char *source, char *err, size_t errsize);
+/* Where a run-time implementation comes from; NULL for a built-in one. */
+const char *gelu_impl_source(const gelu_impl *impl);
 
 const char *gelu_target_name(gelu_target t);
 /* GELU_TARGET_COUNT when the name is unknown. */

@@ -15,15 +15,53 @@ static const gelu_impl *const registry[] = {
 #undef GELU_IMPL
 };
 
-size_t gelu_impl_count(void) { return sizeof registry / sizeof registry[0]; }
+/* Implementations added at run time (exec children; plugins), after the built-in ones. Added
+ * before any scan starts (main), read-only afterwards. */
+enum { RUNTIME_MAX = 64 };
+static const gelu_impl *runtime[RUNTIME_MAX];
+static const char *runtime_source[RUNTIME_MAX];
+static size_t nruntime;
 
-const gelu_impl *gelu_impl_at(size_t i) { return i < gelu_impl_count() ? registry[i] : NULL; }
+static size_t builtin_count(void) { return sizeof registry / sizeof registry[0]; }
+
+size_t gelu_impl_count(void) { return builtin_count() + nruntime; }
+
+const gelu_impl *gelu_impl_at(size_t i)
+{
+    return i < builtin_count() ? registry[i] : i - builtin_count() < nruntime ? runtime[i - builtin_count()] : NULL;
+}
 
 const gelu_impl *gelu_impl_find(const char *name)
 {
     for (size_t i = 0; i < gelu_impl_count(); i++)
-        if (strcmp(registry[i]->name, name) == 0)
-            return registry[i];
+        if (strcmp(gelu_impl_at(i)->name, name) == 0)
+            return gelu_impl_at(i);
+    return NULL;
+}
+
+int gelu_impl_add(const gelu_impl *impl, const char *source, char *err, size_t errsize)
+{
+    const gelu_impl *old = gelu_impl_find(impl->name);
+    if (old) {
+        const char *was = gelu_impl_source(old);
+        snprintf(err, errsize, "two implementations are named '%s': %s%s and %s", impl->name,
+                 was ? "" : "the built-in one", was ? was : "", source);
+        return -1;
+    }
+    if (nruntime == RUNTIME_MAX) {
+        snprintf(err, errsize, "more than %d implementations added at run time (%s)", RUNTIME_MAX,
+                 source);
+        return -1;
+    }
+    runtime[nruntime] = impl;
+    runtime_source[nruntime++] = source;
+    return 0;
+}
+
+const char *gelu_impl_source(const gelu_impl *impl)
+{
+    for (size_t i = 0; i < nruntime; i++)
+        if (runtime[i] == impl) return runtime_source[i];
     return NULL;
 }
 

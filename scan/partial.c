@@ -44,7 +44,7 @@ static void contract_text(const gelu_contract *c, char *buf, size_t size)
              c->grad_max_abs);
 }
 
-static void domain_text(const scan_domain *d, char *buf, size_t size)
+void partial_domain_text(const scan_domain *d, char *buf, size_t size)
 {
     switch (d->kind) {
     case DOMAIN_ALL: snprintf(buf, size, "all"); break;
@@ -96,7 +96,7 @@ int partial_write(const scan_result *r, FILE *f)
     put_line(&w, "%s %d", format_line, PARTIAL_FORMAT);
     put_line(&w, "gelucheck.version=%s", GELUCHECK_VERSION);
     put_line(&w, "gelucheck.commit=%s", GELUCHECK_COMMIT);
-    domain_text(&r->domain, text, sizeof text);
+    partial_domain_text(&r->domain, text, sizeof text);
     put_line(&w, "domain=%s", text);
     put_line(&w, "grad=%d", r->grad ? 1 : 0);
     put_line(&w, "shard=%u/%u", r->shard_k + 1, r->shard_n);

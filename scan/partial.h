@@ -44,6 +44,9 @@
 
 enum { PARTIAL_FORMAT = 2 };
 
+/* The domain as the header's domain= value ("all", "range 0xLO 0xHI", "sample N SEED"). */
+void partial_domain_text(const scan_domain *d, char *buf, size_t size);
+
 /* Writes r to f. 0, or −1 on a write error (errno set). */
 int partial_write(const scan_result *r, FILE *f);
 

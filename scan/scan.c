@@ -58,6 +58,21 @@ static int domain_open(const scan_domain *d, domain_view *v)
         return 0;
     case DOMAIN_SAMPLE: {
         if (d->n == 0) return -1;
+        /* The last sample drawn is kept (one entry, copied out): a chunked run (checkpoints,
+         * MPI) opens the same domain once per chunk, and drawing and sorting it each time cost
+         * more than scanning a chunk. */
+        static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
+        static uint32_t *cached;
+        static uint64_t cached_n, cached_seed, cached_size;
+        pthread_mutex_lock(&cache_lock);
+        if (cached && cached_n == d->n && cached_seed == d->seed) {
+            v->sample = malloc(cached_size * sizeof *v->sample);
+            if (v->sample) memcpy(v->sample, cached, cached_size * sizeof *v->sample);
+            v->size = cached_size;
+            pthread_mutex_unlock(&cache_lock);
+            return v->sample ? 0 : -1;
+        }
+        pthread_mutex_unlock(&cache_lock);
         float *x = malloc(d->n * sizeof *x);
         v->sample = malloc(d->n * sizeof *v->sample);
         if (!x || !v->sample) {
@@ -73,6 +88,17 @@ static int domain_open(const scan_domain *d, domain_view *v)
         for (uint64_t i = 0; i < d->n; i++)
             if (k == 0 || v->sample[i] != v->sample[k - 1]) v->sample[k++] = v->sample[i];
         v->size = k;
+        uint32_t *copy = malloc(k * sizeof *copy);
+        if (copy) {
+            memcpy(copy, v->sample, k * sizeof *copy);
+            pthread_mutex_lock(&cache_lock);
+            free(cached);
+            cached = copy;
+            cached_n = d->n;
+            cached_seed = d->seed;
+            cached_size = k;
+            pthread_mutex_unlock(&cache_lock);
+        }
         return 0;
     }
     }
@@ -146,6 +172,11 @@ typedef struct {
     double x_min[GELU_TARGET_COUNT];
     uint64_t first_block, end_block;
     atomic_uint_fast64_t next_block, blocks_done;
+    /* The calling thread waits on `finished` for the workers (signalled as each one ends), in
+     * 200 ms steps for progress: a short scan (a checkpoint's chunk) returns at once. */
+    pthread_mutex_t lock;
+    pthread_cond_t finished;
+    unsigned running;
 } scan_shared;
 
 /* Per-thread buffers and partial result. */
@@ -606,6 +637,10 @@ static void *worker_main(void *arg)
         atomic_fetch_add(&w->sh->blocks_done, 1);
     }
     ref_thread_done();
+    pthread_mutex_lock(&w->sh->lock);
+    w->sh->running--;
+    pthread_cond_signal(&w->sh->finished);
+    pthread_mutex_unlock(&w->sh->lock);
     return NULL;
 }
 
@@ -765,12 +800,6 @@ static unsigned online_cpus(void)
     return n > 0 ? (unsigned)n : 1;
 }
 
-static void sleep_ms(long ms)
-{
-    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
-    nanosleep(&ts, NULL);
-}
-
 int scan_run(const scan_config *cfg, scan_result *result, const char **error)
 {
     if (cfg->nimpls == 0) {
@@ -796,7 +825,8 @@ int scan_run(const scan_config *cfg, scan_result *result, const char **error)
         *error = "empty domain: no input to scan";
         return -1;
     }
-    scan_shared sh = {.cfg = cfg, .dom = &dom};
+    scan_shared sh = {.cfg = cfg, .dom = &dom, .lock = PTHREAD_MUTEX_INITIALIZER};
+    pthread_cond_init(&sh.finished, NULL);
     for (size_t i = 0; i < cfg->nimpls; i++) {
         sh.targets_used |= 1u << cfg->impls[i]->target;
         if (scan_has_exact_row(cfg->impls[i])) sh.targets_used |= 1u << GELU_TARGET_EXACT;
@@ -825,14 +855,27 @@ int scan_run(const scan_config *cfg, scan_result *result, const char **error)
     unsigned started = 0;
     bool ok = w && th;
     for (unsigned k = 0; ok && k < nthreads; k++) {
-        ok = (w[k] = worker_new(&sh, result)) != NULL &&
-             pthread_create(&th[k], NULL, worker_main, w[k]) == 0;
+        ok = (w[k] = worker_new(&sh, result)) != NULL;
+        pthread_mutex_lock(&sh.lock);
+        if (ok && (ok = pthread_create(&th[k], NULL, worker_main, w[k]) == 0)) sh.running++;
+        pthread_mutex_unlock(&sh.lock);
         if (ok) started++;
     }
     uint64_t total = sh.end_block - sh.first_block;
-    while (started > 0 && atomic_load(&sh.blocks_done) < total && ok) {
+    while (started > 0 && ok) {
         if (cfg->progress) cfg->progress(atomic_load(&sh.blocks_done), total, cfg->progress_ctx);
-        sleep_ms(200);
+        pthread_mutex_lock(&sh.lock);
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_nsec += 200000000L;
+        if (until.tv_nsec >= 1000000000L) {
+            until.tv_sec++;
+            until.tv_nsec -= 1000000000L;
+        }
+        if (sh.running > 0) pthread_cond_timedwait(&sh.finished, &sh.lock, &until);
+        bool done = sh.running == 0;
+        pthread_mutex_unlock(&sh.lock);
+        if (done) break;
     }
     if (!ok) atomic_store(&sh.next_block, sh.end_block); /* stop the started ones */
     for (unsigned k = 0; k < started; k++) {
@@ -853,6 +896,7 @@ int scan_run(const scan_config *cfg, scan_result *result, const char **error)
     free(w);
     free(th);
     free(dom.sample);
+    pthread_cond_destroy(&sh.finished);
     if (!ok) {
         *error = "could not start the scan threads (out of memory?)";
         return -1;

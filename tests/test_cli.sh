@@ -93,9 +93,20 @@ fi
 for name in erf_naive erfc_libm erfc_f64 tanh_libm sigmoid relu; do
     grep -q "^$name " "$out" || { echo "FAIL: list lacks $name"; fails=$((fails + 1)); }
 done
+# the table's columns line up: every row's "available" value starts where its header does
+# (AVX-512 rows need a wider "needs" column than the others)
+awk 'NR == 1 {col = index($0, " available ") + 1; next}
+     NF == 0 {exit}
+     { v = substr($0, col, 4); if (v != "yes " && v != "no  ") {print "row " NR ": " $0; bad = 1} }
+     END {exit bad}' "$out" || { echo "FAIL: list columns misaligned"; fails=$((fails + 1)); }
 
 
 # accuracy and merge: bad input, and 4 shards merging to exactly the unsharded CSV.
+# an option where a value belongs is refused, not taken as the value (it was written to a
+# file named --grad, and --grad dropped)
+expect_usage_error "option --csv needs a value, but the next argument is the option '--grad'" \
+    accuracy --sample 10 --csv --grad
+[ -e ./--grad ] && { echo "FAIL: a file named --grad was written"; fails=$((fails + 1)); rm -f ./--grad; }
 expect_usage_error "'1:x'" accuracy --range 1:x
 expect_usage_error "'2:1'" accuracy --range 2:1
 expect_usage_error "'0'" accuracy --sample 0

@@ -1,19 +1,34 @@
 #!/bin/sh
 # Install, with apt-get, every Debian package that gelucheck's build, tests, benchmarks and
-# reports need (ocl-icd-opencl-dev because oneDNN's CMake config looks for OpenCL; chromium and
-# python3 for the report's browser test, tests/browser_check.py: standard library only, so no
-# virtual environment and nothing from a package registry). Non-interactive and idempotent:
+# reports need (Open MPI for `mpirun -n N gelucheck accuracy`; ocl-icd-opencl-dev because
+# oneDNN's CMake config looks for OpenCL; chromium and python3 for the report's browser test,
+# tests/browser_check.py: standard library only, so no virtual environment and nothing from a
+# package registry). Non-interactive and idempotent:
 # when everything is present it only checks (dpkg-query) and returns in well under a second.
 # Run as root on Debian 12.
+#
+# tools/setup.sh --frameworks also makes the Python environment of the framework clients
+# (examples/exec/: PyTorch over the exec protocol) outside the clone, at
+# ${XDG_CACHE_HOME:-$HOME/.cache}/gelucheck/venv, so that a fresh clone (CI's) reuses it: a
+# virtual environment of Debian's python3 with the packages pinned in tools/frameworks.txt,
+# installed by pip by name. It prints the environment's python on its last line.
 set -eu
+frameworks=no
+for arg in "$@"; do
+    case $arg in
+    --frameworks) frameworks=yes ;;
+    *) echo "setup: unknown argument '$arg' (only --frameworks)" >&2; exit 2 ;;
+    esac
+done
 
 packages="
   build-essential pkg-config meson ninja-build cmake zlib1g-dev
   libmpfr-dev libgmp-dev libgsl-dev libcriterion-dev
   libsleef-dev libdnnl-dev ocl-icd-opencl-dev libflint-arb-dev
   sollya gnuplot-nox valgrind clang libclang-rt-14-dev
-  chromium python3
+  chromium python3 libopenmpi-dev openmpi-bin
 "
+[ $frameworks = yes ] && packages="$packages python3-venv"
 
 missing=""
 for p in $packages; do
@@ -24,16 +39,37 @@ done
 
 if [ -z "$missing" ]; then
     echo "setup: all packages present"
-    exit 0
-fi
-
-if [ "$(id -u)" -ne 0 ]; then
+elif [ "$(id -u)" -ne 0 ]; then
     echo "setup: missing packages:$missing; run this script as root" >&2
     exit 1
+else
+    echo "setup: installing$missing"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -q
+    # shellcheck disable=SC2086
+    apt-get install -y -q --no-install-recommends $missing
 fi
 
-echo "setup: installing$missing"
-export DEBIAN_FRONTEND=noninteractive
-apt-get update -q
-# shellcheck disable=SC2086
-apt-get install -y -q --no-install-recommends $missing
+[ $frameworks = yes ] || exit 0
+venv=${XDG_CACHE_HOME:-$HOME/.cache}/gelucheck/venv
+pins=$(dirname "$0")/frameworks.txt
+# up to date when every pinned requirement is what the environment has
+if [ -x "$venv/bin/python" ] && "$venv/bin/python" - "$pins" <<'PY'
+import sys
+from importlib.metadata import version, PackageNotFoundError
+want = [l.split("#")[0].strip() for l in open(sys.argv[1])]
+try:
+    ok = all(version(n) == v for n, v in (w.split("==") for w in want if w))
+except PackageNotFoundError:
+    ok = False
+sys.exit(0 if ok else 1)
+PY
+then
+    echo "setup: frameworks present in $venv"
+else
+    echo "setup: installing the framework clients' packages into $venv (PyTorch: large)"
+    mkdir -p "$(dirname "$venv")"
+    [ -x "$venv/bin/python" ] || /usr/bin/python3 -m venv "$venv"
+    "$venv/bin/pip" install -q -r "$pins"
+fi
+echo "$venv/bin/python"

@@ -1,0 +1,90 @@
+/* gelucheck's plugin ABI, version 1: a shared library that gives gelucheck implementations of
+ * GELU (or of the other targets) to verify, with `gelucheck COMMAND --plugin FILE.so` or
+ * GELUCHECK_PLUGINS=FILE.so:FILE2.so.
+ *
+ * The library exports one function, gelucheck_plugin_v1, returning a description of its
+ * implementations. gelucheck calls it once after loading the library; what it returns (and
+ * every string and function it points to) must stay valid until the process ends. Everything
+ * is plain C: names and choices are strings, so that nothing depends on gelucheck's internal
+ * numbering, and each implementation's description starts with its own size, so that later
+ * versions can append fields that an older plugin simply does not have.
+ *
+ *   #include <gelucheck/plugin.h>
+ *   static void my_forward(const float *x, float *y, size_t n) { ... }
+ *   static void my_derivative(const float *x, float *y, size_t n) { ... }
+ *   static const gelucheck_impl_v1 impls[] = {{
+ *       .size = sizeof(gelucheck_impl_v1), .name = "my_gelu", .target = "exact",
+ *       .format = "binary32", .cpu_features = "avx2,fma",
+ *       .forward = my_forward, .derivative = my_derivative,
+ *       .contract = {.max_ulp = 2, .max_abs = GELUCHECK_NO_CLAIM,
+ *                    .grad_max_ulp = GELUCHECK_NO_CLAIM, .grad_max_abs = GELUCHECK_NO_CLAIM,
+ *                    .monotone = 1},
+ *       .origin = "mylib 1.2 my_gelu, AVX2"}};
+ *   GELUCHECK_PLUGIN_EXPORT const gelucheck_plugin_info_v1 *gelucheck_plugin_v1(void)
+ *   {
+ *       static const gelucheck_plugin_info_v1 p = {GELUCHECK_PLUGIN_ABI, 1, impls};
+ *       return &p;
+ *   }
+ *
+ * gelucheck refuses (exit 2, naming the file and the field) a plugin whose ABI version is not
+ * one it knows, and any description that is malformed: no name or a name outside
+ * [A-Za-z][A-Za-z0-9_]{0,47}, a name taken by another implementation, an unknown target, format
+ * or CPU feature, no forward kernel, a contract bound that is NaN or negative. */
+#ifndef GELUCHECK_PLUGIN_H
+#define GELUCHECK_PLUGIN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define GELUCHECK_PLUGIN_ABI 1
+/* A bound that claims nothing. */
+#define GELUCHECK_NO_CLAIM (__builtin_inf())
+#define GELUCHECK_PLUGIN_EXPORT __attribute__((visibility("default")))
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* y[i] = f(x[i]) for i < n, binary32 arrays (the format "binary32"); n can be anything from 1
+ * to 2^24, x and y do not overlap. Called from several threads at once: keep no state. */
+typedef void (*gelucheck_kernel_binary32)(const float *x, float *y, size_t n);
+
+/* What an implementation claims; gelucheck's gate holds it to every claim. */
+typedef struct {
+    double max_ulp;      /* forward, against the target, in ULPs (GELUCHECK_NO_CLAIM: none) */
+    double max_abs;      /* forward, absolute */
+    double grad_max_ulp; /* derivative, in ULPs */
+    double grad_max_abs; /* derivative, absolute */
+    int monotone;        /* 1: non-increasing below the target's minimum, non-decreasing above */
+    int specials;        /* 1: ±0, ±inf and NaN give the target's values, by encoding */
+    int correctly_rounded; /* 1: every output, forward and derivative, correctly rounded */
+} gelucheck_contract_v1;
+
+typedef struct {
+    uint32_t size;            /* sizeof(gelucheck_impl_v1) as the plugin was compiled */
+    const char *name;         /* [A-Za-z][A-Za-z0-9_]{0,47}, unique among all implementations */
+    const char *target;       /* "exact", "tanh", "sigmoid", "silu" or "relu" */
+    const char *format;       /* "binary32" */
+    const char *cpu_features; /* what the kernels need: "" or a list of avx2, fma, avx512f,
+                                 avx512dq, avx512bw, avx512vl, comma-separated */
+    gelucheck_kernel_binary32 forward;
+    gelucheck_kernel_binary32 derivative; /* required by this gelucheck (the scan needs both) */
+    gelucheck_contract_v1 contract;
+    const char *origin; /* one line: where the kernel comes from (library, version) */
+    int own_threads;    /* 1: the kernels run a thread pool of their own (left out of scans) */
+} gelucheck_impl_v1;
+
+typedef struct {
+    uint32_t abi;   /* GELUCHECK_PLUGIN_ABI */
+    uint32_t count; /* 1 to 64 */
+    const gelucheck_impl_v1 *impls;
+} gelucheck_plugin_info_v1;
+
+/* The one symbol a plugin exports. */
+GELUCHECK_PLUGIN_EXPORT const gelucheck_plugin_info_v1 *gelucheck_plugin_v1(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

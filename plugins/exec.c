@@ -1,0 +1,521 @@
+/* The exec protocol's host side (exec.h, docs/protocol.md). */
+#define _GNU_SOURCE
+#include "exec.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+enum { HANDSHAKE_LINES = 64, REQ_BYTES = 16, REPLY_BYTES = 24, MESSAGE_MAX = 4096 };
+
+struct exec_child {
+    pid_t pid;
+    int to_child, from_child; /* our ends of the pipes */
+    double timeout_s;
+    char *command;
+    exec_handshake info;
+    pthread_mutex_t lock;
+    bool failed;
+    char failure[1400];
+    char inbuf[EXEC_LINE_MAX + 2]; /* handshake reading */
+    size_t inlen;
+};
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+bool exec_name_ok(const char *name)
+{
+    size_t n = strlen(name);
+    if (n == 0 || n > EXEC_NAME_MAX) return false;
+    if (!((name[0] >= 'a' && name[0] <= 'z') || (name[0] >= 'A' && name[0] <= 'Z'))) return false;
+    for (size_t i = 1; i < n; i++) {
+        char ch = name[i];
+        if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+              ch == '_'))
+            return false;
+    }
+    return true;
+}
+
+void exec_sanitize_text(char *s)
+{
+    for (; *s; s++)
+        if ((unsigned char)*s < 0x20 || *s == 0x7f) *s = '?';
+}
+
+/* The command as it may appear in a message: printable ASCII, at most 200 characters. */
+static void printable(const char *s, char *out, size_t size)
+{
+    size_t k = 0;
+    for (; *s && k + 5 < size && k < 200; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch >= 0x20 && ch < 0x7f) out[k++] = (char)ch;
+        else k += (size_t)snprintf(out + k, size - k, "\\x%02x", ch);
+    }
+    if (*s && k + 4 < size) k += (size_t)snprintf(out + k, size - k, "...");
+    out[k] = '\0';
+}
+
+/* Stops the child for good: end of its input, a short grace, SIGKILL; then what became of it
+ * ("exited with status 3", "killed by signal 9", "still running: killed") into buf. */
+static void reap(exec_child *c, char *buf, size_t size)
+{
+    if (c->to_child >= 0) close(c->to_child);
+    c->to_child = -1;
+    if (c->from_child >= 0) close(c->from_child);
+    c->from_child = -1;
+    if (c->pid <= 0) {
+        snprintf(buf, size, "already stopped");
+        return;
+    }
+    int st;
+    pid_t got = 0;
+    for (int i = 0; i < 20 && (got = waitpid(c->pid, &st, WNOHANG)) == 0; i++) {
+        struct timespec ts = {0, 10000000}; /* 10 ms, 200 ms in all */
+        nanosleep(&ts, NULL);
+    }
+    bool killed = false;
+    if (got == 0) { /* the whole group: the shell and what it started */
+        kill(-c->pid, SIGKILL);
+        got = waitpid(c->pid, &st, 0);
+        killed = true;
+    }
+    c->pid = -1;
+    if (got < 0) snprintf(buf, size, "lost (%s)", strerror(errno));
+    else if (killed) snprintf(buf, size, "still running: killed");
+    else if (WIFEXITED(st) && WEXITSTATUS(st) > 128 && WEXITSTATUS(st) < 128 + NSIG)
+        snprintf(buf, size, "exited with status %d (the shell's way of saying: killed by signal %d, %s)",
+                 WEXITSTATUS(st), WEXITSTATUS(st) - 128, strsignal(WEXITSTATUS(st) - 128));
+    else if (WIFEXITED(st)) snprintf(buf, size, "exited with status %d", WEXITSTATUS(st));
+    else if (WIFSIGNALED(st)) snprintf(buf, size, "killed by signal %d (%s)", WTERMSIG(st), strsignal(WTERMSIG(st)));
+    else snprintf(buf, size, "ended");
+}
+
+/* Records the failure (the child stopped, its fate appended) and returns −1. */
+static int child_fail(exec_child *c, char *err, size_t errsize, const char *fmt, ...)
+{
+    if (!c->failed) {
+        char what[600], fate[128], cmd[256];
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(what, sizeof what, fmt, ap);
+        va_end(ap);
+        reap(c, fate, sizeof fate);
+        printable(c->command, cmd, sizeof cmd);
+        snprintf(c->failure, sizeof c->failure, "exec child '%s' (%s): %s; the child %s",
+                 c->info.name[0] ? c->info.name : "?", cmd, what, fate);
+        c->failed = true;
+    }
+    snprintf(err, errsize, "%s", c->failure);
+    return -1;
+}
+
+/* Reads exactly n bytes before the deadline: 0, or −1 with why ("end of output after K of N
+ * bytes", "timed out after S s", a read error). */
+static int read_full(exec_child *c, void *buf, size_t n, double deadline, char *why, size_t size)
+{
+    size_t got = 0;
+    while (got < n) {
+        double left = deadline - now_s();
+        if (left <= 0) {
+            snprintf(why, size, "no answer within %.3g s (%zu of %zu bytes read)", c->timeout_s,
+                     got, n);
+            return -1;
+        }
+        struct pollfd p = {c->from_child, POLLIN, 0};
+        int r = poll(&p, 1, (int)(left * 1000) + 1);
+        if (r < 0 && errno == EINTR) continue;
+        if (r < 0) {
+            snprintf(why, size, "poll: %s", strerror(errno));
+            return -1;
+        }
+        if (r == 0) continue;
+        ssize_t k = read(c->from_child, (char *)buf + got, n - got);
+        if (k < 0 && (errno == EINTR || errno == EAGAIN)) continue;
+        if (k < 0) {
+            snprintf(why, size, "read: %s", strerror(errno));
+            return -1;
+        }
+        if (k == 0) {
+            snprintf(why, size, "its output ended after %zu of %zu bytes", got, n);
+            return -1;
+        }
+        got += (size_t)k;
+    }
+    return 0;
+}
+
+/* Writes n bytes before the deadline without raising SIGPIPE (blocked in this thread, and a
+ * pending one consumed). */
+static int write_full(exec_child *c, const void *buf, size_t n, double deadline, char *why,
+                      size_t size)
+{
+    sigset_t pipe_set, old;
+    sigemptyset(&pipe_set);
+    sigaddset(&pipe_set, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &pipe_set, &old);
+    size_t put = 0;
+    int rc = 0;
+    while (put < n) {
+        double left = deadline - now_s();
+        if (left <= 0) {
+            snprintf(why, size, "it read no input for %.3g s (%zu of %zu bytes written)",
+                     c->timeout_s, put, n);
+            rc = -1;
+            break;
+        }
+        struct pollfd p = {c->to_child, POLLOUT, 0};
+        int r = poll(&p, 1, (int)(left * 1000) + 1);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) continue;
+        ssize_t k = write(c->to_child, (const char *)buf + put, n - put);
+        if (k < 0 && (errno == EINTR || errno == EAGAIN)) continue;
+        if (k < 0) {
+            if (errno == EPIPE)
+                snprintf(why, size, "it closed its input (%zu of %zu bytes written)", put, n);
+            else
+                snprintf(why, size, "write: %s", strerror(errno));
+            rc = -1;
+            break;
+        }
+        put += (size_t)k;
+    }
+    struct timespec zero = {0, 0};
+    while (sigtimedwait(&pipe_set, NULL, &zero) == SIGPIPE) {
+    }
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    return rc;
+}
+
+/* ---- the handshake */
+
+/* The next line (without its \n) into line; 0, or −1 with why. */
+static int read_line(exec_child *c, char *line, double deadline, char *why, size_t size)
+{
+    for (;;) {
+        char *nl = memchr(c->inbuf, '\n', c->inlen);
+        if (nl) {
+            size_t n = (size_t)(nl - c->inbuf);
+            memcpy(line, c->inbuf, n);
+            line[n] = '\0';
+            memmove(c->inbuf, nl + 1, c->inlen - n - 1);
+            c->inlen -= n + 1;
+            return 0;
+        }
+        if (c->inlen > EXEC_LINE_MAX) {
+            snprintf(why, size, "a handshake line longer than %d bytes", EXEC_LINE_MAX);
+            return -1;
+        }
+        /* one byte at a time past what is buffered: the handshake must not swallow a reply */
+        if (read_full(c, c->inbuf + c->inlen, 1, deadline, why, size) != 0) return -1;
+        c->inlen++;
+    }
+}
+
+static int parse_bool(const char *v, bool *out)
+{
+    if (strcmp(v, "yes") == 0) *out = true;
+    else if (strcmp(v, "no") == 0) *out = false;
+    else return -1;
+    return 0;
+}
+
+static int parse_bound(const char *v, double *out)
+{
+    char *end;
+    if (strcmp(v, "inf") == 0) {
+        *out = INFINITY;
+        return 0;
+    }
+    errno = 0;
+    double d = strtod(v, &end);
+    if (*v == '\0' || *end != '\0' || errno == ERANGE || isnan(d) || d < 0) return -1;
+    *out = d;
+    return 0;
+}
+
+/* contract max_ulp=2 monotone=yes ... into *k; −1 with the bad word in why. */
+static int parse_contract(char *words, gelu_contract *k, char *why, size_t size)
+{
+    static const char *const names[] = {"max_ulp", "max_abs", "grad_max_ulp", "grad_max_abs",
+                                        "monotone", "specials"};
+    unsigned seen = 0;
+    for (char *save, *w = strtok_r(words, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+        char *eq = strchr(w, '=');
+        size_t i = 0;
+        if (eq) {
+            *eq = '\0';
+            while (i < 6 && strcmp(w, names[i]) != 0) i++;
+        }
+        if (!eq || i == 6 || (seen & (1u << i))) {
+            snprintf(why, size, "contract: '%.64s' is not one of max_ulp=, max_abs=, grad_max_ulp=, "
+                                "grad_max_abs=, monotone=, specials= (each at most once)", w);
+            return -1;
+        }
+        seen |= 1u << i;
+        const char *v = eq + 1;
+        int bad = i == 0   ? parse_bound(v, &k->max_ulp)
+                  : i == 1 ? parse_bound(v, &k->max_abs)
+                  : i == 2 ? parse_bound(v, &k->grad_max_ulp)
+                  : i == 3 ? parse_bound(v, &k->grad_max_abs)
+                  : i == 4 ? parse_bool(v, &k->monotone)
+                           : parse_bool(v, &k->specials);
+        if (bad) {
+            snprintf(why, size, "contract: %s='%.64s' is not %s", names[i], v,
+                     i < 4 ? "a bound >= 0 or inf" : "yes or no");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int handshake(exec_child *c, char *err, size_t errsize)
+{
+    double deadline = now_s() + c->timeout_s;
+    char line[EXEC_LINE_MAX + 2], why[600];
+    exec_handshake *h = &c->info;
+    h->target = GELU_TARGET_COUNT;
+    h->contract = (gelu_contract){.max_ulp = INFINITY, .max_abs = INFINITY,
+                                  .grad_max_ulp = INFINITY, .grad_max_abs = INFINITY};
+    unsigned seen = 0;
+    static const char *const keys[] = {"name", "target", "format", "derivative", "timing",
+                                       "contract", "origin"};
+    for (int n = 0;; n++) {
+        if (n == HANDSHAKE_LINES)
+            return child_fail(c, err, errsize, "handshake: no 'end' within %d lines", n);
+        if (read_line(c, line, deadline, why, sizeof why) != 0)
+            return child_fail(c, err, errsize, "handshake: %s", why);
+        if (n == 0) {
+            if (strcmp(line, "gelucheck-exec 1") != 0)
+                return child_fail(c, err, errsize,
+                                  "handshake: the first line is '%.80s', not 'gelucheck-exec 1'",
+                                  line);
+            continue;
+        }
+        if (strcmp(line, "end") == 0) break;
+        char *sp = strchr(line, ' ');
+        size_t klen = sp ? (size_t)(sp - line) : strlen(line);
+        size_t i = 0;
+        while (i < 7 && !(strlen(keys[i]) == klen && strncmp(line, keys[i], klen) == 0)) i++;
+        if (i == 7 || !sp)
+            return child_fail(c, err, errsize, "handshake line %d: '%.80s' is not 'KEY VALUE' "
+                                               "with a key of docs/protocol.md", n + 1, line);
+        if (seen & (1u << i))
+            return child_fail(c, err, errsize, "handshake line %d: '%s' given twice", n + 1, keys[i]);
+        seen |= 1u << i;
+        char *v = sp + 1;
+        bool bad = false;
+        switch (i) {
+        case 0:
+            bad = !exec_name_ok(v);
+            if (!bad) snprintf(h->name, sizeof h->name, "%s", v);
+            break;
+        case 1:
+            h->target = gelu_target_from_name(v);
+            bad = h->target == GELU_TARGET_COUNT;
+            break;
+        case 2:
+            bad = strcmp(v, "binary32") != 0;
+            if (!bad) snprintf(h->format, sizeof h->format, "%s", v);
+            break;
+        case 3: bad = parse_bool(v, &h->derivative) != 0; break;
+        case 4: bad = parse_bool(v, &h->timing) != 0; break;
+        case 5:
+            if (parse_contract(v, &h->contract, why, sizeof why) != 0)
+                return child_fail(c, err, errsize, "handshake line %d: %s", n + 1, why);
+            break;
+        default:
+            snprintf(h->origin, sizeof h->origin, "%s", v);
+            exec_sanitize_text(h->origin);
+            break;
+        }
+        if (bad) {
+            char shown[120];
+            printable(v, shown, sizeof shown);
+            return child_fail(c, err, errsize, "handshake line %d: bad %s '%s'%s", n + 1, keys[i],
+                              shown,
+                              i == 0   ? " (1 to 48 of A-Z a-z 0-9 _, starting with a letter)"
+                              : i == 1 ? " (exact, tanh, sigmoid, silu or relu)"
+                              : i == 2 ? " (binary32)"
+                                       : " (yes or no)");
+        }
+    }
+    for (size_t i = 0; i < 3; i++)
+        if (!(seen & (1u << i)))
+            return child_fail(c, err, errsize, "handshake: no '%s' line before 'end'", keys[i]);
+    return 0;
+}
+
+exec_child *exec_start(const char *command, double timeout_s, char *err, size_t errsize)
+{
+    exec_child *c = calloc(1, sizeof *c);
+    if (!c || !(c->command = strdup(command))) {
+        free(c);
+        snprintf(err, errsize, "out of memory");
+        return NULL;
+    }
+    c->timeout_s = timeout_s;
+    c->to_child = c->from_child = -1;
+    pthread_mutex_init(&c->lock, NULL);
+    int in[2], out[2];
+    if (pipe2(in, O_CLOEXEC) != 0) {
+        snprintf(err, errsize, "cannot start '%s': pipe: %s", command, strerror(errno));
+        free(c->command);
+        free(c);
+        return NULL;
+    }
+    if (pipe2(out, O_CLOEXEC) != 0) {
+        snprintf(err, errsize, "cannot start '%s': pipe: %s", command, strerror(errno));
+        close(in[0]);
+        close(in[1]);
+        free(c->command);
+        free(c);
+        return NULL;
+    }
+    fflush(NULL);
+    c->pid = fork();
+    if (c->pid == 0) { /* the child: its own process group, pipes on 0 and 1, then the shell */
+        setpgid(0, 0);
+        dup2(in[0], STDIN_FILENO);
+        dup2(out[1], STDOUT_FILENO);
+        signal(SIGPIPE, SIG_DFL);
+        execl("/bin/sh", "sh", "-c", command, (char *)NULL);
+        _exit(127);
+    }
+    if (c->pid > 0) setpgid(c->pid, c->pid); /* both sides: no race with the exec */
+    close(in[0]);
+    close(out[1]);
+    c->to_child = in[1];
+    c->from_child = out[0];
+    /* 1 MiB pipes (best effort): a batch of 2^16 binary32 inputs crosses in one write */
+    fcntl(c->to_child, F_SETPIPE_SZ, 1 << 20);
+    fcntl(c->from_child, F_SETPIPE_SZ, 1 << 20);
+    if (c->pid < 0) {
+        snprintf(err, errsize, "cannot start '%s': fork: %s", command, strerror(errno));
+        exec_stop(c);
+        return NULL;
+    }
+    fcntl(c->to_child, F_SETFL, O_NONBLOCK);
+    if (handshake(c, err, errsize) != 0) {
+        exec_stop(c);
+        return NULL;
+    }
+    return c;
+}
+
+const exec_handshake *exec_info(const exec_child *c) { return &c->info; }
+
+static void put_u32(unsigned char *p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++) p[i] = (unsigned char)(v >> (8 * i));
+}
+static void put_u64(unsigned char *p, uint64_t v)
+{
+    for (int i = 0; i < 8; i++) p[i] = (unsigned char)(v >> (8 * i));
+}
+static uint32_t get_u32(const unsigned char *p)
+{
+    uint32_t v = 0;
+    for (int i = 3; i >= 0; i--) v = v << 8 | p[i];
+    return v;
+}
+static uint64_t get_u64(const unsigned char *p)
+{
+    uint64_t v = 0;
+    for (int i = 7; i >= 0; i--) v = v << 8 | p[i];
+    return v;
+}
+
+static int eval_locked(exec_child *c, bool grad, const float *x, float *y, size_t n,
+                       uint64_t *kernel_ns, char *err, size_t errsize)
+{
+    if (c->failed) {
+        snprintf(err, errsize, "%s", c->failure);
+        return -1;
+    }
+    const char *op = grad ? "derivative" : "forward";
+    char req[96];
+    snprintf(req, sizeof req, "%s request of %zu inputs from x = %a", op, n, n ? (double)x[0] : 0.0);
+    if (grad && !c->info.derivative)
+        return child_fail(c, err, errsize, "a %s, but it declared 'derivative no'", req);
+    if (n > EXEC_MAX_COUNT)
+        return child_fail(c, err, errsize, "a %s: more than %d inputs", req, EXEC_MAX_COUNT);
+    if (n == 0) return 0;
+    double deadline = now_s() + c->timeout_s;
+    unsigned char head[REPLY_BYTES];
+    memcpy(head, "GXRQ", 4);
+    put_u32(head + 4, grad ? 2 : 1);
+    put_u64(head + 8, n);
+    char why[300];
+    /* x86-64 is little-endian: the floats are the protocol's bytes as they are */
+    if (write_full(c, head, REQ_BYTES, deadline, why, sizeof why) != 0 ||
+        write_full(c, x, n * sizeof *x, deadline, why, sizeof why) != 0)
+        return child_fail(c, err, errsize, "%s: %s", req, why);
+    if (read_full(c, head, REPLY_BYTES, deadline, why, sizeof why) != 0)
+        return child_fail(c, err, errsize, "%s: %s", req, why);
+    if (memcmp(head, "GXRP", 4) != 0)
+        return child_fail(c, err, errsize, "%s: the reply starts with %02x %02x %02x %02x, not 'GXRP'",
+                          req, head[0], head[1], head[2], head[3]);
+    uint32_t status = get_u32(head + 4);
+    uint64_t count = get_u64(head + 8), ns = get_u64(head + 16);
+    if (status != 0) {
+        char msg[MESSAGE_MAX + 1], shown[400];
+        if (count > MESSAGE_MAX)
+            return child_fail(c, err, errsize, "%s: error %u with a message of %llu bytes (at most %d)",
+                              req, status, (unsigned long long)count, MESSAGE_MAX);
+        if (read_full(c, msg, (size_t)count, deadline, why, sizeof why) != 0)
+            return child_fail(c, err, errsize, "%s: error %u, then %s", req, status, why);
+        msg[count] = '\0';
+        printable(msg, shown, sizeof shown);
+        return child_fail(c, err, errsize, "%s: error %u: %s", req, status, shown);
+    }
+    if (count != n)
+        return child_fail(c, err, errsize, "%s: the reply holds %llu outputs", req,
+                          (unsigned long long)count);
+    if (read_full(c, y, n * sizeof *y, deadline, why, sizeof why) != 0)
+        return child_fail(c, err, errsize, "%s: %s", req, why);
+    if (kernel_ns) *kernel_ns = c->info.timing ? ns : 0;
+    return 0;
+}
+
+int exec_eval(exec_child *c, bool grad, const float *x, float *y, size_t n, uint64_t *kernel_ns,
+              char *err, size_t errsize)
+{
+    pthread_mutex_lock(&c->lock);
+    int rc = eval_locked(c, grad, x, y, n, kernel_ns, err, errsize);
+    pthread_mutex_unlock(&c->lock);
+    return rc;
+}
+
+void exec_stop(exec_child *c)
+{
+    if (!c) return;
+    if (!c->failed && c->to_child >= 0) {
+        unsigned char head[REQ_BYTES];
+        char why[200];
+        memcpy(head, "GXRQ", 4);
+        put_u32(head + 4, 0);
+        put_u64(head + 8, 0);
+        write_full(c, head, sizeof head, now_s() + 1, why, sizeof why);
+    }
+    char fate[128];
+    if (c->pid > 0 || c->to_child >= 0 || c->from_child >= 0) reap(c, fate, sizeof fate);
+    pthread_mutex_destroy(&c->lock);
+    free(c->command);
+    free(c);
+}

@@ -1,0 +1,56 @@
+/* The exec protocol's host side (docs/protocol.md): an implementation that is a child process,
+ * started with /bin/sh -c COMMAND, declared by a text handshake, fed inputs and read back over
+ * pipes in binary requests and replies.
+ *
+ * Every way a child can misbehave — exit, be killed, close its output, write a short or
+ * malformed reply, answer with an error, hang past the timeout — ends the call with −1, the
+ * child stopped, and a message naming the child (name and command), what went wrong (exit
+ * status or signal, bytes expected and received, the timeout) and the request. Writes to a dead
+ * child give that message, never a SIGPIPE. Library code: nothing printed.
+ *
+ * One call at a time per child (a mutex serialises callers); a scan with several threads runs
+ * one child per thread for throughput. */
+#ifndef GELUCHECK_EXEC_H
+#define GELUCHECK_EXEC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gelu_impl.h"
+
+enum { EXEC_NAME_MAX = 48, EXEC_LINE_MAX = 4096, EXEC_MAX_COUNT = 1 << 24 };
+
+typedef struct {
+    char name[EXEC_NAME_MAX + 1];
+    gelu_target target;
+    char format[16];  /* "binary32" */
+    bool derivative;  /* answers derivative requests */
+    bool timing;      /* replies carry the child's own kernel time */
+    gelu_contract contract;
+    char origin[EXEC_LINE_MAX + 1]; /* untrusted text: escape it where it is written */
+} exec_handshake;
+
+typedef struct exec_child exec_child;
+
+/* Starts COMMAND and reads its handshake (at most timeout_s seconds). NULL with the reason in
+ * err (the child stopped). */
+exec_child *exec_start(const char *command, double timeout_s, char *err, size_t errsize);
+const exec_handshake *exec_info(const exec_child *c);
+/* y[i] = f(x[i]) (grad: f'(x[i])) for i < n, from the child; *kernel_ns (when not NULL) gets
+ * the child's own time for the call, 0 when it does not time. 0, or −1 with err: the child is
+ * stopped then, and every later call fails at once with the same message. */
+int exec_eval(exec_child *c, bool grad, const float *x, float *y, size_t n, uint64_t *kernel_ns,
+              char *err, size_t errsize);
+/* Asks the child to end (shutdown request, end of its input), waits a short grace, kills it if
+ * it is still there, and frees c. */
+void exec_stop(exec_child *c);
+
+/* Untrusted one-line text (an origin) made safe for a terminal, a CSV or a page: every control
+ * byte (below 0x20, 0x7f) becomes '?'; in place. */
+void exec_sanitize_text(char *s);
+
+/* Whether a name is one the protocol allows ([A-Za-z][A-Za-z0-9_]{0,47}). */
+bool exec_name_ok(const char *name);
+
+#endif

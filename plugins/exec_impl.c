@@ -1,0 +1,250 @@
+/* Exec children as registry entries (exec_impl.h). */
+#include "exec_impl.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "exec.h"
+#include "gelu_impl.h"
+
+typedef struct {
+    gelu_impl impl;
+    exec_handshake info;
+    char *command, *source;
+    double timeout_s;
+    pthread_mutex_t lock;
+    exec_child *idle[EXEC_CHILDREN_MAX]; /* started children not in use */
+    size_t nidle, nchildren;
+} slot;
+
+static slot slots[EXEC_IMPLS_MAX];
+static size_t nslots;
+
+static pthread_mutex_t failure_lock = PTHREAD_MUTEX_INITIALIZER;
+static bool failed;
+static char failure[1600];
+
+static void record_failure(const char *msg)
+{
+    pthread_mutex_lock(&failure_lock);
+    if (!failed) {
+        snprintf(failure, sizeof failure, "%s", msg);
+        failed = true;
+    }
+    pthread_mutex_unlock(&failure_lock);
+}
+
+const char *exec_impls_failure(void)
+{
+    pthread_mutex_lock(&failure_lock);
+    const char *f = failed ? failure : NULL;
+    pthread_mutex_unlock(&failure_lock);
+    return f;
+}
+
+/* An idle child of the slot, or a new one (checked to be the same implementation); NULL after
+ * recording why. */
+static exec_child *take(slot *s)
+{
+    pthread_mutex_lock(&s->lock);
+    exec_child *c = s->nidle ? s->idle[--s->nidle] : NULL;
+    bool may_start = !c && s->nchildren < EXEC_CHILDREN_MAX;
+    if (may_start) s->nchildren++;
+    pthread_mutex_unlock(&s->lock);
+    if (c || !may_start) {
+        if (!c) record_failure("more exec children at once than the limit");
+        return c;
+    }
+    char err[1400];
+    c = exec_start(s->command, s->timeout_s, err, sizeof err);
+    if (!c) {
+        record_failure(err);
+        return NULL;
+    }
+    const exec_handshake *h = exec_info(c);
+    if (strcmp(h->name, s->info.name) != 0 || h->target != s->info.target ||
+        h->derivative != s->info.derivative) {
+        snprintf(err, sizeof err, "exec child '%s' (%s): a second instance declared another "
+                 "implementation (name '%s')", s->info.name, s->command, h->name);
+        exec_stop(c);
+        record_failure(err);
+        return NULL;
+    }
+    return c;
+}
+
+static void give_back(slot *s, exec_child *c)
+{
+    pthread_mutex_lock(&s->lock);
+    s->idle[s->nidle++] = c;
+    pthread_mutex_unlock(&s->lock);
+}
+
+static void run(size_t k, bool grad, const float *x, float *y, size_t n)
+{
+    slot *s = &slots[k];
+    exec_child *c = exec_impls_failure() ? NULL : take(s);
+    char err[1400];
+    if (c && exec_eval(c, grad, x, y, n, NULL, err, sizeof err) == 0) {
+        give_back(s, c);
+        return;
+    }
+    if (c) {
+        record_failure(err);
+        give_back(s, c); /* stopped already: every later call fails at once */
+    }
+    for (size_t i = 0; i < n; i++) y[i] = NAN;
+}
+
+/* The kernels: C function pointers carry no context, so each slot has its own pair. */
+#define SLOT_KERNELS(k)                                                                            \
+    static void forward_##k(const float *x, float *y, size_t n) { run(k, false, x, y, n); }       \
+    static void derivative_##k(const float *x, float *y, size_t n) { run(k, true, x, y, n); }
+SLOT_KERNELS(0)
+SLOT_KERNELS(1)
+SLOT_KERNELS(2)
+SLOT_KERNELS(3)
+SLOT_KERNELS(4)
+SLOT_KERNELS(5)
+SLOT_KERNELS(6)
+SLOT_KERNELS(7)
+SLOT_KERNELS(8)
+SLOT_KERNELS(9)
+SLOT_KERNELS(10)
+SLOT_KERNELS(11)
+SLOT_KERNELS(12)
+SLOT_KERNELS(13)
+SLOT_KERNELS(14)
+SLOT_KERNELS(15)
+#define SLOT_PAIR(k) {forward_##k, derivative_##k}
+static const gelu_kernel slot_kernels[EXEC_IMPLS_MAX][2] = {
+    SLOT_PAIR(0),  SLOT_PAIR(1),  SLOT_PAIR(2),  SLOT_PAIR(3),  SLOT_PAIR(4),  SLOT_PAIR(5),
+    SLOT_PAIR(6),  SLOT_PAIR(7),  SLOT_PAIR(8),  SLOT_PAIR(9),  SLOT_PAIR(10), SLOT_PAIR(11),
+    SLOT_PAIR(12), SLOT_PAIR(13), SLOT_PAIR(14), SLOT_PAIR(15)};
+
+/* The batching probe (see exec_impl.h): 0, or −1 with err when the child failed. */
+static int probe_batching(exec_child *c, const char *name, char *err, size_t errsize, char *note,
+                          size_t notesize)
+{
+    enum { N = 1024 };
+    static float x[N], whole[N];
+    for (uint32_t i = 0; i < N; i++) { /* every 2^22th encoding, off the binade's edges */
+        uint32_t b = i << 22 | 0x25a5a5u;
+        memcpy(&x[i], &b, 4);
+    }
+    note[0] = '\0';
+    for (int grad = 0; grad < 2 && !note[0]; grad++) {
+        if (exec_eval(c, grad, x, whole, N, NULL, err, errsize) != 0) return -1;
+        for (size_t i = 0; i < N; i++) {
+            float alone;
+            if (exec_eval(c, grad, &x[i], &alone, 1, NULL, err, errsize) != 0) return -1;
+            uint32_t a, w;
+            memcpy(&a, &alone, 4);
+            memcpy(&w, &whole[i], 4);
+            if (a != w && !(isnan(alone) && isnan(whole[i]))) {
+                snprintf(note, notesize, "exec child '%s' gives other outputs for the same input "
+                         "in other batches: %s at x = %a is %a in a batch of %d and %a alone; the "
+                         "scan's figures are those of its batches (a block of 4,096 inputs and "
+                         "the next one)", name, grad ? "derivative" : "forward", (double)x[i],
+                         (double)whole[i], N, (double)alone);
+                break;
+            }
+        }
+    }
+    return 0;
+}
+
+int exec_impls_add(const char *spec, double timeout_s, char *err, size_t errsize, char *note,
+                   size_t notesize)
+{
+    note[0] = '\0';
+    const char *eq = strchr(spec, '=');
+    if (!eq || eq == spec || !eq[1]) {
+        snprintf(err, errsize, "--exec '%s': expected NAME=COMMAND", spec);
+        return -1;
+    }
+    char name[EXEC_NAME_MAX + 2];
+    size_t len = (size_t)(eq - spec);
+    snprintf(name, sizeof name, "%.*s", (int)(len < sizeof name ? len : sizeof name - 1), spec);
+    if (len > EXEC_NAME_MAX || !exec_name_ok(name)) {
+        snprintf(err, errsize, "--exec '%.*s': a name is 1 to 48 of A-Z a-z 0-9 _, starting with "
+                 "a letter", (int)(len > 60 ? 60 : len), spec);
+        return -1;
+    }
+    if (nslots == EXEC_IMPLS_MAX) {
+        snprintf(err, errsize, "--exec %s: at most %d exec implementations", name, EXEC_IMPLS_MAX);
+        return -1;
+    }
+    slot *s = &slots[nslots];
+    memset(s, 0, sizeof *s);
+    s->timeout_s = timeout_s;
+    s->command = strdup(eq + 1);
+    size_t srclen = strlen(eq + 1) + 32;
+    s->source = malloc(srclen);
+    if (!s->command || !s->source) {
+        free(s->command);
+        free(s->source);
+        snprintf(err, errsize, "out of memory");
+        return -1;
+    }
+    snprintf(s->source, srclen, "exec child '%s'", eq + 1);
+    pthread_mutex_init(&s->lock, NULL);
+    exec_child *c = exec_start(s->command, timeout_s, err, errsize);
+    if (!c) goto fail;
+    s->info = *exec_info(c);
+    if (strcmp(s->info.name, name) != 0) {
+        snprintf(err, errsize, "--exec %s: the child calls itself '%s' (the names must agree)", name,
+                 s->info.name);
+        exec_stop(c);
+        goto fail;
+    }
+    if (!s->info.derivative) {
+        snprintf(err, errsize, "--exec %s: the child declares no derivative, which this gelucheck "
+                 "cannot scan yet (every implementation has both)", name);
+        exec_stop(c);
+        goto fail;
+    }
+    if (probe_batching(c, name, err, errsize, note, notesize) != 0) {
+        exec_stop(c);
+        goto fail;
+    }
+    s->idle[s->nidle++] = c;
+    s->nchildren = 1;
+    s->impl = (gelu_impl){
+        .name = s->info.name,
+        .target = s->info.target,
+        .features = 0,
+        .forward = slot_kernels[nslots][0],
+        .derivative = slot_kernels[nslots][1],
+        .contract = s->info.contract,
+        .origin = s->info.origin,
+    };
+    if (gelu_impl_add(&s->impl, s->source, err, errsize) != 0) {
+        exec_stop(c);
+        s->nidle = 0;
+        goto fail;
+    }
+    nslots++;
+    return 0;
+fail:
+    pthread_mutex_destroy(&s->lock);
+    free(s->command);
+    free(s->source);
+    return -1;
+}
+
+void exec_impls_stop(void)
+{
+    for (size_t k = 0; k < nslots; k++) {
+        slot *s = &slots[k];
+        pthread_mutex_lock(&s->lock);
+        for (size_t i = 0; i < s->nidle; i++) exec_stop(s->idle[i]);
+        s->nidle = 0;
+        pthread_mutex_unlock(&s->lock);
+    }
+}

@@ -1,0 +1,31 @@
+/* Exec children as implementations (`--exec NAME=COMMAND`, docs/protocol.md): each becomes a
+ * registry entry (gelu_impl_add) whose kernels send their inputs to a child and read the
+ * outputs back, like any other implementation to the scan, the gate, eval and the reports.
+ *
+ * A kernel has no way to fail, so a child's failure during a run is recorded (the first one,
+ * naming the child and the request) and the kernel's outputs are NaN from then on; every command
+ * that runs kernels asks exec_impls_failure() before it prints a verdict or writes a file, and
+ * exits 1 with the message instead. Threads: each calling thread gets a child of its own (started
+ * on first use, up to EXEC_CHILDREN_MAX per implementation), so that a 2-thread scan keeps two
+ * children busy. */
+#ifndef GELUCHECK_EXEC_IMPL_H
+#define GELUCHECK_EXEC_IMPL_H
+
+#include <stddef.h>
+
+enum { EXEC_IMPLS_MAX = 16, EXEC_CHILDREN_MAX = 64 };
+
+/* Starts "NAME=COMMAND"'s child, checks its handshake (its name must be NAME; a derivative is
+ * required) and adds it to the registry. 0, or −1 with err (bad spec, the child failed, a name
+ * taken). Then probes whether the child's outputs depend on how inputs are batched (the same
+ * 1,024 inputs, spread over the binades of both signs, in one request and one by one, both
+ * directions): when they do, note (not an error: the child's property, which the scan's
+ * figures then carry for its batches) names the first such input and both outputs; else "". */
+int exec_impls_add(const char *spec, double timeout_s, char *err, size_t errsize, char *note,
+                   size_t notesize);
+/* The first failure of a child while kernels ran; NULL when none. */
+const char *exec_impls_failure(void);
+/* Stops every child. */
+void exec_impls_stop(void);
+
+#endif

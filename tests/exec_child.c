@@ -1,0 +1,168 @@
+/* A child of the exec protocol (docs/protocol.md) serving one built-in implementation, for
+ * tests/test_exec.c: the same kernel through the pipe and called directly must give the same
+ * bits. Options plant what a broken child does:
+ *
+ *   exec_child IMPL [--name N] [--wrong-at HEX] [--die-after K] [--hang-after K]
+ *              [--garbage-after K] [--short-after K] [--error-after K] [--count-off-after K]
+ *              [--handshake FILE]
+ *
+ *   --wrong-at HEX       the forward output at the input with that encoding gets its sign flipped
+ * (the *-after counts are of requests of more than 1,024 inputs: gelucheck's batching probe
+ * sends fewer, scans more)
+ *   --die-after K        after K replies, exit with status 3 (at the next request)
+ *   --hang-after K       after K replies, read the next request and never answer
+ *   --garbage-after K    after K replies, answer with a wrong magic
+ *   --short-after K      after K replies, write half a reply and exit 0
+ *   --error-after K      after K replies, answer with status 5 and a message
+ *   --count-off-after K  after K replies, answer with one output fewer
+ *   --segv-after K       after K replies, die of SIGSEGV
+ *   --alone-differs      a request of one input gets its output's last bit flipped
+ *   --no-derivative      declare 'derivative no'
+ *   --handshake FILE     send FILE's bytes as the handshake instead of the real one */
+#include <errno.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "gelu_impl.h"
+
+static int read_full(void *buf, size_t n)
+{
+    size_t got = 0;
+    while (got < n) {
+        ssize_t k = read(STDIN_FILENO, (char *)buf + got, n - got);
+        if (k < 0 && errno == EINTR) continue;
+        if (k <= 0) return -1;
+        got += (size_t)k;
+    }
+    return 0;
+}
+
+static void write_full(const void *buf, size_t n)
+{
+    size_t put = 0;
+    while (put < n) {
+        ssize_t k = write(STDOUT_FILENO, (const char *)buf + put, n - put);
+        if (k < 0 && errno == EINTR) continue;
+        if (k <= 0) exit(4);
+        put += (size_t)k;
+    }
+}
+
+static void put_u32(unsigned char *p, uint32_t v) { memcpy(p, &v, 4); }
+static void put_u64(unsigned char *p, uint64_t v) { memcpy(p, &v, 8); }
+
+static long option(int argc, char **argv, const char *name, long none)
+{
+    for (int i = 2; i + 1 < argc; i++)
+        if (strcmp(argv[i], name) == 0) return strtol(argv[i + 1], NULL, 0);
+    return none;
+}
+
+static const char *option_s(int argc, char **argv, const char *name)
+{
+    for (int i = 2; i + 1 < argc; i++)
+        if (strcmp(argv[i], name) == 0) return argv[i + 1];
+    return NULL;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) return 2;
+    const gelu_impl *impl = gelu_impl_find(argv[1]);
+    if (!impl) return 2;
+    const char *name = option_s(argc, argv, "--name");
+    const char *hs = option_s(argc, argv, "--handshake");
+    long wrong = option(argc, argv, "--wrong-at", -1), die = option(argc, argv, "--die-after", -1),
+         hang = option(argc, argv, "--hang-after", -1),
+         garbage = option(argc, argv, "--garbage-after", -1),
+         shortr = option(argc, argv, "--short-after", -1),
+         error = option(argc, argv, "--error-after", -1),
+         countoff = option(argc, argv, "--count-off-after", -1),
+         segv = option(argc, argv, "--segv-after", -1);
+    bool no_derivative = false, alone_differs = false;
+    for (int i = 2; i < argc; i++) {
+        no_derivative |= strcmp(argv[i], "--no-derivative") == 0;
+        alone_differs |= strcmp(argv[i], "--alone-differs") == 0;
+    }
+    if (hs) {
+        FILE *f = fopen(hs, "rb");
+        if (!f) return 2;
+        char buf[1 << 16];
+        size_t n = fread(buf, 1, sizeof buf, f);
+        fclose(f);
+        write_full(buf, n);
+    } else {
+        char head[1024];
+        int n = snprintf(head, sizeof head,
+                         "gelucheck-exec 1\nname %s\ntarget %s\nformat binary32\nderivative %s\n"
+                         "timing yes\ncontract max_ulp=%a monotone=%s\norigin %s (exec_child)\nend\n",
+                         name ? name : impl->name, gelu_target_name(impl->target),
+                         impl->derivative && !no_derivative ? "yes" : "no", impl->contract.max_ulp,
+                         impl->contract.monotone ? "yes" : "no", impl->name);
+        write_full(head, (size_t)n);
+    }
+    float *x = NULL, *y = NULL;
+    for (long replies = 0;;) {
+        unsigned char req[16];
+        if (read_full(req, sizeof req) != 0) return 0; /* end of input: shut down */
+        uint32_t op;
+        uint64_t count;
+        memcpy(&op, req + 4, 4);
+        memcpy(&count, req + 8, 8);
+        if (memcmp(req, "GXRQ", 4) != 0) return 5;
+        if (op == 0) return 0;
+        if (count > 1024) replies++; /* this request's number among the counted ones, from 1 */
+        long r = count > 1024 ? replies - 1 : -2;
+        if (r == die) return 3;
+        if (r == segv) raise(SIGSEGV);
+        x = realloc(x, count * sizeof *x + 4);
+        y = realloc(y, count * sizeof *y + 4);
+        if (!x || !y || read_full(x, count * sizeof *x) != 0) return 6;
+        if (r == hang) pause();
+        unsigned char rep[24];
+        memcpy(rep, r == garbage ? "JUNK" : "GXRP", 4);
+        if (r == error) {
+            const char *msg = "planted failure\n\x1b[31m in the child";
+            put_u32(rep + 4, 5);
+            put_u64(rep + 8, strlen(msg));
+            put_u64(rep + 16, 0);
+            write_full(rep, sizeof rep);
+            write_full(msg, strlen(msg));
+            continue;
+        }
+        struct timespec t0, t1;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        (op == 2 ? impl->derivative : impl->forward)(x, y, count);
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        if (alone_differs && count == 1) {
+            uint32_t b;
+            memcpy(&b, &y[0], 4);
+            b ^= 1;
+            memcpy(&y[0], &b, 4);
+        }
+        if (wrong >= 0 && op == 1)
+            for (uint64_t i = 0; i < count; i++) {
+                uint32_t b;
+                memcpy(&b, &x[i], 4);
+                if (b == (uint32_t)wrong) y[i] = -y[i];
+            }
+        uint64_t ns = (uint64_t)(t1.tv_sec - t0.tv_sec) * 1000000000u + (uint64_t)(t1.tv_nsec - t0.tv_nsec);
+        uint64_t out = r == countoff && count ? count - 1 : count;
+        put_u32(rep + 4, 0);
+        put_u64(rep + 8, out);
+        put_u64(rep + 16, ns ? ns : 1);
+        if (r == shortr) {
+            write_full(rep, sizeof rep);
+            write_full(y, out * sizeof *y / 2);
+            return 0;
+        }
+        write_full(rep, sizeof rep);
+        write_full(y, out * sizeof *y);
+    }
+}

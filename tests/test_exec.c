@@ -1,0 +1,255 @@
+/* The exec protocol's host (plugins/exec.c) against tests/exec_child.c:
+ * - through the pipe a built-in kernel gives the bits it gives when called, whatever the
+ *   batching (sizes 1 to 65,536 at shifting offsets);
+ * - a planted wrong output comes back at its input and nowhere else;
+ * - every way a child can break (exit, kill, hang, garbage, short or miscounted reply, an error
+ *   status, a bad handshake) fails the call with a message naming the child and what happened,
+ *   and later calls fail at once;
+ * - the protocol's overhead per input with the ReLU kernel (printed, not asserted). */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "exec.h"
+#include "gelu_impl.h"
+
+#ifndef GELUCHECK_EXEC_CHILD
+#error "GELUCHECK_EXEC_CHILD: the path of tests/exec_child"
+#endif
+
+static exec_child *start(const char *args, double timeout, char *err, size_t size)
+{
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "'%s' %s", GELUCHECK_EXEC_CHILD, args);
+    return exec_start(cmd, timeout, err, size);
+}
+
+static uint32_t bits(float f)
+{
+    uint32_t b;
+    memcpy(&b, &f, 4);
+    return b;
+}
+
+static float from_bits(uint32_t b)
+{
+    float f;
+    memcpy(&f, &b, 4);
+    return f;
+}
+
+/* Every 4093rd encoding and the 2^13 around each zero: ~1.06e6 inputs. */
+static size_t inputs(float **out)
+{
+    size_t n = 0, cap = (1u << 20) + (1u << 15);
+    float *x = malloc(cap * sizeof *x);
+    for (uint64_t b = 0; b < (UINT64_C(1) << 32); b += 4093) x[n++] = from_bits((uint32_t)b);
+    for (uint32_t k = 0; k < 4096; k++) {
+        x[n++] = from_bits(k);
+        x[n++] = from_bits(0x80000000u | k);
+    }
+    *out = x;
+    return n;
+}
+
+Test(exec, same_bits_as_the_kernel_whatever_the_batching)
+{
+    char err[1200];
+    const char *names[] = {"erfc_f64", "pw_accurate", "tanh"};
+    float *x;
+    size_t n = inputs(&x);
+    float *want = malloc(n * sizeof *want), *got = malloc(n * sizeof *got);
+    for (size_t k = 0; k < 3; k++) {
+        const gelu_impl *impl = gelu_impl_find(names[k]);
+        cr_assert(impl);
+        exec_child *c = start(names[k], 30, err, sizeof err);
+        cr_assert(c, "%s", err);
+        cr_expect_str_eq(exec_info(c)->name, names[k]);
+        cr_expect_eq(exec_info(c)->target, impl->target);
+        cr_expect(exec_info(c)->derivative);
+        for (int grad = 0; grad < 2; grad++) {
+            (grad ? impl->derivative : impl->forward)(x, want, n);
+            memset(got, 0xa5, n * sizeof *got);
+            /* batch sizes cycle through 1, 7, 4096, 65536 and 3333 at moving offsets */
+            static const size_t sizes[] = {1, 7, 4096, 65536, 3333};
+            for (size_t at = 0, s = k; at < n; s++) {
+                size_t m = sizes[s % 5] < n - at ? sizes[s % 5] : n - at;
+                cr_assert_eq(exec_eval(c, grad, x + at, got + at, m, NULL, err, sizeof err), 0,
+                             "%s", err);
+                at += m;
+            }
+            for (size_t i = 0; i < n; i++)
+                if (bits(got[i]) != bits(want[i]))
+                    cr_assert_fail("%s %s at %a: %a through the pipe, %a called", names[k],
+                                   grad ? "derivative" : "forward", (double)x[i],
+                                   (double)got[i], (double)want[i]);
+        }
+        exec_stop(c);
+    }
+    free(x);
+    free(want);
+    free(got);
+}
+
+Test(exec, a_planted_wrong_output_comes_back_at_its_input)
+{
+    char err[1200];
+    float *x;
+    size_t n = inputs(&x);
+    float *want = malloc(n * sizeof *want), *got = malloc(n * sizeof *got);
+    exec_child *c = start("erfc_f64 --wrong-at 0x3fc00000", 30, err, sizeof err); /* 1.5 */
+    cr_assert(c, "%s", err);
+    x[12345] = 1.5f;
+    gelu_impl_find("erfc_f64")->forward(x, want, n);
+    cr_assert_eq(exec_eval(c, false, x, got, n, NULL, err, sizeof err), 0, "%s", err);
+    size_t differ = 0;
+    for (size_t i = 0; i < n; i++)
+        if (bits(got[i]) != bits(want[i])) {
+            differ++;
+            cr_expect_eq(bits(x[i]), 0x3fc00000u, "a difference at %a", (double)x[i]);
+        }
+    cr_expect_geq(differ, 1);
+    exec_stop(c);
+    free(x);
+    free(want);
+    free(got);
+}
+
+/* The child breaks at its second request: the first call works, the second fails with every
+ * needle in its message, the third fails at once with the same message. */
+static void breaks(const char *args, double timeout, const char *needle1, const char *needle2)
+{
+    char err[1200], again[1200];
+    float x[4096], y[4096];
+    for (int i = 0; i < 4096; i++) x[i] = (float)i / 256 - 8;
+    exec_child *c = start(args, timeout, err, sizeof err);
+    cr_assert(c, "%s", err);
+    cr_assert_eq(exec_eval(c, false, x, y, 4096, NULL, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(exec_eval(c, false, x, y, 4096, NULL, err, sizeof err), -1, "%s: no failure", args);
+    cr_expect(strstr(err, "exec child 'erfc_f64'"), "%s: %s", args, err);
+    cr_expect(strstr(err, "forward request of 4096 inputs from x = -0x1p+3"), "%s: %s", args, err);
+    cr_expect(strstr(err, needle1), "%s: '%s' not in: %s", args, needle1, err);
+    if (needle2) cr_expect(strstr(err, needle2), "%s: '%s' not in: %s", args, needle2, err);
+    cr_expect_eq(exec_eval(c, false, x, y, 4096, NULL, again, sizeof again), -1);
+    cr_expect_str_eq(again, err);
+    exec_stop(c);
+}
+
+Test(exec, a_child_that_exits) { breaks("erfc_f64 --die-after 1", 10, "exited with status 3", NULL); }
+Test(exec, a_child_that_hangs)
+{
+    breaks("erfc_f64 --hang-after 1", 0.5, "no answer within 0.5 s", "still running: killed");
+}
+Test(exec, a_child_that_writes_garbage)
+{
+    breaks("erfc_f64 --garbage-after 1", 10, "starts with 4a 55 4e 4b, not 'GXRP'", NULL);
+}
+Test(exec, a_child_that_writes_short)
+{
+    breaks("erfc_f64 --short-after 1", 10, "output ended after 8192 of 16384 bytes", "exited with status 0");
+}
+Test(exec, a_child_that_miscounts) { breaks("erfc_f64 --count-off-after 1", 10, "holds 4095 outputs", NULL); }
+Test(exec, a_child_that_reports_an_error)
+{
+    /* its message's newline and escape are shown escaped, not passed to the terminal */
+    breaks("erfc_f64 --error-after 1", 10, "error 5: planted failure\\x0a\\x1b[31m in the child", NULL);
+}
+Test(exec, a_child_killed_by_a_signal)
+{
+    /* the child itself, or the shell that ran it and reported its death */
+    breaks("erfc_f64 --segv-after 1", 10, "killed by signal 11", NULL);
+}
+
+Test(exec, derivative_asked_of_a_child_without_one)
+{
+    char err[1200];
+    float x[4] = {1, 2, 3, 4}, y[4];
+    exec_child *c = start("erfc_f64 --no-derivative", 10, err, sizeof err);
+    cr_assert(c, "%s", err);
+    cr_expect_not(exec_info(c)->derivative);
+    cr_expect_eq(exec_eval(c, true, x, y, 4, NULL, err, sizeof err), -1);
+    cr_expect(strstr(err, "it declared 'derivative no'"), "%s", err);
+    exec_stop(c);
+}
+
+/* A handshake from a file: refused with the needle in the message. */
+static void bad_handshake(const char *text, const char *needle)
+{
+    char path[] = "/tmp/gelucheck_hs_XXXXXX", args[128], err[1200];
+    int fd = mkstemp(path);
+    cr_assert(fd >= 0);
+    cr_assert_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+    close(fd);
+    snprintf(args, sizeof args, "erfc_f64 --handshake %s", path);
+    exec_child *c = start(args, 2, err, sizeof err);
+    unlink(path);
+    cr_expect_null(c, "accepted: %s", text);
+    if (c) exec_stop(c);
+    cr_expect(strstr(err, needle), "'%s' not in: %s", needle, err);
+}
+
+#define HS_OK "name g\ntarget exact\nformat binary32\n"
+
+Test(exec, bad_handshakes)
+{
+    bad_handshake("gelucheck-exec 2\n" HS_OK "end\n", "is 'gelucheck-exec 2', not 'gelucheck-exec 1'");
+    bad_handshake("gelucheck-exec 1\nname <script>alert(1)</script>\ntarget exact\nend\n",
+                  "bad name '<script>alert(1)</script>'");
+    bad_handshake("gelucheck-exec 1\nname a,b\"c\ntarget exact\nend\n", "bad name 'a,b\"c'");
+    bad_handshake("gelucheck-exec 1\nname \x1b[2Jx\nend\n", "bad name '\\x1b[2Jx'");
+    bad_handshake("gelucheck-exec 1\n" HS_OK "colour red\nend\n", "line 5: 'colour red' is not");
+    bad_handshake("gelucheck-exec 1\n" HS_OK "name h\nend\n", "'name' given twice");
+    bad_handshake("gelucheck-exec 1\nname g\nformat binary32\nend\n", "no 'target' line");
+    bad_handshake("gelucheck-exec 1\nname g\ntarget erf\nformat binary32\nend\n", "bad target 'erf'");
+    bad_handshake("gelucheck-exec 1\n" HS_OK "contract max_ulp=nan\nend\n",
+                  "contract: max_ulp='nan' is not a bound");
+    bad_handshake("gelucheck-exec 1\n" HS_OK "contract max_ulp=-1\nend\n", "max_ulp='-1'");
+    bad_handshake("gelucheck-exec 1\n" HS_OK "derivative maybe\nend\n", "bad derivative 'maybe'");
+    bad_handshake("gelucheck-exec 1\n" HS_OK, "handshake: no answer within 2 s");
+}
+
+Test(exec, a_command_that_is_not_a_child)
+{
+    char err[1200];
+    exec_child *c = exec_start("exit 7", 5, err, sizeof err);
+    cr_expect_null(c);
+    cr_expect(strstr(err, "exited with status 7"), "%s", err);
+    c = exec_start("/nonexistent/gelu", 5, err, sizeof err);
+    cr_expect_null(c);
+    cr_expect(strstr(err, "exited with status 127"), "%s", err);
+}
+
+/* The protocol's cost per input, with ReLU (whose kernel time is negligible): printed for the
+ * README, not asserted (machines are shared). */
+Test(exec, overhead_per_input)
+{
+    char err[1200];
+    size_t n = 1u << 16;
+    float *x = malloc(n * sizeof *x), *y = malloc(n * sizeof *y);
+    for (size_t i = 0; i < n; i++) x[i] = (float)i;
+    exec_child *c = start("relu", 10, err, sizeof err);
+    cr_assert(c, "%s", err);
+    for (size_t batch = 4096; batch <= n; batch *= 4) {
+        struct timespec t0, t1;
+        uint64_t kernel = 0, ns;
+        size_t total = 0;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        for (int r = 0; r < 64; r++)
+            for (size_t at = 0; at + batch <= n; at += batch) {
+                cr_assert_eq(exec_eval(c, false, x + at, y + at, batch, &ns, err, sizeof err), 0);
+                kernel += ns;
+                total += batch;
+            }
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        double wall = (double)(t1.tv_sec - t0.tv_sec) * 1e9 + (double)(t1.tv_nsec - t0.tv_nsec);
+        printf("exec protocol, batches of %zu: %.2f ns/input in all, of which the child's kernel "
+               "%.2f\n", batch, wall / (double)total, (double)kernel / (double)total);
+    }
+    exec_stop(c);
+    free(x);
+    free(y);
+}

@@ -1,0 +1,75 @@
+#!/bin/sh
+# --exec on the command line: a child is an implementation like a built-in one.
+# - tests/exec_child serving erfc_f64 under another name gives erfc_f64's rows to the byte;
+# - a child whose outputs depend on the batching gets a note naming the input;
+# - a planted wrong output breaks the gate at its input; a child that dies mid-scan fails the
+#   run (exit 1, the child and its status named) and leaves the CSV as it was;
+# - names: a clash with a built-in one and a hostile name are refused (exit 2);
+# - the Python client (examples/exec/python_gelu.py, standard library) runs through the scan;
+#   PyTorch's (torch_gelu.py) too when the frameworks' environment has torch.
+# Usage: test_exec_cli.sh GELUCHECK EXEC_CHILD EXAMPLES_DIR
+set -u
+g=$1 child=$2 examples=$3
+fails=0
+d=$(mktemp -d)
+trap 'rm -rf "$d"' EXIT
+fail() {
+    echo "FAIL: $*"
+    fails=$((fails + 1))
+}
+
+"$g" accuracy --exec "ef=$child erfc_f64 --name ef" --impl ef,erfc_f64 --sample 100000 --grad \
+    --csv "$d/a.csv" >/dev/null 2>"$d/err" || fail "exec twin: $(cat "$d/err")"
+grep -q "note:" "$d/err" && fail "a batch-independent child got a note: $(cat "$d/err")"
+# a child whose outputs depend on the batching is named, with the input and both outputs
+"$g" list --exec "ef=$child erfc_f64 --name ef --alone-differs" >/dev/null 2>"$d/err"
+grep -q "note: exec child 'ef' gives other outputs for the same input in other batches: forward at x = .* in a batch of 1024 and .* alone" "$d/err" ||
+    fail "batch dependence not noted: $(cat "$d/err")"
+grep '^erfc_f64,' "$d/a.csv" | cut -d, -f2- >"$d/builtin"
+grep '^ef,' "$d/a.csv" | cut -d, -f2- >"$d/exec"
+[ -s "$d/exec" ] && cmp -s "$d/builtin" "$d/exec" || fail "the exec twin's rows differ from erfc_f64's"
+
+"$g" accuracy --exec "ef=$child erfc_f64 --name ef --wrong-at 0x3fc00000" --impl ef \
+    --range 1.4:1.6 >"$d/out" 2>&1
+st=$?
+[ $st -eq 1 ] && grep -q "ef forward: max ULP error .* at x = 0x1.8p+0 (0x3fc00000)" "$d/out" ||
+    fail "planted wrong output at 1.5: status $st: $(tail -3 "$d/out")"
+
+echo keep >"$d/keep.csv"
+"$g" accuracy --exec "ef=$child erfc_f64 --name ef --die-after 5" --impl ef --sample 100000 \
+    --csv "$d/keep.csv" >"$d/out" 2>"$d/err"
+st=$?
+[ $st -eq 1 ] && grep -q "exec child 'ef' (.*): .* request of .* the child exited with status 3; nothing was written" "$d/err" ||
+    fail "a child dying mid-scan: status $st: $(cat "$d/err")"
+[ "$(cat "$d/keep.csv")" = keep ] || fail "the CSV was replaced after the child died"
+[ -s "$d/out" ] && fail "a verdict was printed after the child died: $(head -3 "$d/out")"
+
+"$g" list --exec "erfc_f64=$child erfc_f64" >/dev/null 2>"$d/err"
+st=$?
+[ $st -eq 2 ] && grep -q "two implementations are named 'erfc_f64': the built-in one and exec child" "$d/err" ||
+    fail "name clash: status $st: $(cat "$d/err")"
+"$g" list --exec "a<script>=$child erfc_f64" >/dev/null 2>"$d/err"
+st=$?
+[ $st -eq 2 ] && grep -q "a name is 1 to 48 of" "$d/err" || fail "hostile name: status $st: $(cat "$d/err")"
+"$g" list --exec "ef=$child erfc_f64" >/dev/null 2>"$d/err"
+st=$?
+[ $st -eq 2 ] && grep -q "the child calls itself 'erfc_f64'" "$d/err" || fail "names disagree: $st: $(cat "$d/err")"
+"$g" list --exec "ef=$child erfc_f64 --name ef" >"$d/out" 2>&1 && grep -q "^ef " "$d/out" &&
+    grep -q "^  ef: exec child '$child erfc_f64 --name ef'" "$d/out" ||
+    fail "list does not show the exec implementation: $(cat "$d/out")"
+
+"$g" accuracy --exec "py_gelu=python3 $examples/python_gelu.py" --impl py_gelu --sample 20000 \
+    --grad >"$d/out" 2>"$d/err" && grep -q "^py_gelu .* forward" "$d/out" ||
+    fail "the Python client: $(cat "$d/err")"
+
+py=${XDG_CACHE_HOME:-$HOME/.cache}/gelucheck/venv/bin/python
+if [ -x "$py" ] && "$py" -c "import torch" 2>/dev/null; then
+    "$g" accuracy --exec "torch_gelu=$py $examples/torch_gelu.py" --impl torch_gelu \
+        --sample 20000 --grad >"$d/out" 2>"$d/err" && grep -q "^torch_gelu .* derivative" "$d/out" ||
+        fail "the PyTorch client: $(cat "$d/err")"
+else
+    echo "SKIP (reported): no torch in $py (tools/setup.sh --frameworks makes it)"
+fi
+
+[ $fails -eq 0 ] && echo "exec children: every case as expected"
+exit $((fails > 0))

@@ -1,0 +1,89 @@
+/* A plugin for tests/test_plugin_cli.sh: erfc_f64's very kernels (impls/erfc_f64_kernels.h)
+ * behind the public ABI, so its results must equal the built-in erfc_f64's bit for bit; the
+ * environment variable GELUCHECK_TEST_PLUGIN_CASE plants one defect at a time:
+ *
+ *   wrong        forward at x = 1.5 has its sign flipped (the gate must name 0x1.8p+0)
+ *   nonmono      forward at x = 2.0 is 8 ULPs low, below its predecessor's (a monotonicity
+ *                break at 2; the error bounds are lifted to 100 so that only that claim breaks)
+ *   negnan       forward at −inf is NaN while the contract claims specials
+ *   overflow     forward is +inf from x = 2^127 on (where GELU is finite)
+ *   crash        forward at x = 3.0 dereferences NULL
+ *   abi2         the ABI version is 2
+ *   null         the entry returns NULL
+ *   hostile      the name is "<script>" (and the origin holds commas, quotes, a newline, ESC)
+ *   twice        two implementations with one name
+ *   clash        the name is erfc_f64 (built in)
+ *   nancontract  contract.max_ulp is NaN
+ *   noforward    no forward kernel
+ *   badtarget    target "erf"
+ *   badfeature   cpu_features "avx1024"
+ *   badformat    format "binary8"
+ *   small        the description's size is 8 */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gelucheck/plugin.h"
+
+#define ERFC_F64(z) erfc(z)
+#include "erfc_f64_kernels.h"
+
+static const char *planted(void)
+{
+    const char *c = getenv("GELUCHECK_TEST_PLUGIN_CASE");
+    return c ? c : "";
+}
+
+static void forward(const float *x, float *y, size_t n)
+{
+    erfc_f64_forward(x, y, n);
+    const char *c = planted();
+    for (size_t i = 0; i < n; i++) {
+        if (strcmp(c, "wrong") == 0 && x[i] == 1.5f) y[i] = -y[i];
+        if (strcmp(c, "nonmono") == 0 && x[i] == 2.0f) /* 8 ULPs down: below its predecessor's */
+            for (int k = 0; k < 8; k++) y[i] = nextafterf(y[i], 0);
+        if (strcmp(c, "negnan") == 0 && isinf(x[i]) && x[i] < 0) y[i] = NAN;
+        if (strcmp(c, "overflow") == 0 && x[i] >= 0x1p127f) y[i] = INFINITY;
+        if (strcmp(c, "crash") == 0 && x[i] == 3.0f) y[i] = *(volatile float *)(uintptr_t)(x[i] == 3.0f ? 0 : 1);
+    }
+}
+
+static gelucheck_impl_v1 impls[2];
+static gelucheck_plugin_info_v1 info;
+
+GELUCHECK_PLUGIN_EXPORT const gelucheck_plugin_info_v1 *gelucheck_plugin_v1(void)
+{
+    const char *c = planted();
+    impls[0] = (gelucheck_impl_v1){
+        .size = sizeof(gelucheck_impl_v1),
+        .name = "plug_erfc_f64",
+        .target = "exact",
+        .format = "binary32",
+        .cpu_features = "",
+        .forward = forward,
+        .derivative = erfc_f64_derivative,
+        /* erfc_f64's contract, with specials claimed for the "negnan" case only */
+        .contract = {.max_ulp = 0.502, .max_abs = 2.39e-07, .grad_max_ulp = 0.578,
+                     .grad_max_abs = 5.98e-08, .monotone = 1,
+                     .specials = strcmp(c, "negnan") == 0},
+        .origin = "erfc_f64's kernels through the plugin ABI (tests/test_plugin.c)",
+    };
+    impls[1] = impls[0];
+    info = (gelucheck_plugin_info_v1){GELUCHECK_PLUGIN_ABI, 1, impls};
+    if (strcmp(c, "nonmono") == 0) impls[0].contract.max_ulp = impls[0].contract.max_abs = 100;
+    if (strcmp(c, "abi2") == 0) info.abi = 2;
+    if (strcmp(c, "null") == 0) return NULL;
+    if (strcmp(c, "hostile") == 0) {
+        impls[0].name = "<script>";
+        impls[0].origin = "a, \"quoted\"\norigin \x1b[31mred";
+    }
+    if (strcmp(c, "twice") == 0) info.count = 2;
+    if (strcmp(c, "clash") == 0) impls[0].name = "erfc_f64";
+    if (strcmp(c, "nancontract") == 0) impls[0].contract.max_ulp = NAN;
+    if (strcmp(c, "noforward") == 0) impls[0].forward = NULL;
+    if (strcmp(c, "badtarget") == 0) impls[0].target = "erf";
+    if (strcmp(c, "badfeature") == 0) impls[0].cpu_features = "avx2,avx1024";
+    if (strcmp(c, "badformat") == 0) impls[0].format = "binary8";
+    if (strcmp(c, "small") == 0) impls[0].size = 8;
+    return &info;
+}

@@ -1,0 +1,88 @@
+#!/bin/sh
+# --plugin: a shared library's implementations are verified like built-in ones.
+# - tests/test_plugin.c (erfc_f64's kernels behind the ABI) gives erfc_f64's rows to the byte,
+#   through --plugin and through GELUCHECK_PLUGINS;
+# - each planted defect is caught by the gate at its input: a wrong output at 1.5, a
+#   monotonicity break at 2, +inf from 2^127 on, a NaN at -inf against a specials claim;
+# - a kernel that crashes is reported (the plugin, the implementation, the call), exit 1, and the
+#   previous CSV stays;
+# - every malformed plugin is refused with exit 2, the file and the field named.
+# Usage: test_plugin_cli.sh GELUCHECK PLUGIN.so
+set -u
+g=$1 plugin=$2
+fails=0
+d=$(mktemp -d)
+trap 'rm -rf "$d"' EXIT
+fail() {
+    echo "FAIL: $*"
+    fails=$((fails + 1))
+}
+run() { # CASE ARGS...: gelucheck with the plugin planted as CASE
+    c=$1
+    shift
+    GELUCHECK_TEST_PLUGIN_CASE=$c "$g" "$@" --plugin "$plugin" >"$d/out" 2>"$d/err"
+}
+
+run good accuracy --impl plug_erfc_f64,erfc_f64 --sample 100000 --grad --csv "$d/a.csv" ||
+    fail "good plugin: $(cat "$d/err")"
+grep '^erfc_f64,' "$d/a.csv" | cut -d, -f2- >"$d/builtin"
+grep '^plug_erfc_f64,' "$d/a.csv" | cut -d, -f2- >"$d/plugin"
+[ -s "$d/plugin" ] && cmp -s "$d/builtin" "$d/plugin" || fail "the plugin's rows differ from erfc_f64's"
+GELUCHECK_PLUGINS="$plugin" "$g" list >"$d/out" 2>&1 && grep -q "^  plug_erfc_f64: plugin '$plugin'" "$d/out" ||
+    fail "GELUCHECK_PLUGINS: $(cat "$d/out")"
+
+# gate CASE NEEDLE ARGS...: exit 1 with NEEDLE in the output
+gate() {
+    c=$1 needle=$2
+    shift 2
+    run "$c" "$@"
+    st=$?
+    [ $st -eq 1 ] && grep -qF -- "$needle" "$d/out" || fail "$c: status $st, '$needle' not in: $(tail -3 "$d/out") $(cat "$d/err")"
+}
+gate wrong "plug_erfc_f64 forward: max ULP error" accuracy --impl plug_erfc_f64 --range 1.4:1.6
+grep -qF "at x = 0x1.8p+0 (0x3fc00000)" "$d/out" || fail "wrong: not at 1.5: $(tail -2 "$d/out")"
+gate nonmono "plug_erfc_f64: 1 monotonicity break, largest 7 steps at 0x1p+1" accuracy --impl plug_erfc_f64 --range 1.9:2.1
+gate overflow "plug_erfc_f64 forward: max ULP error inf > claimed 0.502 at x = 0x1p+127" accuracy --impl plug_erfc_f64 --range 0x1p126:0x1.000004p127
+gate negnan "plug_erfc_f64 forward: special values wrong: x=0xff800000 want 0x80000000" accuracy --impl plug_erfc_f64 --sample 1000
+
+echo keep >"$d/keep.csv"
+run crash accuracy --impl plug_erfc_f64 --range 2.9:3.1 --csv "$d/keep.csv"
+st=$?
+[ $st -eq 1 ] && grep -q "plugin '$plugin', implementation 'plug_erfc_f64', crashed (signal 11) in a forward call of .* inputs from x = 0x" "$d/err" ||
+    fail "crash: status $st: $(cat "$d/err")"
+[ "$(cat "$d/keep.csv")" = keep ] || fail "crash: the CSV was replaced"
+ls -a "$d" | grep -q '\.tmp\.' && fail "crash: a temporary file was left"
+
+# refused CASE NEEDLE: exit 2 naming the plugin file and NEEDLE
+refused() {
+    c=$1 needle=$2
+    run "$c" list
+    st=$?
+    [ $st -eq 2 ] && grep -qF -- "$needle" "$d/err" && grep -qF "$plugin" "$d/err" ||
+        fail "$c: status $st, '$needle' not in: $(cat "$d/err")"
+}
+refused abi2 "is built for plugin ABI 2; this gelucheck speaks 1"
+refused null "gelucheck_plugin_v1() returned NULL"
+refused hostile "name '<script>' is not 1 to 48 of"
+refused twice "names two implementations 'plug_erfc_f64'"
+refused clash "two implementations are named 'erfc_f64': the built-in one and plugin"
+refused nancontract "contract.max_ulp is nan"
+refused noforward "no forward kernel"
+refused badtarget "target 'erf' is not exact"
+refused badfeature "cpu_features: 'avx1024' is not one of"
+refused badformat "format 'binary8' is not one this gelucheck scans"
+refused small "size 8 is smaller than version 1's"
+for bad in "$d/nonexistent.so" "$0"; do
+    "$g" list --plugin "$bad" >/dev/null 2>"$d/err"
+    st=$?
+    [ $st -eq 2 ] && grep -qF "cannot load plugin '$bad'" "$d/err" || fail "$bad: status $st: $(cat "$d/err")"
+done
+other=$(ldd "$g" | awk '/libz\.so/ {print $3}')
+if [ -n "$other" ]; then # a real shared object that is not a plugin
+    "$g" list --plugin "$other" >/dev/null 2>"$d/err"
+    st=$?
+    [ $st -eq 2 ] && grep -q "has no gelucheck_plugin_v1 function" "$d/err" || fail "libz: $st: $(cat "$d/err")"
+fi
+
+[ $fails -eq 0 ] && echo "plugins: every case as expected"
+exit $((fails > 0))
