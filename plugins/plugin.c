@@ -154,7 +154,9 @@ static int check_impl(const gelucheck_impl_v1 *d, unsigned *features, gelu_targe
     if (!d->target || (*target = gelu_target_from_name(d->target)) == GELU_TARGET_COUNT)
         return snprintf(why, size, "target '%.40s' is not exact, tanh, sigmoid, silu or relu",
                         d->target ? d->target : "(none)"), -1;
-    if (!d->format || strcmp(d->format, "binary32") != 0)
+    /* a registered format (impls/gelu_format.h) whose kernels this ABI carries: binary32's */
+    const gelu_format *f = d->format ? gelu_format_find(d->format) : NULL;
+    if (!f || f->id != GELU_FORMAT_BINARY32)
         return snprintf(why, size, "format '%.40s' is not one this gelucheck scans (binary32)",
                         d->format ? d->format : "(none)"), -1;
     if (parse_features(d->cpu_features ? d->cpu_features : "", features, bad, sizeof bad) != 0)
