@@ -110,6 +110,8 @@ const char *gelu_target_name(gelu_target t);
 gelu_target gelu_target_from_name(const char *name);
 /* Whether the target is a GELU (GELU_TARGETS' third column). */
 bool gelu_target_is_gelu(gelu_target t);
+/* The targets' names as "exact, tanh or sigmoid" (only the GELUs with gelu_only) into buf. */
+const char *gelu_target_list(bool gelu_only, char *buf, size_t size);
 
 /* The optional peers this build left out because their library was not found when it was
  * configured (or disabled with -Ddnnl / -Dsleef), as "oneDNN (dnnl_*), SLEEF (sleef_*)"; "" when

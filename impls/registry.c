@@ -78,6 +78,20 @@ const char *gelu_target_name(gelu_target t) { return t < GELU_TARGET_COUNT ? tar
 
 bool gelu_target_is_gelu(gelu_target t) { return t < GELU_TARGET_COUNT && targets[t].is_gelu; }
 
+const char *gelu_target_list(bool gelu_only, char *buf, size_t size)
+{
+    size_t n = 0, k = 0, used = 0;
+    for (int t = 0; t < GELU_TARGET_COUNT; t++) n += !gelu_only || targets[t].is_gelu;
+    buf[0] = '\0';
+    for (int t = 0; t < GELU_TARGET_COUNT && used < size; t++)
+        if (!gelu_only || targets[t].is_gelu) {
+            k++;
+            used += (size_t)snprintf(buf + used, size - used, "%s%s",
+                                     k == 1 ? "" : k == n ? " or " : ", ", targets[t].name);
+        }
+    return buf;
+}
+
 gelu_target gelu_target_from_name(const char *name)
 {
     for (int t = 0; t < GELU_TARGET_COUNT; t++)

@@ -140,18 +140,6 @@ static int parse_features(const char *s, unsigned *out, char *bad, size_t size)
 
 static bool bound_ok(double b) { return !isnan(b) && b >= 0; }
 
-/* "exact, tanh, ... or relu": the target names (GELU_TARGETS), into buf. */
-static const char *target_names(char *buf, size_t size)
-{
-    size_t used = 0;
-    buf[0] = '\0';
-    for (int t = 0; t < GELU_TARGET_COUNT && used < size; t++)
-        used += (size_t)snprintf(buf + used, size - used, "%s%s",
-                                 t == 0 ? "" : t + 1 < GELU_TARGET_COUNT ? ", " : " or ",
-                                 gelu_target_name((gelu_target)t));
-    return buf;
-}
-
 /* Checks one description; the field at fault into why. */
 static int check_impl(const gelucheck_impl_v1 *d, unsigned *features, gelu_target *target,
                       char *why, size_t size)
@@ -165,7 +153,7 @@ static int check_impl(const gelucheck_impl_v1 *d, unsigned *features, gelu_targe
                         "letter", d->name ? "'" : "", d->name ? d->name : "(none)", d->name ? "'" : ""), -1;
     if (!d->target || (*target = gelu_target_from_name(d->target)) == GELU_TARGET_COUNT)
         return snprintf(why, size, "target '%.40s' is not %s", d->target ? d->target : "(none)",
-                        target_names(names, sizeof names)), -1;
+                        gelu_target_list(false, names, sizeof names)), -1;
     /* a registered format (impls/gelu_format.h) whose kernels this ABI carries: binary32's */
     const gelu_format *f = d->format ? gelu_format_find(d->format) : NULL;
     if (!f || f->id != GELU_FORMAT_BINARY32)
