@@ -40,9 +40,8 @@ void bench_fill_inputs(bench_dist d, uint64_t seed, float *x, size_t n)
 
 const gelu_impl *bench_default_baseline(void)
 {
-    static const char *const widest_first[] = {"relu_avx512f", "relu_avx2", "relu"};
-    for (size_t i = 0; i < sizeof widest_first / sizeof widest_first[0]; i++) {
-        const gelu_impl *m = gelu_impl_find(widest_first[i]);
+    for (int isa = GELU_ISA_COUNT - 1; isa >= 0; isa--) { /* the ISA list goes narrow to wide */
+        const gelu_impl *m = gelu_impl_build("relu", (gelu_isa)isa);
         if (m && gelu_impl_available(m)) return m;
     }
     return NULL;

@@ -8,48 +8,46 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "accuracy_columns.h"
 #include "accuracy_csv.h"
 #include "atomic_file.h"
+#include "float_bits.h"
 #include "cli.h"
 
-static const char *fmt_ulp(double v, char *buf, size_t size)
+/* The console table: the columns of the table (accuracy_columns.h) that have a console width,
+ * in its order, one space apart. */
+static void print_cell(const accuracy_column *c, const char *text, bool first)
 {
-    if (isinf(v)) snprintf(buf, size, v > 0 ? "inf" : "-");
-    else snprintf(buf, size, "%.4g", v);
-    return buf;
+    printf(c->console_width < 0 ? "%s%-*s" : "%s%*s", first ? "" : " ",
+           c->console_width < 0 ? -c->console_width : c->console_width, text);
 }
 
-static void print_row(const scan_result *r, size_t i, int k, int d)
+static void print_row(const accuracy_row *w, void *arg)
 {
-    const gelu_impl *impl = r->impls[i];
-    const impl_metrics *m = &r->metrics[i];
-    const error_metrics *e = &m->err[k][d];
-    char u[32], a[32], mono[32] = "", sign[32] = "", spec[16] = "";
-    if (k == REF_OWN && d == DIR_FORWARD)
-        snprintf(mono, sizeof mono, "%llu", (unsigned long long)m->mono.violations);
-    if (k == REF_OWN && d == DIR_DERIVATIVE)
-        snprintf(sign, sizeof sign, "%llu", (unsigned long long)m->sign.violations);
-    if (k == REF_OWN && r->has_extras)
-        snprintf(spec, sizeof spec, "%zu", r->extras[i].nspecial_failed[d]);
-    printf("%-14s %-6s %-5s %-10s %11s %-16a %9.4g %8.4f%% %10s %-16a %6s %6s %5s\n", impl->name,
-           k == REF_OWN ? gelu_target_name(impl->target) : "exact", k == REF_OWN ? "own" : "exact",
-           d == DIR_FORWARD ? "forward" : "derivative", fmt_ulp(e->max_ulp.value, u, sizeof u),
-           (double)float_from_bits(e->max_ulp.bits), error_metrics_mean_ulp(e),
-           e->count ? 100.0 * (double)e->correctly_rounded / (double)e->count : 0.0,
-           fmt_ulp(e->max_abs.value, a, sizeof a), (double)float_from_bits(e->max_abs.bits), mono,
-           sign, spec);
+    (void)arg;
+    bool first = true;
+    for (size_t k = 0; k < accuracy_column_count(); k++) {
+        const accuracy_column *c = accuracy_column_at(k);
+        if (!c->console_width) continue;
+        char text[128];
+        (c->console ? c->console : c->csv)(w, text, sizeof text);
+        print_cell(c, text, first);
+        first = false;
+    }
+    printf("\n");
 }
 
 static void print_table(const scan_result *r)
 {
-    printf("%-14s %-6s %-5s %-10s %11s %-16s %9s %9s %10s %-16s %6s %6s %5s\n", "impl", "target",
-           "ref", "direction", "max_ulp", "at", "mean_ulp", "CR", "max_abs", "at", "mono",
-           "sign", "spec");
-    for (size_t i = 0; i < r->nimpls; i++)
-        for (int k = 0; k < REF_KINDS; k++) {
-            if (k == REF_EXACT && !scan_has_exact_row(r->impls[i])) continue;
-            for (int d = 0; d < (r->grad ? DIR_COUNT : 1); d++) print_row(r, i, k, d);
-        }
+    bool first = true;
+    for (size_t k = 0; k < accuracy_column_count(); k++) {
+        const accuracy_column *c = accuracy_column_at(k);
+        if (!c->console_width) continue;
+        print_cell(c, c->console_header ? c->console_header : c->name, first);
+        first = false;
+    }
+    printf("\n");
+    accuracy_each_row(r, print_row, NULL);
     printf("\ninputs: %llu", (unsigned long long)r->inputs);
     uint64_t refs = 0, fb = 0;
     for (int t = 0; t < GELU_TARGET_COUNT; t++)

@@ -19,6 +19,7 @@ int cmd_bench(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_pick(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
+int cmd_markdown(int argc, char **argv);
 
 /* EXIT_OK, or EXIT_CHECK_FAILED after printing why, when an exec child failed while kernels
  * ran (its outputs are NaN then: nothing computed from them may be printed or written). */

@@ -156,7 +156,7 @@ static bool select_impls(moons_args *a, char *skipped, size_t size)
             snprintf(skipped + used, size - used, "%s%s", used ? ", " : "", m->name);
     }
     /* By default, as the scan: every available one but the threaded benchmark rows (their
-     * kernels are their single-threaded twins', and their thread pools cost ~25 s a seed). */
+     * kernels are their single-threaded twins', and their thread pools would fight the run's). */
     if (a->n_chosen == 0)
         for (size_t i = 0; i < gelu_impl_count(); i++) {
             const gelu_impl *m = gelu_impl_at(i);

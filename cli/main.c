@@ -43,6 +43,8 @@ static const struct {
     {"pick", cmd_pick, "the fastest implementation a platform runs that meets constraints", NULL, false},
     {"compare", cmd_compare, "what changed between two result sets; fails on an accuracy regression",
      NULL, false},
+    {"markdown", cmd_markdown, "the README's accuracy table in Markdown from a report's accuracy.csv",
+     NULL, false},
 };
 
 /* Options of every command, taken out of argv before the command sees it: --plugin FILE.so

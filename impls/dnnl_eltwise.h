@@ -35,12 +35,14 @@ void dnnl_eltwise_run(dnnl_alg_kind_t alg, bool grad, bool threaded, const float
     DNNL_GELU_KERNEL(forward_omp, alg, false, true)                                              \
     DNNL_GELU_KERNEL(derivative_omp, alg, true, true)                                            \
     const gelu_impl gelu_impl_dnnl_##suffix = {                                                  \
-        .name = "dnnl_" #suffix, .target = tgt, .features = 0, .forward = forward,               \
+        .name = "dnnl_" #suffix, .method = "dnnl_" #suffix, .isa = GELU_ISA_PORTABLE,            \
+        .target = tgt, .features = 0, .forward = forward,                                        \
         .derivative = derivative, .contract = contract_init,                                     \
         .origin = "peer: oneDNN eltwise " #alg ", single-threaded",                             \
     };                                                                                           \
     const gelu_impl gelu_impl_dnnl_##suffix##_omp = {                                            \
-        .name = "dnnl_" #suffix "_omp", .target = tgt, .features = 0, .forward = forward_omp,    \
+        .name = "dnnl_" #suffix "_omp", .method = "dnnl_" #suffix "_omp",                        \
+        .isa = GELU_ISA_PORTABLE, .target = tgt, .features = 0, .forward = forward_omp,          \
         .derivative = derivative_omp, .contract = contract_init, .own_threads = true,                                 \
         .origin = "peer: oneDNN eltwise " #alg " on its own OpenMP threads (all cores)",        \
     }

@@ -30,6 +30,8 @@ static void derivative(const float *x, float *y, size_t n)
 
 const gelu_impl gelu_impl_erf_naive = {
     .name = "erf_naive",
+    .method = "erf_naive",
+    .isa = GELU_ISA_PORTABLE,
     .target = GELU_TARGET_EXACT,
     .features = 0,
     .forward = forward,

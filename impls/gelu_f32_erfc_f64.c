@@ -12,6 +12,8 @@
 
 const gelu_impl gelu_impl_erfc_f64 = {
     .name = "erfc_f64",
+    .method = "erfc_f64",
+    .isa = GELU_ISA_PORTABLE,
     .target = GELU_TARGET_EXACT,
     .features = 0,
     .forward = erfc_f64_forward,

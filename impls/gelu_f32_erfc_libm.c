@@ -25,6 +25,8 @@ static void derivative(const float *x, float *y, size_t n)
 
 const gelu_impl gelu_impl_erfc_libm = {
     .name = "erfc_libm",
+    .method = "erfc_libm",
+    .isa = GELU_ISA_PORTABLE,
     .target = GELU_TARGET_EXACT,
     .features = 0,
     .forward = forward,

@@ -29,6 +29,8 @@ static void derivative(const float *x, float *y, size_t n)
 
 const gelu_impl gelu_impl_gsl_cdf = {
     .name = "gsl_cdf",
+    .method = "gsl_cdf",
+    .isa = GELU_ISA_PORTABLE,
     .target = GELU_TARGET_EXACT,
     .features = 0,
     .forward = forward,

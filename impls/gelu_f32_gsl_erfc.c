@@ -16,6 +16,8 @@
 
 const gelu_impl gelu_impl_gsl_erfc = {
     .name = "gsl_erfc",
+    .method = "gsl_erfc",
+    .isa = GELU_ISA_PORTABLE,
     .target = GELU_TARGET_EXACT,
     .features = 0,
     .forward = erfc_f64_forward,

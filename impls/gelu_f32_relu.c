@@ -2,4 +2,4 @@
  * target is itself. Kept out of GELU accuracy tables. Kernels: relu_kernels.h. */
 #include "relu_kernels.h"
 
-const gelu_impl gelu_impl_relu = RELU_IMPL("relu", 0, "portable");
+const gelu_impl gelu_impl_relu = RELU_IMPL("relu", PORTABLE, "portable");

@@ -2,4 +2,4 @@
 #include "relu_kernels.h"
 
 const gelu_impl gelu_impl_relu_avx2 =
-    RELU_IMPL("relu_avx2", CPU_FEATURE_AVX2 | CPU_FEATURE_FMA, "AVX2");
+    RELU_IMPL("relu_avx2", AVX2, "AVX2");

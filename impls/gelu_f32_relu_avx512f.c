@@ -2,5 +2,4 @@
 #include "relu_kernels.h"
 
 const gelu_impl gelu_impl_relu_avx512f =
-    RELU_IMPL("relu_avx512f", CPU_FEATURE_AVX512F | CPU_FEATURE_AVX2 | CPU_FEATURE_FMA,
-              "AVX-512F");
+    RELU_IMPL("relu_avx512f", AVX512F, "AVX-512F");

@@ -23,6 +23,8 @@ static void derivative(const float *x, float *y, size_t n)
 
 const gelu_impl gelu_impl_sigmoid = {
     .name = "sigmoid",
+    .method = "sigmoid",
+    .isa = GELU_ISA_PORTABLE,
     .target = GELU_TARGET_SIGMOID,
     .features = 0,
     .forward = forward,

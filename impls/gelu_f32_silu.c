@@ -21,6 +21,8 @@ static void derivative(const float *x, float *y, size_t n)
 
 const gelu_impl gelu_impl_silu = {
     .name = "silu",
+    .method = "silu",
+    .isa = GELU_ISA_PORTABLE,
     .target = GELU_TARGET_SILU,
     .features = 0,
     .forward = forward,

@@ -8,7 +8,6 @@
 #include "sleef_gelu_kernels.h"
 
 const gelu_impl gelu_impl_sleef_erf_u10_avx2 =
-    SLEEF_GELU_IMPL("sleef_erf_u10_avx2",
-                    CPU_FEATURE_AVX2 | CPU_FEATURE_FMA,
+    SLEEF_GELU_IMPL("sleef_erf_u10_avx2", "sleef_erf_u10", AVX2,
                     SLEEF_ERF_U10_CONTRACT,
                     "Φ = ½·(1 + erf(x·√½)) with SLEEF erff (1.0 ULP), AVX2");

@@ -8,7 +8,6 @@
 #include "sleef_gelu_kernels.h"
 
 const gelu_impl gelu_impl_sleef_erfc_u15_avx512f =
-    SLEEF_GELU_IMPL("sleef_erfc_u15_avx512f",
-                    CPU_FEATURE_AVX512F | CPU_FEATURE_AVX2 | CPU_FEATURE_FMA,
+    SLEEF_GELU_IMPL("sleef_erfc_u15_avx512f", "sleef_erfc_u15", AVX512F,
                     SLEEF_ERFC_U15_CONTRACT,
                     "Φ = ½·erfc(−x·√½) with SLEEF erfcf (1.5 ULP), AVX-512F");

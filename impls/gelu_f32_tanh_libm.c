@@ -35,6 +35,8 @@ static void derivative(const float *x, float *y, size_t n)
 
 const gelu_impl gelu_impl_tanh_libm = {
     .name = "tanh_libm",
+    .method = "tanh_libm",
+    .isa = GELU_ISA_PORTABLE,
     .target = GELU_TARGET_TANH,
     .features = 0,
     .forward = forward,

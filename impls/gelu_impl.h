@@ -46,6 +46,32 @@ enum {
     CPU_FEATURE_COUNT = 6
 };
 
+/* The instruction sets a kernel is built for, and the CPU features each build needs: one row
+ * per ISA, X(ID, name, features). The name is the registry name's suffix (method_name; none for
+ * PORTABLE, which runs on any x86-64 CPU and elsewhere) and the key of the ISA's static library
+ * in meson.build (isa_args); avx512f is AVX-512F alone (ReLU, SLEEF), avx512 our kernels' F, DQ,
+ * BW and VL. GELU_ISA_FEATURES_<ID> is the features as a constant, for static descriptors. */
+#define GELU_ISA_LIST(X)                                                                        \
+    X(PORTABLE, "portable", 0u)                                                                 \
+    X(AVX2, "avx2", CPU_FEATURE_AVX2 | CPU_FEATURE_FMA)                                         \
+    X(AVX512F, "avx512f", CPU_FEATURE_AVX512F | CPU_FEATURE_AVX2 | CPU_FEATURE_FMA)             \
+    X(AVX512, "avx512",                                                                         \
+      CPU_FEATURE_AVX512F | CPU_FEATURE_AVX512DQ | CPU_FEATURE_AVX512BW |                     \
+          CPU_FEATURE_AVX512VL | CPU_FEATURE_FMA)
+
+typedef enum {
+#define GELU_ISA_ID(id, name, features) GELU_ISA_##id,
+    GELU_ISA_LIST(GELU_ISA_ID)
+#undef GELU_ISA_ID
+    GELU_ISA_COUNT
+} gelu_isa;
+
+enum {
+#define GELU_ISA_FEATURES(id, name, features) GELU_ISA_FEATURES_##id = (features),
+    GELU_ISA_LIST(GELU_ISA_FEATURES)
+#undef GELU_ISA_FEATURES
+};
+
 /* Array kernels, y[i] = f(x[i]) for i < n, in their format's storage type: the kernel's type
  * carries the format (gelu_format.h). gelu_kernel is binary32's. */
 typedef void (*gelu_kernel)(const float *x, float *y, size_t n);
@@ -72,6 +98,11 @@ typedef struct {
 
 typedef struct {
     const char *name;   /* the registry name: gelu_f32_<name> is the C symbol prefix */
+    /* The algorithm, shared by its ISA builds (name = method, or method_<isa name> for a build
+     * that is not PORTABLE), and the ISA this build is for; features are that ISA's. Built-in
+     * implementations only: one added at run time (gelu_impl_add) has method NULL. */
+    const char *method;
+    gelu_isa isa;
     gelu_target target; /* what it approximates */
     unsigned features;  /* CPU_FEATURE_* bits it needs */
     /* The format its kernels read and write (binary32, 0, unless set), and so which kernel pair
@@ -104,6 +135,12 @@ const gelu_impl *gelu_impl_find(const char *name);
 int gelu_impl_add(const gelu_impl *impl, const char *source, char *err, size_t errsize);
 /* Where a run-time implementation comes from; NULL for a built-in one. */
 const char *gelu_impl_source(const gelu_impl *impl);
+
+/* An ISA's name ("portable", "avx2", …; "?" out of range) and the CPU features it needs. */
+const char *gelu_isa_name(gelu_isa isa);
+unsigned gelu_isa_features(gelu_isa isa);
+/* The build of `method` for `isa`; NULL when the registry has none. */
+const gelu_impl *gelu_impl_build(const char *method, gelu_isa isa);
 
 const char *gelu_target_name(gelu_target t);
 /* GELU_TARGET_COUNT when the name is unknown. */

@@ -53,9 +53,9 @@
  *
  * Op count (AVX-512, from the disassembly, constants hoisted): forward 28 vector operations
  * (17 FMA, 2 mul, 4 add/sub, div, max, xor, roundscale, scalef); the derivative 29
- * (one mul more, its last add an FMA). The division costs little here (timed: replacing it by a multiply saved
- * ~2%); the count is what sets the time: ~0.22 ns/element on this machine's AVX-512 (Zen 5),
- * where oneDNN's whole gelu_erf takes 0.30-0.42. */
+ * (one mul more, its last add an FMA). The division costs little here (replacing it by a
+ * multiply changed the time by a few percent); the count is what sets the time (measure it with
+ * `gelucheck bench`, against oneDNN's gelu_erf in the same run). */
 #ifndef GELUCHECK_GELU_TAIL_H
 #define GELUCHECK_GELU_TAIL_H
 

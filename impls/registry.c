@@ -67,6 +67,28 @@ const char *gelu_impl_source(const gelu_impl *impl)
 
 static const struct {
     const char *name;
+    unsigned features;
+} isas[GELU_ISA_COUNT] = {
+#define GELU_ISA_ROW(id, isa_name, isa_features) [GELU_ISA_##id] = {isa_name, isa_features},
+    GELU_ISA_LIST(GELU_ISA_ROW)
+#undef GELU_ISA_ROW
+};
+
+const char *gelu_isa_name(gelu_isa isa) { return isa < GELU_ISA_COUNT ? isas[isa].name : "?"; }
+
+unsigned gelu_isa_features(gelu_isa isa) { return isa < GELU_ISA_COUNT ? isas[isa].features : 0; }
+
+const gelu_impl *gelu_impl_build(const char *method, gelu_isa isa)
+{
+    for (size_t i = 0; i < gelu_impl_count(); i++) {
+        const gelu_impl *m = gelu_impl_at(i);
+        if (m->method && m->isa == isa && strcmp(m->method, method) == 0) return m;
+    }
+    return NULL;
+}
+
+static const struct {
+    const char *name;
     bool is_gelu;
 } targets[GELU_TARGET_COUNT] = {
 #define GELU_TARGET_ROW(id, name, is_gelu) [GELU_TARGET_##id] = {name, is_gelu},

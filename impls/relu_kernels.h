@@ -27,10 +27,11 @@ static void relu_derivative(const float *restrict x, float *restrict y, size_t n
         y[i] = x[i] != x[i] ? x[i] : (x[i] > 0.0f ? 1.0f : 0.0f);
 }
 
-/* The descriptor of a ReLU compiled for CPU features `feat`. */
-#define RELU_IMPL(impl_name, feat, what)                                                      \
+/* The descriptor of a ReLU compiled for ISA GELU_ISA_<isa_id> (gelu_impl.h). */
+#define RELU_IMPL(impl_name, isa_id, what)                                                    \
     {                                                                                         \
-        .name = impl_name, .target = GELU_TARGET_RELU, .features = (feat),                    \
+        .name = impl_name, .method = "relu", .isa = GELU_ISA_##isa_id,                        \
+        .target = GELU_TARGET_RELU, .features = GELU_ISA_FEATURES_##isa_id,                   \
         .forward = relu_forward, .derivative = relu_derivative,                               \
         .contract = {.max_ulp = 0.0, .max_abs = 0.0, .monotone = true, .specials = true,     \
                      .grad_max_ulp = 0.0, .grad_max_abs = 0.0},                               \

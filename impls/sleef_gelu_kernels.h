@@ -77,10 +77,12 @@ static void sleef_gelu_derivative(const float *x, float *y, size_t n)
         .grad_max_ulp = INFINITY, .grad_max_abs = 1.48e-07,                                        \
     }
 
-/* The descriptor of one SLEEF peer, with the kernels above. */
-#define SLEEF_GELU_IMPL(impl_name, feat, contract_init, what)                                    \
+/* The descriptor of one SLEEF peer (method `method` built for ISA GELU_ISA_<isa_id>), with the
+ * kernels above. */
+#define SLEEF_GELU_IMPL(impl_name, method_name, isa_id, contract_init, what)                     \
     {                                                                                            \
-        .name = impl_name, .target = GELU_TARGET_EXACT, .features = (feat),                      \
+        .name = impl_name, .method = method_name, .isa = GELU_ISA_##isa_id,                      \
+        .target = GELU_TARGET_EXACT, .features = GELU_ISA_FEATURES_##isa_id,                     \
         .forward = sleef_gelu_forward, .derivative = sleef_gelu_derivative,                      \
         .contract = contract_init, .origin = "peer: x·Φ(x), " what,                             \
     }

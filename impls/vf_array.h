@@ -77,11 +77,12 @@
 #endif
 
 /* VF_GELU_IMPL(name, target, forward, derivative, origin, contract fields...): the descriptor
- * gelu_impl_<name> of one ISA's build of a vf_* algorithm, its CPU features those of the
- * vf_<isa>.h included (VF_FEATURES).
+ * gelu_impl_<name> of one ISA's build of a vf_* algorithm, its ISA and CPU features those of the
+ * vf_<isa>.h included (VF_ISA, VF_FEATURES), its method VF_METHOD, which the build's file
+ * generated from impls/vf_build.c.in defines (impls/meson.build, vf_methods).
  *
  * The plain (one-lane) build is compiled twice where the compiler takes -mfma: as is, the
- * portable kernels, whose vf_fma is libm's fmaf (a call: ~10 ns/element), and with FMA
+ * portable kernels, whose vf_fma is libm's fmaf (a call per operation), and with FMA
  * instructions (VF_SCALAR_FMA defined), which export only their kernels,
  * gelu_f32_<name>_fma_forward/_derivative. The descriptor's kernels call the FMA ones on a CPU
  * that has FMA and the portable ones elsewhere: the same bits either way (fmaf and the FMA
@@ -91,6 +92,8 @@
                            forward_plain, derivative_plain, origin_line, ...)                   \
     const gelu_impl gelu_impl_##impl_name = {                                                \
         .name = #impl_name,                                                                  \
+        .method = VF_METHOD,                                                                 \
+        .isa = VF_ISA,                                                                       \
         .target = (impl_target),                                                             \
         .features = VF_FEATURES,                                                             \
         .forward = (forward_kernel),                                                         \

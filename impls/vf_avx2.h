@@ -8,7 +8,8 @@
 #include <stdint.h>
 
 #define VF_WIDTH 8
-#define VF_FEATURES (CPU_FEATURE_AVX2 | CPU_FEATURE_FMA)
+#define VF_ISA GELU_ISA_AVX2 /* gelu_impl.h's ISA list: this build's ISA and features */
+#define VF_FEATURES GELU_ISA_FEATURES_AVX2
 
 typedef __m256 vf;
 typedef __m256i vi;

@@ -9,9 +9,8 @@
 
 #define VF_WIDTH 16
 /* The AVX-512 library is compiled with F, DQ, BW, VL and FMA: the compiler may use any. */
-#define VF_FEATURES                                                                            \
-    (CPU_FEATURE_AVX512F | CPU_FEATURE_AVX512DQ | CPU_FEATURE_AVX512BW | CPU_FEATURE_AVX512VL | \
-     CPU_FEATURE_FMA)
+#define VF_ISA GELU_ISA_AVX512 /* gelu_impl.h's ISA list: this build's ISA and features */
+#define VF_FEATURES GELU_ISA_FEATURES_AVX512
 
 typedef __m512 vf;
 typedef __m512i vi;

@@ -11,7 +11,8 @@
 #include <string.h>
 
 #define VF_WIDTH 1
-#define VF_FEATURES 0u /* CPU_FEATURE_* bits the build needs */
+#define VF_ISA GELU_ISA_PORTABLE /* gelu_impl.h's ISA list: this build's ISA and features */
+#define VF_FEATURES GELU_ISA_FEATURES_PORTABLE
 
 typedef float vf;
 typedef int32_t vi;

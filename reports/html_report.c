@@ -6,11 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "accuracy_columns.h"
 #include "gelu_impl.h"
 #include "known_names.h"
 #include "pick.h"
 
-static void text(FILE *f, const char *s)
+void html_text(FILE *f, const char *s)
 {
     for (; s && *s; s++) switch (*s) {
         case '<': fputs("&lt;", f); break;
@@ -49,13 +50,13 @@ static const char style[] =
 static void header(FILE *f, const report_meta *m)
 {
     fputs("<h1>gelucheck report</h1>\n<p class=\"sub\">", f);
-    text(f, m->cpu);
+    html_text(f, m->cpu);
     fputs(" &#183; ", f);
-    text(f, m->date);
+    html_text(f, m->date);
     fputs(" &#183; commit ", f);
-    text(f, m->commit);
+    html_text(f, m->commit);
     fputs(" &#183; ", f);
-    text(f, m->scan);
+    html_text(f, m->scan);
     fputs(" (<a href=\"#run\">how it was run</a>)</p>\n", f);
 }
 
@@ -69,10 +70,10 @@ static void run_details(FILE *f, const report_meta *m)
     for (size_t i = 0; i < sizeof labels / sizeof labels[0]; i++) {
         fprintf(f, "<dt>%s</dt><dd>", labels[i]);
         if (i == 7) fputs("<code>", f);
-        text(f, values[i]);
+        html_text(f, values[i]);
         if (i == 0) {
             fputs(" (", f);
-            text(f, m->cpu_features);
+            html_text(f, m->cpu_features);
             fputs(")", f);
         }
         fputs(i == 7 ? "</code></dd>\n" : "</dd>\n", f);
@@ -117,7 +118,7 @@ static const char *isa_label(unsigned features)
 }
 
 /* A numeric cell's opening tag; data-v holds the number in full for sorting. */
-static void open_num(FILE *f, double v)
+void html_open_num(FILE *f, double v)
 {
     fputs("<td", f);
     if (!isnan(v)) {
@@ -129,40 +130,34 @@ static void open_num(FILE *f, double v)
     fputs(">", f);
 }
 
-/* A number with its input on a second, smaller line: "184.6" over "@ -0x1.2p+2". */
-static void error_cell(FILE *f, const results_error *e, bool ulp)
-{
-    if (!e->present) {
-        fputs("<td>&#8211;</td>", f);
-        return;
-    }
-    double v = ulp ? e->max_ulp : e->max_abs;
-    const char *x = ulp ? e->max_ulp_x : e->max_abs_x;
-    open_num(f, v);
-    fprintf(f, isinf(v) ? "inf" : "%.4g", v);
-    if (*x) {
-        fputs("<small>@ ", f);
-        text(f, x);
-        fputs("</small>", f);
-    }
-    fputs("</td>", f);
-}
-
-static void count_cell(FILE *f, long v)
-{
-    if (v < 0)
-        fputs("<td>&#8211;</td>", f);
-    else
-        fprintf(f, "<td data-v=\"%ld\">%ld</td>", v, v);
-}
+/* The summary's accuracy columns, picked from the column table (accuracy_columns.h) by name,
+ * with the reference and direction each reads and its header. */
+static const struct {
+    const char *column;
+    int ref, dir;
+    const char *header;
+    bool sorts_as_text; /* else as numbers (data-v) */
+} summary_columns[] = {
+    {"max_ulp", REF_OWN, DIR_FORWARD, "max ULP<small>own target</small>", false},
+    {"max_ulp", REF_EXACT, DIR_FORWARD, "max ULP<small>exact GELU</small>", false},
+    {"max_abs", REF_EXACT, DIR_FORWARD, "max abs<small>exact GELU</small>", false},
+    {"cr_fraction", REF_OWN, DIR_FORWARD, "CR %<small>own target</small>", false},
+    {"mono_violations", REF_OWN, DIR_FORWARD, "mono&#173;tone<small>violations</small>", false},
+    {"max_ulp", REF_OWN, DIR_DERIVATIVE, "gradient<small>max ULP, own</small>", false},
+    {"specials_failed", REF_OWN, DIR_FORWARD, "specials<small>fwd / grad</small>", false},
+    {"benchdnn_failed", REF_OWN, DIR_FORWARD, "benchdnn<small>fails</small>", false},
+    {"xnnpack_failed", REF_OWN, DIR_FORWARD, "XNNPACK<small>fails</small>", false},
+    {"contract", REF_OWN, DIR_FORWARD, "con&#173;tract", true},
+};
+enum { SUMMARY_COLUMNS = sizeof summary_columns / sizeof summary_columns[0] };
 
 static void speed_cells(FILE *f, const results_row *r, const char *size)
 {
     const results_speed *sp = size ? results_speed_at(r, size) : NULL;
     if (sp) {
-        open_num(f, sp->ns);
+        html_open_num(f, sp->ns);
         fprintf(f, "%.4g</td>", sp->ns);
-        open_num(f, sp->ratio);
+        html_open_num(f, sp->ratio);
         fprintf(f, "%.3g</td>", sp->ratio);
     } else
         fputs("<td>&#8211;</td><td>&#8211;</td>", f);
@@ -173,41 +168,20 @@ static void summary_row(FILE *f, const results_set *s, const results_row *r)
     char feat[128];
     fprintf(f, "<tr class=\"%s\"><td class=\"l\" data-v=\"",
             strcmp(r->contract, "fail") == 0 ? "fail" : "pass");
-    text(f, r->name);
+    html_text(f, r->name);
     fputs("\"><b>", f);
-    text(f, r->name);
+    html_text(f, r->name);
     fputs("</b><small title=\"", f);
-    text(f, r->features ? cpu_features_string(r->features, feat, sizeof feat) : "no CPU feature");
+    html_text(f, r->features ? cpu_features_string(r->features, feat, sizeof feat) : "no CPU feature");
     fputs("\">", f);
-    text(f, r->target);
+    html_text(f, r->target);
     fputs(" &#183; ", f);
-    text(f, isa_label(r->features));
+    html_text(f, isa_label(r->features));
     fputs("</small></td>", f);
-    error_cell(f, &r->own[0], true);
-    error_cell(f, &r->exact[0], true);
-    error_cell(f, &r->exact[0], false);
-    if (r->own[0].present) {
-        open_num(f, 100 * r->own[0].cr_fraction);
-        fprintf(f, "%.4f</td>", 100 * r->own[0].cr_fraction);
-    } else
-        fputs("<td>&#8211;</td>", f);
-    count_cell(f, r->mono_violations);
-    error_cell(f, &r->own[1], true);
-    if (r->specials_failed[0] < 0)
-        fputs("<td>&#8211;</td>", f);
-    else {
-        long fwd = r->specials_failed[0], grad = r->specials_failed[1] < 0 ? 0 : r->specials_failed[1];
-        fprintf(f, "<td data-v=\"%ld\">%ld / %ld</td>", fwd + grad, fwd, grad);
+    for (size_t k = 0; k < SUMMARY_COLUMNS; k++) {
+        const accuracy_column *c = accuracy_column_find(summary_columns[k].column);
+        c->html(f, c, r, summary_columns[k].ref, summary_columns[k].dir);
     }
-    count_cell(f, r->benchdnn_failed);
-    if (r->xnnpack_failed < 0)
-        fputs("<td>&#8211;</td>", f);
-    else
-        fprintf(f, "<td data-v=\"%ld\">%ld<small>of %ld</small></td>", r->xnnpack_failed,
-                r->xnnpack_failed, r->xnnpack_checked);
-    fputs("<td class=\"c l\">", f);
-    text(f, r->contract[0] ? r->contract : "\xe2\x80\x93");
-    fputs("</td>", f);
     speed_cells(f, r, s->nsizes ? s->sizes[0] : NULL);
     speed_cells(f, r, s->nsizes > 1 ? s->sizes[s->nsizes - 1] : NULL);
     fputs("</tr>\n", f);
@@ -228,11 +202,11 @@ static void names_footnote(FILE *f, const results_set *s)
         for (size_t j = i, n = 0; j < s->n; j++)
             if (strcmp(known_names(s->rows[j].name, s->rows[j].target), t) == 0) {
                 fputs(n++ ? ", <code>" : "<code>", f);
-                text(f, s->rows[j].name);
+                html_text(f, s->rows[j].name);
                 fputs("</code>", f);
             }
         fputs(": ", f);
-        text(f, t);
+        html_text(f, t);
         fputs("</li>\n", f);
     }
     fputs("</ul>\n</details>\n", f);
@@ -244,18 +218,13 @@ static void summary(FILE *f, const results_set *s)
                *last = s->nsizes > 1 ? s->sizes[s->nsizes - 1] : "-";
     fputs("<h2 id=\"summary\">Every implementation</h2>\n<div class=\"scroll\" id=\"summary-table\">\n"
           "<table class=\"sortable\">\n<thead><tr>"
-          "<th class=\"l\" data-sort=\"text\">impl<small>target &#183; ISA</small></th>"
-          "<th data-sort=\"num\">max ULP<small>own target</small></th>"
-          "<th data-sort=\"num\">max ULP<small>exact GELU</small></th>"
-          "<th data-sort=\"num\">max abs<small>exact GELU</small></th>"
-          "<th data-sort=\"num\">CR %<small>own target</small></th>"
-          "<th data-sort=\"num\">mono&#173;tone<small>violations</small></th>"
-          "<th data-sort=\"num\">gradient<small>max ULP, own</small></th>"
-          "<th data-sort=\"num\">specials<small>fwd / grad</small></th>"
-          "<th data-sort=\"num\">benchdnn<small>fails</small></th>"
-          "<th data-sort=\"num\">XNNPACK<small>fails</small></th>"
-          "<th class=\"l\" data-sort=\"text\">con&#173;tract</th>",
+          "<th class=\"l\" data-sort=\"text\">impl<small>target &#183; ISA</small></th>",
           f);
+    for (size_t k = 0; k < SUMMARY_COLUMNS; k++)
+        fprintf(f, "<th%s>%s</th>",
+                summary_columns[k].sorts_as_text ? " class=\"l\" data-sort=\"text\""
+                                                 : " data-sort=\"num\"",
+                summary_columns[k].header);
     fprintf(f,
             "<th data-sort=\"num\">ns/elem<small>%s</small></th>"
             "<th data-sort=\"num\">&#215;ReLU<small>%s</small></th>"
@@ -267,7 +236,7 @@ static void summary(FILE *f, const results_set *s)
     fputs("</tbody>\n</table>\n</div>\n", f);
     if (s->baseline[0]) {
         fputs("<p>&#215;ReLU: against <code>", f);
-        text(f, s->baseline);
+        html_text(f, s->baseline);
         fputs("</code>, the widest ReLU this CPU runs. Rows without accuracy figures are "
               "benchmark-only (threaded rows measure the same kernels as their single-threaded "
               "twin). The second line under a maximum is the first input reaching it.</p>\n",
@@ -299,13 +268,13 @@ static void choice_cells(FILE *f, const results_set *s, const pick_candidate *k,
     const results_row *dnnl = onednn_row(s, r->target);
     const results_speed *dsp = dnnl ? results_speed_at(dnnl, size) : NULL;
     fputs("<td class=\"l\"><b>", f);
-    text(f, r->name);
+    html_text(f, r->name);
     fprintf(f, "</b><small>%.4g ULP, max abs %.2g</small></td>", r->exact[0].max_ulp,
             r->exact[0].max_abs);
     fprintf(f, "<td>%.3g</td><td>%.3g</td>", sp->ns, sp->ratio);
     if (dsp && dnnl != r) {
         fprintf(f, "<td>%.2g<small>", sp->ns / dsp->ns);
-        text(f, dnnl->name);
+        html_text(f, dnnl->name);
         fputs("</small></td>", f);
     } else
         fputs(dnnl == r ? "<td>1<small>itself</small></td>" : "<td>&#8211;</td>", f);
@@ -316,15 +285,15 @@ static void need_row(FILE *f, const results_set *s, const pick_need *need, pick_
     size_t n;
     int fits = pick_rank(s, PICK_HOST, &need->c, k, &n);
     fputs("<tr><td class=\"l\"><b>", f);
-    text(f, need->title);
+    html_text(f, need->title);
     fputs("</b></td>", f);
     if (fits == 0) {
         fputs("<td class=\"l\" colspan=\"5\">nothing measured meets it", f);
         if (n > 0 && !k[0].off_target) {
             fputs("<small>closest: ", f);
-            text(f, k[0].row->name);
+            html_text(f, k[0].row->name);
             fputs(" (", f);
-            text(f, k[0].why);
+            html_text(f, k[0].why);
             fputs(")</small>", f);
         }
         fputs("</td></tr>\n", f);
@@ -334,7 +303,7 @@ static void need_row(FILE *f, const results_set *s, const pick_need *need, pick_
     fputs("<td class=\"l\">", f);
     if (fits > 1) {
         fputs("<b>", f);
-        text(f, k[1].row->name);
+        html_text(f, k[1].row->name);
         fprintf(f, "</b><small>%.3g ns/elem, %.4g ULP</small>", k[1].ns,
                 k[1].row->exact[0].max_ulp);
     } else
@@ -365,15 +334,15 @@ static void baseline_summary(FILE *f, const html_report *h)
     if (!h->baseline_dir) return;
     if (!h->baseline) {
         fputs("<p class=\"broken\">Not compared with the baseline <code>", f);
-        text(f, h->baseline_dir);
+        html_text(f, h->baseline_dir);
         fputs("</code>: ", f);
-        text(f, h->baseline_note ? h->baseline_note : "unreadable");
+        html_text(f, h->baseline_note ? h->baseline_note : "unreadable");
         fputs("</p>\n", f);
         return;
     }
     const compare_result *c = &h->baseline->result;
     fprintf(f, "<p class=\"%s\">Against the baseline <code>", c->regressions ? "broken" : "ok");
-    text(f, h->baseline_dir);
+    html_text(f, h->baseline_dir);
     fprintf(f, "</code>: %zu regression%s (<a href=\"#changes\">what changed</a>)</p>\n",
             c->regressions, c->regressions == 1 ? "" : "s");
 }
@@ -384,11 +353,11 @@ static void changes_section(FILE *f, const html_report *h)
     const compare_result *c = &h->baseline->result;
     const run_manifest *m = h->baseline->manifest;
     fputs("<h2 id=\"changes\">What changed since the baseline</h2>\n<p>Baseline <code>", f);
-    text(f, h->baseline_dir);
+    html_text(f, h->baseline_dir);
     fputs("</code> (commit ", f);
-    text(f, m[0].commit);
+    html_text(f, m[0].commit);
     fputs(", ", f);
-    text(f, m[0].created);
+    html_text(f, m[0].created);
     fprintf(f, "), %zu implementations compared, as <code>gelucheck compare</code> does (also "
                "in <code>compare.csv</code>). Accuracy is deterministic, so any worse figure is "
                "a regression; a speed change counts only when the two runs' interquartile ranges "
@@ -409,13 +378,13 @@ static void changes_section(FILE *f, const html_report *h)
             if (bad != (pass == 0)) continue;
             fprintf(f, "<tr class=\"%s\"><td class=\"l c\">%s</td><td class=\"l\">",
                     bad ? "fail" : "pass", compare_kind_name(ch->kind));
-            text(f, ch->impl);
+            html_text(f, ch->impl);
             fputs("</td><td class=\"l\">", f);
-            text(f, ch->metric);
+            html_text(f, ch->metric);
             fputs("</td><td>", f);
-            text(f, ch->old_value);
+            html_text(f, ch->old_value);
             fputs("</td><td>", f);
-            text(f, ch->new_value);
+            html_text(f, ch->new_value);
             fputs("</td></tr>\n", f);
         }
     fputs("</tbody>\n</table>\n</div>\n", f);
@@ -440,9 +409,9 @@ static void answer_section(FILE *f, const html_report *h)
             cpu_features_string(pick_platform_features(PICK_HOST), feat, sizeof feat));
     for (size_t i = 0; i < pick_need_count(); i++) {
         fputs(i ? "; <i>" : "<i>", f);
-        text(f, pick_need_at(i)->title);
+        html_text(f, pick_need_at(i)->title);
         fputs("</i>: ", f);
-        text(f, pick_need_at(i)->asks);
+        html_text(f, pick_need_at(i)->asks);
     }
     fputs(". Ranked by median ns/element at l2; 16-bit formats are not measured yet.</p>\n", f);
     broken_summary(f, h);
@@ -452,7 +421,7 @@ static void answer_section(FILE *f, const html_report *h)
         fputs("<figure id=\"pareto\">\n", f);
         html_inline_svg(f, h->svg[PLOT_PARETO]);
         fputs("<figcaption>", f);
-        text(f, plot_caption(PLOT_PARETO));
+        html_text(f, plot_caption(PLOT_PARETO));
         fputs(" (<code>pareto.svg</code>, <code>pareto.gp</code>)</figcaption>\n</figure>\n", f);
     }
     fputs("</section>\n", f);
@@ -523,7 +492,7 @@ static void broken_section(FILE *f, const html_report *h)
           f);
     for (size_t i = 0; i < h->nbroken; i++) {
         fputs("<li><code>", f);
-        text(f, h->broken[i]);
+        html_text(f, h->broken[i]);
         fputs("</code></li>\n", f);
     }
     fputs("</ul>\n", f);
@@ -534,17 +503,17 @@ static void plots_section(FILE *f, const html_report *h)
     fputs("<h2 id=\"plots\">Plots</h2>\n", f);
     if (h->plots_note) {
         fputs("<p><b>", f);
-        text(f, h->plots_note);
+        html_text(f, h->plots_note);
         fputs("</b></p>\n", f);
     }
     for (int k = 0; k < PLOT_COUNT; k++) {
         if (!h->svg[k] || k == PLOT_PARETO) continue;
         fprintf(f, "<figure id=\"%s\">\n<h3>", plot_name((plot_kind)k));
-        text(f, plot_title((plot_kind)k));
+        html_text(f, plot_title((plot_kind)k));
         fputs("</h3>\n", f);
         html_inline_svg(f, h->svg[k]);
         fputs("<figcaption>", f);
-        text(f, plot_caption((plot_kind)k));
+        html_text(f, plot_caption((plot_kind)k));
         fprintf(f, " (<code>%s.svg</code>, drawn by <code>%s.gp</code>)</figcaption>\n</figure>\n",
                 plot_name((plot_kind)k), plot_name((plot_kind)k));
     }
@@ -564,9 +533,9 @@ static void mean_sd_cell(FILE *f, mean_sd v, const char *format)
 static void name_cells(FILE *f, const gelu_impl *m)
 {
     fputs("<td class=\"l\"><b>", f);
-    text(f, m->name);
+    html_text(f, m->name);
     fputs("</b></td><td class=\"l\">", f);
-    text(f, gelu_target_name(m->target));
+    html_text(f, gelu_target_name(m->target));
     fputs("</td>", f);
 }
 
@@ -575,7 +544,7 @@ static void moons_setup(FILE *f, const html_moons *mo)
     const moons_experiment *e = mo->experiment;
     const moons_config *c = &e->config;
     fputs("<p>", f);
-    text(f, mo->run);
+    html_text(f, mo->run);
     fprintf(f,
             " of <code>gelucheck moons</code> over the implementations scanned above: "
             "%zu points per seed (%zu train, %zu validation, %zu test), noise %g; MLP 2&#8211;"
@@ -587,7 +556,7 @@ static void moons_setup(FILE *f, const html_moons *mo)
             c->n_samples, e->n_train, e->n_validation, e->n_test, c->noise, c->h1, c->h2, c->lr,
             c->batch, c->epochs, c->n_seeds, c->first_seed,
             c->first_seed + (unsigned long)c->n_seeds - 1);
-    text(f, e->impls[e->reference]->name);
+    html_text(f, e->impls[e->reference]->name);
     fputs("</code>. Every number but the times is the same bit for bit on every run; one row "
           "per seed and implementation is in <code>moons.csv</code>.</p>\n",
           f);
@@ -632,12 +601,12 @@ static void tally_row(FILE *f, const moons_experiment *e, const moons_tally *t,
                       const char *what, moons_metric m)
 {
     fputs("<tr><td class=\"l\">", f);
-    text(f, what);
+    html_text(f, what);
     fprintf(f, "</td><td class=\"l\">%s</td><td>%zu</td><td>%zu</td><td>%zu</td><td>%.2g (",
             metric_names[m], t->n, t->beyond, t->significant, t->max_abs);
-    text(f, e->impls[t->max_abs_impl]->name);
+    html_text(f, e->impls[t->max_abs_impl]->name);
     fprintf(f, ")</td><td>%.2g (", t->min_p);
-    text(f, e->impls[t->min_p_impl]->name);
+    html_text(f, e->impls[t->min_p_impl]->name);
     fputs(")</td></tr>\n", f);
 }
 
@@ -689,7 +658,7 @@ static void moons_swap_table(FILE *f, const html_moons *mo)
 {
     const moons_experiment *e = mo->experiment;
     fputs("<p>Inference swap: each seed's network trained with <code>", f);
-    text(f, e->impls[e->reference]->name);
+    html_text(f, e->impls[e->reference]->name);
     fputs("</code>, scored on the test part with the row's implementation in place of its "
           "activation.</p>\n<div class=\"scroll\">\n<table>\n<thead><tr><th>impl</th><th>target</th>"
           "<th>&#916; test accuracy</th><th>max |&#916; logit|</th></tr></thead>\n<tbody>\n",

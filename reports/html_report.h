@@ -16,6 +16,11 @@
 #include "plots.h"
 #include "results.h"
 
+/* s escaped for HTML text and attribute values (NULL: nothing). */
+void html_text(FILE *f, const char *s);
+/* A numeric cell's opening tag; data-v holds the number in full for sorting. */
+void html_open_num(FILE *f, double v);
+
 typedef struct {
     const char *cpu, *cpu_features, *compiler, *flags, *date, *commit, *command;
     const char *scan; /* what was scanned: "all 2^32 encodings, forward and derivative" */

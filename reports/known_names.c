@@ -1,6 +1,8 @@
 /* Framework names of each implementation (see known_names.h). */
 #include "known_names.h"
 
+#include "gelu_impl.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -43,19 +45,19 @@ static const struct {
     {"target:relu", "not a GELU: the cost baseline (PyTorch nn.ReLU, oneDNN eltwise_relu)"},
 };
 
-void impl_base_name(const char *impl, char *out, size_t size)
+const char *impl_method(const char *impl)
 {
-    const char *isa = strstr(impl, "_avx");
-    snprintf(out, size, "%.*s", isa ? (int)(isa - impl) : (int)strlen(impl), impl);
+    const gelu_impl *m = gelu_impl_find(impl);
+    return m && m->method ? m->method : impl; /* run-time implementations have none */
 }
 
-/* Looked up by the registry name, then by it without an ISA suffix (_avx2, _avx512, _avx512f:
- * the builds of one algorithm share their names), then by the target. */
+/* Looked up by the registry name, then by its method (the builds of one algorithm share their
+ * names), then by the target. */
 const char *known_names(const char *impl, const char *target)
 {
     char keys[3][64] = {"", "", "target:"};
     snprintf(keys[0], sizeof keys[0], "%s", impl);
-    impl_base_name(impl, keys[1], sizeof keys[1]);
+    snprintf(keys[1], sizeof keys[1], "%s", impl_method(impl));
     strncat(keys[2], target, sizeof keys[2] - strlen(keys[2]) - 1);
     for (int pass = 0; pass < 3; pass++)
         for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
@@ -76,10 +78,8 @@ impl_family impl_family_of(const char *impl)
     for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
         if (strncmp(impl, prefixes[i].prefix, strlen(prefixes[i].prefix)) == 0)
             return prefixes[i].family;
-    char base[64];
-    impl_base_name(impl, base, sizeof base);
     for (size_t i = 0; i < sizeof plain / sizeof plain[0]; i++)
-        if (strcmp(base, plain[i]) == 0) return FAMILY_LIBM_GSL;
+        if (strcmp(impl_method(impl), plain[i]) == 0) return FAMILY_LIBM_GSL;
     return FAMILY_OURS;
 }
 

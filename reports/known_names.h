@@ -10,8 +10,9 @@
 /* A short text for the implementation (by registry name, else by target name); "" when none. */
 const char *known_names(const char *impl, const char *target);
 
-/* The name without its ISA suffix (_avx2, _avx512, _avx512f): one algorithm's builds share it. */
-void impl_base_name(const char *impl, char *out, size_t size);
+/* The registry's method of the implementation named `impl` (one algorithm's ISA builds share
+ * it), or `impl` itself when this build registers no such name or it was added at run time. */
+const char *impl_method(const char *impl);
 
 /* Where an implementation comes from, for the report's plots: this project's kernels, plain
  * formulas over the C library or GSL, SIMD math libraries (SLEEF), frameworks (oneDNN). */

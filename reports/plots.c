@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "gelu_impl.h"
 #include "known_names.h"
 
 static const struct {
@@ -70,10 +71,9 @@ static bool same_error(const results_error *a, const results_error *b)
 /* Two builds of one algorithm whose every figure read back from accuracy.csv is equal. */
 static bool isa_twins(const results_row *a, const results_row *b)
 {
-    char x[64], y[64];
-    impl_base_name(a->name, x, sizeof x);
-    impl_base_name(b->name, y, sizeof y);
-    if (strcmp(x, y) != 0 || a->mono_violations != b->mono_violations) return false;
+    if (strcmp(impl_method(a->name), impl_method(b->name)) != 0 ||
+        a->mono_violations != b->mono_violations)
+        return false;
     for (int d = 0; d < 2; d++)
         if (!same_error(&a->own[d], &b->own[d]) || !same_error(&a->exact[d], &b->exact[d]))
             return false;
@@ -100,11 +100,11 @@ static void family_series_of(const results_set *s, impl_family fam, family_serie
             out->row[out->n] = i;
             snprintf(out->title[out->n++], sizeof out->title[0], "%s", r->name);
         } else {
-            char base[64], *t = out->title[k];
-            impl_base_name(r->name, base, sizeof base);
+            const gelu_impl *m = gelu_impl_find(r->name); /* registered: its method matched */
+            char *t = out->title[k];
             size_t used = strlen(t);
             snprintf(t + used, sizeof out->title[0] - used, " +%s",
-                     r->name + strlen(base) + (r->name[strlen(base)] == '_'));
+                     m ? gelu_isa_name(m->isa) : r->name);
         }
     }
 }

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "accuracy_columns.h"
 #include "gelu_impl.h"
 
 enum { MAX_FIELDS = 128 };
@@ -94,6 +95,7 @@ static results_row *row_for(results_set *s, const char *name)
     snprintf(r->name, sizeof r->name, "%s", name);
     r->mono_violations = r->specials_failed[0] = r->specials_failed[1] = -1;
     r->benchdnn_failed = r->xnnpack_failed = r->xnnpack_checked = -1;
+    r->exact_benchdnn_failed = r->exact_xnnpack_failed = -1;
     const gelu_impl *m = gelu_impl_find(name); /* until a CSV says otherwise */
     if (m) {
         r->features = m->features;
@@ -319,8 +321,26 @@ static const char *const accuracy_cols[A_COLS] = {
     "max_ulp_x", "cr_fraction", "max_abs",   "max_abs_x", "mono_violations", "specials_failed",
     "contract"};
 
+/* The fields of the columns shown as written (accuracy_columns.h) into r->text[ref][d]: each a
+ * number ("inf" allowed) or empty, short enough to keep. */
+static int keep_texts(csv_file *c, results_row *r, const csv_line *l, const int *text_col, int ref,
+                      int d)
+{
+    for (int k = 0; k < RESULTS_TEXT_COLUMNS; k++) {
+        if (text_col[k] < 0) continue;
+        double v;
+        if (get_number(c, l, text_col[k], -INFINITY, INFINITY, true, &v)) return -2;
+        const char *t = get(l, text_col[k]);
+        if (strlen(t) >= RESULTS_X)
+            return bad(c, "column '%s': '%s' is longer than %d characters", col_name(c, text_col[k]),
+                       t, RESULTS_X - 1);
+        snprintf(r->text[ref][d][k], RESULTS_X, "%s", t);
+    }
+    return 0;
+}
+
 static int accuracy_line(csv_file *c, results_set *s, const csv_line *l, const int *col,
-                         const int *crit, const int *hist, int cr_count)
+                         const int *crit, const int *hist, int cr_count, const int *text_col)
 {
     static const char *const refs[] = {"own", "exact"}, *const dirs[] = {"forward", "derivative"},
                              *const verdicts[] = {"pass", "fail", ""};
@@ -358,8 +378,11 @@ static int accuracy_line(csv_file *c, results_set *s, const csv_line *l, const i
     r->inputs = (uint64_t)inputs;
     r->scanned = true;
     *dst = e;
-    if (!own) return 0;
-    /* An exact-target implementation is its own exact row. */
+    long *exact_crit[2] = {&r->exact_benchdnn_failed, &r->exact_xnnpack_failed};
+    bool exact_row = !own || strcmp(r->target, "exact") == 0; /* exact-target: its own exact row */
+    for (int k = 0; k < 2 && d == 0 && exact_row; k++)
+        if (crit[k] >= 0 && get_count(c, l, crit[k], true, exact_crit[k])) return -2;
+    if (!own) return keep_texts(c, r, l, text_col, ref, d); /* the columns' own checks first */
     if (strcmp(r->target, "exact") == 0) r->exact[d] = e;
     long mono, spec;
     int verdict;
@@ -385,6 +408,9 @@ static int accuracy_line(csv_file *c, results_set *s, const csv_line *l, const i
             (crit[2] >= 0 && get_count(c, l, crit[2], true, &r->xnnpack_checked)))
             return -2;
     }
+    if (keep_texts(c, r, l, text_col, ref, d)) return -2;
+    /* An exact-target implementation is its own exact row. */
+    if (strcmp(r->target, "exact") == 0) memcpy(r->text[1][d], r->text[0][d], sizeof r->text[0][d]);
     return 0;
 }
 
@@ -403,9 +429,17 @@ static int load_accuracy(results_set *s, const char *path, bool known_only, char
         snprintf(name, sizeof name, "ulp_%s", hist_bucket_name(b));
         hist[b] = column(&c.header, name);
     }
+    int text_col[RESULTS_TEXT_COLUMNS];
+    for (int k = 0; k < RESULTS_TEXT_COLUMNS; k++) text_col[k] = -1;
+    for (size_t k = 0; k < accuracy_column_count(); k++) {
+        const accuracy_column *a = accuracy_column_at(k);
+        int slot = accuracy_column_text_slot(a);
+        if (slot >= 0 && slot < RESULTS_TEXT_COLUMNS) text_col[slot] = column(&c.header, a->name);
+    }
     csv_line l;
     int rows = 0;
-    while ((rc = csv_next(&c, &l)) == 1 && (rc = accuracy_line(&c, s, &l, cols, crit, hist, cr_count)) == 0)
+    while ((rc = csv_next(&c, &l)) == 1 &&
+           (rc = accuracy_line(&c, s, &l, cols, crit, hist, cr_count, text_col)) == 0)
         rows++;
     if (rc == 0 && rows == 0) rc = bad(&c, "no rows after the header");
     csv_close(&c);

@@ -15,6 +15,8 @@
 #include "metrics.h"
 
 enum { RESULTS_MAX_ROWS = 128, RESULTS_MAX_SIZES = 8, RESULTS_NAME = 64, RESULTS_X = 40 };
+/* Columns kept as written for the HTML summary (accuracy_columns.h: html_as_written). */
+enum { RESULTS_TEXT_COLUMNS = 8 };
 
 /* One reference × direction row of accuracy.csv. */
 typedef struct {
@@ -41,8 +43,12 @@ typedef struct {
     long specials_failed[2];        /* −1: not measured */
     long benchdnn_failed, xnnpack_failed,
         xnnpack_checked;         /* own target, forward; −1: not measured */
+    long exact_benchdnn_failed, exact_xnnpack_failed; /* exact GELU, forward; −1: not measured */
     char contract[8];            /* pass | fail */
     uint64_t hist[HIST_BUCKETS]; /* own target, forward: inputs per ULP bucket */
+    /* [reference][direction][slot]: the fields of the columns shown as written (a number, ""
+     * when empty or not read), by accuracy_column_text_slot. */
+    char text[2][2][RESULTS_TEXT_COLUMNS][RESULTS_X];
     size_t nspeeds;
     results_speed speed[RESULTS_MAX_SIZES];
     unsigned csv_rows; /* the accuracy rows read: bit 2·reference + direction */

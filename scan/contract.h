@@ -10,8 +10,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <string.h>
 
+#include "float_bits.h" /* float_bits, float_from_bits: used by contract.c and its includers */
 #include "gelu_impl.h"
 #include "reference.h"
 
@@ -64,20 +64,5 @@ contract_failure contract_check(const gelu_impl *impl, const float *x, size_t n,
  *  y = ..., ref = ..." into buf. */
 void contract_describe(const gelu_impl *impl, const contract_report *report, char *buf,
                        size_t size);
-
-/* The binary32 encoding of x, and back. */
-static inline uint32_t float_bits(float x)
-{
-    uint32_t b;
-    memcpy(&b, &x, sizeof b);
-    return b;
-}
-
-static inline float float_from_bits(uint32_t bits)
-{
-    float x;
-    memcpy(&x, &bits, sizeof x);
-    return x;
-}
 
 #endif

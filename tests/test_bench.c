@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "gelucheck_config.h"
 
 enum { N = 100000 };
 
@@ -39,6 +40,19 @@ Test(bench, dist_names_round_trip)
     for (int d = 0; d < BENCH_DIST_COUNT; d++)
         cr_expect_eq(bench_dist_from_name(bench_dist_name((bench_dist)d)), (bench_dist)d);
     cr_expect_eq(bench_dist_from_name("gamma"), BENCH_DIST_COUNT);
+}
+
+/* The baseline is found through the descriptors' method and ISA (no names built): on this CPU it
+ * must be the ReLU build the README names for it, by the CPU's own features. */
+Test(bench, baseline_is_the_widest_relu_this_cpu_runs)
+{
+    unsigned f = cpu_features();
+    const char *want = (f & CPU_FEATURE_AVX512F) && GELUCHECK_HAVE_AVX512F ? "relu_avx512f"
+                       : (f & CPU_FEATURE_AVX2) && GELUCHECK_HAVE_AVX2  ? "relu_avx2"
+                                                                          : "relu";
+    const gelu_impl *baseline = bench_default_baseline();
+    cr_assert_not_null(baseline);
+    cr_expect_str_eq(baseline->name, want);
 }
 
 Test(bench, one_result_per_implementation_any_threads)

@@ -391,5 +391,20 @@ if [ $st -ne 1 ] || ! grep -q "^  worse  *erfc_f64  *max ULP vs own target" "$ou
     echo "FAIL: compare with erfc_f64 1 ULP worse: status $st: $(cat "$out" "$err")"; fails=$((fails + 1))
 fi
 
+# markdown: the README table from a results directory, rows as the fixture's figures read by
+# hand (tanhy has no derivative row: its cells are dashes; its criteria are the exact row's).
+mkdir -p "$scratch/md"
+cp "$(dirname "$0")/fixtures/pick/accuracy.csv" "$scratch/md/"
+if ! "$g" markdown "$scratch/md" >"$out" 2>"$err"; then
+    echo "FAIL: markdown on the pick fixture: $(cat "$err")"; fails=$((fails + 1))
+fi
+for want in '| `tie_c` | exact | 0.5 (0x1p+0) | 0.5 | 6e-08 | 100.00 | 0 | 0/0 | 0.6 | 6e-08 | 0 / 0 |' \
+    '| `tanhy` | tanh | 2 (0x1p+2) | 1.2e+07 | 2e-07 | 80.00 | 0 | 0/– | – | – | 3 / 700 |'; do
+    grep -qxF -- "$want" "$out" || { echo "FAIL: markdown lacks the row $want: $(cat "$out")"; fails=$((fails + 1)); }
+done
+expect_usage_error "cannot read '$scratch/none/accuracy.csv'" markdown "$scratch/none"
+expect_usage_error "'b': one directory only" markdown "$scratch/md" b
+expect_usage_error "'--csv'" markdown --csv x
+
 [ $fails -eq 0 ] && echo "cli: all checks passed"
 exit $fails

@@ -134,6 +134,30 @@ Test(impls, special_values_by_encoding)
     }
 }
 
+/* Each descriptor's method and ISA agree with its name (method, or method_<isa> for a build that
+ * is not portable) and its CPU features are its ISA's: the registry's one grammar, which the
+ * generated vf builds follow and the hand-written peers must too. */
+Test(impls, name_method_and_isa_agree)
+{
+    for (size_t i = 0; i < gelu_impl_count(); i++) {
+        const gelu_impl *m = gelu_impl_at(i);
+        if (gelu_impl_source(m)) continue; /* added at run time: no method, any features */
+        cr_assert_not_null(m->method, "%s has no method", m->name);
+        char want[96];
+        if (m->isa == GELU_ISA_PORTABLE)
+            snprintf(want, sizeof want, "%s", m->method);
+        else
+            snprintf(want, sizeof want, "%s_%s", m->method, gelu_isa_name(m->isa));
+        cr_expect_str_eq(m->name, want, "%s: method %s, ISA %s make the name %s", m->name,
+                         m->method, gelu_isa_name(m->isa), want);
+        cr_expect_eq(m->features, gelu_isa_features(m->isa),
+                     "%s: features 0x%x, its ISA %s needs 0x%x", m->name, m->features,
+                     gelu_isa_name(m->isa), gelu_isa_features(m->isa));
+        cr_expect_eq(gelu_impl_build(m->method, m->isa), m, "%s: not the only %s build for %s",
+                     m->name, m->method, gelu_isa_name(m->isa));
+    }
+}
+
 /* The SIMD builds of one algorithm (name_avx2, name_avx512, …) against its plain build (name):
  * the vf_* algorithms run the same operations in the same order on every ISA, so the bits must
  * agree (NaN: any NaN). Inputs: every 4093rd encoding (all signs and binades), the specials, and
@@ -182,14 +206,11 @@ static void expect_same_bits(const gelu_impl *m, gelu_kernel fwd, gelu_kernel de
     }
 }
 
-/* The plain build's name: name_avx2 → name, name_avx512f → name, else NULL. */
-static const gelu_impl *plain_build(const char *name)
+/* The portable build of m's method when m is another ISA's build of it, else NULL. */
+static const gelu_impl *plain_build(const gelu_impl *m)
 {
-    const char *cut = strstr(name, "_avx");
-    if (!cut) return NULL;
-    char base[64];
-    snprintf(base, sizeof base, "%.*s", (int)(cut - name), name);
-    return gelu_impl_find(base);
+    return !m->method || m->isa == GELU_ISA_PORTABLE ? NULL
+                                                     : gelu_impl_build(m->method, GELU_ISA_PORTABLE);
 }
 
 Test(impls, simd_builds_match_the_plain_build)
@@ -199,7 +220,7 @@ Test(impls, simd_builds_match_the_plain_build)
     float *ya = malloc(n * sizeof *ya), *yb = malloc(n * sizeof *yb);
     size_t pairs = 0;
     for (size_t i = 0; i < gelu_impl_count(); i++) {
-        const gelu_impl *m = gelu_impl_at(i), *plain = plain_build(m->name);
+        const gelu_impl *m = gelu_impl_at(i), *plain = plain_build(m);
         if (!plain || !gelu_impl_available(m)) continue;
         pairs++;
         expect_same_bits(m, m->forward, m->derivative, plain->name, plain->forward,

@@ -1,4 +1,4 @@
-/* The MPFR oracle pinned to values computed independently (DESIGN.md's 20-digit values, the
+/* The MPFR oracle pinned to values computed independently (docs/DESIGN.md's 20-digit values, the
  * tabulated Φ(1) and φ(1)), correct rounding at the subnormal traps, the special inputs, and
  * x_min of the tanh and sigmoid targets against a double-precision Newton solve written here. */
 #include <criterion/criterion.h>
@@ -115,7 +115,7 @@ Test(reference, correct_rounding_at_subnormal_traps)
 
 Test(reference, tails)
 {
-    /* DESIGN.md: the correctly rounded value is x for x ≥ ~5.4 and −0 below ≈ −14.3561. */
+    /* docs/DESIGN.md: the correctly rounded value is x for x ≥ ~5.4 and −0 below ≈ −14.3561. */
     cr_expect_eq(bits(ref_round(GELU_TARGET_EXACT, false, 6.0f)), bits(6.0f));
     cr_expect_eq(bits(ref_round(GELU_TARGET_EXACT, false, FLT_MAX)), bits(FLT_MAX));
     cr_expect_eq(bits(ref_round(GELU_TARGET_EXACT, false, -14.5f)), 0x80000000u);

@@ -15,6 +15,7 @@
 
 #include "known_names.h"
 #include "gelu_impl.h"
+#include "accuracy_columns.h"
 #include "html_report.h"
 #include "moons.h"
 #include "pick.h"
@@ -554,4 +555,19 @@ Test(report, known_names_by_name_isa_and_target)
               "gsl_cdf is not computed through erfc: %s", generic);
     cr_expect(strstr(known_names("tanh_avx2", "tanh"), "approximate='tanh'") != NULL);
     cr_expect_str_eq(known_names("no_such_impl", "no_such_target"), "");
+}
+
+/* Every column the HTML summary shows as written has a slot in results_row.text. */
+Test(report, columns_shown_as_written_have_a_slot)
+{
+    int shown = 0;
+    for (size_t k = 0; k < accuracy_column_count(); k++) {
+        const accuracy_column *c = accuracy_column_at(k);
+        if (c->html != html_as_written) continue;
+        cr_expect_eq(accuracy_column_text_slot(c), shown, "%s", c->name);
+        cr_expect_lt(accuracy_column_text_slot(c), RESULTS_TEXT_COLUMNS,
+                     "%s: raise RESULTS_TEXT_COLUMNS", c->name);
+        shown++;
+    }
+    cr_expect_gt(shown, 0);
 }

@@ -15,16 +15,10 @@
 #include <time.h>
 
 #include "exec.h"
+#include "float_bits.h"
 #include "gelu_impl.h"
 
 enum { BATCH = 1 << 16, MAX_IMPLS = 16 };
-
-static uint32_t bits(float f)
-{
-    uint32_t b;
-    memcpy(&b, &f, 4);
-    return b;
-}
 
 int main(int argc, char **argv)
 {
@@ -73,8 +67,7 @@ int main(int argc, char **argv)
         for (uint64_t b = 0; b < (UINT64_C(1) << 32);) {
             size_t m = 0;
             for (; m < BATCH && b < (UINT64_C(1) << 32); m++, b += stride) {
-                uint32_t e = (uint32_t)b;
-                memcpy(&x[m], &e, 4);
+                x[m] = float_from_bits((uint32_t)b);
             }
             uint64_t ns = 0;
             if (exec_eval(c, d == 1, x, y, m, &ns, err, sizeof err) != 0) {
@@ -87,8 +80,8 @@ int main(int argc, char **argv)
             for (int k = 0; k < n; k++) {
                 (d ? impls[k]->derivative : impls[k]->forward)(x, z, m);
                 for (size_t j = 0; j < m; j++)
-                    if (bits(y[j]) != bits(z[j]) && !(isnan(y[j]) && isnan(z[j]))) {
-                        if (first[k] < 0) first[k] = (int64_t)bits(x[j]);
+                    if (float_bits(y[j]) != float_bits(z[j]) && !(isnan(y[j]) && isnan(z[j]))) {
+                        if (first[k] < 0) first[k] = (int64_t)float_bits(x[j]);
                         differ[k]++;
                     }
             }
@@ -102,11 +95,9 @@ int main(int argc, char **argv)
             if (differ[k] == 0)
                 printf("  %-22s identical at every input\n", impls[k]->name);
             else {
-                float f;
                 uint32_t e = (uint32_t)first[k];
-                memcpy(&f, &e, 4);
                 printf("  %-22s differs at %llu inputs, the first at x = %a (0x%08x)\n",
-                       impls[k]->name, (unsigned long long)differ[k], (double)f, e);
+                       impls[k]->name, (unsigned long long)differ[k], (double)float_from_bits(e), e);
             }
         }
     }

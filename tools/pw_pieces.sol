@@ -16,7 +16,7 @@
 
 pw_gelu = x*erfc(-x/sqrt(2))/2;
 pw_gelu_d = erfc(-x/sqrt(2))/2 + x*exp(-x^2/2)/sqrt(2*pi);
-pw_xmin = -0.751791524693564457457904164;   // GELU's minimum (reference/, DESIGN.md)
+pw_xmin = -0.751791524693564457457904164;   // GELU's minimum (reference/, docs/DESIGN.md)
 
 procedure pw_ulp(v) { return 2^(floor(log2(abs(v))) - 23); };
 

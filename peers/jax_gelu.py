@@ -1,0 +1,41 @@
+"""JAX's GELU as a gelucheck implementation over the exec protocol (docs/protocol.md):
+jax.nn.gelu jitted on the CPU backend in binary32, forward and its derivative (jax.vmap of
+jax.grad), XLA on one thread.
+
+    python3 jax_gelu.py [--approximate]     # jax_gelu (exact) or jax_gelu_tanh (tanh)
+"""
+import argparse
+import os
+import sys
+
+os.environ.setdefault("JAX_PLATFORMS", "cpu")
+os.environ.setdefault("XLA_FLAGS", "--xla_cpu_multi_thread_eigen=false intra_op_parallelism_threads=1")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "examples", "exec"))
+
+import numpy as np  # noqa: E402
+import jax  # noqa: E402
+import jax.numpy as jnp  # noqa: E402
+
+from gelucheck_exec import serve  # noqa: E402
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--approximate", action="store_true")
+    approx = p.parse_args().approximate
+    f = jax.jit(lambda x: jax.nn.gelu(x, approximate=approx))
+    df = jax.jit(jax.vmap(jax.grad(lambda x: jax.nn.gelu(x, approximate=approx))))
+
+    def forward(buf):
+        return np.asarray(f(jnp.asarray(np.frombuffer(buf, dtype="<f4"))))
+
+    def derivative(buf):
+        return np.asarray(df(jnp.asarray(np.frombuffer(buf, dtype="<f4"))))
+
+    name = "jax_gelu_tanh" if approx else "jax_gelu"
+    origin = "jax %s jax.nn.gelu(approximate=%s) jitted, CPU, vmap(grad)" % (jax.__version__, approx)
+    return serve(name, "tanh" if approx else "exact", forward, derivative, origin=origin)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
