@@ -154,7 +154,7 @@ int accuracy_output(const char *cmd, const scan_result *r, const accuracy_files 
 size_t accuracy_default_impls(const char *cmd, const gelu_impl **out)
 {
     size_t n = 0;
-    for (size_t i = 0; i < gelu_impl_count() && n < SCAN_MAX_IMPLS; i++) {
+    for (size_t i = 0; i < gelu_impl_count(); i++) {
         const gelu_impl *m = gelu_impl_at(i);
         if (m->own_threads)
             fprintf(stderr, "gelucheck %s: leaving out '%s' (own thread pool, the kernels of its "

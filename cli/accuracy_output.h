@@ -22,7 +22,7 @@ int accuracy_output(const char *cmd, const scan_result *r, const accuracy_files 
  * once. Returns 0 or prints a message and returns -1. */
 int accuracy_files_probe(const char *cmd, const accuracy_files *files);
 
-/* The implementations a scan runs by default into out (room for SCAN_MAX_IMPLS): every one this
+/* The implementations a scan runs by default into out (room for gelu_impl_count()): every one this
  * CPU runs except those with their own thread pool (a note on stderr names them). */
 size_t accuracy_default_impls(const char *cmd, const gelu_impl **out);
 

@@ -368,13 +368,13 @@ int chunked_scan(const char *cmd, const scan_config *cfg, const char *checkpoint
     }
     uint64_t blocks = (end - first + SCAN_BLOCK - 1) / SCAN_BLOCK;
     s.chunks = blocks < CHUNKS_MAX ? (unsigned)blocks : CHUNKS_MAX;
-    if (!(s.part = malloc(sizeof *s.part))) {
+    if (!(s.part = calloc(1, sizeof *s.part))) {
         fprintf(stderr, "gelucheck %s: out of memory\n", cmd);
         return EXIT_CHECK_FAILED;
     }
     if (ranks_rank() != 0) {
         int st = worker(&s);
-        free(s.part);
+        scan_result_free(s.part);
         return st;
     }
     if (checkpoint) checkpoint_open(&s);
@@ -416,7 +416,7 @@ int chunked_scan(const char *cmd, const scan_config *cfg, const char *checkpoint
     free(s.worker_chunk);
     free(s.rank_chunks);
     free(s.present);
-    free(s.part);
+    scan_result_free(s.part);
     if (s.status != EXIT_OK) fprintf(stderr, "gelucheck %s: %s\n", cmd, s.message);
     return s.status;
 }

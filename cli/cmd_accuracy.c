@@ -56,7 +56,7 @@ static void print_help(void)
 }
 
 typedef struct {
-    const gelu_impl *impls[SCAN_MAX_IMPLS];
+    const gelu_impl **impls; /* room for the registry: each at most once */
     size_t nimpls;
     scan_domain domain;
     bool grad, have_range, have_sample, profile;
@@ -80,7 +80,6 @@ static int parse_impls(const char *list, accuracy_args *a)
         else if (twice) status = usage_error("accuracy", "--impl '%s' is given twice", name);
         else if (!gelu_impl_available(m))
             fprintf(stderr, "gelucheck accuracy: skipping '%s': this CPU lacks its features\n", name);
-        else if (a->nimpls == SCAN_MAX_IMPLS) status = usage_error("accuracy", "too many implementations");
         else a->impls[a->nimpls++] = m;
     }
     free(names);
@@ -199,6 +198,8 @@ static int write_partial(const scan_result *r, const char *path)
     return EXIT_OK;
 }
 
+static int run_accuracy(int argc, char **argv, accuracy_args *ap);
+
 int cmd_accuracy(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++)
@@ -207,6 +208,19 @@ int cmd_accuracy(int argc, char **argv)
             return EXIT_OK;
         }
     accuracy_args a = {.domain = {.kind = DOMAIN_ALL, .seed = 1}};
+    if (!(a.impls = calloc(gelu_impl_count(), sizeof *a.impls))) {
+        fprintf(stderr, "gelucheck accuracy: out of memory\n");
+        return EXIT_CHECK_FAILED;
+    }
+    int st = run_accuracy(argc, argv, &a);
+    free(a.impls);
+    return st;
+}
+
+/* cmd_accuracy with a.impls allocated. */
+static int run_accuracy(int argc, char **argv, accuracy_args *ap)
+{
+    accuracy_args a = *ap;
     int st = parse_args(argc, argv, &a);
     if (st != EXIT_OK) return st;
     if (a.nimpls == 0) a.nimpls = accuracy_default_impls("accuracy", a.impls);
@@ -235,11 +249,12 @@ int cmd_accuracy(int argc, char **argv)
         return EXIT_CHECK_FAILED;
     }
     cfg.profile = profile;
-    scan_result *r = malloc(sizeof *r);
+    scan_result *r = calloc(1, sizeof *r);
     st = r ? chunked_scan("accuracy", &cfg, a.checkpoint, r) : EXIT_CHECK_FAILED;
     if (!r) fprintf(stderr, "gelucheck accuracy: out of memory\n");
     if (st != EXIT_OK) {
-        free(r);
+        scan_result_free(r);
+        if (profile) scan_profile_release(profile);
         free(profile);
         return st;
     }
@@ -249,7 +264,8 @@ int cmd_accuracy(int argc, char **argv)
     uint64_t blocks = (r->inputs + SCAN_BLOCK - 1) / SCAN_BLOCK; /* scan_run's cap */
     if (threads > blocks) threads = blocks ? (unsigned)blocks : 1;
     if ((st = exec_failure_status("accuracy")) != EXIT_OK) {
-        free(r);
+        scan_result_free(r);
+        if (profile) scan_profile_release(profile);
         free(profile);
         return st;
     }
@@ -263,7 +279,8 @@ int cmd_accuracy(int argc, char **argv)
     printf("wall %.1f s, %u thread%s, %.3g inputs/s/thread, peak memory %.1f MiB\n", wall, threads,
            threads > 1 ? "s" : "", (double)r->inputs / wall / threads, (double)ru.ru_maxrss / 1024);
     if (profile) print_scan_profile(r, profile, wall, threads);
+    if (profile) scan_profile_release(profile);
     free(profile);
-    free(r);
+    scan_result_free(r);
     return st;
 }

@@ -7,9 +7,24 @@
 #include "cli.h"
 #include "gelu_impl.h"
 #include "reference.h"
+#include "targets.h"
+
+/* The targets with an evaluated reference (the target table's rows without a defining
+ * formula), as "exact, tanh, ..." into buf. */
+static const char *evaluated_targets(char *buf, size_t size)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int t = 0; t < GELU_TARGET_COUNT; t++)
+        if (!target_def_of((gelu_target)t)->defined && used < size)
+            used += (size_t)snprintf(buf + used, size - used, "%s%s", used ? ", " : "",
+                                     gelu_target_name((gelu_target)t));
+    return buf;
+}
 
 static void print_help(void)
 {
+    char targets[256];
     printf("usage: gelucheck eval --impl NAME [--grad] [--against TARGET] X...\n\n"
            "Evaluates implementation NAME (see 'gelucheck list') at each X and prints one CSV\n"
            "line per input under the header x,y,ref,ulp_error,abs_error:\n"
@@ -20,9 +35,10 @@ static void print_help(void)
            "  --impl NAME       the implementation (required)\n"
            "  --grad            evaluate the derivative against the reference's derivative\n"
            "  --against TARGET  the reference function: own (the implementation's own target,\n"
-           "                    the default), exact, tanh, sigmoid\n\n"
+           "                    the default), %s\n\n"
            "X is decimal or a C99 hex float (-0x1.8p+1), inf or nan; negative numbers are plain\n"
-           "arguments. Use -- before inputs that would otherwise look like options.\n");
+           "arguments. Use -- before inputs that would otherwise look like options.\n",
+           evaluated_targets(targets, sizeof targets));
 }
 
 int cmd_eval(int argc, char **argv)
@@ -66,11 +82,14 @@ int cmd_eval(int argc, char **argv)
     if (status == EXIT_OK) {
         bool own = strcmp(against, "own") == 0;
         target = own ? impl->target : gelu_target_from_name(against);
-        if (own && target == GELU_TARGET_RELU)
-            status = usage_error("eval", "'%s' approximates ReLU, which has no MPFR reference: "
-                                 "give --against exact, tanh or sigmoid", impl->name);
-        else if (target == GELU_TARGET_COUNT || target == GELU_TARGET_RELU)
-            status = usage_error("eval", "unknown --against '%s' (own, exact, tanh, sigmoid)", against);
+        char targets[256];
+        evaluated_targets(targets, sizeof targets);
+        if (own && target_def_of(target)->defined)
+            status = usage_error("eval", "'%s' approximates %s, which has no MPFR reference: "
+                                 "give --against one of %s", impl->name, gelu_target_name(target),
+                                 targets);
+        else if (target == GELU_TARGET_COUNT || target_def_of(target)->defined)
+            status = usage_error("eval", "unknown --against '%s' (own, %s)", against, targets);
     }
     if (status == EXIT_OK && n == 0) status = usage_error("eval", "no inputs X given");
     if (status == EXIT_OK && !gelu_impl_available(impl)) {

@@ -115,7 +115,7 @@ int cmd_merge(int argc, char **argv)
     if (st == EXIT_OK && npaths == 0) st = usage_error("merge", "no partial result files given");
     if (st == EXIT_OK && accuracy_files_probe("merge", &files) != 0) st = EXIT_CHECK_FAILED;
     scan_result *acc = NULL, *part = NULL;
-    if (st == EXIT_OK && (!(acc = malloc(sizeof *acc)) || !(part = malloc(sizeof *part)))) {
+    if (st == EXIT_OK && (!(acc = calloc(1, sizeof *acc)) || !(part = calloc(1, sizeof *part)))) {
         fprintf(stderr, "gelucheck merge: out of memory\n");
         st = EXIT_CHECK_FAILED;
     }
@@ -124,8 +124,8 @@ int cmd_merge(int argc, char **argv)
         scan_refine_maxima(acc);
         st = accuracy_output("merge", acc, &files);
     }
-    free(acc);
-    free(part);
+    scan_result_free(acc);
+    scan_result_free(part);
     free(paths);
     return st;
 }

@@ -93,8 +93,10 @@ static int parse_args(int argc, char **argv, pick_args *a)
             st = got < 0 ? EXIT_USAGE : parse_bound("--own-max-ulp", v, &a->c.own_max_ulp);
         else if ((got = option_value("pick", argc, argv, &i, "--target", &v))) {
             if (got < 0) return EXIT_USAGE;
-            if (strcmp(v, "exact") && strcmp(v, "tanh") && strcmp(v, "sigmoid"))
-                st = usage_error("pick", "bad --target '%s': exact, tanh or sigmoid", v);
+            char names[256];
+            if (!gelu_target_is_gelu(gelu_target_from_name(v)))
+                st = usage_error("pick", "bad --target '%s': %s", v,
+                                 gelu_target_list(true, names, sizeof names));
             a->c.target = v;
         } else if ((got = option_value("pick", argc, argv, &i, "--size", &v))) {
             uint64_t n;

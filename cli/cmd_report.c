@@ -141,7 +141,7 @@ static int write_moons_csv(FILE *f, void *ctx)
 /* ---- the steps */
 
 typedef struct {
-    const gelu_impl *list[SCAN_MAX_IMPLS]; /* what the scan and make_moons run */
+    const gelu_impl **list; /* what the scan and make_moons run (room for the registry) */
     size_t n;
 } report_impls;
 
@@ -373,19 +373,28 @@ static int write_report(const report_args *a, const report_impls *impls, report_
                         a->command,
                         scan,
                         benchdesc};
-    char why[SCAN_MAX_IMPLS][512];
-    const char *broken[SCAN_MAX_IMPLS];
+    enum { WHY_SIZE = 512 };
+    char *why = malloc(r->nimpls * WHY_SIZE);
+    const char **broken = malloc(r->nimpls * sizeof *broken);
+    if (!why || !broken) {
+        free(why);
+        free(broken);
+        for (int k = 0; k < PLOT_COUNT; k++) free(svg[k]);
+        return -1;
+    }
     html_report h = {s,        &meta,       {NULL},     note,
                      broken,   0,           &moons,     baseline,
                      a->baseline, baseline_note[0] ? baseline_note : NULL};
     for (int k = 0; k < PLOT_COUNT; k++) h.svg[k] = svg[k];
     for (size_t i = 0; i < r->nimpls; i++)
-        if (scan_contract_violations(r, i, why[h.nbroken], sizeof why[0])) {
-            broken[h.nbroken] = why[h.nbroken];
+        if (scan_contract_violations(r, i, why + h.nbroken * WHY_SIZE, WHY_SIZE)) {
+            broken[h.nbroken] = why + h.nbroken * WHY_SIZE;
             h.nbroken++;
         }
     int rc = report_stage_write(st, "index.html", write_html, &h); /* manifest.json is staged */
     for (int k = 0; k < PLOT_COUNT; k++) free(svg[k]);
+    free(why);
+    free(broken);
     free(baseline);
     free(s);
     free(sum);
@@ -426,11 +435,12 @@ int cmd_report(int argc, char **argv)
     int st = parse_args(argc, argv, &a);
     if (st != EXIT_OK) return st;
     if (ranks_rank() != 0) { /* a worker rank scans its share and leaves the rest to rank 0 */
-        report_impls impls;
-        impls.n = accuracy_default_impls("report", impls.list);
-        scan_result *r = malloc(sizeof *r);
-        st = r ? run_scan(&a, &impls, r) : EXIT_CHECK_FAILED;
-        free(r);
+        report_impls impls = {calloc(gelu_impl_count(), sizeof *impls.list), 0};
+        scan_result *r = calloc(1, sizeof *r);
+        if (impls.list) impls.n = accuracy_default_impls("report", impls.list);
+        st = r && impls.list ? run_scan(&a, &impls, r) : EXIT_CHECK_FAILED;
+        scan_result_free(r);
+        free(impls.list);
         return st;
     }
     run_manifest old;
@@ -444,18 +454,20 @@ int cmd_report(int argc, char **argv)
                 explain_dir_error(a.out, errno, why, sizeof why));
         return EXIT_CHECK_FAILED;
     }
-    report_impls impls;
-    impls.n = accuracy_default_impls("report", impls.list);
-    scan_result *r = malloc(sizeof *r);
-    st = r ? run_scan(&a, &impls, r) : EXIT_CHECK_FAILED;
+    report_impls impls = {calloc(gelu_impl_count(), sizeof *impls.list), 0};
+    scan_result *r = calloc(1, sizeof *r);
+    if (impls.list) impls.n = accuracy_default_impls("report", impls.list);
+    st = r && impls.list ? run_scan(&a, &impls, r) : EXIT_CHECK_FAILED;
     if (st != EXIT_OK) {
-        if (!r) fprintf(stderr, "gelucheck report: out of memory\n");
-        free(r);
+        if (!r || !impls.list) fprintf(stderr, "gelucheck report: out of memory\n");
+        scan_result_free(r);
+        free(impls.list);
         report_stage_abort(&stage);
         return st;
     }
     if ((st = exec_failure_status("report")) != EXIT_OK) {
-        free(r);
+        scan_result_free(r);
+        free(impls.list);
         report_stage_abort(&stage);
         return st;
     }
@@ -481,6 +493,7 @@ int cmd_report(int argc, char **argv)
         if (baseline_status == EXIT_USAGE || (baseline_status && st == EXIT_OK))
             st = baseline_status;
     }
-    free(r);
+    scan_result_free(r);
+    free(impls.list);
     return st;
 }

@@ -339,8 +339,7 @@ double moons_threshold(const moons_experiment *e)
 
 bool moons_is_gelu(const gelu_impl *m)
 {
-    return m->target == GELU_TARGET_EXACT || m->target == GELU_TARGET_TANH ||
-           m->target == GELU_TARGET_SIGMOID;
+    return gelu_target_is_gelu(m->target);
 }
 
 moons_tally moons_tally_comparisons(const moons_experiment *e, const moons_summary *sum,

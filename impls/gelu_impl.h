@@ -12,14 +12,26 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
-/* The real function an implementation approximates (see DESIGN.md, "Three target functions"). */
+#include "gelu_format.h"
+
+/* The real functions an implementation approximates, one line each: the enum's suffix, the
+ * name, and whether it is a GELU (it then gets a row against exact GELU and a place among the
+ * report's GELUs). This is the targets' identity, which implementations, the benchmark and the
+ * experiments need without MPFR; their mathematics (reference, enclosure, thresholds) is the
+ * table in reference/targets.c, one row per line here (docs/DESIGN.md, "Targets"). */
+#define GELU_TARGETS(X)                                                                            \
+    X(EXACT, "exact", true)     /* x·Φ(x) */                                                      \
+    X(TANH, "tanh", true)       /* ½·x·(1 + tanh(√(2/π)·(x + 0.044715·x³))) */                    \
+    X(SIGMOID, "sigmoid", true) /* x·σ(1.702·x) */                                                \
+    X(SILU, "silu", false)      /* x·σ(x): SiLU/Swish, a comparison activation, not a GELU */     \
+    X(RELU, "relu", false)      /* max(x, 0): the benchmark baseline, not a GELU */
+
 typedef enum {
-    GELU_TARGET_EXACT,   /* x·Φ(x) */
-    GELU_TARGET_TANH,    /* ½·x·(1 + tanh(√(2/π)·(x + 0.044715·x³))) */
-    GELU_TARGET_SIGMOID, /* x·σ(1.702·x) */
-    GELU_TARGET_SILU,    /* x·σ(x): SiLU/Swish, a comparison activation, not a GELU */
-    GELU_TARGET_RELU,    /* max(x, 0): the benchmark baseline, not a GELU */
+#define GELU_TARGET_ENUM(id, name, is_gelu) GELU_TARGET_##id,
+    GELU_TARGETS(GELU_TARGET_ENUM)
+#undef GELU_TARGET_ENUM
     GELU_TARGET_COUNT
 } gelu_target;
 
@@ -60,7 +72,11 @@ enum {
 #undef GELU_ISA_FEATURES
 };
 
+/* Array kernels, y[i] = f(x[i]) for i < n, in their format's storage type: the kernel's type
+ * carries the format (gelu_format.h). gelu_kernel is binary32's. */
 typedef void (*gelu_kernel)(const float *x, float *y, size_t n);
+typedef void (*gelu_kernel_u16)(const uint16_t *x, uint16_t *y, size_t n); /* bfloat16, binary16 */
+typedef void (*gelu_kernel_f64)(const double *x, double *y, size_t n);     /* binary64 */
 
 /* What an implementation claims. A bound of INFINITY means "no claim". Forward bounds are against
  * the implementation's own target; gradient bounds against that target's derivative; maxima are
@@ -89,8 +105,14 @@ typedef struct {
     gelu_isa isa;
     gelu_target target; /* what it approximates */
     unsigned features;  /* CPU_FEATURE_* bits it needs */
+    /* The format its kernels read and write (binary32, 0, unless set), and so which kernel pair
+     * is set: forward/derivative for binary32, the _u16 pair for the 16-bit formats (arrays of
+     * encodings), the _f64 pair for binary64; the other pairs are NULL. */
+    gelu_format_id format;
     gelu_kernel forward;
     gelu_kernel derivative;
+    gelu_kernel_u16 forward_u16, derivative_u16;
+    gelu_kernel_f64 forward_f64, derivative_f64;
     /* The portable kernels of a plain build whose forward/derivative run FMA instructions on a
      * CPU that has them (same bits: vf_array.h); NULL for every other implementation. */
     gelu_kernel forward_nofma, derivative_nofma;
@@ -123,6 +145,10 @@ const gelu_impl *gelu_impl_build(const char *method, gelu_isa isa);
 const char *gelu_target_name(gelu_target t);
 /* GELU_TARGET_COUNT when the name is unknown. */
 gelu_target gelu_target_from_name(const char *name);
+/* Whether the target is a GELU (GELU_TARGETS' third column). */
+bool gelu_target_is_gelu(gelu_target t);
+/* The targets' names as "exact, tanh or sigmoid" (only the GELUs with gelu_only) into buf. */
+const char *gelu_target_list(bool gelu_only, char *buf, size_t size);
 
 /* The optional peers this build left out because their library was not found when it was
  * configured (or disabled with -Ddnnl / -Dsleef), as "oneDNN (dnnl_*), SLEEF (sleef_*)"; "" when

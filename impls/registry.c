@@ -87,20 +87,37 @@ const gelu_impl *gelu_impl_build(const char *method, gelu_isa isa)
     return NULL;
 }
 
-static const char *const target_names[GELU_TARGET_COUNT] = {
-    [GELU_TARGET_EXACT] = "exact",
-    [GELU_TARGET_TANH] = "tanh",
-    [GELU_TARGET_SIGMOID] = "sigmoid",
-    [GELU_TARGET_SILU] = "silu",
-    [GELU_TARGET_RELU] = "relu",
+static const struct {
+    const char *name;
+    bool is_gelu;
+} targets[GELU_TARGET_COUNT] = {
+#define GELU_TARGET_ROW(id, name, is_gelu) [GELU_TARGET_##id] = {name, is_gelu},
+    GELU_TARGETS(GELU_TARGET_ROW)
+#undef GELU_TARGET_ROW
 };
 
-const char *gelu_target_name(gelu_target t) { return t < GELU_TARGET_COUNT ? target_names[t] : "?"; }
+const char *gelu_target_name(gelu_target t) { return t < GELU_TARGET_COUNT ? targets[t].name : "?"; }
+
+bool gelu_target_is_gelu(gelu_target t) { return t < GELU_TARGET_COUNT && targets[t].is_gelu; }
+
+const char *gelu_target_list(bool gelu_only, char *buf, size_t size)
+{
+    size_t n = 0, k = 0, used = 0;
+    for (int t = 0; t < GELU_TARGET_COUNT; t++) n += !gelu_only || targets[t].is_gelu;
+    buf[0] = '\0';
+    for (int t = 0; t < GELU_TARGET_COUNT && used < size; t++)
+        if (!gelu_only || targets[t].is_gelu) {
+            k++;
+            used += (size_t)snprintf(buf + used, size - used, "%s%s",
+                                     k == 1 ? "" : k == n ? " or " : ", ", targets[t].name);
+        }
+    return buf;
+}
 
 gelu_target gelu_target_from_name(const char *name)
 {
     for (int t = 0; t < GELU_TARGET_COUNT; t++)
-        if (strcmp(target_names[t], name) == 0)
+        if (strcmp(targets[t].name, name) == 0)
             return (gelu_target)t;
     return GELU_TARGET_COUNT;
 }

@@ -330,7 +330,8 @@ static int handshake(exec_child *c, char *err, size_t errsize)
             bad = h->target == GELU_TARGET_COUNT;
             break;
         case 2:
-            bad = strcmp(v, "binary32") != 0;
+            /* a registered format whose kernels the scan runs: binary32 */
+            bad = !gelu_format_find(v) || gelu_format_find(v)->id != GELU_FORMAT_BINARY32;
             if (!bad) snprintf(h->format, sizeof h->format, "%s", v);
             break;
         case 3: bad = parse_bool(v, &h->derivative) != 0; break;
@@ -345,12 +346,13 @@ static int handshake(exec_child *c, char *err, size_t errsize)
             break;
         }
         if (bad) {
-            char shown[120];
+            char shown[120], names[256], why[300];
             printable(v, shown, sizeof shown);
+            snprintf(why, sizeof why, " (%s)", gelu_target_list(false, names, sizeof names));
             return child_fail(c, err, errsize, "handshake line %d: bad %s '%s'%s", n + 1, keys[i],
                               shown,
                               i == 0   ? " (1 to 48 of A-Z a-z 0-9 _, starting with a letter)"
-                              : i == 1 ? " (exact, tanh, sigmoid, silu or relu)"
+                              : i == 1 ? why
                               : i == 2 ? " (binary32)"
                                        : " (yes or no)");
         }

@@ -144,7 +144,7 @@ static bool bound_ok(double b) { return !isnan(b) && b >= 0; }
 static int check_impl(const gelucheck_impl_v1 *d, unsigned *features, gelu_target *target,
                       char *why, size_t size)
 {
-    char bad[64];
+    char bad[64], names[256];
     if (d->size < sizeof(gelucheck_impl_v1))
         return snprintf(why, size, "size %u is smaller than version 1's %zu", d->size,
                         sizeof(gelucheck_impl_v1)), -1;
@@ -152,9 +152,11 @@ static int check_impl(const gelucheck_impl_v1 *d, unsigned *features, gelu_targe
         return snprintf(why, size, "name %s%.60s%s is not 1 to 48 of A-Z a-z 0-9 _ starting with a "
                         "letter", d->name ? "'" : "", d->name ? d->name : "(none)", d->name ? "'" : ""), -1;
     if (!d->target || (*target = gelu_target_from_name(d->target)) == GELU_TARGET_COUNT)
-        return snprintf(why, size, "target '%.40s' is not exact, tanh, sigmoid, silu or relu",
-                        d->target ? d->target : "(none)"), -1;
-    if (!d->format || strcmp(d->format, "binary32") != 0)
+        return snprintf(why, size, "target '%.40s' is not %s", d->target ? d->target : "(none)",
+                        gelu_target_list(false, names, sizeof names)), -1;
+    /* a registered format (impls/gelu_format.h) whose kernels this ABI carries: binary32's */
+    const gelu_format *f = d->format ? gelu_format_find(d->format) : NULL;
+    if (!f || f->id != GELU_FORMAT_BINARY32)
         return snprintf(why, size, "format '%.40s' is not one this gelucheck scans (binary32)",
                         d->format ? d->format : "(none)"), -1;
     if (parse_features(d->cpu_features ? d->cpu_features : "", features, bad, sizeof bad) != 0)

@@ -2,6 +2,8 @@
  * analysis in fast_eval.h (shared with the block path, fast_vec.c), the libm calls here. */
 #include "fast.h"
 
+#include "targets.h"
+
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
@@ -16,35 +18,50 @@ static void set(enclosure *e, double hi, double lo, double err)
     e->err = err;
 }
 
-static void micro(gelu_target t, bool grad, double x, enclosure *e)
+static void micro(const target_def *t, bool grad, double x, enclosure *e)
 {
-    micro_enclose(s_prime_0(t), grad, x, &e->hi, &e->lo, &e->err);
+    micro_enclose(t->s_prime_0, grad, x, &e->hi, &e->lo, &e->err);
 }
 
-static void exact_general(bool grad, double x, enclosure *e)
+/* The target table's enclosures (targets.c): fast_eval.h's arithmetic on libm's values. */
+void fast_exact_enclose(const target_def *t, bool grad, double x, enclosure *e)
 {
+    (void)t;
     double erfc_z = erfc(exact_erfc_arg(x)), ex = grad ? exp(exact_exp_arg(x)) : 0;
     exact_enclose(grad, x, erfc_z, ex, &e->hi, &e->lo, &e->err);
 }
 
-static void tanh_general(bool grad, double x, enclosure *e)
+void fast_tanh_enclose(const target_def *target, bool grad, double x, enclosure *e)
 {
+    (void)target;
     double t = tanh_t(x);
     tanh_enclose(grad, x, t, exp(-t), grad ? exp(t) : 0, &e->hi, &e->lo, &e->err);
 }
 
-static void sigmoid_general(double k, bool grad, double x, enclosure *e)
+void fast_sigmoid_enclose(const target_def *target, bool grad, double x, enclosure *e)
 {
-    double t = k * x;
-    sigmoid_enclose(k, grad, x, exp(-t), grad ? exp(t) : 0, &e->hi, &e->lo, &e->err);
+    double t = target->slope * x;
+    sigmoid_enclose(target->slope, grad, x, exp(-t), grad ? exp(t) : 0, &e->hi, &e->lo, &e->err);
 }
 
-static void forward_tiny(gelu_target t, double x, enclosure *e)
+/* Forward for |x| < 2^-8: f = x/2 + x·g/2 (fast_eval.h's tiny_enclose), g from libm. */
+double fast_exact_tiny_g(const target_def *t, double x)
 {
-    double g = t == GELU_TARGET_EXACT ? erf(exact_erf_arg(x))
-             : t == GELU_TARGET_TANH  ? tanh(tanh_tiny_arg(x))
-                                      : tanh(sigmoid_tiny_arg(slope_of(t), x));
-    tiny_enclose(x, g, &e->hi, &e->lo, &e->err);
+    (void)t;
+    return erf(exact_erf_arg(x));
+}
+
+double fast_tanh_tiny_g(const target_def *t, double x)
+{
+    (void)t;
+    return tanh(tanh_tiny_arg(x));
+}
+
+double fast_sigmoid_tiny_g(const target_def *t, double x) { return tanh(sigmoid_tiny_arg(t->slope, x)); }
+
+static void forward_tiny(const target_def *t, double x, enclosure *e)
+{
+    tiny_enclose(x, t->tiny_g(t, x), &e->hi, &e->lo, &e->err);
 }
 
 /* The definitions at NaN, ±inf, ±0 and ReLU everywhere; false for other inputs. */
@@ -56,17 +73,18 @@ static bool defined_value(gelu_target t, bool grad, float x, enclosure *e)
     return true;
 }
 
-void fast_enclose(gelu_target t, bool grad, float xf, enclosure *e)
+void fast_enclose(gelu_target target, bool grad, float xf, enclosure *e)
 {
-    if (defined_value(t, grad, xf, e)) return;
+    if (defined_value(target, grad, xf, e)) return;
+    const target_def *t = target_def_of(target);
     double x = xf;
-    if (x >= trivial[t].upper) {
+    if (x >= t->upper) {
         /* f just below x; f' just above 1: lo carries the side for the binade of the ULP. */
         if (grad) set(e, 1.0, DBL_TRUE_MIN, 0);
         else set(e, x, -DBL_TRUE_MIN, 0);
         return;
     }
-    if (x <= trivial[t].lower) {
+    if (x <= t->lower) {
         set(e, NEG_TINY, 0, 0);
         return;
     }
@@ -78,11 +96,7 @@ void fast_enclose(gelu_target t, bool grad, float xf, enclosure *e)
         forward_tiny(t, x, e);
         return;
     }
-    switch (t) {
-    case GELU_TARGET_EXACT: exact_general(grad, x, e); break;
-    case GELU_TARGET_TANH: tanh_general(grad, x, e); break;
-    default: sigmoid_general(slope_of(t), grad, x, e); break;
-    }
+    t->enclose(t, grad, x, e);
 }
 
 bool enclosure_round(const enclosure *e, float *cr)
@@ -134,17 +148,18 @@ bool fast_ref_value(gelu_target t, bool grad, float x, ref_value *out, double *i
  *   2^-125 ≤ |x| < 2^-30 (micro): hi = x/2 (1/2) is a normal binary32 value and |lo| + err is
  *     below 2^-29 of it, far inside half an ULP (2^-25 of it): decided as hi, with err·2^e
  *     below 2^-26. */
-bool fast_ref_block(gelu_target t, bool grad, const float *x, size_t n, ref_value *out,
+bool fast_ref_block(gelu_target target, bool grad, const float *x, size_t n, ref_value *out,
                     double *inv_ulp)
 {
-    if (t == GELU_TARGET_RELU) {
+    const target_def *t = target_def_of(target);
+    if (t->defined) {
         for (size_t j = 0; j < n; j++) {
             float r = 0;
             if (isnan(x[j])) { /* NaN encodings as the point path makes them (quiet) */
-                fast_ref_decide(t, grad, x[j], &out[j], &inv_ulp[j]);
+                fast_ref_decide(target, grad, x[j], &out[j], &inv_ulp[j]);
                 continue;
             }
-            ref_defined_value(t, grad, x[j], &r);
+            ref_defined_value(target, grad, x[j], &r);
             out[j] = (ref_value){r, 0, r};
             inv_ulp[j] = ref_inv_ulp(r, 0);
         }
@@ -163,14 +178,14 @@ bool fast_ref_block(gelu_target t, bool grad, const float *x, size_t n, ref_valu
         hi_abs = a > hi_abs ? a : hi_abs;
     }
     if (special || n == 0) return false;
-    if (lo_x >= trivial[t].upper) {
+    if (lo_x >= t->upper) {
         for (size_t j = 0; j < n; j++) {
             out[j] = grad ? (ref_value){1.0, DBL_TRUE_MIN, 1.0f} : (ref_value){x[j], -DBL_TRUE_MIN, x[j]};
             inv_ulp[j] = ref_inv_ulp(out[j].hi, out[j].lo);
         }
         return true;
     }
-    if (hi_x <= trivial[t].lower) {
+    if (hi_x <= t->lower) {
         for (size_t j = 0; j < n; j++) {
             out[j] = (ref_value){NEG_TINY, 0, -0.0f};
             inv_ulp[j] = ref_inv_ulp(NEG_TINY, 0);

@@ -8,6 +8,8 @@
  * function at it (erfc: 2z² ≤ x² + 2; σ(t): |t|), so large |x| cost bits, not correctness. */
 #include "reference.h"
 
+#include "targets.h"
+
 #include <limits.h>
 #include <stdint.h>
 #include <math.h>
@@ -41,8 +43,9 @@ static void sigma(mpfr_t s, const mpfr_t t, mpfr_t tmp)
  * z = −x/√2 has relative error ≤ 2·2^-pa; erfc amplifies it by ≤ x² + 2 < 2^(2e+1), so with
  * pa = p + 2e + 16 each term is within 2^-(p-1) after its final rounding. x² is exact (pa ≥ 48
  * for a binary32 x). */
-static int exact_terms(bool grad, const mpfr_t x, mpfr_prec_t p, mpfr_t term[2])
+int ref_exact_terms(const target_def *t, bool grad, const mpfr_t x, mpfr_prec_t p, mpfr_t term[2])
 {
+    (void)t;
     mpfr_prec_t pa = arg_prec(p, x, 2);
     mpfr_t z, s, e;
     mpfr_inits2(pa, z, s, e, (mpfr_ptr)0);
@@ -75,8 +78,9 @@ static int exact_terms(bool grad, const mpfr_t x, mpfr_prec_t p, mpfr_t term[2])
  * cancellation for x < 0); f' = σ(2u) + x·σ(2u)·σ(−2u)·2√(2/π)(1 + 3·0.044715·x²).
  * t = 2u has relative error ≤ 8·2^-pa (x and 0.044715x³ have the same sign); σ amplifies it by
  * |t| < 2^(3e+1), absorbed by pa = p + 3e + 16. */
-static int tanh_terms(bool grad, const mpfr_t x, mpfr_prec_t p, mpfr_t term[2])
+int ref_tanh_terms(const target_def *target, bool grad, const mpfr_t x, mpfr_prec_t p, mpfr_t term[2])
 {
+    (void)target;
     mpfr_prec_t pa = arg_prec(p, x, 3);
     mpfr_t c, k, t, s, tmp, sb, d;
     mpfr_inits2(pa, c, k, t, s, tmp, sb, d, (mpfr_ptr)0);
@@ -116,13 +120,13 @@ static int tanh_terms(bool grad, const mpfr_t x, mpfr_prec_t p, mpfr_t term[2])
 /* sigmoid (slope "1.702") and SiLU (slope "1"): f = x·σ(t), t = slope·x;
  * f' = σ(t) + t·σ(t)·σ(−t). σ amplifies t's relative error (≤ 2^-pa) by |t| < 2^(e+1), absorbed
  * by pa = p + e + 16. */
-static int sigmoid_terms(const char *slope, bool grad, const mpfr_t x, mpfr_prec_t p,
-                         mpfr_t term[2])
+int ref_sigmoid_terms(const target_def *target, bool grad, const mpfr_t x, mpfr_prec_t p,
+                       mpfr_t term[2])
 {
     mpfr_prec_t pa = arg_prec(p, x, 1);
     mpfr_t k, t, s, tmp, sb;
     mpfr_inits2(pa, k, t, s, tmp, sb, (mpfr_ptr)0);
-    mpfr_set_str(k, slope, 10, MPFR_RNDN);            /* the published decimal constant */
+    mpfr_set_str(k, target->slope_decimal, 10, MPFR_RNDN); /* the published decimal constant */
     mpfr_mul(t, x, k, MPFR_RNDN);
     sigma(s, t, tmp);
     int n = 1;
@@ -147,10 +151,8 @@ static mpfr_exp_t eval_enclosure(gelu_target t, bool grad, const mpfr_t x, mpfr_
 {
     mpfr_t term[2];
     mpfr_inits2(p, term[0], term[1], (mpfr_ptr)0);
-    int n = t == GELU_TARGET_EXACT ? exact_terms(grad, x, p, term)
-          : t == GELU_TARGET_TANH  ? tanh_terms(grad, x, p, term)
-          : t == GELU_TARGET_SILU  ? sigmoid_terms("1", grad, x, p, term)
-                                   : sigmoid_terms("1.702", grad, x, p, term);
+    const target_def *def = target_def_of(t);
+    int n = def->mpfr_terms(def, grad, x, p, term);
     mpfr_exp_t emax = ENCLOSURE_UNDERFLOW;
     mpfr_set_ui(v, 0, MPFR_RNDN);
     for (int i = 0; i < n; i++) {
@@ -162,48 +164,65 @@ static mpfr_exp_t eval_enclosure(gelu_target t, bool grad, const mpfr_t x, mpfr_
     return emax == ENCLOSURE_UNDERFLOW ? ENCLOSURE_UNDERFLOW : emax - p + 5;
 }
 
-float ref_round_binary32(const mpfr_t v)
+double ref_round_format(const gelu_format *f, const mpfr_t v)
 {
     if (mpfr_nan_p(v)) return NAN;
     if (mpfr_inf_p(v)) return mpfr_signbit(v) ? -INFINITY : INFINITY;
-    if (mpfr_zero_p(v)) return mpfr_signbit(v) ? -0.0f : 0.0f;
+    if (mpfr_zero_p(v)) return mpfr_signbit(v) ? -0.0 : 0.0;
     mpfr_exp_t emin = mpfr_get_emin(), emax = mpfr_get_emax();
     mpfr_t r;
-    mpfr_init2(r, 24);
+    mpfr_init2(r, f->precision);
     int inex = mpfr_set(r, v, MPFR_RNDN);
-    mpfr_set_emin(-148); /* binary32: smallest subnormal 2^-149 = 0.5·2^-148 in MPFR's convention */
-    mpfr_set_emax(128);
+    /* MPFR's exponent e means [2^(e-1), 2^e): the smallest subnormal 2^(emin-precision+1) has
+     * e = emin − precision + 2 (binary32: −148), the largest finite e = emax + 1 (128). */
+    mpfr_set_emin(f->emin - f->precision + 2);
+    mpfr_set_emax(f->emax + 1);
     inex = mpfr_check_range(r, inex, MPFR_RNDN);
     mpfr_subnormalize(r, inex, MPFR_RNDN);
-    float f = mpfr_get_flt(r, MPFR_RNDN);
+    double d = mpfr_get_d(r, MPFR_RNDN); /* exact: a value of the format */
     mpfr_set_emin(emin);
     mpfr_set_emax(emax);
     mpfr_clear(r);
-    return f;
+    return d;
 }
 
-static bool same_encoding(float a, float b) { return memcmp(&a, &b, sizeof a) == 0; }
+float ref_round_binary32(const mpfr_t v)
+{
+    return (float)ref_round_format(gelu_format_of(GELU_FORMAT_BINARY32), v);
+}
 
-bool ref_defined_value(gelu_target t, bool grad, float x, float *r)
+static bool same_encoding(double a, double b) { return memcmp(&a, &b, sizeof a) == 0; }
+
+/* The definitions (reference.h) at a value of any format, as a double. */
+static bool defined_value(gelu_target t, bool grad, double x, double *r)
 {
     if (isnan(x)) *r = x;
-    else if (t == GELU_TARGET_RELU) *r = grad ? (x > 0.0f ? 1.0f : 0.0f) : (x > 0.0f ? x : 0.0f);
-    else if (x == 0.0f) *r = grad ? 0.5f : x;
-    else if (isinf(x)) *r = x > 0 ? (grad ? 1.0f : x) : -0.0f;
+    else if (target_def_of(t)->defined) *r = target_def_of(t)->defined(grad, x);
+    else if (x == 0.0) *r = grad ? 0.5 : x;
+    else if (isinf(x)) *r = x > 0 ? (grad ? 1.0 : x) : -0.0;
     else return false;
     return true;
 }
 
-float ref_eval(gelu_target t, bool grad, float x, mpfr_t exact)
+bool ref_defined_value(gelu_target t, bool grad, float x, float *r)
 {
-    float r;
-    if (ref_defined_value(t, grad, x, &r)) {
-        mpfr_set_flt(exact, r, MPFR_RNDN);
+    double d;
+    if (isnan(x)) *r = x; /* the input itself, not a NaN through a double */
+    else if (defined_value(t, grad, x, &d)) *r = (float)d; /* a binary32 value */
+    else return false;
+    return true;
+}
+
+double ref_eval_format(const gelu_format *f, gelu_target t, bool grad, double x, mpfr_t exact)
+{
+    double r;
+    if (defined_value(t, grad, x, &r)) {
+        mpfr_set_d(exact, r, MPFR_RNDN);
         return r;
     }
     mpfr_t xm, v, lo, hi, e;
-    mpfr_init2(xm, 24);
-    mpfr_set_flt(xm, x, MPFR_RNDN);
+    mpfr_init2(xm, f->precision);
+    mpfr_set_d(xm, x, MPFR_RNDN); /* exact: x is a value of the format */
     mpfr_prec_t p = mpfr_get_prec(exact) > ZIV_START_PREC ? mpfr_get_prec(exact) : ZIV_START_PREC;
     mpfr_inits2(p, v, lo, hi, e, (mpfr_ptr)0);
     for (bool first = true;; first = false) {
@@ -212,17 +231,17 @@ float ref_eval(gelu_target t, bool grad, float x, mpfr_t exact)
         if (err == ENCLOSURE_UNDERFLOW) {
             /* Underflowed below MPFR's range: a tiny negative value, which rounds to −0. */
             mpfr_set_zero(exact, -1);
-            r = -0.0f;
+            r = -0.0;
             break;
         }
         mpfr_set_ui_2exp(e, 1, err, MPFR_RNDN);
         mpfr_sub(lo, v, e, MPFR_RNDD);
         mpfr_add(hi, v, e, MPFR_RNDU);
-        float rl = ref_round_binary32(lo), rh = ref_round_binary32(hi);
+        double rl = ref_round_format(f, lo), rh = ref_round_format(f, hi);
         if (same_encoding(rl, rh) || p >= ZIV_MAX_PREC) {
             /* At ZIV_MAX_PREC (never reached in practice: binary32 hard cases need < 100
              * extra bits) the nearest rounding of the approximation is returned. */
-            r = same_encoding(rl, rh) ? rl : ref_round_binary32(v);
+            r = same_encoding(rl, rh) ? rl : ref_round_format(f, v);
             break;
         }
         p *= 2;
@@ -232,6 +251,15 @@ float ref_eval(gelu_target t, bool grad, float x, mpfr_t exact)
     }
     mpfr_clears(xm, v, lo, hi, e, (mpfr_ptr)0);
     return r;
+}
+
+float ref_eval(gelu_target t, bool grad, float x, mpfr_t exact)
+{
+    if (isnan(x)) { /* its own encoding back, as ref_defined_value */
+        mpfr_set_flt(exact, x, MPFR_RNDN);
+        return x;
+    }
+    return (float)ref_eval_format(gelu_format_of(GELU_FORMAT_BINARY32), t, grad, x, exact);
 }
 
 float ref_round(gelu_target t, bool grad, float x)
@@ -244,7 +272,7 @@ float ref_round(gelu_target t, bool grad, float x)
 }
 
 /* Shared rules for non-finite values; true when they decide the error (into *err). */
-static bool nonfinite_error(float y, const mpfr_t exact, double *err)
+static bool nonfinite_error(double y, const mpfr_t exact, double *err)
 {
     if (mpfr_nan_p(exact) || isnan(y)) {
         *err = (mpfr_nan_p(exact) && isnan(y)) ? 0.0 : INFINITY;
@@ -259,12 +287,12 @@ static bool nonfinite_error(float y, const mpfr_t exact, double *err)
 }
 
 /* |y − exact|·2^-scale_exp as a double, computed exactly enough (≥ 100 bits). */
-static double scaled_difference(float y, const mpfr_t exact, mpfr_exp_t scale_exp)
+static double scaled_difference(double y, const mpfr_t exact, mpfr_exp_t scale_exp)
 {
     mpfr_t d;
     mpfr_prec_t p = mpfr_get_prec(exact) + 160;
     mpfr_init2(d, p);
-    mpfr_set_flt(d, y, MPFR_RNDN);
+    mpfr_set_d(d, y, MPFR_RNDN);
     mpfr_sub(d, d, exact, MPFR_RNDN);
     mpfr_abs(d, d, MPFR_RNDN);
     mpfr_mul_2si(d, d, -scale_exp, MPFR_RNDN);
@@ -273,14 +301,21 @@ static double scaled_difference(float y, const mpfr_t exact, mpfr_exp_t scale_ex
     return r;
 }
 
-double ref_ulp_error(float y, const mpfr_t exact)
+double ref_ulp_error_format(const gelu_format *f, double y, const mpfr_t exact)
 {
     double err;
     if (nonfinite_error(y, exact, &err)) return err;
-    /* |exact| in [2^(e-1), 2^e): binary32 spacing 2^(e-24), never below 2^-149. */
-    mpfr_exp_t ulp_exp = mpfr_zero_p(exact) ? -149 : mpfr_get_exp(exact) - 24;
-    if (ulp_exp < -149) ulp_exp = -149;
+    /* |exact| in [2^(e-1), 2^e): the format's spacing 2^(e-precision), never below the
+     * smallest subnormal (binary32: 2^(e-24), 2^-149). */
+    mpfr_exp_t min_ulp_exp = f->emin - f->precision + 1;
+    mpfr_exp_t ulp_exp = mpfr_zero_p(exact) ? min_ulp_exp : mpfr_get_exp(exact) - f->precision;
+    if (ulp_exp < min_ulp_exp) ulp_exp = min_ulp_exp;
     return scaled_difference(y, exact, ulp_exp);
+}
+
+double ref_ulp_error(float y, const mpfr_t exact)
+{
+    return ref_ulp_error_format(gelu_format_of(GELU_FORMAT_BINARY32), y, exact);
 }
 
 double ref_abs_error(float y, const mpfr_t exact)
@@ -306,8 +341,8 @@ double ref_rel_error(float y, const mpfr_t exact)
     return r;
 }
 
-/* ---- x_min: bisection on the sign of f' over [−2, −1/4], where each target has its single
- * minimum (f' < 0 at −2, f' > 0 at −1/4 for all four; SiLU's is near −1.28). */
+/* ---- x_min: bisection on the sign of f' over the target's bracket [xmin_lo, xmin_hi]
+ * (targets.c), where it has its single minimum. */
 
 enum { XMIN_PREC = 128, XMIN_EVAL_PREC = 320 };
 
@@ -329,9 +364,10 @@ static void compute_x_min(gelu_target t)
 {
     mpfr_t a, b, m;
     mpfr_inits2(XMIN_PREC, a, b, m, (mpfr_ptr)0);
-    mpfr_set_si(a, -2, MPFR_RNDN);
-    mpfr_set_d(b, -0.25, MPFR_RNDN);
-    /* 120 halvings of a width-1.75 interval: below 2^-119, beyond 110 bits of x_min ≈ 0.75. */
+    mpfr_set_d(a, target_def_of(t)->xmin_lo, MPFR_RNDN);
+    mpfr_set_d(b, target_def_of(t)->xmin_hi, MPFR_RNDN);
+    /* 120 halvings of a width-1.75 interval: below 2^-119, beyond 110 bits of x_min ≈ 0.75
+     * (a bracket of width up to 2 keeps 118 bits). */
     for (int i = 0; i < 120; i++) {
         mpfr_add(m, a, b, MPFR_RNDN);
         mpfr_div_2ui(m, m, 1, MPFR_RNDN);
@@ -348,7 +384,7 @@ static void compute_x_min(gelu_target t)
 static void compute_all_x_min(void)
 {
     for (int t = 0; t < GELU_TARGET_COUNT; t++) {
-        if (t == GELU_TARGET_RELU) {
+        if (target_def_of((gelu_target)t)->xmin_lo == 0) { /* no minimum (ReLU) */
             mpfr_init2(xmin_value[t], XMIN_PREC);
             mpfr_set_zero(xmin_value[t], 1);
             mpfr_init2(xmin_fvalue[t], XMIN_PREC);

@@ -18,6 +18,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -32,6 +33,10 @@
  * relative accuracy about 2^-(prec-4), absolute near a zero of f'), and the correctly rounded
  * binary32 value as the return value. */
 float ref_eval(gelu_target t, bool grad, float x, mpfr_t exact);
+
+/* ref_eval for an input x of format f (as a double, exactly), rounded to f: the correctly
+ * rounded value of f(x) (grad: f'(x)) in f, as a double. */
+double ref_eval_format(const gelu_format *f, gelu_target t, bool grad, double x, mpfr_t exact);
 
 /* The values fixed by definition (ReLU everywhere; ±0, ±inf and NaN for the others) into *r;
  * false for the other inputs. No MPFR involved. */
@@ -63,28 +68,40 @@ void ref_eval_value(gelu_target t, bool grad, float x, ref_value *out);
 /* ref_eval_value at n inputs. */
 void ref_eval_values(gelu_target t, bool grad, const float *x, size_t n, ref_value *out);
 
-/* 2^-e where 2^e is the binary32 ULP of the exact value hi + lo (2^-149 below 2^-126): the ULP
- * error of a finite y is |y − (hi + lo)| times this. */
-static inline double ref_inv_ulp(double hi, double lo)
+/* 2^-e where 2^e is the ULP, in a format of `precision` bits whose smallest subnormal is
+ * 2^min_ulp_exp, of the exact value hi + lo (2^-min_ulp_exp below the smallest normal): the ULP
+ * error of a finite y is |y − (hi + lo)| times this. For min_ulp_exp ≥ −1022 (every format but
+ * binary64, whose errors come from MPFR: ref_ulp_error_format). The scan calls this for every
+ * reference value: it is inline so that a format's constants fold (ref_inv_ulp for binary32
+ * compiles to the code it had before there were formats). */
+static inline double ref_inv_ulp_p(double hi, double lo, int precision, int min_ulp_exp)
 {
-    /* The binade of hi + lo, read off the fields of its double sum v (the scan calls this for
-     * every reference value); r = (hi − v) + lo is the rounding residual (Fast2Sum, |lo| ≤ |hi|).
-     * On a binade's lower edge with the exact value below it, the binade below counts. */
+    /* The binade of hi + lo, read off the fields of its double sum v; r = (hi − v) + lo is the
+     * rounding residual (Fast2Sum, |lo| ≤ |hi|). On a binade's lower edge with the exact value
+     * below it, the binade below counts. */
     double v = hi + lo, r = (hi - v) + lo;
     uint64_t b;
     memcpy(&b, &v, sizeof b);
     /* Without branches, so that loops over it vectorize: zero or double-subnormal v (biased
-     * exponent 0) is far below 2^-126 and gets 2^149 from the clamp below. */
+     * exponent 0) is far below the smallest normal and gets 2^-min_ulp_exp from the clamp. */
     int64_t e = (int64_t)((b >> 52) & 0x7ff) - 1022; /* |v| in [2^(e-1), 2^e) */
     int64_t below_edge = v > 0 ? r < 0 : r > 0;
     e -= (int64_t)((b & 0xfffffffffffffull) == 0) & below_edge;
-    int64_t ulp_exp = e - 24 < -149 ? -149 : e - 24;
-    uint64_t inv = (uint64_t)(1023 - ulp_exp) << 52; /* 2^-ulp_exp, ulp_exp in [-149, 104] */
+    int64_t ulp_exp = e - precision < min_ulp_exp ? min_ulp_exp : e - precision;
+    uint64_t inv = (uint64_t)(1023 - ulp_exp) << 52; /* 2^-ulp_exp */
     double out;
     memcpy(&out, &inv, sizeof out);
     return out;
 }
 
+/* binary32: precision 24, smallest subnormal 2^-149. */
+static inline double ref_inv_ulp(double hi, double lo) { return ref_inv_ulp_p(hi, lo, 24, -149); }
+
+/* ref_inv_ulp_p for format f. */
+static inline double ref_inv_ulp_format(const gelu_format *f, double hi, double lo)
+{
+    return ref_inv_ulp_p(hi, lo, f->precision, f->emin - f->precision + 1);
+}
 
 /* The error functions above, against hi + lo (same rules). */
 double ref_ulp_error_dd(float y, double hi, double lo);
@@ -95,8 +112,13 @@ double ref_rel_error_dd(float y, double hi, double lo);
  * used the oracle. */
 void ref_thread_done(void);
 
-/* Round a real to binary32: nearest-even, gradual underflow, overflow to ±inf. */
+/* Round a real to format f: nearest-even, gradual underflow, overflow to ±inf; the result as a
+ * double (exact: every format's values are doubles). */
+double ref_round_format(const gelu_format *f, const mpfr_t v);
+/* ref_round_format for binary32. */
 float ref_round_binary32(const mpfr_t v);
+/* ref_ulp_error for an output y (a value of format f, as a double) in ULPs of f. */
+double ref_ulp_error_format(const gelu_format *f, double y, const mpfr_t exact);
 
 /* x_min, the point where f' = 0 (f's minimum), to at least 110 bits, computed once by bisection
  * on the sign of f' with MPFR. Not defined for the ReLU target (returns 0). */

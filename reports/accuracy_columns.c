@@ -45,6 +45,10 @@ static void csv_impl(const accuracy_row *w, char *b, size_t n)
 {
     snprintf(b, n, "%s", w->r->impls[w->i]->name);
 }
+static void csv_format(const accuracy_row *w, char *b, size_t n)
+{
+    snprintf(b, n, "%s", gelu_format_of(w->r->impls[w->i]->format)->name);
+}
 static void csv_target(const accuracy_row *w, char *b, size_t n)
 {
     snprintf(b, n, "%s", gelu_target_name(w->r->impls[w->i]->target));
@@ -285,6 +289,7 @@ static void html_contract(FILE *f, const accuracy_column *c, const results_row *
 static const accuracy_column columns[] = {
     /* name                  CSV field                 console: width, header, text   HTML */
     {"impl", csv_impl, -14, NULL, NULL, NULL},
+    {"format", csv_format, 0, NULL, NULL, NULL},
     {"target", csv_target, -6, NULL, con_target, NULL},
     {"reference", csv_reference, -5, "ref", NULL, NULL},
     {"direction", csv_direction, -10, NULL, NULL, NULL},

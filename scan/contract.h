@@ -44,9 +44,10 @@ typedef struct {
     contract_point where;     /* the failing point */
 } contract_report;
 
-/* The special inputs every implementation is held to: ±0, ±inf, quiet and signalling NaN of
- * both signs, ±FLT_MAX, ±FLT_MIN, ±smallest subnormal. */
-enum { CONTRACT_SPECIAL_COUNT = 14 };
+/* The special inputs every implementation is held to: binary32's special encodings
+ * (gelu_format_special_encodings: ±0, ±inf, quiet and signalling NaN of both signs, ±FLT_MAX,
+ * ±FLT_MIN, ±smallest subnormal). */
+enum { CONTRACT_SPECIAL_COUNT = GELU_FORMAT_SPECIAL_COUNT };
 void contract_special_inputs(float out[CONTRACT_SPECIAL_COUNT]);
 
 /* Same encoding, except that any NaN matches any NaN (payloads are not part of the contract). */

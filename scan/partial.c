@@ -128,7 +128,11 @@ int partial_write(const scan_result *r, FILE *f)
 
 /* ---- reading: the header as a table of key=value lines */
 
-enum { MAX_KEYS = 16 + 3 * SCAN_MAX_IMPLS, MAX_LINE = 1024, MAX_HEADER = MAX_KEYS * MAX_LINE };
+/* A partial lists each implementation of this build at most once (three keys each). */
+enum { MAX_LINE = 1024 };
+static size_t max_impls(void) { return gelu_impl_count(); }
+static size_t max_keys(void) { return 16 + 3 * max_impls(); }
+static size_t max_header(void) { return max_keys() * MAX_LINE; }
 
 typedef struct {
     char key[64];
@@ -138,7 +142,7 @@ typedef struct {
 
 typedef struct {
     char *text; /* the header's lines, NULs in place of '\n' and '=' */
-    header_entry e[MAX_KEYS];
+    header_entry *e; /* max_keys() of them */
     size_t n;
     char *err;
     size_t errsize;
@@ -178,7 +182,7 @@ static int header_split(header *h, char *lines, size_t len)
         for (size_t i = 0; i < h->n; i++)
             if (strcmp(h->e[i].key, p) == 0)
                 return fail(h->err, h->errsize, "key '%s' appears twice", p);
-        if (h->n == MAX_KEYS) return fail(h->err, h->errsize, "more than %d header lines", MAX_KEYS);
+        if (h->n == max_keys()) return fail(h->err, h->errsize, "more than %zu header lines", max_keys());
         snprintf(h->e[h->n].key, sizeof h->e[0].key, "%s", p);
         h->e[h->n].value = eq + 1;
         h->e[h->n].used = false;
@@ -289,8 +293,8 @@ static int get_shard(header *h, scan_result *r)
 static int get_impls(header *h, scan_result *r)
 {
     uint64_t n;
-    if (get_u64(h, "impls", 1, SCAN_MAX_IMPLS, &n) != 0) return -1;
-    r->nimpls = (size_t)n;
+    if (get_u64(h, "impls", 1, max_impls(), &n) != 0) return -1;
+    if (scan_result_alloc(r, (size_t)n) != 0) return fail(h->err, h->errsize, "out of memory");
     for (size_t i = 0; i < r->nimpls; i++) {
         char key[64], want[512];
         snprintf(key, sizeof key, "impl.%zu.name", i + 1);
@@ -360,6 +364,7 @@ static int parse_header(header *h, scan_result *r)
 
 int partial_parse(scan_result *r, const unsigned char *buf, size_t len, char *err, size_t errsize)
 {
+    scan_result_release(r);
     memset(r, 0, sizeof *r);
     /* the format line */
     char want[32];
@@ -375,7 +380,7 @@ int partial_parse(scan_result *r, const unsigned char *buf, size_t len, char *er
     /* the header, up to its "end" line */
     size_t hstart = (size_t)wn, hend = hstart;
     for (;;) {
-        if (hend - hstart > MAX_HEADER) return fail(err, errsize, "header longer than %d bytes", MAX_HEADER);
+        if (hend - hstart > max_header()) return fail(err, errsize, "header longer than %zu bytes", max_header());
         const unsigned char *nl = memchr(buf + hend, '\n', len - hend);
         if (!nl) return fail(err, errsize, "truncated header (no 'end' line)");
         size_t next = (size_t)(nl - buf) + 1;
@@ -387,9 +392,10 @@ int partial_parse(scan_result *r, const unsigned char *buf, size_t len, char *er
     if (!lines) return fail(err, errsize, "out of memory");
     memcpy(lines, buf + hstart, hend - hstart);
     lines[hend - hstart] = '\0';
-    header h = {.err = err, .errsize = errsize};
-    int rc = header_split(&h, lines, hend - hstart);
+    header h = {.err = err, .errsize = errsize, .e = calloc(max_keys(), sizeof *h.e)};
+    int rc = h.e ? header_split(&h, lines, hend - hstart) : fail(err, errsize, "out of memory");
     if (rc == 0) rc = parse_header(&h, r);
+    free(h.e);
     free(lines);
     if (rc != 0) return -1;
     /* the data and the checksum line after it */
@@ -423,7 +429,7 @@ int partial_parse(scan_result *r, const unsigned char *buf, size_t len, char *er
 
 int partial_read(scan_result *r, FILE *f, char *err, size_t errsize)
 {
-    size_t cap = (size_t)MAX_HEADER + 64 + data_bytes(SCAN_MAX_IMPLS) + 32;
+    size_t cap = max_header() + 64 + data_bytes(max_impls()) + 32;
     unsigned char *buf = malloc(cap + 1);
     if (!buf) return fail(err, errsize, "out of memory");
     size_t len = fread(buf, 1, cap + 1, f);
@@ -586,7 +592,7 @@ static int check_impl(const span *s, const scan_result *r, size_t i)
 int scan_result_check(const scan_result *r, bool whole, char *err, size_t errsize)
 {
     span s = {0, 0, &r->domain, err, errsize};
-    if (r->nimpls == 0 || r->nimpls > SCAN_MAX_IMPLS)
+    if (r->nimpls == 0 || !r->impls || !r->metrics || !r->extras)
         return fail(err, errsize, "%zu implementations", r->nimpls);
     if (whole ? (s.end = scan_domain_size(&r->domain)) == 0
               : scan_shard_span(&r->domain, r->shard_k, r->shard_n, &s.first, &s.end) != 0)

@@ -56,8 +56,9 @@ int partial_write(const scan_result *r, FILE *f);
  * invariant at fault. */
 int partial_parse(scan_result *r, const unsigned char *buf, size_t len, char *err,
                   size_t errsize);
-/* Reads the file at f (at most the size a partial of SCAN_MAX_IMPLS implementations can
- * have) and parses it. 0, or −1 with err. */
+/* Reads the file at f (at most the size a partial listing every implementation of this build
+ * can have) and parses it. 0, or −1 with err. Both allocate r's arrays (r zeroed or allocated
+ * before; scan_result_release after). */
 int partial_read(scan_result *r, FILE *f, char *err, size_t errsize);
 
 /* The invariants of a result (one shard, or shards merged): every row counts the inputs it

@@ -43,13 +43,18 @@ typedef struct {
     uint32_t *sample;      /* DOMAIN_SAMPLE: distinct encodings, ascending */
 } domain_view;
 
-/* Sample: n encodings drawn uniformly (GSL MT19937), sorted by encoding, duplicates removed. */
+/* The format the engine scans: its inputs, outputs and reference values are binary32 (the
+ * `float` of every buffer below); implementations of other formats are refused by scan_run. */
+#define SCAN_FORMAT GELU_FORMAT_BINARY32
+
+/* All: every encoding of the format. Sample: n encodings drawn uniformly (GSL MT19937), sorted
+ * by encoding, duplicates removed. */
 static int domain_open(const scan_domain *d, domain_view *v)
 {
     memset(v, 0, sizeof *v);
     v->d = *d;
     switch (d->kind) {
-    case DOMAIN_ALL: v->size = UINT64_C(1) << 32; return 0;
+    case DOMAIN_ALL: v->size = gelu_format_encodings(gelu_format_of(SCAN_FORMAT)); return 0;
     case DOMAIN_RANGE:
         v->first_ordinal = ordinal(d->lo);
         v->size = (uint64_t)(ordinal(d->hi) - v->first_ordinal + 1);
@@ -134,8 +139,7 @@ int scan_shard_span(const scan_domain *d, unsigned k, unsigned n, uint64_t *firs
 
 bool scan_has_exact_row(const gelu_impl *impl)
 {
-    return impl->target == GELU_TARGET_EXACT || impl->target == GELU_TARGET_TANH ||
-           impl->target == GELU_TARGET_SIGMOID;
+    return gelu_target_is_gelu(impl->target);
 }
 
 /* ---- one block */
@@ -1170,9 +1174,31 @@ static void run_block(scan_worker *w, uint64_t block)
 
 /* ---- threads */
 
+/* The profile's per-implementation rows for n implementations, zeroed. */
+static int scan_profile_alloc(scan_profile *p, size_t n)
+{
+    scan_profile_release(p);
+    p->kernel = calloc(n, sizeof *p->kernel);
+    p->metrics = calloc(n, sizeof *p->metrics);
+    if (!p->kernel || !p->metrics) {
+        scan_profile_release(p);
+        return -1;
+    }
+    p->nimpls = n;
+    return 0;
+}
+
+void scan_profile_release(scan_profile *p)
+{
+    free(p->kernel);
+    free(p->metrics);
+    p->kernel = p->metrics = NULL;
+    p->nimpls = 0;
+}
+
 static void scan_profile_add(scan_profile *dst, const scan_profile *src)
 {
-    for (size_t i = 0; i < SCAN_MAX_IMPLS; i++)
+    for (size_t i = 0; i < src->nimpls; i++)
         for (int d = 0; d < DIR_COUNT; d++) {
             dst->kernel[i][d] += src->kernel[i][d];
             dst->metrics[i][d] += src->metrics[i][d];
@@ -1224,9 +1250,10 @@ static scan_worker *worker_new(scan_shared *sh, const scan_result *proto)
     w->sh = sh;
     w->profiling = sh->cfg->profile != NULL;
     for (int d = 0; d < DIST_COUNT; d++) w->wfixes[d] = w->wfix[d];
-    w->part = malloc(sizeof *w->part);
-    bool ok = w->part != NULL;
-    if (ok) *w->part = *proto;
+    w->part = calloc(1, sizeof *w->part);
+    /* the profile's rows even when not profiling: lap() is handed their addresses */
+    bool ok = w->part != NULL && scan_result_copy(w->part, proto) == 0 &&
+              scan_profile_alloc(&w->prof, proto->nimpls) == 0;
     for (int t = 0; ok && t < GELU_TARGET_COUNT; t++)
         for (int d = 0; ok && d < DIR_COUNT; d++)
             if (sh->targets_used & (1u << t))
@@ -1234,7 +1261,8 @@ static scan_worker *worker_new(scan_shared *sh, const scan_result *proto)
     if (!ok) {
         for (int t = 0; t < GELU_TARGET_COUNT; t++)
             for (int d = 0; d < DIR_COUNT; d++) free(w->ref[t][d]);
-        free(w->part);
+        scan_result_free(w->part);
+        scan_profile_release(&w->prof);
         free(w);
         return NULL;
     }
@@ -1245,7 +1273,8 @@ static void worker_free(scan_worker *w)
 {
     for (int t = 0; t < GELU_TARGET_COUNT; t++)
         for (int d = 0; d < DIR_COUNT; d++) free(w->ref[t][d]);
-    free(w->part);
+    scan_result_free(w->part);
+    scan_profile_release(&w->prof);
     free(w);
 }
 
@@ -1303,10 +1332,57 @@ static void check_consistency(const gelu_impl *impl, impl_extras *e)
 
 /* ---- the run */
 
-static void result_init(scan_result *r, const scan_config *cfg)
+int scan_result_alloc(scan_result *r, size_t nimpls)
 {
+    scan_result_release(r);
+    r->impls = calloc(nimpls, sizeof *r->impls);
+    r->metrics = calloc(nimpls, sizeof *r->metrics);
+    r->extras = calloc(nimpls, sizeof *r->extras);
+    if (!r->impls || !r->metrics || !r->extras) {
+        scan_result_release(r);
+        return -1;
+    }
+    r->nimpls = nimpls;
+    return 0;
+}
+
+void scan_result_release(scan_result *r)
+{
+    free(r->impls);
+    free(r->metrics);
+    free(r->extras);
+    r->impls = NULL;
+    r->metrics = NULL;
+    r->extras = NULL;
+    r->nimpls = 0;
+}
+
+int scan_result_copy(scan_result *dst, const scan_result *src)
+{
+    if (scan_result_alloc(dst, src->nimpls) != 0) return -1;
+    scan_result copy = *src;
+    copy.impls = dst->impls;
+    copy.metrics = dst->metrics;
+    copy.extras = dst->extras;
+    memcpy(copy.impls, src->impls, src->nimpls * sizeof *copy.impls);
+    memcpy(copy.metrics, src->metrics, src->nimpls * sizeof *copy.metrics);
+    memcpy(copy.extras, src->extras, src->nimpls * sizeof *copy.extras);
+    *dst = copy;
+    return 0;
+}
+
+void scan_result_free(scan_result *r)
+{
+    if (!r) return;
+    scan_result_release(r);
+    free(r);
+}
+
+static int result_init(scan_result *r, const scan_config *cfg)
+{
+    scan_result_release(r);
     memset(r, 0, sizeof *r);
-    r->nimpls = cfg->nimpls;
+    if (scan_result_alloc(r, cfg->nimpls) != 0) return -1;
     for (size_t i = 0; i < cfg->nimpls; i++) {
         r->impls[i] = cfg->impls[i];
         impl_metrics_init(&r->metrics[i]);
@@ -1315,6 +1391,7 @@ static void result_init(scan_result *r, const scan_config *cfg)
     r->domain = cfg->domain;
     r->shard_k = cfg->shard_k;
     r->shard_n = cfg->shard_n;
+    return 0;
 }
 
 static unsigned online_cpus(void)
@@ -1325,10 +1402,16 @@ static unsigned online_cpus(void)
 
 int scan_run(const scan_config *cfg, scan_result *result, const char **error)
 {
-    if (cfg->nimpls == 0 || cfg->nimpls > SCAN_MAX_IMPLS) {
-        *error = "between 1 and 64 implementations per run";
+    if (cfg->nimpls == 0) {
+        *error = "no implementation to scan";
         return -1;
     }
+    for (size_t i = 0; i < cfg->nimpls; i++)
+        if (cfg->impls[i]->format != SCAN_FORMAT) {
+            *error = "an implementation of a format other than binary32: the scan runs binary32 "
+                     "kernels only";
+            return -1;
+        }
     if (cfg->shard_n == 0 || cfg->shard_k >= cfg->shard_n) {
         *error = "shard K/N needs 0 <= K < N";
         return -1;
@@ -1355,7 +1438,13 @@ int scan_run(const scan_config *cfg, scan_result *result, const char **error)
     atomic_init(&sh.next_block, sh.first_block);
     atomic_init(&sh.blocks_done, 0);
 
-    result_init(result, cfg);
+    if (result_init(result, cfg) != 0 ||
+        (cfg->profile && cfg->profile->nimpls != cfg->nimpls &&
+         scan_profile_alloc(cfg->profile, cfg->nimpls) != 0)) {
+        free(dom.sample);
+        *error = "out of memory";
+        return -1;
+    }
     unsigned nthreads = cfg->threads ? cfg->threads : online_cpus();
     /* no more workers than blocks: each holds a whole partial result (~1.4 MB), so 1024
      * threads on a 100-input sample took 1.4 GiB */
@@ -1456,7 +1545,7 @@ int scan_result_merge(scan_result *dst, const scan_result *src, const char **err
         }
     if (src->has_extras) {
         dst->has_extras = true;
-        memcpy(dst->extras, src->extras, sizeof dst->extras);
+        memcpy(dst->extras, src->extras, dst->nimpls * sizeof *dst->extras);
     }
     if (src->shard_k < dst->shard_k) dst->shard_k = src->shard_k;
     return 0;

@@ -20,7 +20,7 @@
 #include "gelu_impl.h"
 #include "metrics.h"
 
-enum { SCAN_MAX_IMPLS = 64, SCAN_BLOCK = 4096, CONSISTENCY_POINTS = 2048 };
+enum { SCAN_BLOCK = 4096, CONSISTENCY_POINTS = 2048 };
 
 typedef enum { DOMAIN_ALL, DOMAIN_RANGE, DOMAIN_SAMPLE } domain_kind;
 
@@ -43,19 +43,34 @@ typedef struct {
     float consistency_x;
 } impl_extras;
 
+/* A run's result. Its per-implementation arrays (impls, metrics, extras: nimpls each) are
+ * allocated per run (scan_result_alloc, by scan_run and partial_parse); a result starts zeroed
+ * (calloc) and ends with scan_result_release. */
 typedef struct {
     size_t nimpls;
-    const gelu_impl *impls[SCAN_MAX_IMPLS];
+    const gelu_impl **impls;
     bool grad;
     scan_domain domain;
     unsigned shard_k, shard_n;
     uint64_t inputs;   /* inputs scanned */
     uint64_t refs[GELU_TARGET_COUNT][DIR_COUNT];      /* reference values computed */
     uint64_t fallbacks[GELU_TARGET_COUNT][DIR_COUNT]; /* of which MPFR decided */
-    impl_metrics metrics[SCAN_MAX_IMPLS];
+    impl_metrics *metrics;
     bool has_extras;
-    impl_extras extras[SCAN_MAX_IMPLS];
+    impl_extras *extras;
 } scan_result;
+
+/* Allocates r's arrays for nimpls implementations, zeroed, after releasing those r held (r is
+ * zeroed or was allocated before); the other fields are left as they are. 0, or −1 when out of
+ * memory (r then holds none). */
+int scan_result_alloc(scan_result *r, size_t nimpls);
+/* Frees r's arrays (r stays usable: zero implementations). */
+void scan_result_release(scan_result *r);
+/* dst (zeroed or allocated before) becomes a copy of src with arrays of its own. 0, or −1 out
+ * of memory. */
+int scan_result_copy(scan_result *dst, const scan_result *src);
+/* scan_result_release, then free(r); NULL is allowed. */
+void scan_result_free(scan_result *r);
 
 typedef void (*scan_progress_fn)(uint64_t done, uint64_t total, void *ctx);
 
@@ -64,8 +79,9 @@ typedef void (*scan_progress_fn)(uint64_t done, uint64_t total, void *ctx);
  * references per target and direction (the fast enclosure; of it, the MPFR fallbacks). Timing is
  * taken per block and only when asked for; results never depend on it. */
 typedef struct {
-    double kernel[SCAN_MAX_IMPLS][DIR_COUNT];
-    double metrics[SCAN_MAX_IMPLS][DIR_COUNT];
+    size_t nimpls;                /* the rows of kernel and metrics, allocated by scan_run */
+    double (*kernel)[DIR_COUNT];  /* [nimpls][DIR_COUNT] */
+    double (*metrics)[DIR_COUNT];
     double reference[GELU_TARGET_COUNT][DIR_COUNT];
     double fallback[GELU_TARGET_COUNT][DIR_COUNT];
     double inputs; /* preparing each block's inputs (domain, ranges, runs) */
@@ -80,11 +96,15 @@ typedef struct {
     unsigned shard_k, shard_n; /* scan part k (0-based) of n; n = 1 for all */
     scan_progress_fn progress; /* called from the calling thread, about 5 times a second */
     void *progress_ctx;
-    scan_profile *profile;     /* NULL, or zeroed by the caller: filled with the run's times */
+    scan_profile *profile;     /* NULL, or zeroed by the caller: filled with the run's times
+                                * (release with scan_profile_release) */
 } scan_config;
 
-/* Runs the scan into *result (heap-allocated by the caller: it is large). Returns 0, or −1 with
- * *error set to a static message (bad configuration, out of memory). */
+void scan_profile_release(scan_profile *p);
+
+/* Runs the scan into *result (zeroed or allocated before; its arrays are allocated here, any
+ * number of implementations). Returns 0, or −1 with *error set to a static message (bad
+ * configuration, out of memory). */
 int scan_run(const scan_config *cfg, scan_result *result, const char **error);
 
 /* Number of inputs of a domain (distinct encodings for a sample). */

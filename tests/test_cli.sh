@@ -126,7 +126,7 @@ expect_usage_error "no partial" merge
 expect_usage_error "bad --range '0:-0': empty" accuracy --impl erfc_f64 --range 0:-0
 expect_usage_error "empty --impl" accuracy --impl ""
 expect_usage_error "LO: overflows binary32" accuracy --range "$(printf '1%.0s' $(seq 70)):2"
-expect_usage_error "'relu' approximates ReLU, which has no MPFR reference" eval --impl relu 0
+expect_usage_error "'relu' approximates relu, which has no MPFR reference" eval --impl relu 0
 expect_usage_error "bad --size ',,': element 1 is empty" bench --size ,,
 expect_usage_error "bad --impl ',,': element 1 is empty" bench --impl ,,
 expect_usage_error "bad --impl 'relu,': element 2 is empty" bench --impl relu,
@@ -318,7 +318,7 @@ for f in accuracy.csv ranges.csv ulp_by_x.csv bench.csv moons.csv index.html man
     [ -s "$rep/$f" ] || { echo "FAIL: report --quick (status $st) lacks $f: $(tail -3 "$err")"; fails=$((fails + 1)); }
 done
 [ $st -le 1 ] || { echo "FAIL: report --quick status $st"; fails=$((fails + 1)); }
-head -1 "$rep/accuracy.csv" | grep -q "^impl,target,reference,direction,inputs,max_ulp,.*,contract,benchdnn_failed,xnnpack_failed,xnnpack_checked,normal_mean_ulp,.*,uniform_max_abs,ulp_0," ||
+head -1 "$rep/accuracy.csv" | grep -q "^impl,format,target,reference,direction,inputs,max_ulp,.*,contract,benchdnn_failed,xnnpack_failed,xnnpack_checked,normal_mean_ulp,.*,uniform_max_abs,ulp_0," ||
     { echo "FAIL: accuracy.csv header: $(head -1 "$rep/accuracy.csv")"; fails=$((fails + 1)); }
 [ "$(head -1 "$rep/ulp_by_x.csv")" = "impl,reference,direction,x_lo,x_hi,max_ulp,max_abs" ] ||
     { echo "FAIL: ulp_by_x.csv header"; fails=$((fails + 1)); }
@@ -332,7 +332,7 @@ for needle in '<h2 id="moons">' '<b>Conclusion</b>' 'Bonferroni threshold' 'Infe
     grep -qF "$needle" "$rep/index.html" || { echo "FAIL: index.html lacks $needle"; fails=$((fails + 1)); }
 done
 "$g" list | awk 'NR > 1 && $4 == "yes" {print $1}' | grep -v _omp | while read -r name; do
-    grep -q "^$name,[a-z]*,own,forward," "$rep/accuracy.csv" || echo "FAIL: accuracy.csv lacks $name"
+    grep -q "^$name,binary32,[a-z]*,own,forward," "$rep/accuracy.csv" || echo "FAIL: accuracy.csv lacks $name"
     grep -q ",$name," "$rep/bench.csv" || echo "FAIL: bench.csv lacks $name"
     grep -q "<b>$name</b>" "$rep/index.html" || echo "FAIL: index.html lacks $name"
 done | grep FAIL && fails=$((fails + 1))
@@ -382,7 +382,7 @@ if [ $st -ne 0 ] || ! grep -q " 0 regressions" "$out" || [ "$(cat "$scratch/same
     echo "FAIL: compare of a report with itself: status $st: $(cat "$out" "$err")"; fails=$((fails + 1))
 fi
 cp -r "$rep" "$scratch/worse"
-awk -F, -v OFS=, '$1 == "erfc_f64" && $3 == "own" && $4 == "forward" { $6 = $6 + 1 } { print }' \
+awk -F, -v OFS=, '$1 == "erfc_f64" && $4 == "own" && $5 == "forward" { $7 = $7 + 1 } { print }' \
     "$rep/accuracy.csv" >"$scratch/worse/accuracy.csv"
 "$g" compare "$rep" "$scratch/worse" --csv "$scratch/worse.csv" >"$out" 2>"$err"
 st=$?

@@ -31,7 +31,7 @@ static void forward_one_ulp_worse(const float *x, float *y, size_t n)
 static void scan_into(const char *dir, const gelu_impl *impl, float lo, float hi)
 {
     cr_assert(mkdir(dir, 0777) == 0);
-    scan_result *r = malloc(sizeof *r);
+    scan_result *r = calloc(1, sizeof *r);
     cr_assert_not_null(r);
     const gelu_impl *list[] = {impl};
     scan_config cfg = {.impls = list, .nimpls = 1, .grad = true, .threads = 1, .shard_n = 1,
@@ -44,7 +44,7 @@ static void scan_into(const char *dir, const gelu_impl *impl, float lo, float hi
     cr_assert_not_null(f);
     accuracy_csv_write(r, f);
     cr_assert_eq(fclose(f), 0);
-    free(r);
+    scan_result_free(r);
     run_manifest m;
     manifest_collect(&m, "test_compare");
     snprintf(path, sizeof path, "%s/%s", dir, MANIFEST_FILE);

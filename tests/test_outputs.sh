@@ -115,7 +115,7 @@ done
 
 # "-" is standard output
 "$g" accuracy --impl erfc_f64 --sample 50 --csv - >"$out" 2>"$err"
-grep -q '^impl,target,reference,direction' "$out" || fail "accuracy --csv - wrote no CSV on stdout"
+grep -q '^impl,format,target,reference,direction' "$out" || fail "accuracy --csv - wrote no CSV on stdout"
 "$g" bench --quick --size 64 --impl relu --csv - >"$out" 2>"$err"
 grep -q '^size,n,dist,seed' "$out" || fail "bench --csv - wrote no CSV on stdout"
 

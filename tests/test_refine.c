@@ -28,7 +28,7 @@ static void check(float x, bool grad)
     const gelu_impl *impls[] = {&gelu_impl_erfc_accurate};
     scan_config cfg = {.impls = impls, .nimpls = 1, .grad = grad, .threads = 1, .shard_n = 1,
                        .domain = {.kind = DOMAIN_RANGE, .lo = x, .hi = x}};
-    scan_result *r = malloc(sizeof *r);
+    scan_result *r = calloc(1, sizeof *r);
     const char *error = NULL;
     cr_assert_eq(scan_run(&cfg, r, &error), 0, "%s", error ? error : "");
     int d = grad ? DIR_DERIVATIVE : DIR_FORWARD;
@@ -44,7 +44,7 @@ static void check(float x, bool grad)
               "x = %a: the scan's value %.17g is already right: the test does not bite", (double)x,
               scanned);
     cr_expect_eq(r->metrics[0].err[REF_EXACT][d].max_ulp.value, refined, "the exact row too");
-    free(r);
+    scan_result_free(r);
 }
 
 Test(refine, forward_maximum_is_mpfrs) { check(-0x1.50763p+3f, false); }
@@ -84,7 +84,7 @@ static scan_result *scan_planted(float lo, float hi, unsigned threads, unsigned 
     const gelu_impl *impls[] = {&planted};
     scan_config cfg = {.impls = impls, .nimpls = 1, .grad = true, .threads = threads,
                        .shard_k = k, .shard_n = n, .domain = {.kind = DOMAIN_RANGE, .lo = lo, .hi = hi}};
-    scan_result *r = malloc(sizeof *r);
+    scan_result *r = calloc(1, sizeof *r);
     const char *error = NULL;
     cr_assert_eq(scan_run(&cfg, r, &error), 0, "%s", error ? error : "");
     return r;
@@ -105,7 +105,7 @@ Test(refine, swapped_near_tie_gives_the_true_maximum)
     cr_expect(fabs(m->value - want) <= 1e-15 * want, "refined %.17g, MPFR at 400 bits %.17g", m->value, want);
     planted_derivative(&X1, &y, 1);
     cr_expect(independent_ulp_error(X1, y, true) < want - 1e-9, "X1's true error is below X2's");
-    free(r);
+    scan_result_free(r);
 }
 
 static char *csv_of(const scan_result *r)
@@ -133,7 +133,7 @@ Test(refine, threads_and_shards_give_the_same_refined_maxima, .timeout = 300)
         scan_result *part = scan_planted(WIDE_LO, WIDE_HI, 2, 3 - k, 3);
         const char *error = NULL;
         cr_assert_eq(scan_result_merge(acc, part, &error), 0, "%s", error ? error : "");
-        free(part);
+        scan_result_free(part);
     }
     scan_refine_maxima(one);
     scan_refine_maxima(two);
@@ -145,9 +145,9 @@ Test(refine, threads_and_shards_give_the_same_refined_maxima, .timeout = 300)
     free(a);
     free(b);
     free(c);
-    free(one);
-    free(two);
-    free(acc);
+    scan_result_free(one);
+    scan_result_free(two);
+    scan_result_free(acc);
 }
 
 /* Correctly rounded outputs on [12, 12 + n steps]: every output is x, its error x·Q(x) far below
@@ -185,7 +185,7 @@ static void check_tiny_errors(uint32_t n, bool past_budget)
         cr_expect(fabs(e->max_ulp.value - best) <= 0x1p-96, "%.17g, the slow loop's %.17g",
                   e->max_ulp.value, best);
     }
-    free(r);
+    scan_result_free(r);
 }
 
 Test(refine, overflowing_lists_give_the_maximum_of_every_input, .timeout = 300)

@@ -100,7 +100,7 @@ static void run(const gelu_impl *const *impls, size_t n, float lo, float hi, uns
 static scan_result *scan_one(const gelu_impl *m, float lo, float hi)
 {
     const gelu_impl *impls[] = {m};
-    scan_result *r = malloc(sizeof *r);
+    scan_result *r = calloc(1, sizeof *r);
     run(impls, 1, lo, hi, 2, 0, 1, r);
     return r;
 }
@@ -123,7 +123,7 @@ static const float RANGE_LO = -0x1.9p-1f, RANGE_HI = -0x1.7p-1f;
 Test(scan, identical_for_1_and_2_threads, .timeout = 120)
 {
     const gelu_impl *impls[] = {&gelu_impl_erfc_f64, &gelu_impl_tanh_libm, &gelu_impl_sigmoid};
-    scan_result *a = malloc(sizeof *a), *b = malloc(sizeof *b);
+    scan_result *a = calloc(1, sizeof *a), *b = calloc(1, sizeof *b);
     run(impls, 3, RANGE_LO, RANGE_HI, 1, 0, 1, a);
     run(impls, 3, RANGE_LO, RANGE_HI, 2, 0, 1, b);
     char *ca = csv_of(a), *cb = csv_of(b);
@@ -131,15 +131,15 @@ Test(scan, identical_for_1_and_2_threads, .timeout = 120)
     cr_expect_str_eq(ca, cb);
     free(ca);
     free(cb);
-    free(a);
-    free(b);
+    scan_result_free(a);
+    scan_result_free(b);
 }
 
 Test(scan, four_shards_merge_to_the_unsharded_csv, .timeout = 120)
 {
     const gelu_impl *impls[] = {&gelu_impl_erfc_f64, &gelu_impl_tanh_libm};
-    scan_result *whole = malloc(sizeof *whole), *acc = malloc(sizeof *acc),
-                *part = malloc(sizeof *part), *back = malloc(sizeof *back);
+    scan_result *whole = calloc(1, sizeof *whole), *acc = calloc(1, sizeof *acc),
+                *part = calloc(1, sizeof *part), *back = calloc(1, sizeof *back);
     run(impls, 2, RANGE_LO, RANGE_HI, 2, 0, 1, whole);
     for (unsigned k = 0; k < 4; k++) {
         run(impls, 2, RANGE_LO, RANGE_HI, 1, k, 4, part);
@@ -161,10 +161,10 @@ Test(scan, four_shards_merge_to_the_unsharded_csv, .timeout = 120)
     const char *error = NULL;
     back->domain.hi = 0;
     cr_expect_eq(scan_result_merge(acc, back, &error), -1);
-    free(whole);
-    free(acc);
-    free(part);
-    free(back);
+    scan_result_free(whole);
+    scan_result_free(acc);
+    scan_result_free(part);
+    scan_result_free(back);
 }
 
 Test(scan, correctly_rounded_is_monotone_and_fully_correct, .timeout = 120)
@@ -178,7 +178,7 @@ Test(scan, correctly_rounded_is_monotone_and_fully_correct, .timeout = 120)
     cr_expect_eq(r->metrics[0].sign.violations, 0);
     char why[256];
     cr_expect_eq(scan_contract_violations(r, 0, why, sizeof why), 0, "%s", why);
-    free(r);
+    scan_result_free(r);
 }
 
 Test(scan, value_wrong_at_one_input_is_located, .timeout = 120)
@@ -194,7 +194,7 @@ Test(scan, value_wrong_at_one_input_is_located, .timeout = 120)
     cr_expect_eq(scan_contract_violations(r, 0, why, sizeof why), 2);
     cr_expect(strstr(why, "0x3f900000") != NULL, "%s", why);
     cr_expect_eq(r->metrics[0].mono.listed_bits[0], float_bits(bad_value_x) + 1);
-    free(r);
+    scan_result_free(r);
 }
 
 /* A correctly rounded claim is judged by encodings: one output one ULP off is a broken claim,
@@ -223,8 +223,8 @@ Test(scan, not_correctly_rounded_at_one_input_is_located, .timeout = 120)
     good.contract = bad.contract;
     scan_result *g = scan_one(&good, 0x1.1p0f, 0x1.3p0f);
     cr_expect_eq(scan_contract_violations(g, 0, why, sizeof why), 0, "%s", why);
-    free(g);
-    free(r);
+    scan_result_free(g);
+    scan_result_free(r);
 }
 
 Test(scan, single_monotonicity_break_is_located, .timeout = 120)
@@ -238,7 +238,7 @@ Test(scan, single_monotonicity_break_is_located, .timeout = 120)
     cr_expect_eq(m->largest.bits, float_bits(mono_break_x));
     char why[256];
     cr_expect_eq(scan_contract_violations(r, 0, why, sizeof why), 1, "%s", why);
-    free(r);
+    scan_result_free(r);
 }
 
 Test(scan, wrong_sign_derivative_on_interval_is_located, .timeout = 120)
@@ -248,7 +248,7 @@ Test(scan, wrong_sign_derivative_on_interval_is_located, .timeout = 120)
     const sign_metrics *s = &r->metrics[0].sign;
     cr_expect_eq(s->violations, 100);
     cr_expect_eq(s->first_bits, float_bits(sign_lo));
-    free(r);
+    scan_result_free(r);
 }
 
 Test(scan, nan_for_minus_inf_is_located, .timeout = 120)
@@ -271,7 +271,7 @@ Test(scan, nan_for_minus_inf_is_located, .timeout = 120)
     char why[256];
     cr_expect(scan_contract_violations(r, 0, why, sizeof why) >= 1);
     cr_expect(strstr(why, "0xff800000") != NULL, "%s", why);
-    free(r);
+    scan_result_free(r);
 }
 
 Test(scan, points_failing_the_peers_criteria_are_counted, .timeout = 120)
@@ -289,14 +289,14 @@ Test(scan, points_failing_the_peers_criteria_are_counted, .timeout = 120)
     cr_expect(f->x_max_ulp[x_bucket_of(0x1.1p0f)] <= 0.5);
     cr_expect_eq(f->x_max_ulp[x_bucket_of(-1.0f)], -INFINITY, "no input there");
 
-    free(r);
+    scan_result_free(r);
     r = scan_one(&bad, 0x1.7fp3f, 0x1.81p3f);
     f = &r->metrics[0].err[REF_OWN][DIR_FORWARD];
     cr_expect_eq(f->benchdnn_failed, 1);
     cr_expect_eq(f->xnnpack_failed, 0);
     cr_expect_eq(f->xnnpack_checked, 0, "x > 10 lies outside XNNPACK's rule");
     cr_expect_eq(x_bucket_of(0x1.8p3f), X_BUCKETS_INNER - 32);
-    free(r);
+    scan_result_free(r);
 }
 
 Test(scan, x_buckets_put_each_input_in_its_interval)
@@ -320,7 +320,7 @@ Test(scan, x_buckets_put_each_input_in_its_interval)
 static uint64_t expect_criteria_as_rules(const gelu_impl *m, float lo, float hi)
 {
     const gelu_impl *impls[] = {m};
-    scan_result *r = malloc(sizeof *r);
+    scan_result *r = calloc(1, sizeof *r);
     run(impls, 1, lo, hi, 2, 0, 1, r);
     const error_metrics *e = &r->metrics[0].err[REF_EXACT][DIR_FORWARD];
     uint64_t benchdnn = 0, xnnpack = 0, checked = 0;
@@ -341,7 +341,7 @@ static uint64_t expect_criteria_as_rules(const gelu_impl *m, float lo, float hi)
     cr_expect_eq(e->xnnpack_failed, xnnpack, "%s: XNNPACK %llu, per point %llu", m->name,
                  (unsigned long long)e->xnnpack_failed, (unsigned long long)xnnpack);
     cr_expect_eq(e->xnnpack_checked, checked);
-    free(r);
+    scan_result_free(r);
     return benchdnn + xnnpack;
 }
 
@@ -370,8 +370,43 @@ Test(scan, derivative_inconsistent_with_forward_is_reported, .timeout = 120)
     cr_assert(r->has_extras);
     cr_expect(r->extras[0].consistency_max_rel < 0.01, "consistent pair: %g",
               r->extras[0].consistency_max_rel);
-    free(r);
+    scan_result_free(r);
     r = scan_one(&bad, 1.0f, 1.0f);
     cr_expect(r->extras[0].consistency_max_rel > 0.09, "10%% off: %g", r->extras[0].consistency_max_rel);
-    free(r);
+    scan_result_free(r);
+}
+
+/* No fixed limit on a run's rows (it was 64): the registry's rows this CPU runs, repeated until
+ * there are more than 64, scanned in one run over 4,097 inputs; every copy's figures equal its
+ * first occurrence's. */
+Test(scan, more_than_64_rows, .timeout = 120)
+{
+    size_t nbase = 0, n = 0;
+    const gelu_impl **base = calloc(gelu_impl_count(), sizeof *base);
+    cr_assert_not_null(base);
+    for (size_t i = 0; i < gelu_impl_count(); i++)
+        if (gelu_impl_available(gelu_impl_at(i)) && !gelu_impl_at(i)->own_threads)
+            base[nbase++] = gelu_impl_at(i);
+    cr_assert_gt(nbase, 0);
+    size_t want = 64 + nbase; /* past 64 by a whole copy of the registry */
+    const gelu_impl **rows = calloc(want, sizeof *rows);
+    cr_assert_not_null(rows);
+    while (n < want) rows[n] = base[n % nbase], n++;
+    scan_result *r = calloc(1, sizeof *r);
+    run(rows, n, 1.0f, 0x1.002p0f, 2, 0, 1, r);
+    cr_assert_eq(r->nimpls, n);
+    cr_expect_eq(r->inputs, 4097u); /* 1 to 1 + 2^-11, two blocks */
+    for (size_t i = nbase; i < n; i++)
+        for (int k = 0; k < REF_KINDS; k++)
+            for (int d = 0; d < DIR_COUNT; d++) {
+                const error_metrics *e = &r->metrics[i].err[k][d], *f = &r->metrics[i % nbase].err[k][d];
+                cr_expect(e->count == f->count && e->correctly_rounded == f->correctly_rounded &&
+                              e->max_ulp.value == f->max_ulp.value && e->max_ulp.bits == f->max_ulp.bits &&
+                              e->max_abs.value == f->max_abs.value,
+                          "row %zu (%s) differs from row %zu", i, rows[i]->name, i % nbase);
+            }
+    cr_expect_eq(r->metrics[n - 1].err[REF_OWN][DIR_FORWARD].count, 4097u, "the last row counted");
+    scan_result_free(r);
+    free(rows);
+    free(base);
 }

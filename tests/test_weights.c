@@ -98,7 +98,7 @@ static scan_result *scan_range(const gelu_impl *m, float lo, float hi)
     const gelu_impl *impls[] = {m};
     scan_config cfg = {.impls = impls, .nimpls = 1, .grad = true, .threads = 2, .shard_n = 1,
                        .domain = {.kind = DOMAIN_RANGE, .lo = lo, .hi = hi}};
-    scan_result *r = malloc(sizeof *r);
+    scan_result *r = calloc(1, sizeof *r);
     const char *error = NULL;
     cr_assert_eq(scan_run(&cfg, r, &error), 0, "%s", error ? error : "");
     return r;
@@ -135,7 +135,7 @@ Test(weights, weighted_means_match_a_slow_loop, .timeout = 300)
                               impls[m]->name, dir ? "derivative" : "forward", input_dist_name(d), got, want);
                 }
             }
-            free(r);
+            scan_result_free(r);
         }
 }
 
@@ -190,6 +190,6 @@ Test(weights, planted_error_moves_the_sum_by_its_weight_times_the_error, .timeou
                   input_dist_name(d), moved, want);
         cr_expect_eq(sb->weight, sa->weight, "the weight is the input's, not the output's");
     }
-    free(a);
-    free(b);
+    scan_result_free(a);
+    scan_result_free(b);
 }

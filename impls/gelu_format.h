@@ -1,0 +1,65 @@
+/* The number formats kernels read and write: one descriptor per format, {name, storage size,
+ * precision, exponent range, encoding <-> value}, and what follows from them (special
+ * encodings, the number of encodings). Only binary32 is registered; the others this descriptor
+ * is made for (docs/DESIGN.md, "Formats"):
+ *
+ *   format    storage   bits  precision  emin    emax   smallest subnormal
+ *   bfloat16  uint16_t  16    8          −126    127    2^-133
+ *   binary16  uint16_t  16    11         −14     15     2^-24
+ *   binary32  float     32    24         −126    127    2^-149
+ *   binary64  double    64    53         −1022   1023   2^-1074
+ *
+ * (IEEE 754-2019 table 3.5 for binary16/32/64; bfloat16 is binary32's upper 16 bits.) All four
+ * are IEEE-style interchange formats: sign, bits − precision exponent bits, precision − 1
+ * fraction bits, gradual underflow; every value of each is exactly a double, so a double
+ * carries any of them between the reference and the scan.
+ *
+ * Nothing here knows about the reference: the rounding to a format is reference.h's. */
+#ifndef GELUCHECK_GELU_FORMAT_H
+#define GELUCHECK_GELU_FORMAT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* The registered formats, one line each: the enum's suffix, then the descriptor's row in
+ * impls/formats.c. New formats are appended: the ids are part of the descriptor that plugins
+ * will be built against (binary32 stays 0, the default of a row that does not set `format`). */
+#define GELU_FORMATS(X) X(BINARY32)
+
+typedef enum {
+#define GELU_FORMAT_ENUM(id) GELU_FORMAT_##id,
+    GELU_FORMATS(GELU_FORMAT_ENUM)
+#undef GELU_FORMAT_ENUM
+    GELU_FORMAT_COUNT
+} gelu_format_id;
+
+typedef struct {
+    gelu_format_id id;
+    const char *name;      /* "binary32": the CSV's and the report's `format` column */
+    unsigned storage_bits; /* 16 (uint16_t, the encoding), 32 (float) or 64 (double) */
+    int precision;         /* significand bits, the implicit one included */
+    int emin, emax;        /* the smallest normal is 2^emin, the largest finite < 2^(emax+1) */
+    /* The value of an encoding (the low storage_bits bits), exactly, as a double; a NaN for a
+     * NaN encoding (its payload not kept: a signalling NaN may come back quiet, so kernels'
+     * inputs are made from encodings, never through this). */
+    double (*to_double)(uint64_t bits);
+    /* The encoding of v, a value of the format (a rounded result): exact for those; a NaN gives
+     * the format's quiet NaN of v's sign. */
+    uint64_t (*from_double)(double v);
+} gelu_format;
+
+/* The descriptor of format f (f < GELU_FORMAT_COUNT). */
+const gelu_format *gelu_format_of(gelu_format_id f);
+/* NULL when no format has that name. */
+const gelu_format *gelu_format_find(const char *name);
+
+/* The number of encodings, 2^storage_bits; 0 when that does not fit (binary64: sampled only). */
+uint64_t gelu_format_encodings(const gelu_format *f);
+
+/* The special inputs every implementation is held to, as encodings in this order: +0, −0, +inf,
+ * −inf, +qNaN, −qNaN, +sNaN, −sNaN, ±largest finite, ±smallest normal, ±smallest subnormal. */
+enum { GELU_FORMAT_SPECIAL_COUNT = 14 };
+void gelu_format_special_encodings(const gelu_format *f, uint64_t out[GELU_FORMAT_SPECIAL_COUNT]);
+
+#endif

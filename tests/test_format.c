@@ -1,0 +1,240 @@
+/* The format descriptor (impls/gelu_format.h) and what is threaded through it: the registered
+ * descriptors against IEEE 754's parameters, the special encodings derived from a descriptor
+ * (binary32's against its literal list, and bfloat16's and binary16's from descriptors written
+ * here, as the formats issue will register them), the reference's rounding to a format and its
+ * ULP function per format against values known by hand, the binary32 specialisation of the
+ * ULP function against the general one, and the checks' planted failures: an inconsistent
+ * descriptor, a descriptor whose kernels are not its format's, a scan of another format. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "gelu_format.h"
+#include "reference.h"
+#include "scan.h"
+
+/* 16-bit descriptors as the formats issue will register them (IEEE 754-2019 table 3.5 for
+ * binary16; bfloat16 is binary32's upper half). Only the fields the functions under test read. */
+static const gelu_format bfloat16 = {.name = "bfloat16", .storage_bits = 16, .precision = 8,
+                                     .emin = -126, .emax = 127};
+static const gelu_format binary16 = {.name = "binary16", .storage_bits = 16, .precision = 11,
+                                     .emin = -14, .emax = 15};
+
+/* An IEEE interchange format: w = storage − precision exponent bits, emax = 2^(w−1) − 1,
+ * emin = 1 − emax. Returns the first field that disagrees, NULL when consistent. */
+static const char *inconsistency(const gelu_format *f)
+{
+    int w = (int)f->storage_bits - f->precision;
+    if (w < 2 || f->precision < 2) return "storage_bits/precision";
+    if (f->emax != (1 << (w - 1)) - 1) return "emax";
+    if (f->emin != 1 - f->emax) return "emin";
+    return NULL;
+}
+
+Test(format, registered_descriptors_are_ieee)
+{
+    const gelu_format *f = gelu_format_of(GELU_FORMAT_BINARY32);
+    cr_expect_str_eq(f->name, "binary32");
+    cr_expect_eq(f->storage_bits, 32u);
+    cr_expect_eq(f->precision, 24);
+    cr_expect_eq(f->emin, -126);
+    cr_expect_eq(f->emax, 127);
+    cr_expect_eq(gelu_format_encodings(f), UINT64_C(1) << 32);
+    cr_expect_eq(gelu_format_find("binary32"), f);
+    cr_expect_null(gelu_format_find("binary33"));
+    for (int i = 0; i < GELU_FORMAT_COUNT; i++) {
+        const gelu_format *g = gelu_format_of((gelu_format_id)i);
+        const char *bad = inconsistency(g);
+        cr_expect_null(bad, "%s: %s is not IEEE's", g->name, bad);
+        cr_expect_eq(g->id, (gelu_format_id)i, "%s: id %d in row %d", g->name, g->id, i);
+    }
+    /* planted: the check catches a wrong field */
+    gelu_format wrong = binary16;
+    wrong.emax = 16;
+    cr_expect_str_eq(inconsistency(&wrong), "emax");
+    wrong = bfloat16;
+    wrong.emin = -127;
+    cr_expect_str_eq(inconsistency(&wrong), "emin");
+    cr_expect_null(inconsistency(&bfloat16));
+    cr_expect_null(inconsistency(&binary16));
+}
+
+static void expect_specials(const gelu_format *f, const uint64_t want[GELU_FORMAT_SPECIAL_COUNT])
+{
+    uint64_t got[GELU_FORMAT_SPECIAL_COUNT];
+    gelu_format_special_encodings(f, got);
+    for (int i = 0; i < GELU_FORMAT_SPECIAL_COUNT; i++)
+        cr_expect_eq(got[i], want[i], "%s special %d: 0x%llx, want 0x%llx", f->name, i,
+                     (unsigned long long)got[i], (unsigned long long)want[i]);
+}
+
+Test(format, special_encodings)
+{
+    static const uint64_t b32[] = {0x00000000, 0x80000000, 0x7f800000, 0xff800000, 0x7fc00000,
+                                   0xffc00000, 0x7fa00000, 0xffa00000, 0x7f7fffff, 0xff7fffff,
+                                   0x00800000, 0x80800000, 0x00000001, 0x80000001};
+    static const uint64_t bf16[] = {0x0000, 0x8000, 0x7f80, 0xff80, 0x7fc0, 0xffc0, 0x7fa0,
+                                    0xffa0, 0x7f7f, 0xff7f, 0x0080, 0x8080, 0x0001, 0x8001};
+    static const uint64_t b16[] = {0x0000, 0x8000, 0x7c00, 0xfc00, 0x7e00, 0xfe00, 0x7d00,
+                                   0xfd00, 0x7bff, 0xfbff, 0x0400, 0x8400, 0x0001, 0x8001};
+    expect_specials(gelu_format_of(GELU_FORMAT_BINARY32), b32);
+    expect_specials(&bfloat16, bf16);
+    expect_specials(&binary16, b16);
+    /* the values they stand for */
+    const gelu_format *f = gelu_format_of(GELU_FORMAT_BINARY32);
+    cr_expect_eq(f->to_double(0x7f7fffff), 0x1.fffffep127);
+    cr_expect_eq(f->to_double(0x80000001), -0x1p-149);
+    cr_expect(isnan(f->to_double(0xffa00000)));
+    cr_expect_eq(f->from_double(-0x1p-149), 0x80000001u);
+    cr_expect_eq(f->from_double(-0.0), 0x80000000u);
+    cr_expect_eq(f->from_double(-NAN), 0xffc00000u);
+}
+
+static double round_to(const gelu_format *f, const char *value)
+{
+    mpfr_t v;
+    mpfr_init2(v, 200);
+    mpfr_set_str(v, value, 0, MPFR_RNDN);
+    double r = ref_round_format(f, v);
+    mpfr_clear(v);
+    return r;
+}
+
+Test(format, rounding_to_a_format)
+{
+    const gelu_format *b32 = gelu_format_of(GELU_FORMAT_BINARY32);
+    /* ties to even at the smallest subnormals, and just past the tie */
+    cr_expect_eq(round_to(b32, "0x3p-150"), 0x1p-148);
+    cr_expect_eq(round_to(b32, "0x1p-150"), 0.0);
+    cr_expect_eq(round_to(b32, "0x1.0000000001p-150"), 0x1p-149);
+    /* FLT_MAX's half-way point to 2^128 is 0x1.ffffffp127 */
+    cr_expect_eq(round_to(b32, "0x1.ffffff1p127"), INFINITY);
+    cr_expect_eq(round_to(b32, "0x1.fffffefp127"), 0x1.fffffep127);
+    /* bfloat16: 8 bits */
+    cr_expect_eq(round_to(&bfloat16, "0x1.01p0"), 1.0); /* the tie between 1 and 1 + 2^-7 */
+    cr_expect_eq(round_to(&bfloat16, "0x1.0100001p0"), 0x1.02p0);
+    cr_expect_eq(round_to(&bfloat16, "0x3p-134"), 0x1p-132); /* subnormal tie, to even */
+    /* binary16: 65504 is the largest finite, 65520 the tie with 2^16, which overflows */
+    cr_expect_eq(round_to(&binary16, "65519"), 65504.0);
+    cr_expect_eq(round_to(&binary16, "65520"), INFINITY);
+    cr_expect_eq(round_to(&binary16, "-0x1.0000001p-25"), -0x1p-24);
+    cr_expect(signbit(round_to(&binary16, "-0x1p-25")) && round_to(&binary16, "-0x1p-25") == 0);
+    /* the binary32 wrapper is the format's rounding */
+    mpfr_t v;
+    mpfr_init2(v, 200);
+    mpfr_set_str(v, "0x1.234567891p-140", 0, MPFR_RNDN);
+    cr_expect_eq((double)ref_round_binary32(v), ref_round_format(b32, v));
+    mpfr_clear(v);
+}
+
+Test(format, ulp_per_format)
+{
+    const gelu_format *b32 = gelu_format_of(GELU_FORMAT_BINARY32);
+    cr_expect_eq(ref_inv_ulp_format(b32, 1.0, 0), 0x1p23);
+    cr_expect_eq(ref_inv_ulp_format(b32, 1.0, -0x1p-60), 0x1p24); /* just below 1: binade below */
+    cr_expect_eq(ref_inv_ulp_format(b32, 0x1p-130, 0), 0x1p149);
+    cr_expect_eq(ref_inv_ulp_format(b32, 0, 0), 0x1p149);
+    cr_expect_eq(ref_inv_ulp_format(&bfloat16, 1.5, 0), 0x1p7);
+    cr_expect_eq(ref_inv_ulp_format(&bfloat16, -0x1p-130, 0), 0x1p133);
+    cr_expect_eq(ref_inv_ulp_format(&binary16, 1000.0, 0), 0x1p1); /* [512, 1024): spacing 1/2 */
+    cr_expect_eq(ref_inv_ulp_format(&binary16, 0x1p-20, 0), 0x1p24);
+    mpfr_t e;
+    mpfr_init2(e, REF_EXACT_PREC);
+    mpfr_set_d(e, 1.0, MPFR_RNDN);
+    cr_expect_eq(ref_ulp_error_format(&binary16, 1.0 + 0x1p-10, e), 1.0);
+    cr_expect_eq(ref_ulp_error_format(&bfloat16, 1.0 + 0x1p-7, e), 1.0);
+    cr_expect_eq(ref_ulp_error_format(b32, 1.0 + 0x1p-23, e), 1.0);
+    mpfr_clear(e);
+}
+
+/* ref_inv_ulp (binary32's constants folded) is ref_inv_ulp_format(binary32) bit for bit, on
+ * doubles spread over every binade binary32 reaches and on the binade edges. */
+Test(format, binary32_specialisation)
+{
+    const gelu_format *b32 = gelu_format_of(GELU_FORMAT_BINARY32);
+    srand(12);
+    for (int i = 0; i < 100000; i++) {
+        double hi = ldexp((double)rand() / RAND_MAX + 0.5, rand() % 300 - 160) * (i & 1 ? -1 : 1);
+        double lo = i % 3 == 0 ? 0 : hi * 0x1p-60 * (i % 3 == 1 ? 1 : -1);
+        if (i % 7 == 0) hi = ldexp(1.0, rand() % 300 - 160); /* on an edge */
+        double a = ref_inv_ulp(hi, lo), b = ref_inv_ulp_format(b32, hi, lo);
+        cr_assert_eq(a, b, "hi %a lo %a: %a vs %a", hi, lo, a, b);
+    }
+}
+
+/* Every registered implementation sets the kernel pair of its format and no other. */
+static bool kernels_match_format(const gelu_impl *m)
+{
+    bool f32 = m->forward && m->derivative, u16 = m->forward_u16 && m->derivative_u16,
+         f64 = m->forward_f64 && m->derivative_f64;
+    bool any16 = m->forward_u16 || m->derivative_u16, any64 = m->forward_f64 || m->derivative_f64;
+    switch (gelu_format_of(m->format)->storage_bits) {
+    case 32: return f32 && !any16 && !any64;
+    case 16: return u16 && !m->forward && !m->derivative && !any64;
+    default: return f64 && !m->forward && !m->derivative && !any16;
+    }
+}
+
+static void copy16(const uint16_t *x, uint16_t *y, size_t n)
+{
+    for (size_t i = 0; i < n; i++) y[i] = x[i];
+}
+
+Test(format, kernels_are_the_formats)
+{
+    for (size_t i = 0; i < gelu_impl_count(); i++) {
+        const gelu_impl *m = gelu_impl_at(i);
+        cr_expect(m->format < GELU_FORMAT_COUNT, "%s: unregistered format %d", m->name, m->format);
+        cr_expect(kernels_match_format(m), "%s: its kernels are not those of %s", m->name,
+                  gelu_format_of(m->format)->name);
+    }
+    gelu_impl planted = *gelu_impl_find("relu");
+    planted.forward_u16 = copy16; /* a 16-bit kernel on a binary32 row */
+    cr_expect(!kernels_match_format(&planted));
+}
+
+Test(format, scan_refuses_another_format)
+{
+    gelu_impl other = *gelu_impl_find("relu");
+    other.format = GELU_FORMAT_COUNT; /* stands for a format the scan does not run */
+    const gelu_impl *impls[] = {gelu_impl_find("relu"), &other};
+    scan_config cfg = {.impls = impls, .nimpls = 2, .shard_n = 1, .threads = 1,
+                       .domain = {.kind = DOMAIN_RANGE, .lo = 1, .hi = 2}};
+    scan_result *r = calloc(1, sizeof *r);
+    const char *err = NULL;
+    cr_assert_not_null(r);
+    cr_expect_eq(scan_run(&cfg, r, &err), -1);
+    cr_expect(err && strstr(err, "binary32"), "error: %s", err ? err : "(none)");
+    scan_result_free(r);
+}
+
+static double eval_in(const gelu_format *f, gelu_target t, bool grad, double x)
+{
+    mpfr_t e;
+    mpfr_init2(e, REF_EXACT_PREC);
+    double r = ref_eval_format(f, t, grad, x, e);
+    mpfr_clear(e);
+    return r;
+}
+
+/* The MPFR oracle rounds straight to a format: GELU(1) = 0.84134474606854294858 (DESIGN.md) is
+ * 215.38/256 in bfloat16's binade and 1723.07/2048 in binary16's; at the smallest subnormals
+ * the x/2 midpoint traps go up for x > 0 and to −0 (or one step less) for x < 0, as in binary32;
+ * and binary32's wrapper is the general function. */
+Test(format, oracle_rounds_to_the_format)
+{
+    cr_expect_eq(eval_in(&bfloat16, GELU_TARGET_EXACT, false, 1.0), 0x1.aep-1);
+    cr_expect_eq(eval_in(&binary16, GELU_TARGET_EXACT, false, 1.0), 0x1.aecp-1);
+    cr_expect_eq(eval_in(&binary16, GELU_TARGET_EXACT, false, 0x1p-24), 0x1p-24);
+    double r = eval_in(&binary16, GELU_TARGET_EXACT, false, -0x1p-24);
+    cr_expect(r == 0 && signbit(r), "GELU(-2^-24) in binary16: %a, want -0", r);
+    cr_expect_eq(eval_in(&binary16, GELU_TARGET_EXACT, false, 0x3p-24), 0x1p-23);
+    cr_expect_eq(eval_in(&binary16, GELU_TARGET_EXACT, false, -0x3p-24), -0x1p-24);
+    cr_expect_eq(eval_in(&bfloat16, GELU_TARGET_TANH, false, 0x1p-133), 0x1p-133);
+    cr_expect_eq(eval_in(&binary16, GELU_TARGET_EXACT, true, 0.0), 0.5);
+    cr_expect_eq(eval_in(&binary16, GELU_TARGET_RELU, false, -3.0), 0.0);
+    const gelu_format *b32 = gelu_format_of(GELU_FORMAT_BINARY32);
+    for (float x = -20.0f; x < 20.0f; x += 0.37f)
+        cr_expect_eq((double)ref_round(GELU_TARGET_EXACT, true, x),
+                     eval_in(b32, GELU_TARGET_EXACT, true, x), "x = %a", (double)x);
+}
