@@ -18,6 +18,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "float_bits.h"
+
 #include "gelu_impl.h"
 
 static const double U = 0x1p-52;
@@ -144,34 +146,6 @@ static inline void sigmoid_enclose(double k, bool grad, double x, double em, dou
     *err = grad ? err_d : err_f;
 }
 
-static inline uint32_t fe_bits(float f)
-{
-    uint32_t b;
-    memcpy(&b, &f, sizeof b);
-    return b;
-}
-
-static inline float fe_float(uint32_t b)
-{
-    float f;
-    memcpy(&f, &b, sizeof f);
-    return f;
-}
-
-static inline uint64_t fe_bits64(double d)
-{
-    uint64_t b;
-    memcpy(&b, &d, sizeof b);
-    return b;
-}
-
-static inline double fe_double(uint64_t b)
-{
-    double d;
-    memcpy(&d, &b, sizeof d);
-    return d;
-}
-
 /* The binary32 neighbour towards +inf (up) or −inf of a finite binary32 value r carried as a
  * double, computed in double and 64-bit integers (its encoding ± 1, as a double; the neighbour
  * of ±0 is ±2^-149 on the side asked for; past FLT_MAX, +inf): away from zero the step is
@@ -181,24 +155,24 @@ static inline double fe_double(uint64_t b)
 static inline double fe_neighbour(double r, bool up)
 {
     double a = fabs(r);
-    uint64_t b = fe_bits64(a);
+    uint64_t b = double_bits(a);
     int64_t ulp_biased = (int64_t)(b >> 52) - 23;
     ulp_biased = ulp_biased < 1023 - 149 ? 1023 - 149 : ulp_biased;
-    double ulp = fe_double((uint64_t)ulp_biased << 52);
+    double ulp = double_from_bits((uint64_t)ulp_biased << 52);
     int64_t power_of_2 = (b & 0xfffffffffffffull) == 0;
     double down_step = power_of_2 & (a > 0x1p-126) ? 0.5 * ulp : ulp;
     double away = a + ulp, toward = a - down_step;
     away = away > FLT_MAX ? INFINITY : away;
     /* r's sign and zeroness from its encoding: compared as a double converted from a float, r
      * would be compared as that float, with masks of another width. */
-    uint64_t rb = fe_bits64(r);
+    uint64_t rb = double_bits(r);
     int64_t positive = (int64_t)rb > 0, zero = (rb << 1) == 0;
     int64_t moves_away = positive == (int64_t)up;
     double n = copysign(moves_away ? away : toward, r);
     uint64_t zero_mask = -(uint64_t)zero; /* a blend of encodings: GCC 12 does not vectorize
                                              * this selection when it is written as one */
-    return fe_double((fe_bits64(up ? 0x1p-149 : -0x1p-149) & zero_mask) |
-                     (fe_bits64(n) & ~zero_mask));
+    return double_from_bits((double_bits(up ? 0x1p-149 : -0x1p-149) & zero_mask) |
+                     (double_bits(n) & ~zero_mask));
 }
 
 /* True when every real in the enclosure hi + lo ± err rounds to r, a binary32 value carried as a
