@@ -823,6 +823,12 @@ static void near_scan_run(error_metrics *m, const bool want[ERR_KINDS], const re
     for (int k = 0; k < ERR_KINDS; k++) {
         if (!want[k]) continue;
         near_list *l = &m->near[k];
+        /* A floor of +inf: an input already seen (earlier in the domain: a worker's blocks
+         * come in order) certainly has an infinite error, and a later one can only tie it and
+         * lose (first input). Below GELU's lower threshold the relative error of any output
+         * that is not ±0 is such (|f(x)| under the smallest double past x ≈ −39), and these
+         * were looked at one by one. */
+        if (l->floor == INFINITY) continue;
         near_resolver res = refine_resolver(&ctx[k]);
         const double *e = v[k];
         /* the maxima of groups of 16 points: a group whose maximum cannot reach the floor is
