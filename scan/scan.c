@@ -848,7 +848,7 @@ static void near_scan_run(error_metrics *m, const bool want[ERR_KINDS], const re
             while (gmax[q] != top) q++;
             size_t j = run_first(e, a + 16 * q, top);
             near_point(l, &ctx[k], x, y, r, j, e[j], &lo, &hi);
-            if (!near_rejects(l, hi)) near_add(l, lo, hi, seq0 + j, float_bits(x[j]), &res);
+            if (!near_rejects(l, hi)) near_add(l, lo, hi, seq0 + j, float_bits(x[j]), float_bits(y[j]), &res);
         }
         /* the quick bound: v·scale + add (near_run_upper's per point), a group at a time */
         double scale = k == ERR_REL ? nr->rel_scale * up : up;
@@ -876,7 +876,7 @@ static void near_scan_run(error_metrics *m, const bool want[ERR_KINDS], const re
                 if (!(e[j] * scale + add >= l->floor) && !stand_in_point)
                     continue;
                 near_point(l, &ctx[k], x, y, r, j, e[j], &lo, &hi);
-                if (!near_rejects(l, hi)) near_add(l, lo, hi, seq0 + j, float_bits(x[j]), &res);
+                if (!near_rejects(l, hi)) near_add(l, lo, hi, seq0 + j, float_bits(x[j]), float_bits(y[j]), &res);
             }
         }
     }
