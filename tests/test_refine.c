@@ -95,6 +95,47 @@ Test(refine, the_maximum_is_of_the_output_the_scan_saw)
     scan_result_free(r);
 }
 
+/* ---- stretches of one output past the lower threshold */
+
+/* Below x ≈ −14.2 GELU rounds to −0 (the scan's stand-in points, whose computed relative
+ * errors are all alike: the stand-in is −2^-1000). A kernel giving −2^-149 on [−16.4, −16.25]
+ * and +0 below −16.4: −2^-149's relative error |y − f|/|f| grows with |x| along its stretch, so
+ * the maximum (~2^48) is at its LAST input, −16.4, inside the run (x below −16 is one x bucket,
+ * one run) — the scan skips the inside of a stretch of equal outputs there, never its ends. */
+static void stretch_forward(const float *x, float *y, size_t n)
+{
+    for (size_t i = 0; i < n; i++) y[i] = x[i] >= -16.4f ? -0x1p-149f : 0.0f;
+}
+
+Test(refine, a_stretch_of_one_output_keeps_its_last_input, .timeout = 120)
+{
+    static const gelu_impl stretch = {.name = "stretch", .target = GELU_TARGET_EXACT,
+                                      .forward = stretch_forward, .derivative = stretch_forward,
+                                      .contract = {1, INFINITY, false, false, INFINITY, INFINITY},
+                                      .origin = "test: one output over a stretch"};
+    const gelu_impl *impls[] = {&stretch};
+    scan_config cfg = {.impls = impls, .nimpls = 1, .threads = 1, .shard_n = 1,
+                       .domain = {.kind = DOMAIN_RANGE, .lo = -16.75f, .hi = -16.25f}};
+    scan_result *r = calloc(1, sizeof *r);
+    const char *error = NULL;
+    cr_assert_eq(scan_run(&cfg, r, &error), 0, "%s", error ? error : "");
+    scan_refine_maxima(r);
+    const error_metrics *e = &r->metrics[0].err[REF_OWN][DIR_FORWARD];
+    double want = independent_error(-16.4f, -0x1p-149f, false, true);
+    cr_expect(want > independent_error(-16.25f, -0x1p-149f, false, true),
+              "the stretch's last input is its maximum: the test bites");
+    cr_expect_eq(e->max_rel.bits, float_bits(-16.4f), "relative maximum at %a, want -16.4",
+                 (double)float_from_bits(e->max_rel.bits));
+    cr_expect(fabs(e->max_rel.value - want) <= 1e-15 * want, "maximum %.17g, MPFR at 400 bits %.17g",
+              e->max_rel.value, want);
+    want = independent_ulp_error(-16.4f, -0x1p-149f, false);
+    cr_expect_eq(e->max_ulp.bits, float_bits(-16.4f), "ULP maximum at %a, want -16.4",
+                 (double)float_from_bits(e->max_ulp.bits));
+    cr_expect(fabs(e->max_ulp.value - want) <= 1e-15 * want, "maximum %.17g, MPFR at 400 bits %.17g",
+              e->max_ulp.value, want);
+    scan_result_free(r);
+}
+
 /* ---- near ties */
 
 /* Found by a search over 20,000 inputs around x_min (the enclosure against MPFR, outputs 3 ULP
