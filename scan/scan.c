@@ -722,9 +722,22 @@ static void near_bounds(error_kind k, float y, const point_ref *r, size_t j, dou
 static near_run near_run_of(const point_ref *p, const float *x, size_t a, size_t b, bool tight)
 {
     near_run nr = {0, 0, 1, 0, false, true, tight};
+    /* Past the thresholds (the markers of near_upper and near_stand_in) a point's tight
+     * tolerance is |f(−x)| or |f(x)| (a log and an exp each), which falls as |x| grows, and
+     * its ULP with it: over the run's points there, in either order, the largest tolerance,
+     * its ULP multiple and its relative terms are at the first or the last one, which bound
+     * the others. Only those two are evaluated. */
+    size_t tail_first = b, tail_last = b;
+    if (tight)
+        for (size_t j = a; j < b; j++)
+            if (isfinite(x[j]) && (near_upper(p, j) || near_stand_in(p, j))) {
+                tail_first = tail_first == b ? j : tail_first;
+                tail_last = j;
+            }
     for (size_t j = a; j < b; j++) {
         if (!isfinite(x[j])) continue;
         nr.cr_zero &= p->plain[j] && p->cr[j] == 0;
+        if (j > tail_first && j < tail_last && (near_upper(p, j) || near_stand_in(p, j))) continue;
         double E = near_coarse_tol(p->target, x[j], p, j);
         if (tight) E = near_tight_tol(p->target, p->grad, x[j], p, j, E);
         nr.cr_exact &= near_upper(p, j) && E == 0;
