@@ -328,11 +328,13 @@ static struct {
 } peers[8];
 static size_t npeers;
 
-/* The directory of the default peers into dir: the build tree's peers/ for an executable of
- * the build tree, else the install's (GELUCHECK_PEERS_FROM_BINDIR, relative to the
+/* The directory of the default peers into dir: GELUCHECK_PEERS_DIR when set, the build tree's
+ * peers/ for an executable of the build tree, else the install's (GELUCHECK_PEERS_FROM_BINDIR, relative to the
  * executable's directory unless absolute). −1 when the executable's path is unknown. */
 static int peers_dir(char *dir, size_t size)
 {
+    const char *forced = getenv("GELUCHECK_PEERS_DIR");
+    if (forced && *forced) return snprintf(dir, size, "%s", forced) < (int)size ? 0 : -1;
     char exe[PATH_MAX], root[PATH_MAX];
     if (!realpath("/proc/self/exe", exe)) return -1;
     size_t n = strlen(exe);

@@ -20,7 +20,8 @@ enum { PLUGIN_IMPLS_MAX = 32 };
 int plugins_load(const char *path, char *err, size_t errsize);
 /* Loads the default peers, the plugins of peers/ this build made (GSL, SLEEF, oneDNN; their
  * implementations follow the built-in ones, in that order): from the build tree's peers/ when
- * the executable is in the build tree, else from the install's libdir/gelucheck. A peer whose
+ * the executable is in the build tree, else from the install's libdir/gelucheck, or from
+ * GELUCHECK_PEERS_DIR when that is set (a relocated install; tests). A peer whose
  * file is absent is skipped (plugins_default_peer says so); one that cannot be loaded is an
  * error naming it. Nothing when GELUCHECK_NO_DEFAULT_PEERS is set (other than "" or "0") or
  * when already done. 0, or −1 with err. */

@@ -19,6 +19,7 @@
 #include "html_report.h"
 #include "moons.h"
 #include "pick.h"
+#include "plugin.h"
 #include "report_stage.h"
 
 /* ---- the report directory */
@@ -543,8 +544,15 @@ Test(report, families_by_name)
     cr_expect_eq(impl_family_of("tanh_libm"), FAMILY_LIBM_GSL);
 }
 
+/* The default peers (SLEEF's rows are theirs), as every gelucheck command loads them. */
+static void load_peers(void)
+{
+    char err[2000];
+    cr_assert_eq(plugins_load_default_peers(err, sizeof err), 0, "%s", err);
+}
+
 /* Framework names: by registry name, by the name without its ISA suffix, then by target. */
-Test(report, known_names_by_name_isa_and_target)
+Test(report, known_names_by_name_isa_and_target, .init = load_peers)
 {
     cr_expect(strstr(known_names("pw_fast_avx512", "exact"), "directly") != NULL);
     cr_expect(strstr(known_names("erfc_accurate_avx2", "exact"), "through erfc") != NULL);
