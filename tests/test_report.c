@@ -579,3 +579,33 @@ Test(report, columns_shown_as_written_have_a_slot)
     }
     cr_expect_gt(shown, 0);
 }
+
+/* A peer that dispatches at run time is judged for a platform only by figures measured on the
+ * path that platform's CPUs take: oneDNN measured on avx512_core is not x86-64-v3's answer (the
+ * message names the cap to measure under), measured on avx2 it is, and no path is generic's. */
+Test(report, pick_judges_a_dispatching_peer_by_the_path_measured)
+{
+    static results_set s;
+    s.n = 0;
+    results_row *d = gelu_row(&s, "dnnl_like", 1, 3);
+    gelu_row(&s, "plain", 2, 3);
+    snprintf(d->dispatched_isa, sizeof d->dispatched_isa, "avx512_core");
+    pick_constraints c = pick_no_constraints("l2");
+    static pick_candidate k[RESULTS_MAX_ROWS];
+    size_t n;
+    cr_expect_eq(pick_rank(&s, PICK_X86_64_V3, &c, k, &n), 1);
+    cr_expect_str_eq(k[0].row->name, "plain");
+    cr_expect_str_eq(k[1].why, "measured on its avx512_core path, not x86-64-v3's avx2: measure it "
+                               "under DNNL_MAX_CPU_ISA=AVX2", "%s", k[1].why);
+    cr_expect_eq(pick_rank(&s, PICK_X86_64_V4, &c, k, &n), 2);
+    cr_expect_str_eq(k[0].row->name, "dnnl_like", "the faster, on its own path");
+    snprintf(d->dispatched_isa, sizeof d->dispatched_isa, "avx512_core_amx"); /* the same kernels */
+    cr_expect_eq(pick_rank(&s, PICK_X86_64_V4, &c, k, &n), 2);
+    snprintf(d->dispatched_isa, sizeof d->dispatched_isa, "avx2");
+    cr_expect_eq(pick_rank(&s, PICK_X86_64_V3, &c, k, &n), 2);
+    cr_expect_str_eq(k[0].row->name, "dnnl_like");
+    cr_expect_eq(pick_rank(&s, PICK_X86_64_V4, &c, k, &n), 1);
+    cr_expect_eq(pick_rank(&s, PICK_GENERIC, &c, k, &n), 1);
+    cr_expect_str_eq(k[1].why, "measured on its avx2 path; which path generic CPUs take is unknown: "
+                               "cannot judge it", "%s", k[1].why);
+}
