@@ -42,9 +42,9 @@ int main(int argc, char **argv)
         return 2;
     }
     const char *command = argv[i++];
-    char err[2000]; /* the default peers (dnnl_erf, ...), as gelucheck loads them */
-    if (plugins_load_default_peers(err, sizeof err) != 0) {
-        fprintf(stderr, "exec_compare: %s\n", err);
+    char peer_err[2000]; /* the default peers (dnnl_erf, ...), as gelucheck loads them */
+    if (plugins_load_default_peers(peer_err, sizeof peer_err) != 0) {
+        fprintf(stderr, "exec_compare: %s\n", peer_err);
         return 2;
     }
     const gelu_impl *impls[MAX_IMPLS];
