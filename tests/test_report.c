@@ -609,3 +609,44 @@ Test(report, pick_judges_a_dispatching_peer_by_the_path_measured)
     cr_expect_str_eq(k[1].why, "measured on its avx2 path; which path generic CPUs take is unknown: "
                                "cannot judge it", "%s", k[1].why);
 }
+
+/* The fixture's accuracy.csv with a dispatched_isa column: `isa` on every row, except `other` on
+ * the second row of tie_c (NULL: the same); into path. */
+static void fixture_with_isa(const char *path, const char *isa, const char *other)
+{
+    FILE *in = fopen(GELUCHECK_FIXTURES "/pick/accuracy.csv", "r"), *out = fopen(path, "w");
+    cr_assert(in && out);
+    char line[4096];
+    int tie_c = 0;
+    for (int k = 0; fgets(line, sizeof line, in); k++) {
+        line[strcspn(line, "\n")] = '\0';
+        bool second = strncmp(line, "tie_c,", 6) == 0 && ++tie_c == 2;
+        fprintf(out, "%s,%s\n", line, k == 0 ? "dispatched_isa" : second && other ? other : isa);
+    }
+    fclose(in);
+    fclose(out);
+}
+
+/* dispatched_isa is read back per implementation; a name that is not a word, or two rows of one
+ * implementation that disagree, are refused naming the column. */
+Test(report, dispatched_isa_is_read_back_and_checked)
+{
+    char path[] = "/tmp/gelucheck-isa-XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert(fd >= 0);
+    close(fd);
+    results_set *s = malloc(sizeof *s);
+    char err[512] = "";
+    fixture_with_isa(path, "avx2", NULL);
+    cr_assert_eq(results_load(s, path, NULL, err, sizeof err), 0, "%s", err);
+    cr_expect_str_eq(results_find(s, "tie_c")->dispatched_isa, "avx2");
+    fixture_with_isa(path, "avx2", "sse41");
+    cr_expect_eq(results_load(s, path, NULL, err, sizeof err), -2);
+    cr_expect(strstr(err, "column 'dispatched_isa': 'sse41', but an earlier row of tie_c says 'avx2'"),
+              "%s", err);
+    fixture_with_isa(path, "avx2", "avx 2");
+    cr_expect_eq(results_load(s, path, NULL, err, sizeof err), -2);
+    cr_expect(strstr(err, "column 'dispatched_isa': 'avx 2' is not an ISA name"), "%s", err);
+    free(s);
+    unlink(path);
+}
