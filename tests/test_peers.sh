@@ -5,7 +5,8 @@
 #   unchanged, a peer's name unknown to accuracy (exit 2);
 # - a peer file that is missing is listed as "not found" with its path, its rows absent, exit 0;
 # - a peer file that is broken (not a shared library) stops every command with exit 2, a
-#   message naming the file and how to run without the peers.
+#   message naming the file and how to run without the peers;
+# - oneDNN's contract and listed code path follow DNNL_MAX_CPU_ISA.
 # Usage: test_peers.sh GELUCHECK PEERS_BUILD_DIR
 set -u
 g=$1 peers=$2
@@ -49,5 +50,17 @@ st=$?
 [ $st -eq 2 ] && grep -q "cannot load plugin '$d/peers/gelucheck_peer_gsl.so'" "$d/out" &&
     grep -q "a default peer; GELUCHECK_NO_DEFAULT_PEERS=1" "$d/out" ||
     fail "broken peer: status $st: $(cat "$d/out")"
+
+# oneDNN's contract is its dispatched path's (peers/dnnl.c): each cap in its own process, the
+# path named in list, and SSE4.1's wider bounds (where gelu_erf reaches 4.697e-7 forward).
+if grep -q '^dnnl_erf ' "$d/with"; then
+    for case in "SSE41 sse41 4.71e-07 3.55e-07" "AVX2 avx2 3.8e-07 3.21e-07"; do
+        set -- $case
+        DNNL_MAX_CPU_ISA=$1 "$g" list >"$d/out" 2>&1 || fail "list under $1: $(cat "$d/out")"
+        grep -q "(dispatched ISA: $2)" "$d/out" || fail "$1: path $2 not listed: $(tail -3 "$d/out")"
+        grep -Eq "^dnnl_erf +exact +none +yes +- +$3 +- +$4 " "$d/out" ||
+            fail "$1: dnnl_erf's contract is not $3 / $4: $(grep '^dnnl_erf ' "$d/out")"
+    done
+fi
 
 [ $fails -eq 0 ] && echo "ok" || exit 1
