@@ -21,7 +21,10 @@
 #include "gelucheck/plugin.h"
 
 #define DNNL_KERNEL(fn, alg, grad, threaded)                                                     \
-    static void fn(const float *x, float *y, size_t n) { dnnl_eltwise_run(alg, grad, threaded, x, y, n); }
+    static void fn(const float *x, float *y, size_t n)                                           \
+    {                                                                                            \
+        dnnl_eltwise_run(alg, grad, threaded, x, y, n);                                          \
+    }
 DNNL_KERNEL(erf_forward, dnnl_eltwise_gelu_erf, false, false)
 DNNL_KERNEL(erf_derivative, dnnl_eltwise_gelu_erf, true, false)
 DNNL_KERNEL(erf_forward_omp, dnnl_eltwise_gelu_erf, false, true)
@@ -85,9 +88,10 @@ static dnnl_contracts contracts_for(dnnl_cpu_isa_t isa)
     }
 }
 
-static gelucheck_impl_v1 describe(const char *name, const char *target, gelucheck_kernel_binary32 fwd,
-                                  gelucheck_kernel_binary32 grad, double max_abs, double grad_max_abs,
-                                  const char *origin, int own_threads)
+static gelucheck_impl_v1 describe(const char *name, const char *target,
+                                  gelucheck_kernel_binary32 fwd, gelucheck_kernel_binary32 grad,
+                                  double max_abs, double grad_max_abs, const char *origin,
+                                  int own_threads)
 {
     return (gelucheck_impl_v1){
         .size = sizeof(gelucheck_impl_v1), .name = name, .method = name, .target = target,

@@ -329,8 +329,9 @@ static struct {
 static size_t npeers;
 
 /* The directory of the default peers into dir: GELUCHECK_PEERS_DIR when set, the build tree's
- * peers/ for an executable of the build tree, else the install's (GELUCHECK_PEERS_FROM_BINDIR, relative to the
- * executable's directory unless absolute). −1 when the executable's path is unknown. */
+ * peers/ for an executable of the build tree, else the install's: GELUCHECK_PEERS_FROM_BINDIR,
+ * relative to the executable's directory unless absolute. −1 when the executable's path is
+ * unknown. */
 static int peers_dir(char *dir, size_t size)
 {
     const char *forced = getenv("GELUCHECK_PEERS_DIR");
@@ -354,8 +355,8 @@ int plugins_load_default_peers(char *err, size_t errsize)
     if ((off && *off && strcmp(off, "0") != 0) || npeers > 0) return 0;
     char dir[PATH_MAX];
     if (peers_dir(dir, sizeof dir) != 0) {
-        snprintf(err, errsize, "cannot find the default peers' directory (/proc/self/exe unreadable); "
-                 "GELUCHECK_NO_DEFAULT_PEERS=1 runs without them");
+        snprintf(err, errsize, "cannot find the default peers' directory (/proc/self/exe "
+                 "unreadable); GELUCHECK_NO_DEFAULT_PEERS=1 runs without them");
         return -1;
     }
     const char *list = GELUCHECK_PEERS;

@@ -346,7 +346,8 @@ static int get_dispatched_isa(csv_file *c, results_row *r, const csv_line *l, in
     if (col < 0) return 0;
     const char *isa = get(l, col);
     size_t len = strlen(isa);
-    if (len >= sizeof r->dispatched_isa || strspn(isa, "abcdefghijklmnopqrstuvwxyz0123456789_") != len)
+    if (len >= sizeof r->dispatched_isa ||
+        strspn(isa, "abcdefghijklmnopqrstuvwxyz0123456789_") != len)
         return bad(c, "column '%s': '%.40s' is not an ISA name (a-z, 0-9, _; at most %zu)",
                    col_name(c, col), isa, sizeof r->dispatched_isa - 1);
     if (r->csv_rows && strcmp(r->dispatched_isa, isa) != 0)

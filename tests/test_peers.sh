@@ -23,7 +23,8 @@ grep -Ei 'sleef|dnnl' "$d/ldd" && fail "the core executable links a peer's libra
 
 "$g" list >"$d/with" || fail "list: $(cat "$d/with")"
 grep -q '^gsl_cdf ' "$d/with" || fail "gsl_cdf missing from the default list"
-GELUCHECK_NO_DEFAULT_PEERS=1 "$g" list >"$d/without" 2>&1 || fail "list without peers: $(cat "$d/without")"
+GELUCHECK_NO_DEFAULT_PEERS=1 "$g" list >"$d/without" 2>&1 ||
+    fail "list without peers: $(cat "$d/without")"
 grep -Eq '^(gsl|sleef|dnnl)_' "$d/without" && fail "a peer row without the default peers"
 grep -q 'default peers' "$d/without" && fail "the default peers are listed although disabled"
 # every built-in row is the same with and without the peers
@@ -32,7 +33,8 @@ sed '/^$/,$d' "$d/without" >"$d/without.builtin"
 cmp -s "$d/with.builtin" "$d/without.builtin" || fail "the built-in rows differ without the peers"
 GELUCHECK_NO_DEFAULT_PEERS=1 "$g" accuracy --impl gsl_cdf --sample 1000 >"$d/out" 2>&1
 st=$?
-[ $st -eq 2 ] && grep -q "gsl_cdf" "$d/out" || fail "accuracy --impl gsl_cdf without peers: status $st: $(cat "$d/out")"
+[ $st -eq 2 ] && grep -q "gsl_cdf" "$d/out" ||
+    fail "accuracy --impl gsl_cdf without peers: status $st: $(cat "$d/out")"
 
 # A copy of the peers with one file missing and one broken.
 mkdir "$d/peers"
@@ -57,7 +59,8 @@ if grep -q '^dnnl_erf ' "$d/with"; then
     for case in "SSE41 sse41 4.71e-07 3.55e-07" "AVX2 avx2 3.8e-07 3.21e-07"; do
         set -- $case
         DNNL_MAX_CPU_ISA=$1 "$g" list >"$d/out" 2>&1 || fail "list under $1: $(cat "$d/out")"
-        grep -q "(dispatched ISA: $2)" "$d/out" || fail "$1: path $2 not listed: $(tail -3 "$d/out")"
+        grep -q "(dispatched ISA: $2)" "$d/out" ||
+            fail "$1: path $2 not listed: $(tail -3 "$d/out")"
         grep -Eq "^dnnl_erf +exact +none +yes +- +$3 +- +$4 " "$d/out" ||
             fail "$1: dnnl_erf's contract is not $3 / $4: $(grep '^dnnl_erf ' "$d/out")"
     done
