@@ -7,12 +7,35 @@
 
 #include "cli.h"
 #include "gelu_impl.h"
+#include "plugin.h"
 
 static const char *bound(double b, char *buf, size_t size)
 {
     if (isinf(b)) snprintf(buf, size, "-");
     else snprintf(buf, size, "%.3g", b);
     return buf;
+}
+
+/* The default peers: where each was loaded from (or that its file is missing), and the code
+ * path of those that dispatch at run time. */
+static void print_peers(void)
+{
+    for (size_t k = 0; k < plugins_default_peer_count(); k++) {
+        const char *path;
+        bool loaded;
+        const char *name = plugins_default_peer(k, &path, &loaded);
+        if (k == 0) printf("default peers (GELUCHECK_NO_DEFAULT_PEERS=1: none):\n");
+        printf("  %s: %s%s", name, loaded ? "" : "not found: ", path);
+        for (size_t i = 0; loaded && i < gelu_impl_count(); i++) {
+            const gelu_impl *m = gelu_impl_at(i);
+            const char *src = gelu_impl_source(m);
+            if (m->dispatched_isa && src && strstr(src, path)) {
+                printf(" (dispatched ISA: %s)", m->dispatched_isa());
+                break;
+            }
+        }
+        printf("\n");
+    }
 }
 
 int cmd_list(int argc, char **argv)
@@ -52,12 +75,13 @@ int cmd_list(int argc, char **argv)
     bool heading = false;
     for (size_t i = 0; i < gelu_impl_count(); i++) {
         const char *src = gelu_impl_source(gelu_impl_at(i));
-        if (!src) continue;
+        if (!src || plugins_is_default_peer(gelu_impl_at(i))) continue;
         if (!heading) printf("\nadded at run time:\n");
         heading = true;
         printf("  %s: %s\n", gelu_impl_at(i)->name, src);
     }
     printf("\nthis CPU: %s\n", cpu_features_string(cpu_features(), feat, sizeof feat));
+    print_peers();
     if (*gelu_absent_peers())
         printf("not built (library absent or disabled at configure time): %s\n", gelu_absent_peers());
     return EXIT_OK;

@@ -47,8 +47,9 @@ static const struct {
      NULL, false},
 };
 
-/* Options of every command, taken out of argv before the command sees it: --plugin FILE.so
- * (repeatable; also GELUCHECK_PLUGINS=FILE:FILE..., loaded first), --exec NAME=COMMAND
+/* The default peers (GSL, SLEEF, oneDNN: peers/; none with GELUCHECK_NO_DEFAULT_PEERS=1) are
+ * loaded first. Options of every command, taken out of argv before the command sees it:
+ * --plugin FILE.so (repeatable; also GELUCHECK_PLUGINS=FILE:FILE..., loaded before them), --exec NAME=COMMAND
  * (repeatable: each child becomes an implementation) and --exec-timeout SECONDS. */
 static int global_options(int *argc, char **argv)
 {
@@ -57,6 +58,10 @@ static int global_options(int *argc, char **argv)
     const char *specs[EXEC_IMPLS_MAX + 1];
     int nspecs = 0;
     char err[2000];
+    if (plugins_load_default_peers(err, sizeof err) != 0) {
+        fprintf(stderr, "gelucheck: %s\n", err);
+        return EXIT_USAGE;
+    }
     const char *env = getenv("GELUCHECK_PLUGINS");
     if (env && *env) {
         char *list = strdup(env);

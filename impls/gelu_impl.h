@@ -122,6 +122,9 @@ typedef struct {
      * default scan leaves it out, as its kernels are those of its single-threaded twin and its
      * pool would fight the scan's threads for the cores. */
     bool own_threads;
+    /* A peer whose library picks its code path at run time (oneDNN): the path picked in this
+     * process ("avx512_core"), which its results and contract are for; NULL otherwise. */
+    const char *(*dispatched_isa)(void);
 } gelu_impl;
 
 /* The registry: every implementation, in the order of impls/registry.inc. */

@@ -3,6 +3,8 @@
 #include "plugin.h"
 
 #include <dlfcn.h>
+#include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -15,6 +17,7 @@
 #include "exec.h"
 #include "gelu_impl.h"
 #include "gelucheck/plugin.h"
+#include "gelucheck_config.h" /* GELUCHECK_PEERS, where they are */
 
 typedef struct {
     gelu_impl impl;
@@ -140,14 +143,28 @@ static int parse_features(const char *s, unsigned *out, char *bad, size_t size)
 
 static bool bound_ok(double b) { return !isnan(b) && b >= 0; }
 
+/* Whether the description, of d->size bytes, has the field that ends at `end` (fields appended
+ * after ABI 1's first layout are absent from older plugins). */
+#define HAS_FIELD(d, field)                                                                        \
+    ((d)->size >= offsetof(gelucheck_impl_v1, field) + sizeof((d)->field))
+
+/* The ISA named by the description (portable when it names none); GELU_ISA_COUNT: unknown. */
+static gelu_isa isa_of(const gelucheck_impl_v1 *d)
+{
+    const char *name = HAS_FIELD(d, isa) && d->isa ? d->isa : "portable";
+    for (int i = 0; i < GELU_ISA_COUNT; i++)
+        if (strcmp(gelu_isa_name((gelu_isa)i), name) == 0) return (gelu_isa)i;
+    return GELU_ISA_COUNT;
+}
+
 /* Checks one description; the field at fault into why. */
 static int check_impl(const gelucheck_impl_v1 *d, unsigned *features, gelu_target *target,
                       char *why, size_t size)
 {
     char bad[64], names[256];
-    if (d->size < sizeof(gelucheck_impl_v1))
+    if (d->size < GELUCHECK_IMPL_V1_FIRST_SIZE)
         return snprintf(why, size, "size %u is smaller than version 1's %zu", d->size,
-                        sizeof(gelucheck_impl_v1)), -1;
+                        (size_t)GELUCHECK_IMPL_V1_FIRST_SIZE), -1;
     if (!d->name || !exec_name_ok(d->name))
         return snprintf(why, size, "name %s%.60s%s is not 1 to 48 of A-Z a-z 0-9 _ starting with a "
                         "letter", d->name ? "'" : "", d->name ? d->name : "(none)", d->name ? "'" : ""), -1;
@@ -162,6 +179,16 @@ static int check_impl(const gelucheck_impl_v1 *d, unsigned *features, gelu_targe
     if (parse_features(d->cpu_features ? d->cpu_features : "", features, bad, sizeof bad) != 0)
         return snprintf(why, size, "cpu_features: '%s' is not one of avx2, fma, avx512f, avx512dq, "
                         "avx512bw, avx512vl", bad), -1;
+    const char *method = HAS_FIELD(d, method) ? d->method : NULL;
+    if (method && !exec_name_ok(method))
+        return snprintf(why, size, "method '%.60s' is not 1 to 48 of A-Z a-z 0-9 _ starting with a "
+                        "letter", method), -1;
+    gelu_isa isa = isa_of(d);
+    if (isa == GELU_ISA_COUNT)
+        return snprintf(why, size, "isa '%.40s' is not portable, avx2, avx512f or avx512", d->isa), -1;
+    if (gelu_isa_features(isa) & ~*features)
+        return snprintf(why, size, "isa '%s' needs cpu_features %s", gelu_isa_name(isa),
+                        cpu_features_string(gelu_isa_features(isa), bad, sizeof bad)), -1;
     if (!d->forward) return snprintf(why, size, "no forward kernel"), -1;
     if (!d->derivative)
         return snprintf(why, size, "no derivative kernel (this gelucheck scans both directions)"), -1;
@@ -175,7 +202,8 @@ static int check_impl(const gelucheck_impl_v1 *d, unsigned *features, gelu_targe
     return 0;
 }
 
-int plugins_load(const char *path, char *err, size_t errsize)
+/* Loads the plugin at path; its implementations' source is "<kind> 'PATH'". */
+static int load(const char *path, const char *kind, char *err, size_t errsize)
 {
     void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (!h) {
@@ -244,15 +272,15 @@ int plugins_load(const char *path, char *err, size_t errsize)
         gelu_target target;
         char why[300];
         check_impl(d, &features, &target, why, sizeof why);
-        size_t n = strlen(path) + 16;
+        size_t n = strlen(kind) + strlen(path) + 4;
         char *origin = strdup(d->origin ? d->origin : "");
         if (!origin || !(s->source = malloc(n))) {
             free(origin);
             snprintf(err, errsize, "out of memory");
             return -1;
         }
-        snprintf(s->source, n, "plugin '%s'", path);
-        snprintf(s->crash_text, sizeof s->crash_text, "plugin '%.400s', implementation '%s',",
+        snprintf(s->source, n, "%s '%s'", kind, path);
+        snprintf(s->crash_text, sizeof s->crash_text, "%s '%.400s', implementation '%s',", kind,
                  path, d->name);
         s->forward = d->forward;
         s->derivative = d->derivative;
@@ -270,6 +298,9 @@ int plugins_load(const char *path, char *err, size_t errsize)
                          .correctly_rounded = d->contract.correctly_rounded != 0},
             .origin = origin,
             .own_threads = d->own_threads != 0,
+            .method = HAS_FIELD(d, method) ? d->method : NULL,
+            .isa = isa_of(d),
+            .dispatched_isa = HAS_FIELD(d, dispatched_isa) ? d->dispatched_isa : NULL,
         };
         exec_sanitize_text(origin);
         if (gelu_impl_add(&s->impl, s->source, err, errsize) != 0) {
@@ -280,4 +311,88 @@ int plugins_load(const char *path, char *err, size_t errsize)
         nslots++;
     }
     return 0; /* the library stays loaded until the process ends */
+}
+
+int plugins_load(const char *path, char *err, size_t errsize)
+{
+    return load(path, "plugin", err, errsize);
+}
+
+/* ---- the default peers (peers/meson.build): GELUCHECK_PEERS lists those this build made */
+
+static const char peer_kind[] = "default peer";
+static struct {
+    char name[16];
+    char path[PATH_MAX + 64];
+    bool loaded;
+} peers[8];
+static size_t npeers;
+
+/* The directory of the default peers into dir: GELUCHECK_PEERS_DIR when set, the build tree's
+ * peers/ for an executable of the build tree, else the install's: GELUCHECK_PEERS_FROM_BINDIR,
+ * relative to the executable's directory unless absolute. −1 when the executable's path is
+ * unknown. */
+static int peers_dir(char *dir, size_t size)
+{
+    const char *forced = getenv("GELUCHECK_PEERS_DIR");
+    if (forced && *forced) return snprintf(dir, size, "%s", forced) < (int)size ? 0 : -1;
+    char exe[PATH_MAX], root[PATH_MAX];
+    if (!realpath("/proc/self/exe", exe)) return -1;
+    size_t n = strlen(exe);
+    if (realpath(GELUCHECK_BUILD_ROOT, root) && strncmp(exe, root, strlen(root)) == 0 &&
+        exe[strlen(root)] == '/')
+        return snprintf(dir, size, "%s/peers", root) < (int)size ? 0 : -1;
+    while (n > 0 && exe[n - 1] != '/') n--;
+    exe[n > 1 ? n - 1 : n] = '\0'; /* the executable's directory */
+    const char *rel = GELUCHECK_PEERS_FROM_BINDIR;
+    int w = rel[0] == '/' ? snprintf(dir, size, "%s", rel) : snprintf(dir, size, "%s/%s", exe, rel);
+    return w >= 0 && (size_t)w < size ? 0 : -1;
+}
+
+int plugins_load_default_peers(char *err, size_t errsize)
+{
+    const char *off = getenv("GELUCHECK_NO_DEFAULT_PEERS");
+    if ((off && *off && strcmp(off, "0") != 0) || npeers > 0) return 0;
+    char dir[PATH_MAX];
+    if (peers_dir(dir, sizeof dir) != 0) {
+        snprintf(err, errsize, "cannot find the default peers' directory (/proc/self/exe "
+                 "unreadable); GELUCHECK_NO_DEFAULT_PEERS=1 runs without them");
+        return -1;
+    }
+    const char *list = GELUCHECK_PEERS;
+    while (*list && npeers < sizeof peers / sizeof peers[0]) {
+        size_t len = strcspn(list, ",");
+        char name[sizeof peers[0].name];
+        snprintf(name, sizeof name, "%.*s", (int)len, list);
+        list += len + (list[len] == ',');
+        char *path = peers[npeers].path;
+        memcpy(peers[npeers].name, name, sizeof name);
+        snprintf(path, sizeof peers[npeers].path, "%s/gelucheck_peer_%s.so", dir, name);
+        npeers++;
+        if (access(path, F_OK) != 0 && errno == ENOENT) continue; /* listed as not found */
+        char why[1600];
+        if (load(path, peer_kind, why, sizeof why) != 0) {
+            snprintf(err, errsize, "%s (a default peer; GELUCHECK_NO_DEFAULT_PEERS=1 runs without "
+                     "them)", why);
+            return -1;
+        }
+        peers[npeers - 1].loaded = true;
+    }
+    return 0;
+}
+
+size_t plugins_default_peer_count(void) { return npeers; }
+
+const char *plugins_default_peer(size_t i, const char **path, bool *loaded)
+{
+    if (i >= npeers) return NULL;
+    *path = peers[i].path;
+    *loaded = peers[i].loaded;
+    return peers[i].name;
+}
+
+bool plugins_is_default_peer(const gelu_impl *impl)
+{
+    const char *src = gelu_impl_source(impl);
+    return src && strncmp(src, peer_kind, strlen(peer_kind)) == 0 && src[strlen(peer_kind)] == ' ';
 }

@@ -8,13 +8,30 @@
 #ifndef GELUCHECK_PLUGIN_LOADER_H
 #define GELUCHECK_PLUGIN_LOADER_H
 
+#include <stdbool.h>
 #include <stddef.h>
+
+#include "gelu_impl.h"
 
 enum { PLUGIN_IMPLS_MAX = 32 };
 
 /* Loads the plugin at path and adds its implementations. 0, or −1 with err naming the file
  * and the field at fault. */
 int plugins_load(const char *path, char *err, size_t errsize);
+/* Loads the default peers, the plugins of peers/ this build made (GSL, SLEEF, oneDNN; their
+ * implementations follow the built-in ones, in that order): from the build tree's peers/ when
+ * the executable is in the build tree, else from the install's libdir/gelucheck, or from
+ * GELUCHECK_PEERS_DIR when that is set (a relocated install; tests). A peer whose
+ * file is absent is skipped (plugins_default_peer says so); one that cannot be loaded is an
+ * error naming it. Nothing when GELUCHECK_NO_DEFAULT_PEERS is set (other than "" or "0") or
+ * when already done. 0, or −1 with err. */
+int plugins_load_default_peers(char *err, size_t errsize);
+/* The default peers looked for, in order: name ("gsl"), with its file and whether it loaded;
+ * NULL past the end. */
+size_t plugins_default_peer_count(void);
+const char *plugins_default_peer(size_t i, const char **path, bool *loaded);
+/* Whether an implementation comes from a default peer. */
+bool plugins_is_default_peer(const gelu_impl *impl);
 /* Called by the crash report before the process exits (the CLI removes its temporary files);
  * must be async-signal-safe. */
 void plugins_set_crash_hook(void (*hook)(void));

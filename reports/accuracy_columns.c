@@ -49,6 +49,12 @@ static void csv_format(const accuracy_row *w, char *b, size_t n)
 {
     snprintf(b, n, "%s", gelu_format_of(w->r->impls[w->i]->format)->name);
 }
+/* The code path a run-time dispatching peer took in this process (oneDNN: "avx2"); "" else. */
+static void csv_dispatched_isa(const accuracy_row *w, char *b, size_t n)
+{
+    const gelu_impl *m = w->r->impls[w->i];
+    snprintf(b, n, "%s", m->dispatched_isa ? m->dispatched_isa() : "");
+}
 static void csv_target(const accuracy_row *w, char *b, size_t n)
 {
     snprintf(b, n, "%s", gelu_target_name(w->r->impls[w->i]->target));
@@ -325,6 +331,7 @@ static const accuracy_column columns[] = {
     {"uniform_max_ulp", csv_uniform_max_ulp, 0, NULL, NULL, NULL},
     {"uniform_mean_abs", csv_uniform_mean_abs, 0, NULL, NULL, NULL},
     {"uniform_max_abs", csv_uniform_max_abs, 0, NULL, NULL, NULL},
+    {"dispatched_isa", csv_dispatched_isa, 0, NULL, NULL, NULL},
 };
 
 size_t accuracy_column_count(void) { return sizeof columns / sizeof columns[0]; }

@@ -176,7 +176,11 @@ static void summary_row(FILE *f, const results_set *s, const results_row *r)
     fputs("\">", f);
     html_text(f, r->target);
     fputs(" &#183; ", f);
-    html_text(f, isa_label(r->features));
+    if (r->dispatched_isa[0]) { /* a peer that picks its code path at run time: the one measured */
+        fputs("dispatched ", f);
+        html_text(f, r->dispatched_isa);
+    } else
+        html_text(f, isa_label(r->features));
     fputs("</small></td>", f);
     for (size_t k = 0; k < SUMMARY_COLUMNS; k++) {
         const accuracy_column *c = accuracy_column_find(summary_columns[k].column);

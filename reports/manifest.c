@@ -27,7 +27,7 @@
 #include <sleef.h>
 #endif
 #if GELUCHECK_HAVE_DNNL
-#include <oneapi/dnnl/dnnl.h>
+#include <oneapi/dnnl/dnnl_version.h>
 #endif
 
 /* The one list of fields: JSON path, where the value lives, its buffer size. */
@@ -78,9 +78,9 @@ void manifest_collect(run_manifest *m, const char *command)
 #else
     snprintf(m->sleef, sizeof m->sleef, "absent");
 #endif
-#if GELUCHECK_HAVE_DNNL
-    const dnnl_version_t *v = dnnl_version();
-    snprintf(m->dnnl, sizeof m->dnnl, "%d.%d.%d", v->major, v->minor, v->patch);
+#if GELUCHECK_HAVE_DNNL /* the headers' version, that the oneDNN peer (peers/) was built with */
+    snprintf(m->dnnl, sizeof m->dnnl, "%d.%d.%d", DNNL_VERSION_MAJOR, DNNL_VERSION_MINOR,
+             DNNL_VERSION_PATCH);
 #else
     snprintf(m->dnnl, sizeof m->dnnl, "absent");
 #endif

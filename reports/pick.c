@@ -91,6 +91,66 @@ static void check_bound(pick_candidate *c, const results_error *e, double value,
         fail(c, "%s %.4g > %g", what, value, bound);
 }
 
+/* The code paths a peer may dispatch to at run time, in its library's words (oneDNN's
+ * dnnl_cpu_isa_t names, as peers/dnnl.c reports them), with the x86-64 level whose CPUs take that
+ * path and the cap that makes the library take it on a wider CPU: one row per path. oneDNN 2.6's
+ * eltwise kernels for the AVX-512 paths beyond avx512_core (vnni, bf16, amx) are avx512_core's
+ * (README, "Peers dispatched at run time": the same results under DNNL_MAX_CPU_ISA=AVX512_CORE
+ * and uncapped on an AMX CPU), so those paths count as v4's too. SSE4.1 is the least oneDNN
+ * runs on; a generic x86-64 CPU may lack it, so no path is generic's. */
+static const struct {
+    const char *isa;
+    pick_platform level;
+    const char *cap;
+} dispatch_paths[] = {
+    {"sse41", PICK_X86_64_V2, "DNNL_MAX_CPU_ISA=SSE41"},
+    {"avx2", PICK_X86_64_V3, "DNNL_MAX_CPU_ISA=AVX2"},
+    {"avx512_core", PICK_X86_64_V4, "DNNL_MAX_CPU_ISA=AVX512_CORE"},
+    {"avx512_core_vnni", PICK_X86_64_V4, "DNNL_MAX_CPU_ISA=AVX512_CORE"},
+    {"avx512_core_bf16", PICK_X86_64_V4, "DNNL_MAX_CPU_ISA=AVX512_CORE"},
+    {"avx512_core_amx", PICK_X86_64_V4, "DNNL_MAX_CPU_ISA=AVX512_CORE"},
+};
+enum { NPATHS = sizeof dispatch_paths / sizeof dispatch_paths[0] };
+
+static int path_of(const char *isa)
+{
+    for (int i = 0; i < NPATHS; i++)
+        if (strcmp(dispatch_paths[i].isa, isa) == 0) return i;
+    return -1;
+}
+
+/* A peer that dispatches at run time: its figures hold for the path it took when measured, so
+ * they judge it for a platform only when that platform's CPUs take the same path (host: the path
+ * the peer takes in this process). Otherwise it fails, saying how to measure the right path. */
+static void judge_dispatched(pick_candidate *c, pick_platform p)
+{
+    const results_row *r = c->row;
+    int measured = path_of(r->dispatched_isa);
+    if (p == PICK_HOST) {
+        const gelu_impl *m = gelu_impl_find(r->name);
+        const char *now = m && m->dispatched_isa ? m->dispatched_isa() : NULL;
+        int here = now ? path_of(now) : -1;
+        if (!now)
+            fail(c, "measured on its %s path; which path this host takes is unknown (peer not "
+                 "loaded)", r->dispatched_isa);
+        else if (strcmp(now, r->dispatched_isa) != 0 &&
+                 !(measured >= 0 && here >= 0 &&
+                   dispatch_paths[measured].level == dispatch_paths[here].level))
+            fail(c, "measured on its %s path; here it takes %s: measure it in this setting",
+                 r->dispatched_isa, now);
+        return;
+    }
+    int want = -1;
+    for (int i = 0; i < NPATHS && want < 0; i++)
+        if (dispatch_paths[i].level == p) want = i;
+    if (want < 0)
+        fail(c, "measured on its %s path; which path %s CPUs take is unknown: cannot judge it",
+             r->dispatched_isa, pick_platform_name(p));
+    else if (measured < 0 || dispatch_paths[measured].level != p)
+        fail(c, "measured on its %s path, not %s's %s: measure it under %s", r->dispatched_isa,
+             pick_platform_name(p), dispatch_paths[want].isa, dispatch_paths[want].cap);
+}
+
 static void judge(pick_candidate *c, pick_platform p, const pick_constraints *k)
 {
     const results_row *r = c->row;
@@ -100,6 +160,7 @@ static void judge(pick_candidate *c, pick_platform p, const pick_constraints *k)
         fail(c, "needs %s, which %s lacks", cpu_features_string(missing, feat, sizeof feat),
              pick_platform_name(p));
     }
+    if (r->dispatched_isa[0]) judge_dispatched(c, p);
     if (!r->scanned)
         fail(c, "no accuracy measurement (a benchmark-only row)");
     else if (!r->exact[0].present) {

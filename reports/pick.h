@@ -4,7 +4,9 @@
  * Platforms and the CPU features they allow: generic and x86-64-v2 none (portable code only: none
  * of our kernels needs SSE4/POPCNT), x86-64-v3 AVX2 + FMA, x86-64-v4 those and AVX-512
  * F/DQ/BW/VL, host what this CPU has. Peers that dispatch inside their library (oneDNN, GSL)
- * need none. Implementations with no accuracy rows (the threaded dnnl_*_omp benchmark rows, and
+ * need none; one whose results name the code path it dispatched to (oneDNN's dispatched_isa) is
+ * judged for a platform only by figures measured on the path that platform's CPUs take (pick.c,
+ * dispatch_paths), otherwise it fails with the cap to measure under. Implementations with no accuracy rows (the threaded dnnl_*_omp benchmark rows, and
  * the ReLU baseline) are never picked, nor those that are not GELUs (no row against exact GELU).
  *
  * Order: implementations meeting every constraint by measured ns/element at the chosen size, ties

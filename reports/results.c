@@ -339,9 +339,27 @@ static int keep_texts(csv_file *c, results_row *r, const csv_line *l, const int 
     return 0;
 }
 
+/* Column dispatched_isa (−1: absent): a word of a-z 0-9 _, the same on every row of an
+ * implementation. */
+static int get_dispatched_isa(csv_file *c, results_row *r, const csv_line *l, int col)
+{
+    if (col < 0) return 0;
+    const char *isa = get(l, col);
+    size_t len = strlen(isa);
+    if (len >= sizeof r->dispatched_isa ||
+        strspn(isa, "abcdefghijklmnopqrstuvwxyz0123456789_") != len)
+        return bad(c, "column '%s': '%.40s' is not an ISA name (a-z, 0-9, _; at most %zu)",
+                   col_name(c, col), isa, sizeof r->dispatched_isa - 1);
+    if (r->csv_rows && strcmp(r->dispatched_isa, isa) != 0)
+        return bad(c, "column '%s': '%s', but an earlier row of %s says '%s'", col_name(c, col),
+                   isa, r->name, r->dispatched_isa);
+    snprintf(r->dispatched_isa, sizeof r->dispatched_isa, "%s", isa);
+    return 0;
+}
+
 static int accuracy_line(csv_file *c, results_set *s, const csv_line *l, const int *col,
                          const int *crit, const int *hist, int cr_count, const int *text_col,
-                         int normal_mean)
+                         int normal_mean, int isa_col)
 {
     static const char *const refs[] = {"own", "exact"}, *const dirs[] = {"forward", "derivative"},
                              *const verdicts[] = {"pass", "fail", ""};
@@ -349,7 +367,7 @@ static int accuracy_line(csv_file *c, results_set *s, const csv_line *l, const i
     if ((ref = get_enum(c, l, col[A_REF], refs, 2)) < 0 || (d = get_enum(c, l, col[A_DIR], dirs, 2)) < 0)
         return -2;
     results_row *r = row_checked(c, s, l, col[A_IMPL], col[A_TARGET]);
-    if (!r) return -2;
+    if (!r || get_dispatched_isa(c, r, l, isa_col)) return -2;
     snprintf(r->target, sizeof r->target, "%s", get(l, col[A_TARGET]));
     bool own = ref == 0;
     results_error e = {.present = true};
@@ -428,7 +446,8 @@ static int load_accuracy(results_set *s, const char *path, bool known_only, char
     int crit[3] = {column(&c.header, "benchdnn_failed"), column(&c.header, "xnnpack_failed"),
                    column(&c.header, "xnnpack_checked")};
     int hist[HIST_BUCKETS], cr_count = column(&c.header, "correctly_rounded"),
-        normal_mean = column(&c.header, "normal_mean_ulp");
+        normal_mean = column(&c.header, "normal_mean_ulp"),
+        isa_col = column(&c.header, "dispatched_isa");
     for (int b = 0; b < HIST_BUCKETS; b++) {
         char name[32];
         snprintf(name, sizeof name, "ulp_%s", hist_bucket_name(b));
@@ -444,7 +463,8 @@ static int load_accuracy(results_set *s, const char *path, bool known_only, char
     csv_line l;
     int rows = 0;
     while ((rc = csv_next(&c, &l)) == 1 &&
-           (rc = accuracy_line(&c, s, &l, cols, crit, hist, cr_count, text_col, normal_mean)) == 0)
+           (rc = accuracy_line(&c, s, &l, cols, crit, hist, cr_count, text_col, normal_mean,
+                               isa_col)) == 0)
         rows++;
     if (rc == 0 && rows == 0) rc = bad(&c, "no rows after the header");
     csv_close(&c);

@@ -46,6 +46,9 @@ typedef struct {
         xnnpack_checked;         /* own target, forward; −1: not measured */
     long exact_benchdnn_failed, exact_xnnpack_failed; /* exact GELU, forward; −1: not measured */
     char contract[8];            /* pass | fail */
+    /* The code path a run-time dispatching peer took when measured (column dispatched_isa,
+     * e.g. oneDNN's "avx512_core"); "" for the others and in files without the column. */
+    char dispatched_isa[32];
     uint64_t hist[HIST_BUCKETS]; /* own target, forward: inputs per ULP bucket */
     /* [reference][direction][slot]: the fields of the columns shown as written (a number, ""
      * when empty or not read), by accuracy_column_text_slot. */

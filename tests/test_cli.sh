@@ -329,7 +329,7 @@ for f in accuracy.csv ranges.csv ulp_by_x.csv bench.csv moons.csv index.html man
     [ -s "$rep/$f" ] || { echo "FAIL: report --quick (status $st) lacks $f: $(tail -3 "$err")"; fails=$((fails + 1)); }
 done
 [ $st -le 1 ] || { echo "FAIL: report --quick status $st"; fails=$((fails + 1)); }
-head -1 "$rep/accuracy.csv" | grep -q "^impl,format,target,reference,direction,inputs,max_ulp,.*,contract,benchdnn_failed,xnnpack_failed,xnnpack_checked,normal_mean_ulp,.*,uniform_max_abs,ulp_0," ||
+head -1 "$rep/accuracy.csv" | grep -q "^impl,format,target,reference,direction,inputs,max_ulp,.*,contract,benchdnn_failed,xnnpack_failed,xnnpack_checked,normal_mean_ulp,.*,uniform_max_abs,dispatched_isa,ulp_0," ||
     { echo "FAIL: accuracy.csv header: $(head -1 "$rep/accuracy.csv")"; fails=$((fails + 1)); }
 [ "$(head -1 "$rep/ulp_by_x.csv")" = "impl,reference,direction,x_lo,x_hi,max_ulp,max_abs" ] ||
     { echo "FAIL: ulp_by_x.csv header"; fails=$((fails + 1)); }

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "plugin.h"
 #include "contract.h"
 #include "criteria.h"
 #include "sample.h"
@@ -37,6 +38,8 @@ static void *fill(void *arg)
 /* The reference of each target used by some implementation, computed once, two at a time. */
 static void setup_refs(void)
 {
+    char err[2000]; /* the default peers (GSL, SLEEF, oneDNN) too, as every command loads them */
+    cr_assert_eq(plugins_load_default_peers(err, sizeof err), 0, "%s", err);
     sample_range(SAMPLE_SEED, -20.0f, 20.0f, xs, SAMPLE_N);
     bool used[GELU_TARGET_COUNT] = {false};
     for (size_t i = 0; i < gelu_impl_count(); i++)

@@ -19,7 +19,12 @@
  *   badtarget    target "erf"
  *   badfeature   cpu_features "avx1024"
  *   badformat    format "binary8"
- *   small        the description's size is 8 */
+ *   small        the description's size is 8
+ *   firstsize    the size of ABI 1's first layout, with a bad method past it (must load)
+ *   badmethod    method "1x"
+ *   badisa       isa "avx1024"
+ *   isafeatures  isa "avx2" without its CPU features
+ *   dispatched   a dispatched_isa function naming "test_path" (accuracy.csv must carry it) */
 #include <math.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -49,6 +54,8 @@ static void forward(const float *x, float *y, size_t n)
         if (strcmp(c, "crash") == 0 && x[i] == 3.0f) raise(SIGSEGV); /* as a wild load would */
     }
 }
+
+static const char *test_path(void) { return "test_path"; }
 
 static gelucheck_impl_v1 impls[2];
 static gelucheck_plugin_info_v1 info;
@@ -87,5 +94,14 @@ GELUCHECK_PLUGIN_EXPORT const gelucheck_plugin_info_v1 *gelucheck_plugin_v1(void
     if (strcmp(c, "badfeature") == 0) impls[0].cpu_features = "avx2,avx1024";
     if (strcmp(c, "badformat") == 0) impls[0].format = "binary8";
     if (strcmp(c, "small") == 0) impls[0].size = 8;
+    /* the fields appended to ABI 1 */
+    if (strcmp(c, "firstsize") == 0) { /* a plugin of the first layout: method not read */
+        impls[0].size = GELUCHECK_IMPL_V1_FIRST_SIZE;
+        impls[0].method = "not read!";
+    }
+    if (strcmp(c, "badmethod") == 0) impls[0].method = "1x";
+    if (strcmp(c, "badisa") == 0) impls[0].isa = "avx1024";
+    if (strcmp(c, "isafeatures") == 0) impls[0].isa = "avx2";
+    if (strcmp(c, "dispatched") == 0) impls[0].dispatched_isa = test_path;
     return &info;
 }

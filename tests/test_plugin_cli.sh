@@ -72,6 +72,14 @@ refused badtarget "target 'erf' is not exact"
 refused badfeature "cpu_features: 'avx1024' is not one of"
 refused badformat "format 'binary8' is not one this gelucheck scans"
 refused small "size 8 is smaller than version 1's"
+refused badmethod "method '1x' is not 1 to 48 of"
+refused badisa "isa 'avx1024' is not portable, avx2, avx512f or avx512"
+refused isafeatures "isa 'avx2' needs cpu_features avx2,fma"
+# the appended fields: read only when the size covers them; dispatched_isa goes into the CSV
+run firstsize list || fail "firstsize: a plugin of the first layout is refused: $(cat "$d/err")"
+run dispatched accuracy --impl plug_erfc_f64 --sample 1000 --csv "$d/p.csv" &&
+    python3 -c 'import csv,sys; r=list(csv.DictReader(open(sys.argv[1]))); sys.exit(not r or any(x["dispatched_isa"] != "test_path" for x in r))' "$d/p.csv" ||
+    fail "dispatched: test_path not in every row's dispatched_isa: $(cat "$d/err")"
 for bad in "$d/nonexistent.so" "$0"; do
     "$g" list --plugin "$bad" >/dev/null 2>"$d/err"
     st=$?

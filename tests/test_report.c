@@ -19,6 +19,7 @@
 #include "html_report.h"
 #include "moons.h"
 #include "pick.h"
+#include "plugin.h"
 #include "report_stage.h"
 
 /* ---- the report directory */
@@ -543,8 +544,15 @@ Test(report, families_by_name)
     cr_expect_eq(impl_family_of("tanh_libm"), FAMILY_LIBM_GSL);
 }
 
+/* The default peers (SLEEF's rows are theirs), as every gelucheck command loads them. */
+static void load_peers(void)
+{
+    char err[2000];
+    cr_assert_eq(plugins_load_default_peers(err, sizeof err), 0, "%s", err);
+}
+
 /* Framework names: by registry name, by the name without its ISA suffix, then by target. */
-Test(report, known_names_by_name_isa_and_target)
+Test(report, known_names_by_name_isa_and_target, .init = load_peers)
 {
     cr_expect(strstr(known_names("pw_fast_avx512", "exact"), "directly") != NULL);
     cr_expect(strstr(known_names("erfc_accurate_avx2", "exact"), "through erfc") != NULL);
@@ -570,4 +578,75 @@ Test(report, columns_shown_as_written_have_a_slot)
         shown++;
     }
     cr_expect_gt(shown, 0);
+}
+
+/* A peer that dispatches at run time is judged for a platform only by figures measured on the
+ * path that platform's CPUs take: oneDNN measured on avx512_core is not x86-64-v3's answer (the
+ * message names the cap to measure under), measured on avx2 it is, and no path is generic's. */
+Test(report, pick_judges_a_dispatching_peer_by_the_path_measured)
+{
+    static results_set s;
+    s.n = 0;
+    results_row *d = gelu_row(&s, "dnnl_like", 1, 3);
+    gelu_row(&s, "plain", 2, 3);
+    snprintf(d->dispatched_isa, sizeof d->dispatched_isa, "avx512_core");
+    pick_constraints c = pick_no_constraints("l2");
+    static pick_candidate k[RESULTS_MAX_ROWS];
+    size_t n;
+    cr_expect_eq(pick_rank(&s, PICK_X86_64_V3, &c, k, &n), 1);
+    cr_expect_str_eq(k[0].row->name, "plain");
+    cr_expect_str_eq(k[1].why, "measured on its avx512_core path, not x86-64-v3's avx2: measure it "
+                               "under DNNL_MAX_CPU_ISA=AVX2", "%s", k[1].why);
+    cr_expect_eq(pick_rank(&s, PICK_X86_64_V4, &c, k, &n), 2);
+    cr_expect_str_eq(k[0].row->name, "dnnl_like", "the faster, on its own path");
+    snprintf(d->dispatched_isa, sizeof d->dispatched_isa, "avx512_core_amx"); /* the same kernels */
+    cr_expect_eq(pick_rank(&s, PICK_X86_64_V4, &c, k, &n), 2);
+    snprintf(d->dispatched_isa, sizeof d->dispatched_isa, "avx2");
+    cr_expect_eq(pick_rank(&s, PICK_X86_64_V3, &c, k, &n), 2);
+    cr_expect_str_eq(k[0].row->name, "dnnl_like");
+    cr_expect_eq(pick_rank(&s, PICK_X86_64_V4, &c, k, &n), 1);
+    cr_expect_eq(pick_rank(&s, PICK_GENERIC, &c, k, &n), 1);
+    cr_expect_str_eq(k[1].why, "measured on its avx2 path; which path generic CPUs take is unknown: "
+                               "cannot judge it", "%s", k[1].why);
+}
+
+/* The fixture's accuracy.csv with a dispatched_isa column: `isa` on every row, except `other` on
+ * the second row of tie_c (NULL: the same); into path. */
+static void fixture_with_isa(const char *path, const char *isa, const char *other)
+{
+    FILE *in = fopen(GELUCHECK_FIXTURES "/pick/accuracy.csv", "r"), *out = fopen(path, "w");
+    cr_assert(in && out);
+    char line[4096];
+    int tie_c = 0;
+    for (int k = 0; fgets(line, sizeof line, in); k++) {
+        line[strcspn(line, "\n")] = '\0';
+        bool second = strncmp(line, "tie_c,", 6) == 0 && ++tie_c == 2;
+        fprintf(out, "%s,%s\n", line, k == 0 ? "dispatched_isa" : second && other ? other : isa);
+    }
+    fclose(in);
+    fclose(out);
+}
+
+/* dispatched_isa is read back per implementation; a name that is not a word, or two rows of one
+ * implementation that disagree, are refused naming the column. */
+Test(report, dispatched_isa_is_read_back_and_checked)
+{
+    char path[] = "/tmp/gelucheck-isa-XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert(fd >= 0);
+    close(fd);
+    results_set *s = malloc(sizeof *s);
+    char err[512] = "";
+    fixture_with_isa(path, "avx2", NULL);
+    cr_assert_eq(results_load(s, path, NULL, err, sizeof err), 0, "%s", err);
+    cr_expect_str_eq(results_find(s, "tie_c")->dispatched_isa, "avx2");
+    fixture_with_isa(path, "avx2", "sse41");
+    cr_expect_eq(results_load(s, path, NULL, err, sizeof err), -2);
+    cr_expect(strstr(err, "column 'dispatched_isa': 'sse41', but an earlier row of tie_c says 'avx2'"),
+              "%s", err);
+    fixture_with_isa(path, "avx2", "avx 2");
+    cr_expect_eq(results_load(s, path, NULL, err, sizeof err), -2);
+    cr_expect(strstr(err, "column 'dispatched_isa': 'avx 2' is not an ISA name"), "%s", err);
+    free(s);
+    unlink(path);
 }

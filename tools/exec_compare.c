@@ -5,7 +5,8 @@
  *
  *   exec_compare [--grad] [--stride S] [--timeout SEC] 'COMMAND' IMPL...
  *
- * Built on demand: meson compile -C build exec_compare. Exit status 0 when it ran (whatever it
+ * Built on demand: meson compile -C build exec_compare. The default peers (GSL, SLEEF, oneDNN)
+ * are loaded as by gelucheck. Exit status 0 when it ran (whatever it
  * found), 1 when the child failed, 2 bad usage. */
 #include <math.h>
 #include <stdint.h>
@@ -17,6 +18,7 @@
 #include "exec.h"
 #include "float_bits.h"
 #include "gelu_impl.h"
+#include "plugin.h"
 
 enum { BATCH = 1 << 16, MAX_IMPLS = 16 };
 
@@ -40,6 +42,11 @@ int main(int argc, char **argv)
         return 2;
     }
     const char *command = argv[i++];
+    char peer_err[2000]; /* the default peers (dnnl_erf, ...), as gelucheck loads them */
+    if (plugins_load_default_peers(peer_err, sizeof peer_err) != 0) {
+        fprintf(stderr, "exec_compare: %s\n", peer_err);
+        return 2;
+    }
     const gelu_impl *impls[MAX_IMPLS];
     int n = 0;
     for (; i < argc; i++) {

@@ -28,8 +28,12 @@
  *
  * gelucheck refuses (exit 2, naming the file and the field) a plugin whose ABI version is not
  * one it knows, and any description that is malformed: no name or a name outside
- * [A-Za-z][A-Za-z0-9_]{0,47}, a name taken by another implementation, an unknown target, format
- * or CPU feature, no forward kernel, a contract bound that is NaN or negative. */
+ * [A-Za-z][A-Za-z0-9_]{0,47}, a name taken by another implementation, an unknown target, format,
+ * CPU feature or ISA, no forward kernel, a contract bound that is NaN or negative.
+ *
+ * A library that dispatches on the CPU at run time chooses its contract for the path it
+ * dispatched to when gelucheck_plugin_v1 is called (peers/dnnl.c), and says which path that
+ * was through dispatched_isa. */
 #ifndef GELUCHECK_PLUGIN_H
 #define GELUCHECK_PLUGIN_H
 
@@ -72,7 +76,23 @@ typedef struct {
     gelucheck_contract_v1 contract;
     const char *origin; /* one line: where the kernel comes from (library, version) */
     int own_threads;    /* 1: the kernels run a thread pool of their own (left out of scans) */
+    /* Appended in gelucheck 0.2 (still ABI 1): read only when size covers them, so a plugin
+     * compiled against the first layout (size GELUCHECK_IMPL_V1_FIRST_SIZE) loads as before,
+     * with these NULL. */
+    const char *method; /* the algorithm its ISA builds share, e.g. "sleef_erf_u10" for
+                           "sleef_erf_u10_avx2"; NULL: none (the report groups builds by it) */
+    const char *isa;    /* which build of the method: "portable", "avx2", "avx512f" or "avx512"
+                           (gelucheck's build names; cpu_features must include that ISA's);
+                           NULL: portable */
+    /* For kernels whose library picks its code path at run time (oneDNN): the path it picked
+     * in this process, in the library's words ("avx512_core"), recorded beside every result
+     * (list, accuracy CSV, report) because the figures hold for that path only; NULL: the
+     * kernels have one path. Called after gelucheck_plugin_v1, from one thread at a time. */
+    const char *(*dispatched_isa)(void);
 } gelucheck_impl_v1;
+
+/* The size of gelucheck_impl_v1 before the fields from `method` on were appended. */
+#define GELUCHECK_IMPL_V1_FIRST_SIZE (offsetof(gelucheck_impl_v1, method))
 
 typedef struct {
     uint32_t abi;   /* GELUCHECK_PLUGIN_ABI */

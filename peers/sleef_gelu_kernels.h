@@ -1,5 +1,6 @@
-/* GELU array kernels on SLEEF's vectorized functions, written once for any vector width: the
- * includer (one file per ISA and SLEEF function, compiled with that ISA's flags) defines
+/* GELU array kernels on SLEEF's vectorized functions, written once for any vector width, and
+ * their plugin descriptions (peers/sleef.c gathers them into the SLEEF peer). The includer (one
+ * file per ISA and SLEEF function, compiled with that ISA's flags) defines
  *   SLEEF_LANES   floats per vector (8 for AVX2, 16 for AVX-512),
  *   SLEEF_PHI(v)  Φ(v) = ½·erfc(−v/√2) or ½·(1 + erf(v/√2)) with the SLEEF function under test,
  *   SLEEF_EXP(v)  SLEEF's exp of the same width (for φ in the derivative),
@@ -14,7 +15,7 @@
 
 #include <sleef.h>
 
-#include "gelu_impl.h"
+#include "gelucheck/plugin.h"
 
 typedef float sleef_vec __attribute__((vector_size(SLEEF_LANES * sizeof(float))));
 
@@ -58,8 +59,8 @@ static void sleef_gelu_derivative(const float *x, float *y, size_t n)
 }
 
 /* The contracts, per SLEEF function (the same algorithm on both ISAs, measured on each: identical
- * figures) set from the exhaustive run over all 2^32 inputs; first from the seeded sample of tests/test_impls.c (10^5 inputs on [−20, 20],
- * `build/tests/test_impls --verbose`), set a little above the sample's maxima:
+ * figures) set from the exhaustive run over all 2^32 inputs; first from the seeded sample of
+ * tests/test_impls.c (10^5 inputs on [−20, 20]), set a little above the sample's maxima:
  *   erfcf u15: forward 184.6 ULP (x ≈ −12.9: the rounding of x·√½ amplified by erfc's condition
  *     number, as in erfc_libm), 3.74e-7 abs; derivative 2747 ULP (near f's minimum, where f' is
  *     tiny), 1.14e-7 abs.
@@ -68,21 +69,21 @@ static void sleef_gelu_derivative(const float *x, float *y, size_t n)
  * Neither claims specials: −inf gives NaN (−inf·0). */
 #define SLEEF_ERFC_U15_CONTRACT                                                                  \
     {                                                                                            \
-        .max_ulp = 206, .max_abs = 3.85e-07, .monotone = false, .specials = false,                   \
-        .grad_max_ulp = INFINITY, .grad_max_abs = 1.44e-07,                                            \
+        .max_ulp = 206, .max_abs = 3.85e-07, .grad_max_ulp = GELUCHECK_NO_CLAIM,                 \
+        .grad_max_abs = 1.44e-07,                                                                \
     }
 #define SLEEF_ERF_U10_CONTRACT                                                                   \
     {                                                                                            \
-        .max_ulp = INFINITY, .max_abs = 4.49e-07, .monotone = false, .specials = false,              \
-        .grad_max_ulp = INFINITY, .grad_max_abs = 1.48e-07,                                        \
+        .max_ulp = GELUCHECK_NO_CLAIM, .max_abs = 4.49e-07, .grad_max_ulp = GELUCHECK_NO_CLAIM,  \
+        .grad_max_abs = 1.48e-07,                                                                \
     }
 
-/* The descriptor of one SLEEF peer (method `method` built for ISA GELU_ISA_<isa_id>), with the
- * kernels above. */
-#define SLEEF_GELU_IMPL(impl_name, method_name, isa_id, contract_init, what)                     \
+/* The plugin description of one SLEEF peer: method `method_name` built for gelucheck's ISA
+ * `isa_name` (whose CPU features are `features`), with the kernels above. */
+#define SLEEF_GELU_IMPL(impl_name, method_name, isa_name, features, contract_init, what)         \
     {                                                                                            \
-        .name = impl_name, .method = method_name, .isa = GELU_ISA_##isa_id,                      \
-        .target = GELU_TARGET_EXACT, .features = GELU_ISA_FEATURES_##isa_id,                     \
+        .size = sizeof(gelucheck_impl_v1), .name = impl_name, .method = method_name,            \
+        .isa = isa_name, .target = "exact", .format = "binary32", .cpu_features = features,      \
         .forward = sleef_gelu_forward, .derivative = sleef_gelu_derivative,                      \
         .contract = contract_init, .origin = "peer: x·Φ(x), " what,                             \
     }

@@ -1,0 +1,124 @@
+/* The oneDNN peer (plugin gelucheck_peer_dnnl.so): oneDNN's eltwise primitives
+ * dnnl_eltwise_gelu_erf (dnnl_erf, target exact) and dnnl_eltwise_gelu_tanh (dnnl_tanh, target
+ * tanh) through the C API of the Debian libdnnl build, forward and backward (the derivative is
+ * backward with diff_dst = 1, exact since 1·g = g), through the public plugin ABI
+ * (include/gelucheck/plugin.h). dnnl_erf and dnnl_tanh run single-threaded; dnnl_erf_omp and
+ * dnnl_tanh_omp are the same primitives on oneDNN's own OpenMP threads (all cores), separate,
+ * labelled rows for the benchmark. Execution: dnnl_eltwise.c.
+ *
+ * oneDNN picks its code path (JIT ISA) at run time, at most the one DNNL_MAX_CPU_ISA allows, read
+ * once per process: dnnl_get_effective_cpu_isa says which, and each row reports it
+ * (dispatched_isa). The contracts below are those of the path dispatched to.
+ *
+ * Contracts set from the exhaustive run over all 2^32 inputs (README, "Measured over all 2^32
+ * inputs"), bounds set a little above the maxima. No ULP claim: the forward of gelu_erf gives 0
+ * where GELU is tiny and negative (1.7e7 ULP at x ≈ −7.1) and +0 at −0; gelu_tanh's negative
+ * tail flushes to 0 (1.7e7 ULP at x ≈ −8.2). −inf gives NaN: no claim on specials. */
+#include <math.h>
+#include <stddef.h>
+
+#include "dnnl_eltwise.h"
+#include "gelucheck/plugin.h"
+
+#define DNNL_KERNEL(fn, alg, grad, threaded)                                                     \
+    static void fn(const float *x, float *y, size_t n)                                           \
+    {                                                                                            \
+        dnnl_eltwise_run(alg, grad, threaded, x, y, n);                                          \
+    }
+DNNL_KERNEL(erf_forward, dnnl_eltwise_gelu_erf, false, false)
+DNNL_KERNEL(erf_derivative, dnnl_eltwise_gelu_erf, true, false)
+DNNL_KERNEL(erf_forward_omp, dnnl_eltwise_gelu_erf, false, true)
+DNNL_KERNEL(erf_derivative_omp, dnnl_eltwise_gelu_erf, true, true)
+DNNL_KERNEL(tanh_forward, dnnl_eltwise_gelu_tanh, false, false)
+DNNL_KERNEL(tanh_derivative, dnnl_eltwise_gelu_tanh, true, false)
+DNNL_KERNEL(tanh_forward_omp, dnnl_eltwise_gelu_tanh, false, true)
+DNNL_KERNEL(tanh_derivative_omp, dnnl_eltwise_gelu_tanh, true, true)
+
+/* oneDNN's names for its ISAs (dnnl_types.h, dnnl_cpu_isa_t), as DNNL_MAX_CPU_ISA spells them
+ * in lower case. */
+static const char *dispatched_isa(void)
+{
+    switch (dnnl_get_effective_cpu_isa()) {
+    case dnnl_cpu_isa_sse41: return "sse41";
+    case dnnl_cpu_isa_avx: return "avx";
+    case dnnl_cpu_isa_avx2: return "avx2";
+    case dnnl_cpu_isa_avx2_vnni: return "avx2_vnni";
+    case dnnl_cpu_isa_avx512_mic: return "avx512_mic";
+    case dnnl_cpu_isa_avx512_mic_4ops: return "avx512_mic_4ops";
+    case dnnl_cpu_isa_avx512_core: return "avx512_core";
+    case dnnl_cpu_isa_avx512_core_vnni: return "avx512_core_vnni";
+    case dnnl_cpu_isa_avx512_core_bf16: return "avx512_core_bf16";
+    case dnnl_cpu_isa_avx512_core_amx: return "avx512_core_amx";
+    default: return "unknown";
+    }
+}
+
+/* The contracts of one dispatched path: forward and derivative absolute bounds per algorithm
+ * (no other claim differs between paths). */
+typedef struct {
+    double erf_max_abs, erf_grad_max_abs, tanh_max_abs;
+} dnnl_contracts;
+
+/* Measured per path, each under its DNNL_MAX_CPU_ISA cap in its own process (README, "oneDNN's
+ * code paths": a 10^7 sample of all encodings, and every input of [1, 8] and [−8, −1], where the
+ * forward maxima lie, and for gelu_erf of ±[2^-7, 2^-2], where its derivative's lies):
+ *   avx2, avx512_core and avx512_core_amx (this host uncapped) give the same outputs: every
+ *     column of the accuracy CSV equal. Their bounds are those set from the exhaustive run over
+ *     all 2^32 inputs (avx512_core_amx; README, "Measured over all 2^32 inputs"): gelu_erf
+ *     forward 3.79e-7, derivative 3.2e-7; gelu_tanh forward 5.02e-7.
+ *   sse41 (every input of ±[2^-14, 8] besides the sample): gelu_erf's forward reaches 4.697e-7
+ *     at x = 0x1.010a6p+2, its derivative 3.543e-7 at 0x1.82e7d6p-5, both above the wider
+ *     paths' bounds; gelu_tanh's forward the same 5.019e-7 as theirs.
+ * Any other path (avx, avx2_vnni, the other AVX-512 ones, a later oneDNN's) is not measured:
+ * it gets the largest of the measured bounds, a claim that holds on every path measured. */
+static const dnnl_contracts wide_paths = {3.8e-07, 3.21e-07, 5.03e-07};
+static const dnnl_contracts sse41_path = {4.71e-07, 3.55e-07, 5.03e-07};
+
+static dnnl_contracts contracts_for(dnnl_cpu_isa_t isa)
+{
+    switch (isa) {
+    case dnnl_cpu_isa_avx2:
+    case dnnl_cpu_isa_avx512_core:
+    case dnnl_cpu_isa_avx512_core_amx: return wide_paths;
+    case dnnl_cpu_isa_sse41: return sse41_path;
+    default:
+        return (dnnl_contracts){fmax(wide_paths.erf_max_abs, sse41_path.erf_max_abs),
+                                fmax(wide_paths.erf_grad_max_abs, sse41_path.erf_grad_max_abs),
+                                fmax(wide_paths.tanh_max_abs, sse41_path.tanh_max_abs)};
+    }
+}
+
+static gelucheck_impl_v1 describe(const char *name, const char *target,
+                                  gelucheck_kernel_binary32 fwd, gelucheck_kernel_binary32 grad,
+                                  double max_abs, double grad_max_abs, const char *origin,
+                                  int own_threads)
+{
+    return (gelucheck_impl_v1){
+        .size = sizeof(gelucheck_impl_v1), .name = name, .method = name, .target = target,
+        .format = "binary32", .cpu_features = "", .forward = fwd, .derivative = grad,
+        .contract = {.max_ulp = GELUCHECK_NO_CLAIM, .max_abs = max_abs,
+                     .grad_max_ulp = GELUCHECK_NO_CLAIM, .grad_max_abs = grad_max_abs},
+        .origin = origin, .own_threads = own_threads, .dispatched_isa = dispatched_isa};
+}
+
+GELUCHECK_PLUGIN_EXPORT const gelucheck_plugin_info_v1 *gelucheck_plugin_v1(void)
+{
+    static gelucheck_impl_v1 impls[4];
+    static gelucheck_plugin_info_v1 info = {GELUCHECK_PLUGIN_ABI, 4, impls};
+    const dnnl_contracts c = contracts_for(dnnl_get_effective_cpu_isa());
+    impls[0] = describe("dnnl_erf", "exact", erf_forward, erf_derivative, c.erf_max_abs,
+                        c.erf_grad_max_abs,
+                        "peer: oneDNN eltwise dnnl_eltwise_gelu_erf, single-threaded", 0);
+    impls[1] = describe("dnnl_tanh", "tanh", tanh_forward, tanh_derivative, c.tanh_max_abs,
+                        GELUCHECK_NO_CLAIM,
+                        "peer: oneDNN eltwise dnnl_eltwise_gelu_tanh, single-threaded", 0);
+    impls[2] = describe("dnnl_erf_omp", "exact", erf_forward_omp, erf_derivative_omp,
+                        c.erf_max_abs, c.erf_grad_max_abs,
+                        "peer: oneDNN eltwise dnnl_eltwise_gelu_erf on its own OpenMP threads "
+                        "(all cores)", 1);
+    impls[3] = describe("dnnl_tanh_omp", "tanh", tanh_forward_omp, tanh_derivative_omp,
+                        c.tanh_max_abs, GELUCHECK_NO_CLAIM,
+                        "peer: oneDNN eltwise dnnl_eltwise_gelu_tanh on its own OpenMP threads "
+                        "(all cores)", 1);
+    return &info;
+}
