@@ -24,7 +24,8 @@ int cmd_list(int argc, char **argv)
                    "features it needs, whether this CPU has them, and its declared contract:\n"
                    "max ULP and max absolute error against its own target (forward, then\n"
                    "derivative), monotone, special values, correctly rounded (forward and\n"
-                   "derivative, by encoding). '-' means no claim.\n");
+                   "derivative, by encoding). '-' means no claim; 'n/a' under grad_ulp and\n"
+                   "grad_abs: forward only (no derivative kernel).\n");
             return EXIT_OK;
         }
         return usage_error("list", "unexpected argument '%s'", argv[i]);
@@ -45,8 +46,9 @@ int cmd_list(int argc, char **argv)
                gelu_target_name(m->target), needs,
                cpu_features_string(m->features, feat, sizeof feat),
                gelu_impl_available(m) ? "yes" : "no", bound(c->max_ulp, b[0], sizeof b[0]),
-               bound(c->max_abs, b[1], sizeof b[1]), bound(c->grad_max_ulp, b[2], sizeof b[2]),
-               bound(c->grad_max_abs, b[3], sizeof b[3]), c->monotone ? "yes" : "no",
+               bound(c->max_abs, b[1], sizeof b[1]),
+               m->derivative ? bound(c->grad_max_ulp, b[2], sizeof b[2]) : "n/a",
+               m->derivative ? bound(c->grad_max_abs, b[3], sizeof b[3]) : "n/a", c->monotone ? "yes" : "no",
                c->specials ? "yes" : "no", c->correctly_rounded ? "yes" : "no");
     }
     bool heading = false;

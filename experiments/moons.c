@@ -43,7 +43,7 @@ const gelu_impl *moons_pick_reference(void)
     const gelu_impl *best = NULL;
     for (size_t i = 0; i < gelu_impl_count(); i++) {
         const gelu_impl *m = gelu_impl_at(i);
-        if (m->target == GELU_TARGET_EXACT && gelu_impl_available(m) &&
+        if (m->target == GELU_TARGET_EXACT && gelu_impl_available(m) && m->derivative &&
             (!best || m->contract.max_ulp < best->contract.max_ulp))
             best = m;
     }

@@ -138,7 +138,7 @@ static int probe_batching(exec_child *c, const char *name, char *err, size_t err
         memcpy(&x[i], &b, 4);
     }
     note[0] = '\0';
-    for (int grad = 0; grad < 2 && !note[0]; grad++) {
+    for (int grad = 0; grad < (exec_info(c)->derivative ? 2 : 1) && !note[0]; grad++) {
         if (exec_eval(c, grad, x, whole, N, NULL, err, errsize) != 0) return -1;
         for (size_t i = 0; i < N; i++) {
             float alone;
@@ -203,12 +203,6 @@ int exec_impls_add(const char *spec, double timeout_s, char *err, size_t errsize
         exec_stop(c);
         goto fail;
     }
-    if (!s->info.derivative) {
-        snprintf(err, errsize, "--exec %s: the child declares no derivative, which this gelucheck "
-                 "cannot scan yet (every implementation has both)", name);
-        exec_stop(c);
-        goto fail;
-    }
     if (probe_batching(c, name, err, errsize, note, notesize) != 0) {
         exec_stop(c);
         goto fail;
@@ -220,7 +214,7 @@ int exec_impls_add(const char *spec, double timeout_s, char *err, size_t errsize
         .target = s->info.target,
         .features = 0,
         .forward = slot_kernels[nslots][0],
-        .derivative = slot_kernels[nslots][1],
+        .derivative = s->info.derivative ? slot_kernels[nslots][1] : NULL, /* NULL: forward only */
         .contract = s->info.contract,
         .origin = s->info.origin,
     };

@@ -15,11 +15,11 @@
 
 enum { EXEC_IMPLS_MAX = 16, EXEC_CHILDREN_MAX = 64 };
 
-/* Starts "NAME=COMMAND"'s child, checks its handshake (its name must be NAME; a derivative is
- * required) and adds it to the registry. 0, or −1 with err (bad spec, the child failed, a name
+/* Starts "NAME=COMMAND"'s child, checks its handshake (its name must be NAME) and adds it to
+ * the registry (with no derivative kernel when it declares 'derivative no': forward only). 0, or −1 with err (bad spec, the child failed, a name
  * taken). Then probes whether the child's outputs depend on how inputs are batched (the same
  * 1,024 inputs, spread over the binades of both signs, in one request and one by one, both
- * directions): when they do, note (not an error: the child's property, which the scan's
+ * directions it has): when they do, note (not an error: the child's property, which the scan's
  * figures then carry for its batches) names the first such input and both outputs; else "". */
 int exec_impls_add(const char *spec, double timeout_s, char *err, size_t errsize, char *note,
                    size_t notesize);

@@ -163,8 +163,6 @@ static int check_impl(const gelucheck_impl_v1 *d, unsigned *features, gelu_targe
         return snprintf(why, size, "cpu_features: '%s' is not one of avx2, fma, avx512f, avx512dq, "
                         "avx512bw, avx512vl", bad), -1;
     if (!d->forward) return snprintf(why, size, "no forward kernel"), -1;
-    if (!d->derivative)
-        return snprintf(why, size, "no derivative kernel (this gelucheck scans both directions)"), -1;
     const gelucheck_contract_v1 *c = &d->contract;
     const double b[4] = {c->max_ulp, c->max_abs, c->grad_max_ulp, c->grad_max_abs};
     static const char *const bn[4] = {"max_ulp", "max_abs", "grad_max_ulp", "grad_max_abs"};
@@ -261,7 +259,7 @@ int plugins_load(const char *path, char *err, size_t errsize)
             .target = target,
             .features = features,
             .forward = slot_kernels[nslots][0],
-            .derivative = slot_kernels[nslots][1],
+            .derivative = d->derivative ? slot_kernels[nslots][1] : NULL, /* NULL: forward only */
             .contract = {.max_ulp = d->contract.max_ulp, .max_abs = d->contract.max_abs,
                          .monotone = d->contract.monotone != 0,
                          .specials = d->contract.specials != 0,

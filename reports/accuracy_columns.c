@@ -218,11 +218,21 @@ static const results_error *error_read(const results_row *r, int ref, int dir)
     return ref == REF_OWN ? &r->own[dir] : &r->exact[dir];
 }
 
-/* A number with its input on a second, smaller line: "184.6" over "@ -0x1.2p+2". */
-static void html_error(FILE *f, const results_error *e, bool ulp)
+/* A derivative's cell of a forward-only implementation (its forward measured, its derivative
+ * not, in a run that scanned derivatives): "n/a". */
+static const char html_no_derivative[] = "<td title=\"forward only: no derivative\">n/a</td>";
+static bool forward_only(const results_row *r, int dir)
 {
+    return dir == DIR_DERIVATIVE && !r->own[DIR_DERIVATIVE].present && r->own[DIR_FORWARD].present;
+}
+
+/* A number with its input on a second, smaller line: "184.6" over "@ -0x1.2p+2"; "n/a" for a
+ * forward-only implementation's derivative. */
+static void html_error(FILE *f, const results_row *r, int ref, int dir, bool ulp)
+{
+    const results_error *e = error_read(r, ref, dir);
     if (!e->present) {
-        fputs("<td>&#8211;</td>", f);
+        fputs(forward_only(r, dir) ? html_no_derivative : "<td>&#8211;</td>", f);
         return;
     }
     double v = ulp ? e->max_ulp : e->max_abs;
@@ -240,12 +250,12 @@ static void html_error(FILE *f, const results_error *e, bool ulp)
 static void html_max_ulp(FILE *f, const accuracy_column *c, const results_row *r, int ref, int dir)
 {
     (void)c;
-    html_error(f, error_read(r, ref, dir), true);
+    html_error(f, r, ref, dir, true);
 }
 static void html_max_abs(FILE *f, const accuracy_column *c, const results_row *r, int ref, int dir)
 {
     (void)c;
-    html_error(f, error_read(r, ref, dir), false);
+    html_error(f, r, ref, dir, false);
 }
 static void html_cr_fraction(FILE *f, const accuracy_column *c, const results_row *r, int ref, int dir)
 {
@@ -255,7 +265,7 @@ static void html_cr_fraction(FILE *f, const accuracy_column *c, const results_ro
         html_open_num(f, 100 * e->cr_fraction);
         fprintf(f, "%.4f</td>", 100 * e->cr_fraction);
     } else
-        fputs("<td>&#8211;</td>", f);
+        fputs(forward_only(r, dir) ? html_no_derivative : "<td>&#8211;</td>", f);
 }
 /* Both directions in one cell, "fwd / grad", sorted by their sum. */
 static void html_specials_failed(FILE *f, const accuracy_column *c, const results_row *r, int ref, int dir)
@@ -263,6 +273,8 @@ static void html_specials_failed(FILE *f, const accuracy_column *c, const result
     (void)c, (void)ref, (void)dir;
     if (r->specials_failed[0] < 0)
         fputs("<td>&#8211;</td>", f);
+    else if (forward_only(r, DIR_DERIVATIVE)) /* forward only */
+        fprintf(f, "<td data-v=\"%ld\">%ld / n/a</td>", r->specials_failed[0], r->specials_failed[0]);
     else {
         long fwd = r->specials_failed[0], grad = r->specials_failed[1] < 0 ? 0 : r->specials_failed[1];
         fprintf(f, "<td data-v=\"%ld\">%ld / %ld</td>", fwd + grad, fwd, grad);
@@ -372,7 +384,7 @@ void accuracy_each_row(const scan_result *r, void (*fn)(const accuracy_row *row,
     for (size_t i = 0; i < r->nimpls; i++)
         for (int k = 0; k < REF_KINDS; k++) {
             if (k == REF_EXACT && !scan_has_exact_row(r->impls[i])) continue;
-            for (int d = 0; d < (r->grad ? DIR_COUNT : 1); d++) {
+            for (int d = 0; d < scan_directions(r->impls[i], r->grad); d++) {
                 accuracy_row row = {r, i, k, d};
                 fn(&row, arg);
             }

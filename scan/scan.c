@@ -1105,7 +1105,7 @@ static void run_impl(scan_worker *w, size_t i, size_t n, bool has_prev, uint64_t
     float *y = w->y + has_prev;
     double x_min = w->sh->x_min[impl->target];
     bool exact_row = scan_has_exact_row(impl) && impl->target != GELU_TARGET_EXACT;
-    for (int d = 0; d < (w->sh->cfg->grad ? DIR_COUNT : 1); d++) {
+    for (int d = 0; d < scan_directions(impl, w->sh->cfg->grad); d++) {
         double t0 = w->profiling ? now_s() : 0;
         (d == DIR_FORWARD ? impl->forward : impl->derivative)(w->x, w->y, n + has_prev);
         lap(w, &t0, &w->prof.kernel[i][d]);
@@ -1303,7 +1303,7 @@ static void check_specials(const gelu_impl *impl, bool grad, impl_extras *e)
 {
     float x[CONTRACT_SPECIAL_COUNT], y[CONTRACT_SPECIAL_COUNT];
     contract_special_inputs(x);
-    for (int d = 0; d < (grad ? DIR_COUNT : 1); d++) {
+    for (int d = 0; d < scan_directions(impl, grad); d++) {
         (d == DIR_FORWARD ? impl->forward : impl->derivative)(x, y, CONTRACT_SPECIAL_COUNT);
         for (size_t i = 0; i < CONTRACT_SPECIAL_COUNT; i++) {
             float want = ref_round(impl->target, d == DIR_DERIVATIVE, x[i]);
@@ -1529,10 +1529,16 @@ int scan_run(const scan_config *cfg, scan_result *result, const char **error)
         result->has_extras = true;
         for (size_t i = 0; i < cfg->nimpls; i++) {
             check_specials(cfg->impls[i], cfg->grad, &result->extras[i]);
-            if (cfg->grad) check_consistency(cfg->impls[i], &result->extras[i]);
+            if (scan_directions(cfg->impls[i], cfg->grad) == DIR_COUNT)
+                check_consistency(cfg->impls[i], &result->extras[i]);
         }
     }
     return 0;
+}
+
+int scan_directions(const gelu_impl *impl, bool grad)
+{
+    return grad && impl->derivative ? DIR_COUNT : 1;
 }
 
 /* ---- merging shards, the gate, partial files */
@@ -1581,7 +1587,7 @@ int scan_contract_violations(const scan_result *r, size_t i, char *buf, size_t s
     do {                                                                                           \
         if (broken++ == 0) snprintf(buf, size, __VA_ARGS__);                                       \
     } while (0)
-    for (int d = 0; d < (r->grad ? DIR_COUNT : 1); d++) {
+    for (int d = 0; d < scan_directions(impl, r->grad); d++) {
         const error_metrics *e = &m->err[REF_OWN][d];
         const char *dir = d == DIR_FORWARD ? "forward" : "derivative";
         double max_ulp = d == DIR_FORWARD ? c->max_ulp : c->grad_max_ulp;
@@ -1614,7 +1620,7 @@ int scan_contract_violations(const scan_result *r, size_t i, char *buf, size_t s
         BREAK("%s: %llu monotonicity violations, the first at x = %a (0x%08x)", impl->name,
               (unsigned long long)m->mono.violations,
               (double)float_from_bits(m->mono.listed_bits[0]), m->mono.listed_bits[0]);
-    for (int d = 0; r->has_extras && c->specials && d < (r->grad ? DIR_COUNT : 1); d++) {
+    for (int d = 0; r->has_extras && c->specials && d < scan_directions(impl, r->grad); d++) {
         const impl_extras *e = &r->extras[i];
         if (e->nspecial_failed[d])
             BREAK("%s %s: special value wrong at x = %a (0x%08x): expected 0x%08x, got 0x%08x",

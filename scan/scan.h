@@ -114,6 +114,12 @@ uint64_t scan_domain_size(const scan_domain *d);
  * −1 for a bad shard or an empty domain. */
 int scan_shard_span(const scan_domain *d, unsigned k, unsigned n, uint64_t *first, uint64_t *end);
 
+/* The directions scanned for an implementation: 2 (forward, derivative) with grad when it has a
+ * derivative kernel, else 1 (a forward-only implementation, such as an inference runtime's
+ * GELU: its derivative has no metrics, no sign check, no specials, no consistency, no claim
+ * judged). */
+int scan_directions(const gelu_impl *impl, bool grad);
+
 /* Whether the implementation gets a row against exact GELU (GELU targets only). */
 bool scan_has_exact_row(const gelu_impl *impl);
 
