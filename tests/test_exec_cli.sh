@@ -29,6 +29,25 @@ grep '^erfc_f64,' "$d/a.csv" | cut -d, -f2- >"$d/builtin"
 grep '^ef,' "$d/a.csv" | cut -d, -f2- >"$d/exec"
 [ -s "$d/exec" ] && cmp -s "$d/builtin" "$d/exec" || fail "the exec twin's rows differ from erfc_f64's"
 
+# a forward-only child ('derivative no'): scanned forward under --grad, the same forward rows as
+# erfc_f64's, no derivative row, 'n/a' in list, eval --grad refused, left out of moons
+fo="ef=$child erfc_f64 --name ef --no-derivative"
+"$g" accuracy --exec "$fo" --impl ef,erfc_f64 --sample 20000 --grad --csv "$d/fo.csv" \
+    >"$d/out" 2>"$d/err" || fail "forward-only child: $(cat "$d/err")"
+grep -q "^ef: forward only (no derivative kernel): its derivative is not scanned" "$d/out" ||
+    fail "forward only not said: $(cat "$d/out")"
+grep -q '^ef,.*,derivative,' "$d/fo.csv" && fail "a derivative row for a forward-only child"
+[ "$(grep '^ef,.*,forward,' "$d/fo.csv" | cut -d, -f2-)" = \
+  "$(grep '^erfc_f64,.*,forward,' "$d/fo.csv" | cut -d, -f2-)" ] ||
+    fail "the forward-only child's forward rows differ from erfc_f64's"
+"$g" list --exec "$fo" | grep -q '^ef  .* n/a  *n/a ' || fail "list: no n/a for a forward-only child"
+"$g" eval --exec "$fo" --impl ef --grad 1 >/dev/null 2>"$d/err"
+st=$?
+[ $st -eq 2 ] && grep -q "'ef' is forward only" "$d/err" || fail "eval --grad of a forward-only child: $st"
+"$g" moons --quick --seeds 2 --exec "$fo" --impl ef >"$d/out" 2>"$d/err" &&
+    grep -q "left out (forward only: no derivative to train through): ef" "$d/out" ||
+    fail "moons with a forward-only child: $(tail -3 "$d/err")"
+
 "$g" accuracy --exec "ef=$child erfc_f64 --name ef --wrong-at 0x3fc00000" --impl ef \
     --range 1.4:1.6 >"$d/out" 2>&1
 st=$?
@@ -86,11 +105,19 @@ for spec in tf_gelu:tensorflow_gelu.py:tensorflow jax_gelu:jax_gelu.py:jax; do
         echo "SKIP (reported): no $module in $py"
     fi
 done
+# ONNX Runtime's four GELUs, forward only: scanned with --grad, said so, no derivative rows
 if [ -x "$py" ] && "$py" -c "import onnxruntime, onnx" 2>/dev/null; then
-    "$g" list --exec "ort_gelu=$py $peers/onnxruntime_gelu.py" >/dev/null 2>"$d/err"
-    st=$?
-    [ $st -eq 2 ] && grep -q "the child declares no derivative" "$d/err" ||
-        fail "the ONNX Runtime client (forward only): status $st: $(tail -3 "$d/err")"
+    for spec in ort_gelu:gelu ort_gelu_tanh:gelu_tanh ort_ms_gelu:ms_gelu ort_ms_fastgelu:ms_fastgelu; do
+        name=${spec%%:*} op=${spec#*:}
+        "$g" accuracy --exec "$name=$py $peers/onnxruntime_gelu.py --op $op" --impl "$name" \
+            --sample 20000 --grad --csv "$d/ort.csv" >"$d/out" 2>"$d/err" || [ $? -eq 1 ]
+        grep -q "^$name: forward only (no derivative kernel)" "$d/out" &&
+            grep -q "^$name,binary32,.*,own,forward," "$d/ort.csv" &&
+            ! grep -q ",derivative," "$d/ort.csv" ||
+            fail "the ONNX Runtime client ($op, forward only): $(tail -3 "$d/err")"
+    done
+else
+    echo "SKIP (reported): no onnxruntime and onnx in $py"
 fi
 
 [ $fails -eq 0 ] && echo "exec children: every case as expected"
