@@ -122,6 +122,11 @@ typedef struct {
      * default scan leaves it out, as its kernels are those of its single-threaded twin and its
      * pool would fight the scan's threads for the cores. */
     bool own_threads;
+    /* The inputs per kernel call it would rather take (an exec child: each call crosses a pipe
+     * and a framework's dispatch), 0 for any: the scan then hands it that many consecutive
+     * inputs of the domain at once, several blocks per call. Its outputs must not depend on the
+     * batching (the exec probe checks). */
+    size_t batch_inputs;
 } gelu_impl;
 
 /* The registry: every implementation, in the order of impls/registry.inc. */

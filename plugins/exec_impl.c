@@ -217,6 +217,7 @@ int exec_impls_add(const char *spec, double timeout_s, char *err, size_t errsize
         .derivative = s->info.derivative ? slot_kernels[nslots][1] : NULL, /* NULL: forward only */
         .contract = s->info.contract,
         .origin = s->info.origin,
+        .batch_inputs = EXEC_BATCH_INPUTS,
     };
     if (gelu_impl_add(&s->impl, s->source, err, errsize) != 0) {
         exec_stop(c);

@@ -13,7 +13,10 @@
 
 #include <stddef.h>
 
-enum { EXEC_IMPLS_MAX = 16, EXEC_CHILDREN_MAX = 64 };
+/* EXEC_BATCH_INPUTS: the inputs per request the scan sends (16 blocks): the protocol's CPU cost
+ * per input is lowest from 2^14 to 2^16 inputs a request and grows past them (buffers leave
+ * the caches): tests/test_exec.c's overhead_per_input (README, "The exec protocol's cost"). */
+enum { EXEC_IMPLS_MAX = 16, EXEC_CHILDREN_MAX = 64, EXEC_BATCH_INPUTS = 1 << 16 };
 
 /* Starts "NAME=COMMAND"'s child, checks its handshake (its name must be NAME) and adds it to
  * the registry (with no derivative kernel when it declares 'derivative no': forward only). 0, or −1 with err (bad spec, the child failed, a name

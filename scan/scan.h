@@ -20,7 +20,9 @@
 #include "gelu_impl.h"
 #include "metrics.h"
 
-enum { SCAN_BLOCK = 4096, CONSISTENCY_POINTS = 2048 };
+/* SCAN_GROUP_MAX: the most blocks handed to an implementation's kernel in one call (one that
+ * asks for batches, gelu_impl.batch_inputs: 2^20 inputs, 4 MiB a buffer). */
+enum { SCAN_BLOCK = 4096, CONSISTENCY_POINTS = 2048, SCAN_GROUP_MAX = 256 };
 
 typedef enum { DOMAIN_ALL, DOMAIN_RANGE, DOMAIN_SAMPLE } domain_kind;
 
