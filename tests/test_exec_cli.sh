@@ -55,7 +55,7 @@ st=$?
     fail "planted wrong output at 1.5: status $st: $(tail -3 "$d/out")"
 
 echo keep >"$d/keep.csv"
-"$g" accuracy --exec "ef=$child erfc_f64 --name ef --die-after 5" --impl ef --sample 100000 \
+"$g" accuracy --exec "ef=$child erfc_f64 --name ef --die-after 1" --impl ef --sample 300000 \
     --csv "$d/keep.csv" >"$d/out" 2>"$d/err"
 st=$?
 [ $st -eq 1 ] && grep -q "exec child 'ef' (.*): .* request of .* the child exited with status 3; nothing was written" "$d/err" ||
