@@ -86,7 +86,7 @@ py=${XDG_CACHE_HOME:-$HOME/.cache}/gelucheck/venv/bin/python
 # gelucheck's side of them is what the cases above exercise.
 [ -n "${ASAN_OPTIONS:-}" ] && py=/nonexistent/sanitize-run
 if [ -x "$py" ] && "$py" -c "import torch" 2>/dev/null; then
-    "$g" accuracy --exec "torch_gelu=$py $examples/torch_gelu.py" --impl torch_gelu \
+    "$g" accuracy --exec "torch_gelu=$py $examples/../../peers/torch_gelu.py" --impl torch_gelu \
         --sample 20000 --grad >"$d/out" 2>"$d/err" && grep -q "^torch_gelu .* derivative" "$d/out" ||
         fail "the PyTorch client: $(cat "$d/err")"
 else
