@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "exec_frameworks.h"
 #include "gelu_impl.h"
 
 static const char *bound(double b, char *buf, size_t size)
@@ -13,6 +14,30 @@ static const char *bound(double b, char *buf, size_t size)
     if (isinf(b)) snprintf(buf, size, "-");
     else snprintf(buf, size, "%.3g", b);
     return buf;
+}
+
+/* The frameworks' rows (exec_frameworks.h): installed (with the version) or not, started in
+ * this run or not. */
+static void print_frameworks(void)
+{
+    char py[1024], version[32], what[64];
+    printf("\nframeworks (peers/*.py over the exec protocol, run by\n  %s;\n  each starts when an --impl "
+           "names it, or all installed ones with --frameworks):\n",
+           exec_frameworks_python(py, sizeof py));
+    for (size_t k = 0; k < exec_framework_count(); k++) {
+        const exec_framework *f = exec_framework_at(k);
+        const gelu_impl *m = gelu_impl_find(f->name);
+        if (exec_framework_version(f, version, sizeof version))
+            snprintf(what, sizeof what, "%s %s", f->framework, version);
+        else
+            snprintf(what, sizeof what, "%s not installed", f->framework);
+        printf("  %-16s %-28s %-6s %-22s %s\n", f->name, what, f->target,
+               f->derivative ? "forward and derivative" : "forward only",
+               !m                       ? "not started"
+               : !m->batch_dependence   ? "started"
+               : m->batch_dependence[0] ? "started; outputs depend on the batching (above)"
+                                        : "started; outputs independent of the batching");
+    }
 }
 
 int cmd_list(int argc, char **argv)
@@ -53,12 +78,17 @@ int cmd_list(int argc, char **argv)
     }
     bool heading = false;
     for (size_t i = 0; i < gelu_impl_count(); i++) {
-        const char *src = gelu_impl_source(gelu_impl_at(i));
+        const gelu_impl *m = gelu_impl_at(i);
+        const char *src = gelu_impl_source(m);
         if (!src) continue;
         if (!heading) printf("\nadded at run time:\n");
         heading = true;
-        printf("  %s: %s\n", gelu_impl_at(i)->name, src);
+        printf("  %s: %s%s\n", m->name, src, m->derivative ? "" : "; forward only");
+        if (m->batch_dependence)
+            printf("    batching: %s\n", m->batch_dependence[0] ? m->batch_dependence
+                   : "outputs independent of it (probed: 1,024 inputs in one request and one by one)");
     }
+    print_frameworks();
     printf("\nthis CPU: %s\n", cpu_features_string(cpu_features(), feat, sizeof feat));
     if (*gelu_absent_peers())
         printf("not built (library absent or disabled at configure time): %s\n", gelu_absent_peers());

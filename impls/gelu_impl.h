@@ -127,6 +127,11 @@ typedef struct {
      * inputs of the domain at once, several blocks per call. Its outputs must not depend on the
      * batching (the exec probe checks). */
     size_t batch_inputs;
+    /* Whether its outputs depend on how inputs are batched, when probed (an exec child: the
+     * same inputs in one request and one by one): "" when they did not, else the first
+     * difference found (input, both outputs); NULL when not probed (the built-in kernels and
+     * plugins: C array kernels, element by element). */
+    const char *batch_dependence;
 } gelu_impl;
 
 /* The registry: every implementation, in the order of impls/registry.inc. */

@@ -19,6 +19,7 @@ typedef struct {
     double timeout_s;
     pthread_mutex_t lock;
     exec_child *idle[EXEC_CHILDREN_MAX]; /* started children not in use */
+    char batch_note[600];                /* the batching probe's finding, "" for none */
     size_t nidle, nchildren;
 } slot;
 
@@ -127,12 +128,15 @@ static const gelu_kernel slot_kernels[EXEC_IMPLS_MAX][2] = {
     SLOT_PAIR(6),  SLOT_PAIR(7),  SLOT_PAIR(8),  SLOT_PAIR(9),  SLOT_PAIR(10), SLOT_PAIR(11),
     SLOT_PAIR(12), SLOT_PAIR(13), SLOT_PAIR(14), SLOT_PAIR(15)};
 
-/* The batching probe (see exec_impl.h): 0, or −1 with err when the child failed. */
+/* The batching probe (see exec_impl.h): the N inputs in one request against the same inputs in
+ * requests of each size of `sizes` (the last one shorter: vector tails and unaligned starts
+ * move). 0, or −1 with err when the child failed. */
 static int probe_batching(exec_child *c, const char *name, char *err, size_t errsize, char *note,
                           size_t notesize)
 {
     enum { N = 1024 };
-    static float x[N], whole[N];
+    static const size_t sizes[] = {1, 13, 1000};
+    static float x[N], whole[N], part[N];
     for (uint32_t i = 0; i < N; i++) { /* every 2^22th encoding, off the binade's edges */
         uint32_t b = i << 22 | 0x25a5a5u;
         memcpy(&x[i], &b, 4);
@@ -140,18 +144,26 @@ static int probe_batching(exec_child *c, const char *name, char *err, size_t err
     note[0] = '\0';
     for (int grad = 0; grad < (exec_info(c)->derivative ? 2 : 1) && !note[0]; grad++) {
         if (exec_eval(c, grad, x, whole, N, NULL, err, errsize) != 0) return -1;
-        for (size_t i = 0; i < N; i++) {
-            float alone;
-            if (exec_eval(c, grad, &x[i], &alone, 1, NULL, err, errsize) != 0) return -1;
-            uint32_t a, w;
-            memcpy(&a, &alone, 4);
-            memcpy(&w, &whole[i], 4);
-            if (a != w && !(isnan(alone) && isnan(whole[i]))) {
+        for (size_t k = 0; k < sizeof sizes / sizeof sizes[0] && !note[0]; k++) {
+            for (size_t at = 0; at < N; at += sizes[k]) {
+                size_t n = N - at < sizes[k] ? N - at : sizes[k];
+                if (exec_eval(c, grad, x + at, part + at, n, NULL, err, errsize) != 0) return -1;
+            }
+            for (size_t i = 0; i < N; i++) {
+                uint32_t a, w;
+                memcpy(&a, &part[i], 4);
+                memcpy(&w, &whole[i], 4);
+                if (a == w || (isnan(part[i]) && isnan(whole[i]))) continue;
+                char in[64];
+                if (sizes[k] == 1) snprintf(in, sizeof in, "alone");
+                else snprintf(in, sizeof in, "in a batch of %zu from position %zu",
+                              N - i / sizes[k] * sizes[k] < sizes[k] ? N - i / sizes[k] * sizes[k] : sizes[k],
+                              i % sizes[k]);
                 snprintf(note, notesize, "exec child '%s' gives other outputs for the same input "
-                         "in other batches: %s at x = %a is %a in a batch of %d and %a alone; the "
-                         "scan's figures are those of its batches (a block of 4,096 inputs and "
-                         "the next one)", name, grad ? "derivative" : "forward", (double)x[i],
-                         (double)whole[i], N, (double)alone);
+                         "in other batches: %s at x = %a is %a in a batch of %d and %a %s; the "
+                         "scan's figures are those of its batches (%d inputs a request)", name,
+                         grad ? "derivative" : "forward", (double)x[i], (double)whole[i], N,
+                         (double)part[i], in, EXEC_BATCH_INPUTS);
                 break;
             }
         }
@@ -218,7 +230,9 @@ int exec_impls_add(const char *spec, double timeout_s, char *err, size_t errsize
         .contract = s->info.contract,
         .origin = s->info.origin,
         .batch_inputs = EXEC_BATCH_INPUTS,
+        .batch_dependence = s->batch_note,
     };
+    snprintf(s->batch_note, sizeof s->batch_note, "%s", note);
     if (gelu_impl_add(&s->impl, s->source, err, errsize) != 0) {
         exec_stop(c);
         s->nidle = 0;

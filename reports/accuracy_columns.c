@@ -132,6 +132,13 @@ static void csv_consistency_x(const accuracy_row *w, char *b, size_t n)
     else
         snprintf(b, n, "%s", "");
 }
+/* Whether the outputs were found independent of the batching (gelu_impl.batch_dependence):
+ * yes or no when probed (exec children), empty when not. */
+static void csv_batch_independent(const accuracy_row *w, char *b, size_t n)
+{
+    const char *dep = w->r->impls[w->i]->batch_dependence;
+    snprintf(b, n, "%s", !dep ? "" : dep[0] ? "no" : "yes");
+}
 static void csv_ref_fallbacks(const accuracy_row *w, char *b, size_t n)
 {
     gelu_target t = w->ref == REF_OWN ? w->r->impls[w->i]->target : GELU_TARGET_EXACT;
@@ -325,6 +332,7 @@ static const accuracy_column columns[] = {
     {"consistency_max_rel", csv_consistency_max_rel, 0, NULL, NULL, NULL},
     {"consistency_x", csv_consistency_x, 0, NULL, NULL, NULL},
     {"ref_fallbacks", csv_ref_fallbacks, 0, NULL, NULL, NULL},
+    {"batch_independent", csv_batch_independent, 0, NULL, NULL, NULL},
     {"contract", csv_contract, 0, NULL, NULL, html_contract},
     {"benchdnn_failed", csv_benchdnn_failed, 0, NULL, NULL, html_as_written},
     {"xnnpack_failed", csv_xnnpack_failed, 0, NULL, NULL, html_xnnpack_failed},
