@@ -5,8 +5,8 @@
 # - a planted wrong output breaks the gate at its input; a child that dies mid-scan fails the
 #   run (exit 1, the child and its status named) and leaves the CSV as it was;
 # - names: a clash with a built-in one and a hostile name are refused (exit 2);
-# - the Python client (examples/exec/python_gelu.py, standard library) runs through the scan;
-#   PyTorch's (torch_gelu.py) too when the frameworks' environment has torch.
+# - the Python client (examples/exec/python_gelu.py, standard library) runs through the scan
+#   (the frameworks' clients: test_frameworks.sh).
 # Usage: test_exec_cli.sh GELUCHECK EXEC_CHILD EXAMPLES_DIR
 set -u
 g=$1 child=$2 examples=$3
@@ -80,45 +80,6 @@ st=$?
 "$g" accuracy --exec "py_gelu=python3 $examples/python_gelu.py" --impl py_gelu --sample 20000 \
     --grad >"$d/out" 2>"$d/err" && grep -q "^py_gelu .* forward" "$d/out" ||
     fail "the Python client: $(cat "$d/err")"
-
-py=${XDG_CACHE_HOME:-$HOME/.cache}/gelucheck/venv/bin/python
-# Under the sanitize setup the framework clients are left out: their code is not ours, and
-# gelucheck's side of them is what the cases above exercise.
-[ -n "${ASAN_OPTIONS:-}" ] && py=/nonexistent/sanitize-run
-if [ -x "$py" ] && "$py" -c "import torch" 2>/dev/null; then
-    "$g" accuracy --exec "torch_gelu=$py $examples/../../peers/torch_gelu.py" --impl torch_gelu \
-        --sample 20000 --grad >"$d/out" 2>"$d/err" && grep -q "^torch_gelu .* derivative" "$d/out" ||
-        fail "the PyTorch client: $(cat "$d/err")"
-else
-    echo "SKIP (reported): no torch in $py (tools/setup.sh --frameworks makes it)"
-fi
-# the other frameworks' clients (peers/), each when its package is there
-peers=$examples/../../peers
-for spec in tf_gelu:tensorflow_gelu.py:tensorflow jax_gelu:jax_gelu.py:jax; do
-    name=${spec%%:*} rest=${spec#*:}
-    file=${rest%%:*} module=${rest#*:}
-    if [ -x "$py" ] && "$py" -c "import $module" 2>/dev/null; then
-        "$g" accuracy --exec "$name=$py $peers/$file" --impl "$name" --sample 20000 --grad \
-            >"$d/out" 2>"$d/err" || [ $? -eq 1 ] # a framework may break a claim it never made: none
-        grep -q "^$name .* derivative" "$d/out" || fail "the $module client: $(tail -5 "$d/err")"
-    else
-        echo "SKIP (reported): no $module in $py"
-    fi
-done
-# ONNX Runtime's four GELUs, forward only: scanned with --grad, said so, no derivative rows
-if [ -x "$py" ] && "$py" -c "import onnxruntime, onnx" 2>/dev/null; then
-    for spec in ort_gelu:gelu ort_gelu_tanh:gelu_tanh ort_ms_gelu:ms_gelu ort_ms_fastgelu:ms_fastgelu; do
-        name=${spec%%:*} op=${spec#*:}
-        "$g" accuracy --exec "$name=$py $peers/onnxruntime_gelu.py --op $op" --impl "$name" \
-            --sample 20000 --grad --csv "$d/ort.csv" >"$d/out" 2>"$d/err" || [ $? -eq 1 ]
-        grep -q "^$name: forward only (no derivative kernel)" "$d/out" &&
-            grep -q "^$name,binary32,.*,own,forward," "$d/ort.csv" &&
-            ! grep -q ",derivative," "$d/ort.csv" ||
-            fail "the ONNX Runtime client ($op, forward only): $(tail -3 "$d/err")"
-    done
-else
-    echo "SKIP (reported): no onnxruntime and onnx in $py"
-fi
 
 [ $fails -eq 0 ] && echo "exec children: every case as expected"
 exit $((fails > 0))
