@@ -132,6 +132,11 @@ typedef struct {
      * difference found (input, both outputs); NULL when not probed (the built-in kernels and
      * plugins: C array kernels, element by element). */
     const char *batch_dependence;
+    /* A kernel timed where it runs (an exec child's replies carry its own time for each call,
+     * pipe excluded): the nanoseconds its calls from every thread have spent in the kernel so
+     * far, as measured there; the benchmark times it by these (its rows marked "timed inside
+     * the child"). NULL: the caller times the call. */
+    uint64_t (*own_time_ns)(void);
 } gelu_impl;
 
 /* The registry: every implementation, in the order of impls/registry.inc. */

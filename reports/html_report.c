@@ -156,7 +156,9 @@ static void speed_cells(FILE *f, const results_row *r, const char *size)
     const results_speed *sp = size ? results_speed_at(r, size) : NULL;
     if (sp) {
         html_open_num(f, sp->ns);
-        fprintf(f, "%.4g</td>", sp->ns);
+        fprintf(f, "%.4g%s</td>", sp->ns,
+                sp->timed_inside ? "<small title=\"timed inside the child: its own clock around the "
+                                   "kernel call, the pipe excluded\">timed in child</small>" : "");
         html_open_num(f, sp->ratio);
         fprintf(f, "%.3g</td>", sp->ratio);
     } else
