@@ -80,7 +80,7 @@ int moons_experiment_init(moons_experiment *e, const moons_config *c, const gelu
     e->impls = malloc((n + 2) * sizeof *e->impls);
     if (!e->impls) return MOONS_NO_MEMORY;
     for (size_t i = 0; i < n; i++)
-        append_missing(e, impls[i]);
+        if (impls[i]->derivative) append_missing(e, impls[i]); /* else forward only: untrainable */
     append_missing(e, reference);
     if (relu && gelu_impl_available(relu)) append_missing(e, relu);
     e->reference = impl_index(e, reference);
