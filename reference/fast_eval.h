@@ -21,6 +21,7 @@
 #include "float_bits.h"
 
 #include "gelu_impl.h"
+#include "targets.h"
 
 static const double U = 0x1p-52;
 static const double SQRT1_2 = 0x1.6a09e667f3bcdp-1;      /* √½ */
@@ -36,29 +37,8 @@ static const double MICRO = 0x1p-30;
  * every output's ULP error (in units of 2^-149) is unaffected, and it rounds to −0. */
 static const double NEG_TINY = -0x1p-1000;
 
-/* Past these, f(x) rounds to x (and f'(x) to 1) above, to −0 below, for every binary32 x:
- *   exact:   x·Q(x) < 2^-190·x at 16; |f|, |f'| < 20·φ(20) ≈ 2^-290 at −20;
- *   tanh:    σ(−t) < 2^-125 at 10 (t = 87); |f|, |f'| < 2^-154 at −11 (t = −112.5);
- *   sigmoid: σ(−1.702x)·1.702x < 2^-73 at 32; |f|, |f'| < 2^-165 at −72;
- *   silu:    σ(−x)·x < 2^-63 at 48; |f|, |f'| < 2^-155 at −112.
- * (Q = 1 − Φ, φ the normal density, t = 2√(2/π)(x + 0.044715x³); thresholds checked against
- * MPFR by tests/test_fast_reference.c.) */
-static const struct {
-    double upper, lower;
-} trivial[GELU_TARGET_COUNT] = {
-    [GELU_TARGET_EXACT] = {16, -20},
-    [GELU_TARGET_TANH] = {10, -11},
-    [GELU_TARGET_SIGMOID] = {32, -72},
-    [GELU_TARGET_SILU] = {48, -112},
-    [GELU_TARGET_RELU] = {0, 0},
-};
-
-static inline double slope_of(gelu_target t) { return t == GELU_TARGET_SILU ? 1.0 : 1.702; }
-
-static inline double s_prime_0(gelu_target t)
-{
-    return t == GELU_TARGET_EXACT || t == GELU_TARGET_TANH ? INV_SQRT_2PI : slope_of(t) / 4;
-}
+/* Each target's thresholds (past them f rounds to x or −0), S'(0) and sigmoid slope are its row
+ * of targets.c (target_def_of), read once per call by the callers. */
 
 /* The arguments of the libm calls (the same expressions for every caller). */
 static inline double exact_erfc_arg(double x) { return -x * SQRT1_2; }

@@ -52,7 +52,8 @@ static bool is_special(float x)
 static void libm_values(gelu_target t, bool grad, double x, fast_lanes_in *in, size_t j)
 {
     double ax = fabs(x);
-    bool inside = x > trivial[t].lower && x < trivial[t].upper;
+    const target_def *def = target_def_of(t);
+    bool inside = x > def->lower && x < def->upper;
     bool general_f = inside && ax >= TINY, general_d = grad && inside && ax >= MICRO;
     bool tiny_f = ax >= MICRO && ax < TINY;
     double l0 = 0, l1 = 0, l2 = 0;
@@ -61,7 +62,7 @@ static void libm_values(gelu_target t, bool grad, double x, fast_lanes_in *in, s
         if (general_d) l1 = exp(exact_exp_arg(x));
         if (tiny_f) l2 = erf(exact_erf_arg(x));
     } else {
-        double k = slope_of(t), u = t == GELU_TARGET_TANH ? tanh_t(x) : k * x;
+        double k = def->slope, u = t == GELU_TARGET_TANH ? tanh_t(x) : k * x;
         if (general_f || general_d) l0 = exp(-u);
         if (general_d) l1 = exp(u);
         if (tiny_f) l2 = tanh(t == GELU_TARGET_TANH ? tanh_tiny_arg(x) : sigmoid_tiny_arg(k, x));

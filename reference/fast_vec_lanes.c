@@ -62,7 +62,8 @@ static void lanes_decide(fast_lanes_out *out, size_t m)
 void FAST_LANES_NAME(gelu_target t, bool grad_arg, const fast_lanes_in *in, fast_lanes_out *out,
                      size_t m)
 {
-    double upper = trivial[t].upper, lower = trivial[t].lower, a = s_prime_0(t);
+    const target_def *def = target_def_of(t);
+    double upper = def->upper, lower = def->lower, a = def->s_prime_0;
     switch (t) {
     case GELU_TARGET_EXACT:
         LANES_BOTH(exact_enclose(grad, x, in->l0[j], in->l1[j], &hi, &lo, &err));
@@ -71,7 +72,7 @@ void FAST_LANES_NAME(gelu_target t, bool grad_arg, const fast_lanes_in *in, fast
         LANES_BOTH(tanh_enclose(grad, x, tanh_t(x), in->l0[j], in->l1[j], &hi, &lo, &err));
         break;
     default: {
-        double k = slope_of(t);
+        double k = def->slope;
         LANES_BOTH(sigmoid_enclose(k, grad, x, in->l0[j], in->l1[j], &hi, &lo, &err));
         break;
     }

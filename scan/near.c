@@ -58,7 +58,7 @@ static void resolve_entries(near_list *l, const near_resolver *r)
     for (size_t i = 0; i < l->n; i++) {
         near_entry *e = &l->e[i];
         if (e->lower == e->upper) continue;
-        double v = r->exact(r->ctx, e->bits);
+        double v = r->exact(r->ctx, e->bits, e->out);
         e->lower = e->upper = v;
         l->resolved++;
     }
@@ -120,10 +120,10 @@ static void insert(near_list *l, const near_entry *in, const near_resolver *r)
     l->n++;
 }
 
-void near_add(near_list *l, double lower, double upper, uint64_t seq, uint32_t bits,
+void near_add(near_list *l, double lower, double upper, uint64_t seq, uint32_t bits, uint32_t out,
               const near_resolver *r)
 {
-    near_entry in = {lower, upper, seq, bits, 0};
+    near_entry in = {lower, upper, seq, bits, out};
     insert(l, &in, r);
 }
 
@@ -155,7 +155,7 @@ const char *near_check(const near_list *l)
         if (memcmp(&l->e[i], &zero, sizeof zero) != 0) return "an unused entry is not zero";
     for (size_t i = 0; i < l->n; i++) {
         const near_entry *e = &l->e[i];
-        if (isnan(e->lower) || isnan(e->upper) || e->lower > e->upper || e->lower < 0 || e->pad)
+        if (isnan(e->lower) || isnan(e->upper) || e->lower > e->upper || e->lower < 0)
             return "an entry's bounds are not an interval of errors";
         if (e->upper < l->floor || e->lower > l->floor) return "an entry outside the floor";
         if (i > 0 && !before(&l->e[i - 1], e)) return "entries out of order";

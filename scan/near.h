@@ -37,7 +37,9 @@ typedef struct {
     double lower, upper; /* the true error lies in [lower, upper]; equal when exact */
     uint64_t seq;        /* position in the domain */
     uint32_t bits;       /* the input's encoding */
-    uint32_t pad;        /* zero (the partial files dump the structure) */
+    uint32_t out;        /* the encoding of the output the scan judged there: what the error is
+                          * of (a kernel whose output depends on the call's batch gives another
+                          * one alone, so it is never evaluated again) */
 } near_entry;
 
 typedef struct {
@@ -49,16 +51,17 @@ typedef struct {
     near_entry e[NEAR_MAX];
 } near_list;
 
-/* The exact error at the input with encoding bits (MPFR), for one row and kind of error. */
+/* The exact error of output `out` at the input with encoding bits (MPFR), for one row and kind
+ * of error. */
 typedef struct {
-    double (*exact)(const void *ctx, uint32_t bits);
+    double (*exact)(const void *ctx, uint32_t bits, uint32_t out);
     const void *ctx;
 } near_resolver;
 
 void near_init(near_list *l);
 
-/* Adds an input whose true error lies in [lower, upper]. */
-void near_add(near_list *l, double lower, double upper, uint64_t seq, uint32_t bits,
+/* Adds an input whose output (encoding out) has a true error in [lower, upper]. */
+void near_add(near_list *l, double lower, double upper, uint64_t seq, uint32_t bits, uint32_t out,
               const near_resolver *r);
 
 /* Adds every input of src (another part of the same row) into dst. */

@@ -34,6 +34,10 @@ static void data_layout(char *buf, size_t size)
              2 * sizeof(((scan_result *)0)->refs), sizeof(impl_metrics), sizeof(impl_extras));
 }
 
+/* The near-tie lists' key: their capacity, MPFR budget, and "outputs" since the entries carry the
+ * output the scan judged (near.h; files before that kept a zero there and are refused). */
+static void near_key(char *buf, size_t size) { snprintf(buf, size, "%d %d outputs", NEAR_MAX, NEAR_BUDGET); }
+
 static size_t data_bytes(size_t nimpls)
 {
     return 2 * sizeof(((scan_result *)0)->refs) + nimpls * (sizeof(impl_metrics) + sizeof(impl_extras));
@@ -111,7 +115,9 @@ int partial_write(const scan_result *r, FILE *f)
         contract_text(&r->impls[i]->contract, text, sizeof text);
         put_line(&w, "impl.%zu.contract=%s", i + 1, text);
     }
-    put_line(&w, "near=%d %d", NEAR_MAX, NEAR_BUDGET);
+    char near[32];
+    near_key(near, sizeof near);
+    put_line(&w, "near=%s", near);
     put_line(&w, "dist=%s", DIST_KEY);
     data_layout(text, sizeof text);
     put_line(&w, "data.layout=%s", text);
@@ -347,9 +353,9 @@ static int parse_header(header *h, scan_result *r)
         return fail(h->err, h->errsize, "key 'extras': %d, but shard %u/%u %s", (int)v,
                     r->shard_k + 1, r->shard_n, r->shard_k == 0 ? "has them" : "does not have them");
     char near[32];
-    snprintf(near, sizeof near, "%d %d", NEAR_MAX, NEAR_BUDGET);
+    near_key(near, sizeof near);
     if (get_impls(h, r) ||
-        get_exact(h, "near", near, "the near-tie lists' capacity and MPFR budget") ||
+        get_exact(h, "near", near, "the near-tie lists' capacity, MPFR budget and entries") ||
         get_exact(h, "dist", DIST_KEY, "the weighted sums' distributions and fixed point") ||
         get_exact(h, "data.layout", layout, "written by a build with another data layout") ||
         get_u64(h, "data.bytes", data_bytes(r->nimpls), data_bytes(r->nimpls), &v) ||

@@ -5,10 +5,9 @@
 
 #include "reference.h"
 
-double refine_mpfr_error(const gelu_impl *m, gelu_target t, int d, uint32_t bits, error_kind k)
+double refine_mpfr_error(gelu_target t, int d, uint32_t bits, float y, error_kind k)
 {
-    float x = float_from_bits(bits), y;
-    (d == DIR_FORWARD ? m->forward : m->derivative)(&x, &y, 1);
+    float x = float_from_bits(bits);
     mpfr_t exact;
     mpfr_init2(exact, REF_EXACT_PREC);
     ref_eval(t, d == DIR_DERIVATIVE, x, exact);
@@ -19,10 +18,10 @@ double refine_mpfr_error(const gelu_impl *m, gelu_target t, int d, uint32_t bits
     return e;
 }
 
-static double resolve(const void *ctx, uint32_t bits)
+static double resolve(const void *ctx, uint32_t bits, uint32_t out)
 {
     const refine_ctx *c = ctx;
-    return refine_mpfr_error(c->impl, c->t, c->d, bits, c->k);
+    return refine_mpfr_error(c->t, c->d, bits, float_from_bits(out), c->k);
 }
 
 near_resolver refine_resolver(const refine_ctx *ctx) { return (near_resolver){resolve, ctx}; }

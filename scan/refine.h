@@ -2,8 +2,8 @@
  * relative error, per implementation, reference and direction) with the fast reference, which
  * gives an error only within a tolerance (1e-3 ULP where the enclosure decides), so both the
  * last digits of a maximum and which input reaches it first could be wrong. The scan keeps, per
- * maximum, the inputs whose true error could be the maximum (near.h); this post-pass evaluates
- * the implementation at each of them once more and takes its error against the MPFR value
+ * maximum, the inputs whose true error could be the maximum with the outputs it saw there
+ * (near.h); this post-pass takes each of those outputs' error against the MPFR value
  * (reference.h): the printed maximum is the largest of those, at the first input reaching it,
  * so that every digit printed, the input shown and every verdict of the gate come from MPFR.
  * A few MPFR evaluations per maximum; never in the scan's loop (except where a list overflows,
@@ -20,9 +20,11 @@
 /* Replaces every maximum of r by its MPFR value (idempotent). */
 void scan_refine_maxima(scan_result *r);
 
-/* The error (kind k) of the implementation's output at the input with encoding bits, against
- * target t in direction d, with MPFR. */
-double refine_mpfr_error(const gelu_impl *m, gelu_target t, int d, uint32_t bits, error_kind k);
+/* The error (kind k) of output y at the input with encoding bits, against target t in direction
+ * d, with MPFR. y is the output the scan saw (near.h's entries keep it): the implementation is
+ * not called again, as a kernel whose output depends on its batch (PyTorch's, TensorFlow's and
+ * JAX's GELUs take other code paths for a lone input) would give another one. */
+double refine_mpfr_error(gelu_target t, int d, uint32_t bits, float y, error_kind k);
 
 /* The resolver of row (m, t, d)'s near-tie list of kind k (near.h); ctx must outlive it. */
 typedef struct {

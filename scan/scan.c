@@ -858,7 +858,7 @@ static void near_scan_run(error_metrics *m, const bool want[ERR_KINDS], const re
             while (gmax[q] != top) q++;
             size_t j = run_first(e, a + 16 * q, top);
             near_point(l, &ctx[k], x, y, r, j, e[j], &lo, &hi);
-            if (!near_rejects(l, hi)) near_add(l, lo, hi, seq0 + j, float_bits(x[j]), &res);
+            if (!near_rejects(l, hi)) near_add(l, lo, hi, seq0 + j, float_bits(x[j]), float_bits(y[j]), &res);
         }
         /* the quick bound: v·scale + add (near_run_upper's per point), a group at a time */
         double scale = k == ERR_REL ? nr->rel_scale * up : up;
@@ -871,6 +871,14 @@ static void near_scan_run(error_metrics *m, const bool want[ERR_KINDS], const re
          * be the maximum, or a tie the first input wins. The others are not looked at — every
          * one of them took near_point before, which made the regions past the thresholds (half
          * of all encodings for exact GELU) 10 to 25 times dearer to scan. */
+        /* Below the lower threshold (stand-in points) f is monotone in x and the ULP is the
+         * subnormal one, so for one output y each error — |y − f| in ULPs or absolute, |y − f|/|f|
+         * — falls and then rises along a stretch of inputs giving y (strictly, but for the
+         * relative error 1 of y = ±0, where the first input wins the tie): only a stretch's ends
+         * can be the maximum's first input. Such stretches are what the regions past the
+         * thresholds hold for a row whose outputs are not the correctly rounded ones (+0 for −0:
+         * ten of the default derivatives below x ≈ −14), and they made those regions about five
+         * times dearer to scan. */
         bool past_taken = false;
         for (size_t q = 0; q < ng; q++) {
             double bound = gmax[q] * scale + add;
@@ -882,11 +890,14 @@ static void near_scan_run(error_metrics *m, const bool want[ERR_KINDS], const re
                 if ((near_stand_in(r, j) || near_upper(r, j)) && float_bits(y[j]) == float_bits(r->cr[j])) {
                     if (past_taken) continue;
                     past_taken = true;
-                }
+                } else if (j > a && j + 1 < b && near_stand_in(r, j) && near_stand_in(r, j - 1) &&
+                           near_stand_in(r, j + 1) && float_bits(y[j]) == float_bits(y[j - 1]) &&
+                           float_bits(y[j]) == float_bits(y[j + 1]))
+                    continue;
                 if (!(e[j] * scale + add >= l->floor) && !stand_in_point)
                     continue;
                 near_point(l, &ctx[k], x, y, r, j, e[j], &lo, &hi);
-                if (!near_rejects(l, hi)) near_add(l, lo, hi, seq0 + j, float_bits(x[j]), &res);
+                if (!near_rejects(l, hi)) near_add(l, lo, hi, seq0 + j, float_bits(x[j]), float_bits(y[j]), &res);
             }
         }
     }

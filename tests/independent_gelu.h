@@ -7,11 +7,11 @@
 #include <mpfr.h>
 #include <stdbool.h>
 
-/* |y − f(x)| in binary32 ULPs of f(x), f = GELU (grad: GELU'), at 400 bits. */
-static inline double independent_ulp_error(float x, float y, bool grad)
+/* v = f(x), f = GELU (grad: GELU'), at v's precision (400 bits here). */
+static inline void independent_gelu(mpfr_t v, float x, bool grad)
 {
-    mpfr_t xm, t, v, sq;
-    mpfr_inits2(400, xm, t, v, sq, (mpfr_ptr)0);
+    mpfr_t xm, t, sq;
+    mpfr_inits2(400, xm, t, sq, (mpfr_ptr)0);
     mpfr_set_flt(xm, x, MPFR_RNDN);
     mpfr_sqrt_ui(sq, 2, MPFR_RNDN);
     mpfr_div(t, xm, sq, MPFR_RNDN);
@@ -32,14 +32,33 @@ static inline double independent_ulp_error(float x, float y, bool grad)
     } else {
         mpfr_mul(v, v, xm, MPFR_RNDN);
     }
+    mpfr_clears(xm, t, sq, (mpfr_ptr)0);
+}
+
+/* |y − f(x)| in binary32 ULPs of f(x) (rel: divided by |f(x)| instead), at 400 bits. */
+static inline double independent_error(float x, float y, bool grad, bool rel)
+{
+    mpfr_t v, t;
+    mpfr_inits2(400, v, t, (mpfr_ptr)0);
+    independent_gelu(v, x, grad);
     long e = mpfr_get_exp(v) - 24; /* |v| in [2^(E−1), 2^E): ULP 2^(E−24) */
     if (e < -149) e = -149;
     mpfr_sub_d(t, v, (double)y, MPFR_RNDN);
     mpfr_abs(t, t, MPFR_RNDN);
-    mpfr_mul_2si(t, t, -e, MPFR_RNDN);
+    if (rel) {
+        mpfr_div(t, t, v, MPFR_RNDN);
+        mpfr_abs(t, t, MPFR_RNDN);
+    } else {
+        mpfr_mul_2si(t, t, -e, MPFR_RNDN);
+    }
     double r = mpfr_get_d(t, MPFR_RNDN);
-    mpfr_clears(xm, t, v, sq, (mpfr_ptr)0);
+    mpfr_clears(v, t, (mpfr_ptr)0);
     return r;
+}
+
+static inline double independent_ulp_error(float x, float y, bool grad)
+{
+    return independent_error(x, y, grad, false);
 }
 
 #endif

@@ -18,9 +18,10 @@ enum { N = 3000 };
 static double truth[N];
 static unsigned calls;
 
-static double stub_exact(const void *ctx, uint32_t bits)
+static double stub_exact(const void *ctx, uint32_t bits, uint32_t out)
 {
     (void)ctx;
+    (void)out;
     calls++;
     return truth[bits];
 }
@@ -52,7 +53,7 @@ static void brute(double *best, int *first)
 
 static void add_range(near_list *l, const double *lo, const double *hi, int a, int b)
 {
-    for (int i = a; i < b; i++) near_add(l, lo[i], hi[i], (uint64_t)i, (uint32_t)i, &stub);
+    for (int i = a; i < b; i++) near_add(l, lo[i], hi[i], (uint64_t)i, (uint32_t)i, 0, &stub);
 }
 
 Test(near, merged_in_any_order_gives_the_first_maximum)

@@ -50,6 +50,92 @@ static void check(float x, bool grad)
 Test(refine, forward_maximum_is_mpfrs) { check(-0x1.50763p+3f, false); }
 Test(refine, derivative_maximum_is_mpfrs) { check(-0x1.80f284p-1f, true); }
 
+/* The correctly rounded GELU. */
+static void cr_forward(const float *x, float *y, size_t n)
+{
+    for (size_t i = 0; i < n; i++) y[i] = ref_round(GELU_TARGET_EXACT, false, x[i]);
+}
+
+/* ---- a kernel whose output depends on its batch */
+
+/* Correctly rounded, except inside a call of more than one input, where x = 1.5 gets the
+ * correctly rounded value plus 5 ULP — as PyTorch's GELU gives +inf at 2^127 in a batch and the
+ * right value alone. The maximum and verdict must be of the output the scan saw: recomputing it
+ * alone (as refine did) printed 0.5 ULP and passed a 1 ULP claim. */
+static const float BATCH_X = 1.5f;
+static void batch_dependent_forward(const float *x, float *y, size_t n)
+{
+    cr_forward(x, y, n);
+    for (size_t i = 0; n > 1 && i < n; i++)
+        if (float_bits(x[i]) == float_bits(BATCH_X)) y[i] = float_from_bits(float_bits(y[i]) + 5);
+}
+
+Test(refine, the_maximum_is_of_the_output_the_scan_saw)
+{
+    static const gelu_impl batchy = {.name = "batch_dependent", .target = GELU_TARGET_EXACT,
+                                     .forward = batch_dependent_forward, .derivative = cr_forward,
+                                     .contract = {1, INFINITY, true, true, INFINITY, INFINITY},
+                                     .origin = "test: batch-dependent output"};
+    const gelu_impl *impls[] = {&batchy};
+    scan_config cfg = {.impls = impls, .nimpls = 1, .threads = 1, .shard_n = 1,
+                       .domain = {.kind = DOMAIN_RANGE, .lo = 1.25f, .hi = 1.75f}};
+    scan_result *r = calloc(1, sizeof *r);
+    const char *error = NULL;
+    cr_assert_eq(scan_run(&cfg, r, &error), 0, "%s", error ? error : "");
+    scan_refine_maxima(r);
+    arg_max *m = &r->metrics[0].err[REF_OWN][DIR_FORWARD].max_ulp;
+    float y;
+    cr_forward(&BATCH_X, &y, 1);
+    y = float_from_bits(float_bits(y) + 5);
+    double want = independent_ulp_error(BATCH_X, y, false);
+    cr_expect(want > 4.5, "the planted output is %.17g ULP off", want);
+    cr_expect_eq(m->bits, float_bits(BATCH_X), "maximum at %a, want %a", (double)float_from_bits(m->bits),
+                 (double)BATCH_X);
+    cr_expect(fabs(m->value - want) <= 1e-15 * want, "maximum %.17g, MPFR at 400 bits %.17g", m->value, want);
+    scan_result_free(r);
+}
+
+/* ---- stretches of one output past the lower threshold */
+
+/* Below x ≈ −14.2 GELU rounds to −0 (the scan's stand-in points, whose computed relative
+ * errors are all alike: the stand-in is −2^-1000). A kernel giving −2^-149 on [−16.4, −16.25]
+ * and +0 below −16.4: −2^-149's relative error |y − f|/|f| grows with |x| along its stretch, so
+ * the maximum (~2^48) is at its LAST input, −16.4, inside the run (x below −16 is one x bucket,
+ * one run) — the scan skips the inside of a stretch of equal outputs there, never its ends. */
+static void stretch_forward(const float *x, float *y, size_t n)
+{
+    for (size_t i = 0; i < n; i++) y[i] = x[i] >= -16.4f ? -0x1p-149f : 0.0f;
+}
+
+Test(refine, a_stretch_of_one_output_keeps_its_last_input, .timeout = 120)
+{
+    static const gelu_impl stretch = {.name = "stretch", .target = GELU_TARGET_EXACT,
+                                      .forward = stretch_forward, .derivative = stretch_forward,
+                                      .contract = {1, INFINITY, false, false, INFINITY, INFINITY},
+                                      .origin = "test: one output over a stretch"};
+    const gelu_impl *impls[] = {&stretch};
+    scan_config cfg = {.impls = impls, .nimpls = 1, .threads = 1, .shard_n = 1,
+                       .domain = {.kind = DOMAIN_RANGE, .lo = -16.75f, .hi = -16.25f}};
+    scan_result *r = calloc(1, sizeof *r);
+    const char *error = NULL;
+    cr_assert_eq(scan_run(&cfg, r, &error), 0, "%s", error ? error : "");
+    scan_refine_maxima(r);
+    const error_metrics *e = &r->metrics[0].err[REF_OWN][DIR_FORWARD];
+    double want = independent_error(-16.4f, -0x1p-149f, false, true);
+    cr_expect(want > independent_error(-16.25f, -0x1p-149f, false, true),
+              "the stretch's last input is its maximum: the test bites");
+    cr_expect_eq(e->max_rel.bits, float_bits(-16.4f), "relative maximum at %a, want -16.4",
+                 (double)float_from_bits(e->max_rel.bits));
+    cr_expect(fabs(e->max_rel.value - want) <= 1e-15 * want, "maximum %.17g, MPFR at 400 bits %.17g",
+              e->max_rel.value, want);
+    want = independent_ulp_error(-16.4f, -0x1p-149f, false);
+    cr_expect_eq(e->max_ulp.bits, float_bits(-16.4f), "ULP maximum at %a, want -16.4",
+                 (double)float_from_bits(e->max_ulp.bits));
+    cr_expect(fabs(e->max_ulp.value - want) <= 1e-15 * want, "maximum %.17g, MPFR at 400 bits %.17g",
+              e->max_ulp.value, want);
+    scan_result_free(r);
+}
+
 /* ---- near ties */
 
 /* Found by a search over 20,000 inputs around x_min (the enclosure against MPFR, outputs 3 ULP
@@ -58,10 +144,6 @@ Test(refine, derivative_maximum_is_mpfrs) { check(-0x1.80f284p-1f, true); }
 static const float X1 = -0x1.80d996p-1f, X2 = -0x1.80d9bcp-1f;
 static bool plant_all; /* every derivative output 3 ULP off, not only X1's and X2's */
 
-static void cr_forward(const float *x, float *y, size_t n)
-{
-    for (size_t i = 0; i < n; i++) y[i] = ref_round(GELU_TARGET_EXACT, false, x[i]);
-}
 
 /* The correctly rounded derivative, 3 binary32 steps away from zero at the planted inputs. */
 static void planted_derivative(const float *x, float *y, size_t n)
