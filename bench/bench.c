@@ -112,22 +112,27 @@ static void *worker(void *arg)
  * the baseline after dnnl_*_omp ran 40% slower at DRAM size). */
 static const struct timespec settle = {0, 2000000}; /* 2 ms */
 
-/* Seconds for `calls` calls of `kernel` over the whole buffer, all threads together. */
-static double time_sample(pool *p, gelu_kernel kernel, size_t calls)
+/* Seconds for `calls` calls of the implementation's forward over the whole buffer, all threads
+ * together: by this process's clock, or for a kernel timed where it runs (own_time_ns) by the
+ * time it reports, summed over the threads' calls and divided by the threads. */
+static double time_sample(pool *p, const gelu_impl *impl, size_t calls)
 {
     nanosleep(&settle, NULL);
-    p->kernel = kernel;
+    p->kernel = impl->forward;
     p->calls = calls;
+    uint64_t own0 = impl->own_time_ns ? impl->own_time_ns() : 0;
     double t0 = now_seconds();
     if (p->threads > 1) pthread_barrier_wait(&p->start);
     run_slice(p, 0);
     if (p->threads > 1) pthread_barrier_wait(&p->done);
-    return now_seconds() - t0;
+    double t = now_seconds() - t0;
+    if (impl->own_time_ns) t = 1e-9 * (double)(impl->own_time_ns() - own0) / (double)p->threads;
+    return t;
 }
 
 /* Warm-up (untimed call: caches, page faults, lazily created state) and the number of calls
  * that makes a sample last at least `seconds`. */
-static size_t calibrate(pool *p, gelu_kernel kernel, double seconds)
+static size_t calibrate(pool *p, const gelu_impl *kernel, double seconds)
 {
     /* The warm-up is not a measurement: it may include lazy set-up (oneDNN compiles its kernel
      * on the first call of a shape). */
@@ -191,12 +196,13 @@ static void measure(pool *p, const bench_config *cfg, const gelu_impl *const *al
 {
     for (size_t k = 0; k < count; k++) {
         results[k].impl = all[k];
-        results[k].calls = calibrate(p, all[k]->forward, cfg->sample_seconds);
+        results[k].calls = calibrate(p, all[k], cfg->sample_seconds);
+        results[k].timed_inside = all[k]->own_time_ns != NULL;
     }
     for (unsigned r = 0; r < cfg->rounds; r++)
         for (size_t k = 0; k < count; k++)
             times[k * cfg->rounds + r] =
-                time_sample(p, all[k]->forward, results[k].calls) / (double)results[k].calls;
+                time_sample(p, all[k], results[k].calls) / (double)results[k].calls;
 }
 
 /* tmp: room for `rounds` doubles. */

@@ -45,6 +45,8 @@ typedef struct {
     size_t calls;                    /* kernel calls per timed sample */
     double ns_median, ns_q1, ns_q3;  /* ns per element, over the rounds */
     double ratio_median;             /* median over rounds of time / baseline time */
+    bool timed_inside;               /* timed by the kernel's own clock (gelu_impl.own_time_ns:
+                                      * an exec child's time of its kernel, pipe excluded) */
 } bench_result;
 
 /* Bytes one element moves: 4 read and 4 written. */

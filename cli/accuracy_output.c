@@ -48,6 +48,10 @@ static void print_table(const scan_result *r)
     }
     printf("\n");
     accuracy_each_row(r, print_row, NULL);
+    for (size_t i = 0; r->grad && i < r->nimpls; i++)
+        if (scan_directions(r->impls[i], true) < DIR_COUNT)
+            printf("%s: forward only (no derivative kernel): its derivative is not scanned\n",
+                   r->impls[i]->name);
     printf("\ninputs: %llu", (unsigned long long)r->inputs);
     uint64_t refs = 0, fb = 0;
     for (int t = 0; t < GELU_TARGET_COUNT; t++)

@@ -79,6 +79,9 @@ int cmd_eval(int argc, char **argv)
     if (status == EXIT_OK && !impl_name) status = usage_error("eval", "missing --impl NAME");
     if (status == EXIT_OK && !(impl = gelu_impl_find(impl_name)))
         status = usage_error("eval", "unknown implementation '%s' (see 'gelucheck list')", impl_name);
+    if (status == EXIT_OK && grad && !impl->derivative)
+        status = usage_error("eval", "--grad: '%s' is forward only (it has no derivative kernel)",
+                             impl->name);
     if (status == EXIT_OK) {
         bool own = strcmp(against, "own") == 0;
         target = own ? impl->target : gelu_target_from_name(against);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "exec_frameworks.h"
 #include "gelu_impl.h"
 #include "plugin.h"
 
@@ -38,6 +39,30 @@ static void print_peers(void)
     }
 }
 
+/* The frameworks' rows (exec_frameworks.h): installed (with the version) or not, started in
+ * this run or not. */
+static void print_frameworks(void)
+{
+    char py[1024], version[32], what[64];
+    printf("\nframeworks (peers/*.py over the exec protocol, run by\n  %s;\n  each starts when an --impl "
+           "names it, or all installed ones with --frameworks):\n",
+           exec_frameworks_python(py, sizeof py));
+    for (size_t k = 0; k < exec_framework_count(); k++) {
+        const exec_framework *f = exec_framework_at(k);
+        const gelu_impl *m = gelu_impl_find(f->name);
+        if (exec_framework_version(f, version, sizeof version))
+            snprintf(what, sizeof what, "%s %s", f->framework, version);
+        else
+            snprintf(what, sizeof what, "%s not installed", f->framework);
+        printf("  %-16s %-28s %-6s %-22s %s\n", f->name, what, f->target,
+               f->derivative ? "forward and derivative" : "forward only",
+               !m                       ? "not started"
+               : !m->batch_dependence   ? "started"
+               : m->batch_dependence[0] ? "started; outputs depend on the batching (above)"
+                                        : "started; outputs independent of the batching");
+    }
+}
+
 int cmd_list(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++) {
@@ -47,7 +72,8 @@ int cmd_list(int argc, char **argv)
                    "features it needs, whether this CPU has them, and its declared contract:\n"
                    "max ULP and max absolute error against its own target (forward, then\n"
                    "derivative), monotone, special values, correctly rounded (forward and\n"
-                   "derivative, by encoding). '-' means no claim.\n");
+                   "derivative, by encoding). '-' means no claim; 'n/a' under grad_ulp and\n"
+                   "grad_abs: forward only (no derivative kernel).\n");
             return EXIT_OK;
         }
         return usage_error("list", "unexpected argument '%s'", argv[i]);
@@ -68,18 +94,24 @@ int cmd_list(int argc, char **argv)
                gelu_target_name(m->target), needs,
                cpu_features_string(m->features, feat, sizeof feat),
                gelu_impl_available(m) ? "yes" : "no", bound(c->max_ulp, b[0], sizeof b[0]),
-               bound(c->max_abs, b[1], sizeof b[1]), bound(c->grad_max_ulp, b[2], sizeof b[2]),
-               bound(c->grad_max_abs, b[3], sizeof b[3]), c->monotone ? "yes" : "no",
+               bound(c->max_abs, b[1], sizeof b[1]),
+               m->derivative ? bound(c->grad_max_ulp, b[2], sizeof b[2]) : "n/a",
+               m->derivative ? bound(c->grad_max_abs, b[3], sizeof b[3]) : "n/a", c->monotone ? "yes" : "no",
                c->specials ? "yes" : "no", c->correctly_rounded ? "yes" : "no");
     }
     bool heading = false;
     for (size_t i = 0; i < gelu_impl_count(); i++) {
-        const char *src = gelu_impl_source(gelu_impl_at(i));
-        if (!src || plugins_is_default_peer(gelu_impl_at(i))) continue;
+        const gelu_impl *m = gelu_impl_at(i);
+        const char *src = gelu_impl_source(m);
+        if (!src || plugins_is_default_peer(m)) continue;
         if (!heading) printf("\nadded at run time:\n");
         heading = true;
-        printf("  %s: %s\n", gelu_impl_at(i)->name, src);
+        printf("  %s: %s%s\n", m->name, src, m->derivative ? "" : "; forward only");
+        if (m->batch_dependence)
+            printf("    batching: %s\n", m->batch_dependence[0] ? m->batch_dependence
+                   : "outputs independent of it (probed: 1,024 inputs in one request and one by one)");
     }
+    print_frameworks();
     printf("\nthis CPU: %s\n", cpu_features_string(cpu_features(), feat, sizeof feat));
     print_peers();
     if (*gelu_absent_peers())

@@ -138,9 +138,24 @@ static int parse_args(int argc, char **argv, moons_args *a)
     return EXIT_OK;
 }
 
+/* Leaves out the forward-only implementations (training needs a derivative), naming them in
+ * `forward_only` for a note. */
+static void drop_forward_only(moons_args *a, char *forward_only, size_t size)
+{
+    size_t kept = 0;
+    forward_only[0] = '\0';
+    for (size_t k = 0; k < a->n_chosen; k++) {
+        size_t used = strlen(forward_only);
+        if (a->chosen[k]->derivative) a->chosen[kept++] = a->chosen[k];
+        else snprintf(forward_only + used, size - used, "%s%s", used ? ", " : "", a->chosen[k]->name);
+    }
+    a->n_chosen = kept;
+}
+
 /* The implementations to run: the chosen ones, or every available one; the unavailable ones
- * are named in `skipped` for a note. False (message printed) when a chosen one is unavailable. */
-static bool select_impls(moons_args *a, char *skipped, size_t size)
+ * are named in `skipped` for a note, the forward-only ones in `forward_only`. False (message
+ * printed) when a chosen one is unavailable. */
+static bool select_impls(moons_args *a, char *skipped, char *forward_only, size_t size)
 {
     skipped[0] = '\0';
     for (size_t k = 0; k < a->n_chosen; k++)
@@ -162,6 +177,7 @@ static bool select_impls(moons_args *a, char *skipped, size_t size)
             const gelu_impl *m = gelu_impl_at(i);
             if (gelu_impl_available(m) && !m->own_threads) a->chosen[a->n_chosen++] = m;
         }
+    drop_forward_only(a, forward_only, size);
     return true;
 }
 
@@ -274,7 +290,7 @@ static void print_tallies(const moons_experiment *e, const moons_summary *sum, c
 }
 
 static void print_note(const moons_experiment *e, const moons_summary *sum, double alpha,
-                       double wall, const char *skipped)
+                       double wall, const char *skipped, const char *forward_only)
 {
     const char *ref = e->impls[e->reference]->name;
     char what[128];
@@ -302,6 +318,8 @@ static void print_note(const moons_experiment *e, const moons_summary *sum, doub
             printf(";\n  %s in its place: %+.4f", e->impls[i]->name, sum[i].swap_acc_change.mean);
     printf(".\n");
     if (skipped[0]) printf("- skipped (CPU features missing): %s.\n", skipped);
+    if (forward_only[0])
+        printf("- left out (forward only: no derivative to train through): %s.\n", forward_only);
     if (e->config.n_seeds < 2)
         printf("- verdict: none with one seed (no seed-to-seed spread to compare against);\n"
                "  use --seeds 2 or more.\n");
@@ -322,8 +340,8 @@ int cmd_moons(int argc, char **argv)
     moons_args a = {.chosen = malloc(((size_t)argc + gelu_impl_count()) * sizeof *a.chosen)};
     if (!a.chosen) return EXIT_CHECK_FAILED;
     int status = parse_args(argc, argv, &a);
-    char skipped[512];
-    if (status == EXIT_OK && !select_impls(&a, skipped, sizeof skipped))
+    char skipped[512], forward_only[512];
+    if (status == EXIT_OK && !select_impls(&a, skipped, forward_only, sizeof skipped))
         status = EXIT_CHECK_FAILED;
     if (status != EXIT_OK) {
         free(a.chosen);
@@ -359,7 +377,7 @@ int cmd_moons(int argc, char **argv)
         for (int m = 0; m < MOONS_METRICS; m++)
             print_paired_table(&e, sum, (moons_metric)m, alpha);
         print_swap_table(&e, sum);
-        print_note(&e, sum, alpha, wall, skipped);
+        print_note(&e, sum, alpha, wall, skipped, forward_only);
         if (a.csv) status = write_output("moons", a.csv, write_csv, &e);
     }
     free(sum);

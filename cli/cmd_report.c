@@ -1,6 +1,6 @@
 /* gelucheck report: the main job. The exhaustive scan (forward and derivative) of every
  * implementation this CPU runs, the benchmark against ReLU, the make_moons experiment over the
- * scanned implementations, then DIR/accuracy.csv, ranges.csv, ulp_by_x.csv, bench.csv,
+ * scanned implementations, then DIR/accuracy.csv, ranges.csv, ulp_by_x.csv, implementations.csv, bench.csv,
  * moons.csv, the plots (gnuplot, SVG) and index.html, all published at once
  * (reports/report_stage.h): an interrupted run leaves the previous report as it was. */
 #include <errno.h>
@@ -37,7 +37,8 @@ static void print_help(void)
         "The main job: scans every implementation this CPU runs over all 2^32 binary32 inputs,\n"
         "forward and derivative, against the MPFR reference; benchmarks them against ReLU;\n"
         "runs the make_moons experiment over them (as 'gelucheck moons'); and writes into DIR\n"
-        "(default %s/): accuracy.csv, ranges.csv, ulp_by_x.csv, bench.csv, moons.csv, the\n"
+        "(default %s/): accuracy.csv, ranges.csv, ulp_by_x.csv, implementations.csv,\n"
+        "bench.csv, moons.csv, the\n"
         "plots (*.svg, drawn by gnuplot from the *.gp scripts beside them), manifest.json\n"
         "(what produced them) and index.html, one self-contained page. Every file appears at once at the end: an interrupted run leaves\n"
         "the previous report intact.\n\n"
@@ -322,9 +323,10 @@ static int run_compare(const report_args *a, report_stage *st, compare_sets **ou
 static int write_report(const report_args *a, const report_impls *impls, report_stage *st,
                         const scan_result *r, int *baseline_status)
 {
-    csv_job jobs[] = {{r, accuracy_csv_write}, {r, ranges_csv_write}, {r, ulp_by_x_csv_write}};
-    const char *names[] = {"accuracy.csv", "ranges.csv", "ulp_by_x.csv"};
-    for (int i = 0; i < 3; i++)
+    csv_job jobs[] = {{r, accuracy_csv_write}, {r, ranges_csv_write}, {r, ulp_by_x_csv_write},
+                      {r, implementations_csv_write}};
+    const char *names[] = {"accuracy.csv", "ranges.csv", "ulp_by_x.csv", "implementations.csv"};
+    for (size_t i = 0; i < sizeof jobs / sizeof jobs[0]; i++)
         if (report_stage_write(st, names[i], write_csv, &jobs[i]) != 0) return -1;
     run_manifest manifest;
     manifest_collect(&manifest, a->command);
@@ -488,6 +490,7 @@ int cmd_report(int argc, char **argv)
         st = EXIT_CHECK_FAILED;
     } else {
         printf("\nreport written: %s/index.html (with accuracy.csv, ranges.csv, ulp_by_x.csv, "
+               "implementations.csv, "
                "bench.csv, moons.csv, manifest.json%s)\n",
                a.out, a.baseline && baseline_status != EXIT_USAGE ? ", compare.csv" : "");
         if (baseline_status == EXIT_USAGE || (baseline_status && st == EXIT_OK))

@@ -14,6 +14,7 @@
 #include "atomic_file.h"
 #include "chunked_scan.h"
 #include "cli.h"
+#include "exec_frameworks.h"
 #include "exec_impl.h"
 #include "plugin.h"
 #include "ranks.h"
@@ -47,12 +48,52 @@ static const struct {
      NULL, false},
 };
 
+/* Starts the frameworks' rows (exec_frameworks.h) the command needs: every installed one with
+ * --frameworks, and those its --impl values name (NAME, NAME,NAME or --impl=…) that no --exec
+ * gave. EXIT_OK, or EXIT_USAGE after the message (a named row not installed, a child that
+ * failed). */
+static int start_frameworks(int argc, char **argv, bool all, double timeout)
+{
+    char err[2000], note[600], version[32];
+    for (size_t k = 0; all && k < exec_framework_count(); k++) {
+        const exec_framework *f = exec_framework_at(k);
+        if (!exec_framework_version(f, version, sizeof version)) continue;
+        if (exec_framework_add(f, timeout, err, sizeof err, note, sizeof note) != 0) {
+            fprintf(stderr, "gelucheck: %s\n", err);
+            return EXIT_USAGE;
+        }
+        if (note[0]) fprintf(stderr, "gelucheck: note: %s\n", note);
+    }
+    for (int i = 2; i < argc; i++) {
+        const char *v = NULL;
+        if (strcmp(argv[i], "--") == 0) break;
+        if (strcmp(argv[i], "--impl") == 0 && i + 1 < argc) v = argv[++i];
+        else if (strncmp(argv[i], "--impl=", 7) == 0) v = argv[i] + 7;
+        if (!v) continue;
+        char names[1024];
+        snprintf(names, sizeof names, "%s", v);
+        for (char *save, *n = strtok_r(names, ",", &save); n; n = strtok_r(NULL, ",", &save)) {
+            const exec_framework *f = exec_framework_find(n);
+            if (!f || gelu_impl_find(n)) continue;
+            if (exec_framework_add(f, timeout, err, sizeof err, note, sizeof note) != 0) {
+                fprintf(stderr, "gelucheck: %s\n", err);
+                return EXIT_USAGE;
+            }
+            if (note[0]) fprintf(stderr, "gelucheck: note: %s\n", note);
+        }
+    }
+    return EXIT_OK;
+}
+
 /* The default peers (GSL, SLEEF, oneDNN: peers/; none with GELUCHECK_NO_DEFAULT_PEERS=1) are
  * loaded first. Options of every command, taken out of argv before the command sees it:
- * --plugin FILE.so (repeatable; also GELUCHECK_PLUGINS=FILE:FILE..., loaded before them), --exec NAME=COMMAND
- * (repeatable: each child becomes an implementation) and --exec-timeout SECONDS. */
+ * --plugin FILE.so (repeatable; also GELUCHECK_PLUGINS=FILE:FILE..., loaded before them),
+ * --exec NAME=COMMAND (repeatable: each child becomes an implementation), --exec-timeout
+ * SECONDS and --frameworks (every installed framework row); a framework row an --impl names is
+ * started too. */
 static int global_options(int *argc, char **argv)
 {
+    bool frameworks = false;
     double timeout = 60;
     int kept = 2;
     const char *specs[EXEC_IMPLS_MAX + 1];
@@ -81,6 +122,10 @@ static int global_options(int *argc, char **argv)
         if (strcmp(a, "--") == 0) { /* the rest are operands */
             while (i < *argc) argv[kept++] = argv[i++];
             break;
+        }
+        if (strcmp(a, "--frameworks") == 0) {
+            frameworks = true;
+            continue;
         }
         if (is_exec || is_timeout || is_plugin) {
             if (i + 1 >= *argc) {
@@ -131,7 +176,7 @@ static int global_options(int *argc, char **argv)
         }
         if (note[0]) fprintf(stderr, "gelucheck: note: %s\n", note);
     }
-    return EXIT_OK;
+    return start_frameworks(*argc, argv, frameworks, timeout);
 }
 
 static void print_help(FILE *f)
@@ -146,7 +191,9 @@ static void print_help(FILE *f)
                "include/gelucheck/plugin.h; and --exec NAME=COMMAND (repeatable): COMMAND, run by\n"
                "/bin/sh -c, is an implementation named NAME speaking the exec protocol\n"
                "(docs/protocol.md) on its standard input and output; --exec-timeout S bounds\n"
-               "each of its answers (default 60 s).\n"
+               "each of its answers (default 60 s). The frameworks' GELUs (PyTorch, TensorFlow,\n"
+               "JAX, ONNX Runtime: 'gelucheck list') start when an --impl names them, or all\n"
+               "installed ones with --frameworks.\n"
                "\nRun 'gelucheck COMMAND --help' for a command's options.\n"
                "Exit status: 0 success, 1 a checked contract failed, 2 bad usage.\n");
 }

@@ -43,7 +43,7 @@ const gelu_impl *moons_pick_reference(void)
     const gelu_impl *best = NULL;
     for (size_t i = 0; i < gelu_impl_count(); i++) {
         const gelu_impl *m = gelu_impl_at(i);
-        if (m->target == GELU_TARGET_EXACT && gelu_impl_available(m) &&
+        if (m->target == GELU_TARGET_EXACT && gelu_impl_available(m) && m->derivative &&
             (!best || m->contract.max_ulp < best->contract.max_ulp))
             best = m;
     }
@@ -80,7 +80,7 @@ int moons_experiment_init(moons_experiment *e, const moons_config *c, const gelu
     e->impls = malloc((n + 2) * sizeof *e->impls);
     if (!e->impls) return MOONS_NO_MEMORY;
     for (size_t i = 0; i < n; i++)
-        append_missing(e, impls[i]);
+        if (impls[i]->derivative) append_missing(e, impls[i]); /* else forward only: untrainable */
     append_missing(e, reference);
     if (relu && gelu_impl_available(relu)) append_missing(e, relu);
     e->reference = impl_index(e, reference);

@@ -83,8 +83,9 @@ void moons_config_quick(moons_config *c);
  * is none. */
 const gelu_impl *moons_pick_reference(void);
 
-/* Sets up `e` to run `impls` (n of them, all available, distinct); the reference and ReLU are
- * appended when missing. MOONS_BAD_CONFIG when the configuration cannot run (no reference,
+/* Sets up `e` to run `impls` (n of them, all available, distinct) but the forward-only ones
+ * (no derivative kernel: nothing to train through); the reference and ReLU are appended when
+ * missing. MOONS_BAD_CONFIG when the configuration cannot run (no reference,
  * counts that do not fit). */
 int moons_experiment_init(moons_experiment *e, const moons_config *c, const gelu_impl *const *impls,
                           size_t n);

@@ -125,6 +125,21 @@ typedef struct {
     /* A peer whose library picks its code path at run time (oneDNN): the path picked in this
      * process ("avx512_core"), which its results and contract are for; NULL otherwise. */
     const char *(*dispatched_isa)(void);
+    /* The inputs per kernel call it would rather take (an exec child: each call crosses a pipe
+     * and a framework's dispatch), 0 for any: the scan then hands it that many consecutive
+     * inputs of the domain at once, several blocks per call. Its outputs must not depend on the
+     * batching (the exec probe checks). */
+    size_t batch_inputs;
+    /* Whether its outputs depend on how inputs are batched, when probed (an exec child: the
+     * same inputs in one request and one by one): "" when they did not, else the first
+     * difference found (input, both outputs); NULL when not probed (the built-in kernels and
+     * plugins: C array kernels, element by element). */
+    const char *batch_dependence;
+    /* A kernel timed where it runs (an exec child's replies carry its own time for each call,
+     * pipe excluded): the nanoseconds its calls from every thread have spent in the kernel so
+     * far, as measured there; the benchmark times it by these (its rows marked "timed inside
+     * the child"). NULL: the caller times the call. */
+    uint64_t (*own_time_ns)(void);
 } gelu_impl;
 
 /* The registry: every implementation, in the order of impls/registry.inc. */

@@ -1,10 +1,16 @@
-"""ONNX Runtime's GELU as a gelucheck implementation over the exec protocol (docs/protocol.md):
-the ONNX Gelu operator (opset 20, approximate "none" or "tanh") in a one-node model built with
-the onnx package, run by onnxruntime's CPU provider on one thread. Inference only: ONNX Runtime
-has no derivative of it, so the child declares none (this gelucheck scans it once forward-only
-scans exist; until then it refuses the child, saying so).
+"""ONNX Runtime's GELUs as gelucheck implementations over the exec protocol (docs/protocol.md):
+a one-node model built with the onnx package, run by onnxruntime's CPU provider on one thread
+(intra- and inter-op), in binary32. Inference only: ONNX Runtime has no derivative of these
+operators, so the child declares none ('derivative no': gelucheck scans it forward only).
 
-    python3 onnxruntime_gelu.py [--approximate]   # ort_gelu (exact) or ort_gelu_tanh (tanh)
+    python3 onnxruntime_gelu.py [--op gelu|gelu_tanh|ms_gelu|ms_fastgelu]
+
+    gelu         ONNX Gelu, opset 20, approximate="none"        ort_gelu         (target exact)
+    gelu_tanh    ONNX Gelu, opset 20, approximate="tanh"        ort_gelu_tanh    (target tanh)
+    ms_gelu      com.microsoft Gelu (ORT's contrib operator)     ort_ms_gelu      (target exact)
+    ms_fastgelu  com.microsoft FastGelu, no bias (tanh form)     ort_ms_fastgelu  (target tanh)
+
+ONNX Runtime offers no ISA cap (its MLAS kernels dispatch on the CPU's features).
 """
 import argparse
 import os
@@ -19,28 +25,49 @@ import onnxruntime as ort  # noqa: E402
 
 from gelucheck_exec import serve  # noqa: E402
 
+# --op: (name, target, domain, operator, attributes, what the origin line calls it)
+OPS = {
+    "gelu": ("ort_gelu", "exact", "", "Gelu", {"approximate": "none"},
+             "ONNX Gelu opset 20 approximate=none"),
+    "gelu_tanh": ("ort_gelu_tanh", "tanh", "", "Gelu", {"approximate": "tanh"},
+                  "ONNX Gelu opset 20 approximate=tanh"),
+    "ms_gelu": ("ort_ms_gelu", "exact", "com.microsoft", "Gelu", {}, "com.microsoft Gelu"),
+    "ms_fastgelu": ("ort_ms_fastgelu", "tanh", "com.microsoft", "FastGelu", {},
+                    "com.microsoft FastGelu (no bias)"),
+}
 
-def main():
-    p = argparse.ArgumentParser()
-    p.add_argument("--approximate", action="store_true")
-    approx = "tanh" if p.parse_args().approximate else "none"
-    node = helper.make_node("Gelu", ["x"], ["y"], approximate=approx)
+
+def session(domain, op, attrs):
+    """A one-node model x -> y of the operator, on the CPU provider, one thread."""
+    node = helper.make_node(op, ["x"], ["y"], domain=domain, **attrs)
     graph = helper.make_graph([node], "gelu",
                               [helper.make_tensor_value_info("x", TensorProto.FLOAT, [None])],
                               [helper.make_tensor_value_info("y", TensorProto.FLOAT, [None])])
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 20)])
+    opsets = [helper.make_opsetid("", 20)]
+    if domain:
+        opsets.append(helper.make_opsetid(domain, 1))
+    model = helper.make_model(graph, opset_imports=opsets)
     opts = ort.SessionOptions()
     opts.intra_op_num_threads = 1
     opts.inter_op_num_threads = 1
-    sess = ort.InferenceSession(model.SerializeToString(), opts, providers=["CPUExecutionProvider"])
+    opts.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+    # the graph as written: no fusion or rewriting of the one node
+    opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+    return ort.InferenceSession(model.SerializeToString(), opts, providers=["CPUExecutionProvider"])
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--op", choices=sorted(OPS), default="gelu")
+    name, target, domain, op, attrs, what = OPS[p.parse_args().op]
+    sess = session(domain, op, attrs)
 
     def forward(buf):
         return sess.run(["y"], {"x": np.frombuffer(buf, dtype="<f4")})[0]
 
-    name = "ort_gelu_tanh" if approx == "tanh" else "ort_gelu"
-    origin = "onnxruntime %s onnx %s Gelu opset 20 approximate=%s, CPU, 1 thread, inference only" % (
-        ort.__version__, onnx.__version__, approx)
-    return serve(name, "tanh" if approx == "tanh" else "exact", forward, None, origin=origin)
+    origin = "onnxruntime %s onnx %s %s, CPU provider, 1 thread, inference only (no derivative)" % (
+        ort.__version__, onnx.__version__, what)
+    return serve(name, target, forward, None, origin=origin)
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -19,11 +20,14 @@ typedef struct {
     double timeout_s;
     pthread_mutex_t lock;
     exec_child *idle[EXEC_CHILDREN_MAX]; /* started children not in use */
+    char batch_note[600];                /* the batching probe's finding, "" for none */
     size_t nidle, nchildren;
 } slot;
 
 static slot slots[EXEC_IMPLS_MAX];
 static size_t nslots;
+/* Per slot: the kernel time its children reported, summed over their replies (own_time_ns) */
+static _Atomic uint64_t reported_ns[EXEC_IMPLS_MAX];
 
 static pthread_mutex_t failure_lock = PTHREAD_MUTEX_INITIALIZER;
 static bool failed;
@@ -90,7 +94,9 @@ static void run(size_t k, bool grad, const float *x, float *y, size_t n)
     slot *s = &slots[k];
     exec_child *c = exec_impls_failure() ? NULL : take(s);
     char err[1400];
-    if (c && exec_eval(c, grad, x, y, n, NULL, err, sizeof err) == 0) {
+    uint64_t ns;
+    if (c && exec_eval(c, grad, x, y, n, &ns, err, sizeof err) == 0) {
+        atomic_fetch_add(&reported_ns[k], ns);
         give_back(s, c);
         return;
     }
@@ -104,7 +110,8 @@ static void run(size_t k, bool grad, const float *x, float *y, size_t n)
 /* The kernels: C function pointers carry no context, so each slot has its own pair. */
 #define SLOT_KERNELS(k)                                                                            \
     static void forward_##k(const float *x, float *y, size_t n) { run(k, false, x, y, n); }       \
-    static void derivative_##k(const float *x, float *y, size_t n) { run(k, true, x, y, n); }
+    static void derivative_##k(const float *x, float *y, size_t n) { run(k, true, x, y, n); }     \
+    static uint64_t own_time_##k(void) { return atomic_load(&reported_ns[k]); }
 SLOT_KERNELS(0)
 SLOT_KERNELS(1)
 SLOT_KERNELS(2)
@@ -126,32 +133,47 @@ static const gelu_kernel slot_kernels[EXEC_IMPLS_MAX][2] = {
     SLOT_PAIR(0),  SLOT_PAIR(1),  SLOT_PAIR(2),  SLOT_PAIR(3),  SLOT_PAIR(4),  SLOT_PAIR(5),
     SLOT_PAIR(6),  SLOT_PAIR(7),  SLOT_PAIR(8),  SLOT_PAIR(9),  SLOT_PAIR(10), SLOT_PAIR(11),
     SLOT_PAIR(12), SLOT_PAIR(13), SLOT_PAIR(14), SLOT_PAIR(15)};
+static uint64_t (*const slot_times[EXEC_IMPLS_MAX])(void) = {
+    own_time_0,  own_time_1,  own_time_2,  own_time_3,  own_time_4,  own_time_5,
+    own_time_6,  own_time_7,  own_time_8,  own_time_9,  own_time_10, own_time_11,
+    own_time_12, own_time_13, own_time_14, own_time_15};
 
-/* The batching probe (see exec_impl.h): 0, or −1 with err when the child failed. */
+/* The batching probe (see exec_impl.h): the N inputs in one request against the same inputs in
+ * requests of each size of `sizes` (the last one shorter: vector tails and unaligned starts
+ * move). 0, or −1 with err when the child failed. */
 static int probe_batching(exec_child *c, const char *name, char *err, size_t errsize, char *note,
                           size_t notesize)
 {
     enum { N = 1024 };
-    static float x[N], whole[N];
+    static const size_t sizes[] = {1, 13, 1000};
+    static float x[N], whole[N], part[N];
     for (uint32_t i = 0; i < N; i++) { /* every 2^22th encoding, off the binade's edges */
         uint32_t b = i << 22 | 0x25a5a5u;
         memcpy(&x[i], &b, 4);
     }
     note[0] = '\0';
-    for (int grad = 0; grad < 2 && !note[0]; grad++) {
+    for (int grad = 0; grad < (exec_info(c)->derivative ? 2 : 1) && !note[0]; grad++) {
         if (exec_eval(c, grad, x, whole, N, NULL, err, errsize) != 0) return -1;
-        for (size_t i = 0; i < N; i++) {
-            float alone;
-            if (exec_eval(c, grad, &x[i], &alone, 1, NULL, err, errsize) != 0) return -1;
-            uint32_t a, w;
-            memcpy(&a, &alone, 4);
-            memcpy(&w, &whole[i], 4);
-            if (a != w && !(isnan(alone) && isnan(whole[i]))) {
+        for (size_t k = 0; k < sizeof sizes / sizeof sizes[0] && !note[0]; k++) {
+            for (size_t at = 0; at < N; at += sizes[k]) {
+                size_t n = N - at < sizes[k] ? N - at : sizes[k];
+                if (exec_eval(c, grad, x + at, part + at, n, NULL, err, errsize) != 0) return -1;
+            }
+            for (size_t i = 0; i < N; i++) {
+                uint32_t a, w;
+                memcpy(&a, &part[i], 4);
+                memcpy(&w, &whole[i], 4);
+                if (a == w || (isnan(part[i]) && isnan(whole[i]))) continue;
+                char in[64];
+                if (sizes[k] == 1) snprintf(in, sizeof in, "alone");
+                else snprintf(in, sizeof in, "in a batch of %zu from position %zu",
+                              N - i / sizes[k] * sizes[k] < sizes[k] ? N - i / sizes[k] * sizes[k] : sizes[k],
+                              i % sizes[k]);
                 snprintf(note, notesize, "exec child '%s' gives other outputs for the same input "
-                         "in other batches: %s at x = %a is %a in a batch of %d and %a alone; the "
-                         "scan's figures are those of its batches (a block of 4,096 inputs and "
-                         "the next one)", name, grad ? "derivative" : "forward", (double)x[i],
-                         (double)whole[i], N, (double)alone);
+                         "in other batches: %s at x = %a is %a in a batch of %d and %a %s; the "
+                         "scan's figures are those of its batches (%d inputs a request)", name,
+                         grad ? "derivative" : "forward", (double)x[i], (double)whole[i], N,
+                         (double)part[i], in, EXEC_BATCH_INPUTS);
                 break;
             }
         }
@@ -203,12 +225,6 @@ int exec_impls_add(const char *spec, double timeout_s, char *err, size_t errsize
         exec_stop(c);
         goto fail;
     }
-    if (!s->info.derivative) {
-        snprintf(err, errsize, "--exec %s: the child declares no derivative, which this gelucheck "
-                 "cannot scan yet (every implementation has both)", name);
-        exec_stop(c);
-        goto fail;
-    }
     if (probe_batching(c, name, err, errsize, note, notesize) != 0) {
         exec_stop(c);
         goto fail;
@@ -220,10 +236,14 @@ int exec_impls_add(const char *spec, double timeout_s, char *err, size_t errsize
         .target = s->info.target,
         .features = 0,
         .forward = slot_kernels[nslots][0],
-        .derivative = slot_kernels[nslots][1],
+        .derivative = s->info.derivative ? slot_kernels[nslots][1] : NULL, /* NULL: forward only */
         .contract = s->info.contract,
         .origin = s->info.origin,
+        .batch_inputs = EXEC_BATCH_INPUTS,
+        .batch_dependence = s->batch_note,
+        .own_time_ns = s->info.timing ? slot_times[nslots] : NULL, /* it times its kernel */
     };
+    snprintf(s->batch_note, sizeof s->batch_note, "%s", note);
     if (gelu_impl_add(&s->impl, s->source, err, errsize) != 0) {
         exec_stop(c);
         s->nidle = 0;

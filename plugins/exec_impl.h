@@ -13,14 +13,19 @@
 
 #include <stddef.h>
 
-enum { EXEC_IMPLS_MAX = 16, EXEC_CHILDREN_MAX = 64 };
+/* EXEC_BATCH_INPUTS: the inputs per request the scan sends (16 blocks): the protocol's CPU cost
+ * per input is lowest from 2^14 to 2^16 inputs a request and grows past them (buffers leave
+ * the caches): tests/test_exec.c's overhead_per_input (README, "The exec protocol's cost"). */
+enum { EXEC_IMPLS_MAX = 16, EXEC_CHILDREN_MAX = 64, EXEC_BATCH_INPUTS = 1 << 16 };
 
-/* Starts "NAME=COMMAND"'s child, checks its handshake (its name must be NAME; a derivative is
- * required) and adds it to the registry. 0, or −1 with err (bad spec, the child failed, a name
- * taken). Then probes whether the child's outputs depend on how inputs are batched (the same
- * 1,024 inputs, spread over the binades of both signs, in one request and one by one, both
- * directions): when they do, note (not an error: the child's property, which the scan's
- * figures then carry for its batches) names the first such input and both outputs; else "". */
+/* Starts "NAME=COMMAND"'s child, checks its handshake (its name must be NAME) and adds it to
+ * the registry (with no derivative kernel when it declares 'derivative no': forward only). 0,
+ * or −1 with err (bad spec, the child failed, a name taken). Then probes whether the child's
+ * outputs depend on how inputs are batched: the same 1,024 inputs, spread over the binades of
+ * both signs, in one request against requests of 1, 13 and 1,000 inputs (sizes and offsets
+ * that move vector tails), each direction it has. When they do, note (not an error: the child's
+ * property, which the scan's figures then carry for its batches) names the first such input
+ * and both outputs; else "". The finding is the registry entry's batch_dependence. */
 int exec_impls_add(const char *spec, double timeout_s, char *err, size_t errsize, char *note,
                    size_t notesize);
 /* The first failure of a child while kernels ran; NULL when none. */

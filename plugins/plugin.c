@@ -190,8 +190,6 @@ static int check_impl(const gelucheck_impl_v1 *d, unsigned *features, gelu_targe
         return snprintf(why, size, "isa '%s' needs cpu_features %s", gelu_isa_name(isa),
                         cpu_features_string(gelu_isa_features(isa), bad, sizeof bad)), -1;
     if (!d->forward) return snprintf(why, size, "no forward kernel"), -1;
-    if (!d->derivative)
-        return snprintf(why, size, "no derivative kernel (this gelucheck scans both directions)"), -1;
     const gelucheck_contract_v1 *c = &d->contract;
     const double b[4] = {c->max_ulp, c->max_abs, c->grad_max_ulp, c->grad_max_abs};
     static const char *const bn[4] = {"max_ulp", "max_abs", "grad_max_ulp", "grad_max_abs"};
@@ -289,7 +287,7 @@ static int load(const char *path, const char *kind, char *err, size_t errsize)
             .target = target,
             .features = features,
             .forward = slot_kernels[nslots][0],
-            .derivative = slot_kernels[nslots][1],
+            .derivative = d->derivative ? slot_kernels[nslots][1] : NULL, /* NULL: forward only */
             .contract = {.max_ulp = d->contract.max_ulp, .max_abs = d->contract.max_abs,
                          .monotone = d->contract.monotone != 0,
                          .specials = d->contract.specials != 0,

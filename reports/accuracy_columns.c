@@ -138,6 +138,13 @@ static void csv_consistency_x(const accuracy_row *w, char *b, size_t n)
     else
         snprintf(b, n, "%s", "");
 }
+/* Whether the outputs were found independent of the batching (gelu_impl.batch_dependence):
+ * yes or no when probed (exec children), empty when not. */
+static void csv_batch_independent(const accuracy_row *w, char *b, size_t n)
+{
+    const char *dep = w->r->impls[w->i]->batch_dependence;
+    snprintf(b, n, "%s", !dep ? "" : dep[0] ? "no" : "yes");
+}
 static void csv_ref_fallbacks(const accuracy_row *w, char *b, size_t n)
 {
     gelu_target t = w->ref == REF_OWN ? w->r->impls[w->i]->target : GELU_TARGET_EXACT;
@@ -224,11 +231,21 @@ static const results_error *error_read(const results_row *r, int ref, int dir)
     return ref == REF_OWN ? &r->own[dir] : &r->exact[dir];
 }
 
-/* A number with its input on a second, smaller line: "184.6" over "@ -0x1.2p+2". */
-static void html_error(FILE *f, const results_error *e, bool ulp)
+/* A derivative's cell of a forward-only implementation (its forward measured, its derivative
+ * not, in a run that scanned derivatives): "n/a". */
+static const char html_no_derivative[] = "<td title=\"forward only: no derivative\">n/a</td>";
+static bool forward_only(const results_row *r, int dir)
 {
+    return dir == DIR_DERIVATIVE && !r->own[DIR_DERIVATIVE].present && r->own[DIR_FORWARD].present;
+}
+
+/* A number with its input on a second, smaller line: "184.6" over "@ -0x1.2p+2"; "n/a" for a
+ * forward-only implementation's derivative. */
+static void html_error(FILE *f, const results_row *r, int ref, int dir, bool ulp)
+{
+    const results_error *e = error_read(r, ref, dir);
     if (!e->present) {
-        fputs("<td>&#8211;</td>", f);
+        fputs(forward_only(r, dir) ? html_no_derivative : "<td>&#8211;</td>", f);
         return;
     }
     double v = ulp ? e->max_ulp : e->max_abs;
@@ -246,12 +263,12 @@ static void html_error(FILE *f, const results_error *e, bool ulp)
 static void html_max_ulp(FILE *f, const accuracy_column *c, const results_row *r, int ref, int dir)
 {
     (void)c;
-    html_error(f, error_read(r, ref, dir), true);
+    html_error(f, r, ref, dir, true);
 }
 static void html_max_abs(FILE *f, const accuracy_column *c, const results_row *r, int ref, int dir)
 {
     (void)c;
-    html_error(f, error_read(r, ref, dir), false);
+    html_error(f, r, ref, dir, false);
 }
 static void html_cr_fraction(FILE *f, const accuracy_column *c, const results_row *r, int ref, int dir)
 {
@@ -261,7 +278,7 @@ static void html_cr_fraction(FILE *f, const accuracy_column *c, const results_ro
         html_open_num(f, 100 * e->cr_fraction);
         fprintf(f, "%.4f</td>", 100 * e->cr_fraction);
     } else
-        fputs("<td>&#8211;</td>", f);
+        fputs(forward_only(r, dir) ? html_no_derivative : "<td>&#8211;</td>", f);
 }
 /* Both directions in one cell, "fwd / grad", sorted by their sum. */
 static void html_specials_failed(FILE *f, const accuracy_column *c, const results_row *r, int ref, int dir)
@@ -269,6 +286,8 @@ static void html_specials_failed(FILE *f, const accuracy_column *c, const result
     (void)c, (void)ref, (void)dir;
     if (r->specials_failed[0] < 0)
         fputs("<td>&#8211;</td>", f);
+    else if (forward_only(r, DIR_DERIVATIVE)) /* forward only */
+        fprintf(f, "<td data-v=\"%ld\">%ld / n/a</td>", r->specials_failed[0], r->specials_failed[0]);
     else {
         long fwd = r->specials_failed[0], grad = r->specials_failed[1] < 0 ? 0 : r->specials_failed[1];
         fprintf(f, "<td data-v=\"%ld\">%ld / %ld</td>", fwd + grad, fwd, grad);
@@ -319,6 +338,7 @@ static const accuracy_column columns[] = {
     {"consistency_max_rel", csv_consistency_max_rel, 0, NULL, NULL, NULL},
     {"consistency_x", csv_consistency_x, 0, NULL, NULL, NULL},
     {"ref_fallbacks", csv_ref_fallbacks, 0, NULL, NULL, NULL},
+    {"batch_independent", csv_batch_independent, 0, NULL, NULL, NULL},
     {"contract", csv_contract, 0, NULL, NULL, html_contract},
     {"benchdnn_failed", csv_benchdnn_failed, 0, NULL, NULL, html_as_written},
     {"xnnpack_failed", csv_xnnpack_failed, 0, NULL, NULL, html_xnnpack_failed},
@@ -379,7 +399,7 @@ void accuracy_each_row(const scan_result *r, void (*fn)(const accuracy_row *row,
     for (size_t i = 0; i < r->nimpls; i++)
         for (int k = 0; k < REF_KINDS; k++) {
             if (k == REF_EXACT && !scan_has_exact_row(r->impls[i])) continue;
-            for (int d = 0; d < (r->grad ? DIR_COUNT : 1); d++) {
+            for (int d = 0; d < scan_directions(r->impls[i], r->grad); d++) {
                 accuracy_row row = {r, i, k, d};
                 fn(&row, arg);
             }

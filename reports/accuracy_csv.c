@@ -2,6 +2,7 @@
 #include "accuracy_csv.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "accuracy_columns.h"
 
@@ -74,4 +75,33 @@ void ulp_by_x_csv_write(const scan_result *r, FILE *f)
 {
     fprintf(f, "impl,reference,direction,x_lo,x_hi,max_ulp,max_abs\n");
     accuracy_each_row(r, x_line, f);
+}
+
+void csv_field(FILE *f, const char *s)
+{
+    if (!s[strcspn(s, ",\"\r\n")]) {
+        fputs(s, f);
+        return;
+    }
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"') fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+void implementations_csv_write(const scan_result *r, FILE *f)
+{
+    fputs("impl,target,derivative,source,origin,batch_independent\n", f);
+    for (size_t i = 0; i < r->nimpls; i++) {
+        const gelu_impl *m = r->impls[i];
+        const char *source = gelu_impl_source(m), *dep = m->batch_dependence;
+        csv_field(f, m->name);
+        fprintf(f, ",%s,%s,", gelu_target_name(m->target), m->derivative ? "yes" : "no");
+        csv_field(f, source ? source : "built-in");
+        fputc(',', f);
+        csv_field(f, m->origin ? m->origin : "");
+        fprintf(f, ",%s\n", !dep ? "" : dep[0] ? "no" : "yes");
+    }
 }

@@ -60,7 +60,35 @@ static void header(FILE *f, const report_meta *m)
     fputs(" (<a href=\"#run\">how it was run</a>)</p>\n", f);
 }
 
-static void run_details(FILE *f, const report_meta *m)
+/* The implementations of the results that were added at run time (plugins, exec children):
+ * where each comes from and its origin line — untrusted texts, escaped — and what the batching
+ * probe found. */
+static void added_impls(FILE *f, const results_set *s)
+{
+    bool any = false;
+    for (size_t i = 0; i < gelu_impl_count(); i++) {
+        const gelu_impl *m = gelu_impl_at(i);
+        if (!gelu_impl_source(m) || !results_find(s, m->name)) continue;
+        if (!any) fputs("<dt>added at run time</dt><dd><ul>\n", f);
+        any = true;
+        fputs("<li><b>", f);
+        html_text(f, m->name);
+        fputs("</b>: ", f);
+        html_text(f, gelu_impl_source(m));
+        if (m->origin && m->origin[0]) {
+            fputs(" &#8212; ", f);
+            html_text(f, m->origin);
+        }
+        if (!m->derivative) fputs("; forward only", f);
+        if (m->batch_dependence)
+            fputs(m->batch_dependence[0] ? "; outputs depend on the batching"
+                                         : "; outputs independent of the batching", f);
+        fputs("</li>\n", f);
+    }
+    if (any) fputs("</ul></dd>\n", f);
+}
+
+static void run_details(FILE *f, const report_meta *m, const results_set *s)
 {
     fprintf(f, "<h2 id=\"run\">How this report was made</h2>\n<dl>\n");
     const char *labels[] = {"CPU",    "compiler", "flags",     "date",
@@ -78,6 +106,7 @@ static void run_details(FILE *f, const report_meta *m)
         }
         fputs(i == 7 ? "</code></dd>\n" : "</dd>\n", f);
     }
+    added_impls(f, s);
     fputs("</dl>\n", f);
 }
 
@@ -156,7 +185,9 @@ static void speed_cells(FILE *f, const results_row *r, const char *size)
     const results_speed *sp = size ? results_speed_at(r, size) : NULL;
     if (sp) {
         html_open_num(f, sp->ns);
-        fprintf(f, "%.4g</td>", sp->ns);
+        fprintf(f, "%.4g%s</td>", sp->ns,
+                sp->timed_inside ? "<small title=\"timed inside the child: its own clock around the "
+                                   "kernel call, the pipe excluded\">timed in child</small>" : "");
         html_open_num(f, sp->ratio);
         fprintf(f, "%.3g</td>", sp->ratio);
     } else
@@ -710,7 +741,11 @@ static const char files_section[] =
     "positive side, tiny, NaN).</li>\n"
     "<li><code>ulp_by_x.csv</code>: the largest ULP and absolute error per 1/8 of x, the "
     "plots' data.</li>\n"
-    "<li><code>bench.csv</code>: the benchmark, per size.</li>\n"
+    "<li><code>implementations.csv</code>: what each implementation is and where it comes "
+    "from: target, derivative, source (built in, a plugin file, an exec command), origin, "
+    "whether its outputs were found independent of the batching.</li>\n"
+    "<li><code>bench.csv</code>: the benchmark, per size (<code>timed</code>: <i>child</i> for "
+    "an exec child timed by its own clock).</li>\n"
     "<li><code>moons.csv</code>: the make_moons experiment, one row per seed and "
     "implementation (as <code>gelucheck moons --csv</code>).</li>\n</ul>\n";
 
@@ -729,7 +764,7 @@ int html_report_write(FILE *f, const html_report *h)
     plots_section(f, h);
     moons_section(f, h->moons);
     fputs(how_to_read, f);
-    run_details(f, h->meta);
+    run_details(f, h->meta, h->results);
     fputs(files_section, f);
     fputs(sort_script, f);
     fputs("</body>\n</html>\n", f);

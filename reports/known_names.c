@@ -39,6 +39,17 @@ static const struct {
                 "absolute error)"},
     {"pw_accurate", EXACT_FUNCTION " (computed directly: piecewise polynomials of GELU itself, "
                     "an exp form in the negative tail)"},
+    /* the frameworks' own kernels (plugins/exec_frameworks.c), run in the framework */
+    {"torch_gelu", "PyTorch torch.nn.functional.gelu(approximate='none') itself, nn.GELU()"},
+    {"torch_gelu_tanh", "PyTorch torch.nn.functional.gelu(approximate='tanh') itself"},
+    {"tf_gelu", "TensorFlow tf.nn.gelu(approximate=False) itself"},
+    {"tf_gelu_tanh", "TensorFlow tf.nn.gelu(approximate=True) itself"},
+    {"jax_gelu", "JAX jax.nn.gelu(approximate=False) itself (jitted, XLA CPU)"},
+    {"jax_gelu_tanh", "JAX jax.nn.gelu(approximate=True) itself, its default (jitted, XLA CPU)"},
+    {"ort_gelu", "ONNX operator Gelu (opset 20, approximate='none') in ONNX Runtime"},
+    {"ort_gelu_tanh", "ONNX operator Gelu (opset 20, approximate='tanh') in ONNX Runtime"},
+    {"ort_ms_gelu", "ONNX Runtime contrib operator com.microsoft.Gelu"},
+    {"ort_ms_fastgelu", "ONNX Runtime contrib operator com.microsoft.FastGelu (tanh form)"},
     {"target:exact", EXACT_FUNCTION},
     {"target:tanh", "the function of PyTorch approximate='tanh', HF gelu_pytorch_tanh / gelu_new"},
     {"target:sigmoid", "the function of HF quick_gelu"},
@@ -71,7 +82,9 @@ impl_family impl_family_of(const char *impl)
     static const struct {
         const char *prefix;
         impl_family family;
-    } prefixes[] = {{"dnnl_", FAMILY_FRAMEWORK}, {"sleef_", FAMILY_SIMD_LIBRARY},
+    } prefixes[] = {{"dnnl_", FAMILY_FRAMEWORK}, {"torch_", FAMILY_FRAMEWORK},
+                    {"tf_", FAMILY_FRAMEWORK},   {"jax_", FAMILY_FRAMEWORK},
+                    {"ort_", FAMILY_FRAMEWORK},  {"sleef_", FAMILY_SIMD_LIBRARY},
                     {"gsl_", FAMILY_LIBM_GSL}};
     static const char *const plain[] = {"erf_naive", "erfc_libm", "erfc_f64",
                                         "tanh_libm", "sigmoid",   "silu"};

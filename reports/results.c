@@ -535,6 +535,11 @@ static int bench_line(csv_file *c, results_set *s, const csv_line *l, const int 
         get_number(c, l, column(&c->header, "ns_per_element_q1"), 0, 1e12, true, &q1) ||
         get_number(c, l, column(&c->header, "ns_per_element_q3"), 0, 1e12, true, &q3))
         return -2;
+    /* timed: an optional column (host when absent) */
+    static const char *const timers[] = {"host", "child"};
+    int timed_col = column(&c->header, "timed");
+    int timed = timed_col < 0 ? 0 : get_enum(c, l, timed_col, timers, 2);
+    if (timed < 0) return -2;
     if (strcmp(dist, get(l, col[B_DIST])) != 0) return 0; /* only the first distribution */
     const char *size = get(l, col[B_SIZE]);
     if (results_speed_at(r, size))
@@ -548,6 +553,7 @@ static int bench_line(csv_file *c, results_set *s, const csv_line *l, const int 
     sp->ratio = ratio;
     sp->q1 = q1;
     sp->q3 = q3;
+    sp->timed_inside = timed == 1;
     note_size(s, size);
     return 0;
 }

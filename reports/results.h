@@ -32,6 +32,7 @@ typedef struct {
     char size[24];    /* l1, l2, dram or N */
     double ns, ratio; /* median ns/element and ×baseline */
     double q1, q3;    /* ns/element's quartiles over rounds; NaN when the file lacks them */
+    bool timed_inside; /* timed by an exec child's own clock (bench.csv's timed: child) */
 } results_speed;
 
 typedef struct {

@@ -565,7 +565,8 @@ static int check_impl(const span *s, const scan_result *r, size_t i)
     char what[160];
     for (int ref = 0; ref < REF_KINDS; ref++)
         for (int d = 0; d < DIR_COUNT; d++) {
-            bool row = (ref == REF_OWN || scan_has_exact_row(r->impls[i])) && (d == DIR_FORWARD || r->grad);
+            bool row = (ref == REF_OWN || scan_has_exact_row(r->impls[i])) &&
+                       d < scan_directions(r->impls[i], r->grad);
             snprintf(what, sizeof what, "%s %s vs %s", name, d == DIR_FORWARD ? "forward" : "derivative",
                      ref == REF_OWN ? "own target" : "exact");
             if (check_error_row(s, &m->err[ref][d], row ? r->inputs : 0, what)) return -1;
@@ -589,10 +590,12 @@ static int check_impl(const span *s, const scan_result *r, size_t i)
                     name, (unsigned long long)sg->violations, (unsigned long long)sg->first_seq);
     const impl_extras *e = &r->extras[i];
     for (int d = 0; d < DIR_COUNT; d++)
-        if (e->nspecial_failed[d] > CONTRACT_SPECIAL_COUNT || (!r->has_extras && e->nspecial_failed[d]))
+        if (e->nspecial_failed[d] > CONTRACT_SPECIAL_COUNT ||
+            ((!r->has_extras || d >= scan_directions(r->impls[i], r->grad)) && e->nspecial_failed[d]))
             return fail(s->err, s->errsize, "%s: %zu special values failed of %d", name,
                         e->nspecial_failed[d], CONTRACT_SPECIAL_COUNT);
-    if ((!r->grad || !r->has_extras) && (e->consistency_max_rel != 0 || e->consistency_x != 0))
+    if ((scan_directions(r->impls[i], r->grad) < DIR_COUNT || !r->has_extras) &&
+        (e->consistency_max_rel != 0 || e->consistency_x != 0))
         return fail(s->err, s->errsize, "%s: a consistency figure where none was measured", name);
     return 0;
 }

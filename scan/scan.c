@@ -193,6 +193,9 @@ typedef struct {
     unsigned targets_used; /* bit per target */
     double x_min[GELU_TARGET_COUNT];
     uint64_t first_block, end_block;
+    /* Blocks a worker claims at once: 1, or as many as the largest batch_inputs of the run's
+     * implementations asks for (their kernels then run once per group, run_group_kernels) */
+    uint64_t group_blocks;
     atomic_uint_fast64_t next_block, blocks_done;
     /* The calling thread waits on `finished` for the workers (signalled as each one ends), in
      * 200 ms steps for progress: a short scan (a checkpoint's chunk) returns at once. */
@@ -230,6 +233,13 @@ typedef struct {
     u128 run_weight[SCAN_BLOCK][DIST_COUNT]; /* per run: Σ wfix over its points */
     bool profiling;
     scan_profile prof; /* this thread's times, when profiling */
+    /* With groups (group_blocks > 1): the group's inputs from position gseq of the domain (the
+     * input before its first block, when there is one, then its blocks'), and per
+     * implementation that takes batches and direction scanned, its outputs over them
+     * (gy[i * DIR_COUNT + d]; NULL for the others) */
+    float *gx;
+    float **gy;
+    uint64_t gseq;
 } scan_worker;
 
 static double now_s(void)
@@ -1129,9 +1139,13 @@ static void run_impl(scan_worker *w, size_t i, size_t n, bool has_prev, uint64_t
     float *y = w->y + has_prev;
     double x_min = w->sh->x_min[impl->target];
     bool exact_row = scan_has_exact_row(impl) && impl->target != GELU_TARGET_EXACT;
-    for (int d = 0; d < (w->sh->cfg->grad ? DIR_COUNT : 1); d++) {
+    for (int d = 0; d < scan_directions(impl, w->sh->cfg->grad); d++) {
         double t0 = w->profiling ? now_s() : 0;
-        (d == DIR_FORWARD ? impl->forward : impl->derivative)(w->x, w->y, n + has_prev);
+        const float *batched = w->gy ? w->gy[i * DIR_COUNT + d] : NULL;
+        if (batched) /* run by run_group_kernels for the whole group */
+            memcpy(w->y, batched + (seq0 - has_prev - w->gseq), (n + has_prev) * sizeof *w->y);
+        else
+            (d == DIR_FORWARD ? impl->forward : impl->derivative)(w->x, w->y, n + has_prev);
         lap(w, &t0, &w->prof.kernel[i][d]);
         const point_ref *own = w->ref[impl->target][d];
         if (exact_row) {
@@ -1269,14 +1283,40 @@ static void merge_impl_metrics(const gelu_impl *impl, impl_metrics *dst, const i
     }
 }
 
+/* The kernels of the implementations that take batches, once over blocks [b, e) (and the input
+ * before b's first one, as run_block gives it): the outputs run_impl then reads block by block. */
+static void run_group_kernels(scan_worker *w, uint64_t b, uint64_t e)
+{
+    const domain_view *dom = w->sh->dom;
+    uint64_t first = b * SCAN_BLOCK, end = e * SCAN_BLOCK < dom->size ? e * SCAN_BLOCK : dom->size;
+    w->gseq = first > 0 ? first - 1 : 0;
+    size_t m = (size_t)(end - w->gseq);
+    double t0 = w->profiling ? now_s() : 0;
+    for (size_t j = 0; j < m; j++) w->gx[j] = domain_input(dom, w->gseq + j);
+    lap(w, &t0, &w->prof.inputs);
+    for (size_t i = 0; i < w->sh->cfg->nimpls; i++) {
+        const gelu_impl *impl = w->sh->cfg->impls[i];
+        for (int d = 0; d < DIR_COUNT; d++)
+            if (w->gy[i * DIR_COUNT + d]) {
+                (d == DIR_FORWARD ? impl->forward : impl->derivative)(w->gx, w->gy[i * DIR_COUNT + d], m);
+                lap(w, &t0, &w->prof.kernel[i][d]);
+            }
+    }
+}
+
 static void *worker_main(void *arg)
 {
     scan_worker *w = arg;
+    uint64_t g = w->sh->group_blocks;
     for (;;) {
-        uint64_t b = atomic_fetch_add(&w->sh->next_block, 1);
+        uint64_t b = atomic_fetch_add(&w->sh->next_block, g);
         if (b >= w->sh->end_block) break;
-        run_block(w, b);
-        atomic_fetch_add(&w->sh->blocks_done, 1);
+        uint64_t e = b + g < w->sh->end_block ? b + g : w->sh->end_block;
+        if (g > 1) run_group_kernels(w, b, e);
+        for (; b < e; b++) {
+            run_block(w, b);
+            atomic_fetch_add(&w->sh->blocks_done, 1);
+        }
     }
     ref_thread_done();
     pthread_mutex_lock(&w->sh->lock);
@@ -1284,6 +1324,15 @@ static void *worker_main(void *arg)
     pthread_cond_signal(&w->sh->finished);
     pthread_mutex_unlock(&w->sh->lock);
     return NULL;
+}
+
+static void worker_free_groups(scan_worker *w, size_t nimpls)
+{
+    for (size_t k = 0; w->gy && k < nimpls * DIR_COUNT; k++) free(w->gy[k]);
+    free(w->gy);
+    free(w->gx);
+    w->gy = NULL;
+    w->gx = NULL;
 }
 
 static scan_worker *worker_new(scan_shared *sh, const scan_result *proto)
@@ -1301,7 +1350,16 @@ static scan_worker *worker_new(scan_shared *sh, const scan_result *proto)
         for (int d = 0; ok && d < DIR_COUNT; d++)
             if (sh->targets_used & (1u << t))
                 ok = (w->ref[t][d] = malloc(sizeof(point_ref))) != NULL;
+    if (ok && sh->group_blocks > 1) { /* the group's buffers (run_group_kernels) */
+        size_t m = (size_t)sh->group_blocks * SCAN_BLOCK + 1, nimpls = sh->cfg->nimpls;
+        ok = (w->gx = malloc(m * sizeof *w->gx)) && (w->gy = calloc(nimpls * DIR_COUNT, sizeof *w->gy));
+        for (size_t i = 0; ok && i < nimpls; i++)
+            for (int d = 0; ok && d < scan_directions(sh->cfg->impls[i], sh->cfg->grad); d++)
+                if (sh->cfg->impls[i]->batch_inputs > SCAN_BLOCK)
+                    ok = (w->gy[i * DIR_COUNT + d] = malloc(m * sizeof **w->gy)) != NULL;
+    }
     if (!ok) {
+        worker_free_groups(w, sh->cfg->nimpls);
         for (int t = 0; t < GELU_TARGET_COUNT; t++)
             for (int d = 0; d < DIR_COUNT; d++) free(w->ref[t][d]);
         scan_result_free(w->part);
@@ -1314,6 +1372,7 @@ static scan_worker *worker_new(scan_shared *sh, const scan_result *proto)
 
 static void worker_free(scan_worker *w)
 {
+    worker_free_groups(w, w->sh->cfg->nimpls);
     for (int t = 0; t < GELU_TARGET_COUNT; t++)
         for (int d = 0; d < DIR_COUNT; d++) free(w->ref[t][d]);
     scan_result_free(w->part);
@@ -1327,7 +1386,7 @@ static void check_specials(const gelu_impl *impl, bool grad, impl_extras *e)
 {
     float x[CONTRACT_SPECIAL_COUNT], y[CONTRACT_SPECIAL_COUNT];
     contract_special_inputs(x);
-    for (int d = 0; d < (grad ? DIR_COUNT : 1); d++) {
+    for (int d = 0; d < scan_directions(impl, grad); d++) {
         (d == DIR_FORWARD ? impl->forward : impl->derivative)(x, y, CONTRACT_SPECIAL_COUNT);
         for (size_t i = 0; i < CONTRACT_SPECIAL_COUNT; i++) {
             float want = ref_round(impl->target, d == DIR_DERIVATIVE, x[i]);
@@ -1478,6 +1537,11 @@ int scan_run(const scan_config *cfg, scan_result *result, const char **error)
     uint64_t blocks = (dom.size + SCAN_BLOCK - 1) / SCAN_BLOCK;
     sh.first_block = blocks * cfg->shard_k / cfg->shard_n;
     sh.end_block = blocks * (cfg->shard_k + 1) / cfg->shard_n;
+    sh.group_blocks = 1;
+    for (size_t i = 0; i < cfg->nimpls; i++) {
+        uint64_t g = (cfg->impls[i]->batch_inputs + SCAN_BLOCK - 1) / SCAN_BLOCK;
+        if (g > sh.group_blocks) sh.group_blocks = g < SCAN_GROUP_MAX ? g : SCAN_GROUP_MAX;
+    }
     atomic_init(&sh.next_block, sh.first_block);
     atomic_init(&sh.blocks_done, 0);
 
@@ -1553,10 +1617,16 @@ int scan_run(const scan_config *cfg, scan_result *result, const char **error)
         result->has_extras = true;
         for (size_t i = 0; i < cfg->nimpls; i++) {
             check_specials(cfg->impls[i], cfg->grad, &result->extras[i]);
-            if (cfg->grad) check_consistency(cfg->impls[i], &result->extras[i]);
+            if (scan_directions(cfg->impls[i], cfg->grad) == DIR_COUNT)
+                check_consistency(cfg->impls[i], &result->extras[i]);
         }
     }
     return 0;
+}
+
+int scan_directions(const gelu_impl *impl, bool grad)
+{
+    return grad && impl->derivative ? DIR_COUNT : 1;
 }
 
 /* ---- merging shards, the gate, partial files */
@@ -1605,7 +1675,7 @@ int scan_contract_violations(const scan_result *r, size_t i, char *buf, size_t s
     do {                                                                                           \
         if (broken++ == 0) snprintf(buf, size, __VA_ARGS__);                                       \
     } while (0)
-    for (int d = 0; d < (r->grad ? DIR_COUNT : 1); d++) {
+    for (int d = 0; d < scan_directions(impl, r->grad); d++) {
         const error_metrics *e = &m->err[REF_OWN][d];
         const char *dir = d == DIR_FORWARD ? "forward" : "derivative";
         double max_ulp = d == DIR_FORWARD ? c->max_ulp : c->grad_max_ulp;
@@ -1638,7 +1708,7 @@ int scan_contract_violations(const scan_result *r, size_t i, char *buf, size_t s
         BREAK("%s: %llu monotonicity violations, the first at x = %a (0x%08x)", impl->name,
               (unsigned long long)m->mono.violations,
               (double)float_from_bits(m->mono.listed_bits[0]), m->mono.listed_bits[0]);
-    for (int d = 0; r->has_extras && c->specials && d < (r->grad ? DIR_COUNT : 1); d++) {
+    for (int d = 0; r->has_extras && c->specials && d < scan_directions(impl, r->grad); d++) {
         const impl_extras *e = &r->extras[i];
         if (e->nspecial_failed[d])
             BREAK("%s %s: special value wrong at x = %a (0x%08x): expected 0x%08x, got 0x%08x",

@@ -20,7 +20,9 @@
 #include "gelu_impl.h"
 #include "metrics.h"
 
-enum { SCAN_BLOCK = 4096, CONSISTENCY_POINTS = 2048 };
+/* SCAN_GROUP_MAX: the most blocks handed to an implementation's kernel in one call (one that
+ * asks for batches, gelu_impl.batch_inputs: 2^20 inputs, 4 MiB a buffer). */
+enum { SCAN_BLOCK = 4096, CONSISTENCY_POINTS = 2048, SCAN_GROUP_MAX = 256 };
 
 typedef enum { DOMAIN_ALL, DOMAIN_RANGE, DOMAIN_SAMPLE } domain_kind;
 
@@ -113,6 +115,12 @@ uint64_t scan_domain_size(const scan_domain *d);
 /* The positions [*first, *end) of the domain's inputs that shard k (0-based) of n scans.
  * −1 for a bad shard or an empty domain. */
 int scan_shard_span(const scan_domain *d, unsigned k, unsigned n, uint64_t *first, uint64_t *end);
+
+/* The directions scanned for an implementation: 2 (forward, derivative) with grad when it has a
+ * derivative kernel, else 1 (a forward-only implementation, such as an inference runtime's
+ * GELU: its derivative has no metrics, no sign check, no specials, no consistency, no claim
+ * judged). */
+int scan_directions(const gelu_impl *impl, bool grad);
 
 /* Whether the implementation gets a row against exact GELU (GELU targets only). */
 bool scan_has_exact_row(const gelu_impl *impl);

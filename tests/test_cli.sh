@@ -205,7 +205,7 @@ rm -rf "$csv"
 # A tiny benchmark run writes the documented CSV: the baseline first, then every implementation
 # this CPU runs, ratios positive. Timings themselves are not checked (shared, noisy machine).
 header="size,n,dist,seed,threads,rounds,calls,impl,target,features,ns_per_element_median,"
-header="${header}ns_per_element_q1,ns_per_element_q3,elements_per_s,gb_per_s,ratio_to_baseline,baseline"
+header="${header}ns_per_element_q1,ns_per_element_q3,elements_per_s,gb_per_s,ratio_to_baseline,baseline,timed"
 csv="$csvdir/bench.csv"
 if ! "$g" bench --size 64 --quick --csv "$csv" >"$out" 2>"$err" ||
    [ "$(head -1 "$csv")" != "$header" ] || ! grep -q '^baseline: *relu' "$out"; then

@@ -5,8 +5,8 @@
 # - a planted wrong output breaks the gate at its input; a child that dies mid-scan fails the
 #   run (exit 1, the child and its status named) and leaves the CSV as it was;
 # - names: a clash with a built-in one and a hostile name are refused (exit 2);
-# - the Python client (examples/exec/python_gelu.py, standard library) runs through the scan;
-#   PyTorch's (torch_gelu.py) too when the frameworks' environment has torch.
+# - the Python client (examples/exec/python_gelu.py, standard library) runs through the scan
+#   (the frameworks' clients: test_frameworks.sh).
 # Usage: test_exec_cli.sh GELUCHECK EXEC_CHILD EXAMPLES_DIR
 set -u
 g=$1 child=$2 examples=$3
@@ -17,6 +17,12 @@ fail() {
     echo "FAIL: $*"
     fails=$((fails + 1))
 }
+# rows IMPL CSV: IMPL's rows of CSV without the columns that name it (impl) or say how it was
+# added (batch_independent: probed for a child, empty for a built-in kernel)
+rows() {
+    skip=$(head -1 "$2" | tr , '\n' | grep -n '^batch_independent$' | cut -d: -f1)
+    grep "^$1," "$2" | cut -d, -f"1,$skip" --complement
+}
 
 "$g" accuracy --exec "ef=$child erfc_f64 --name ef" --impl ef,erfc_f64 --sample 100000 --grad \
     --csv "$d/a.csv" >/dev/null 2>"$d/err" || fail "exec twin: $(cat "$d/err")"
@@ -25,9 +31,27 @@ grep -q "note:" "$d/err" && fail "a batch-independent child got a note: $(cat "$
 "$g" list --exec "ef=$child erfc_f64 --name ef --alone-differs" >/dev/null 2>"$d/err"
 grep -q "note: exec child 'ef' gives other outputs for the same input in other batches: forward at x = .* in a batch of 1024 and .* alone" "$d/err" ||
     fail "batch dependence not noted: $(cat "$d/err")"
-grep '^erfc_f64,' "$d/a.csv" | cut -d, -f2- >"$d/builtin"
-grep '^ef,' "$d/a.csv" | cut -d, -f2- >"$d/exec"
+rows erfc_f64 "$d/a.csv" >"$d/builtin"
+rows ef "$d/a.csv" >"$d/exec"
 [ -s "$d/exec" ] && cmp -s "$d/builtin" "$d/exec" || fail "the exec twin's rows differ from erfc_f64's"
+
+# a forward-only child ('derivative no'): scanned forward under --grad, the same forward rows as
+# erfc_f64's, no derivative row, 'n/a' in list, eval --grad refused, left out of moons
+fo="ef=$child erfc_f64 --name ef --no-derivative"
+"$g" accuracy --exec "$fo" --impl ef,erfc_f64 --sample 20000 --grad --csv "$d/fo.csv" \
+    >"$d/out" 2>"$d/err" || fail "forward-only child: $(cat "$d/err")"
+grep -q "^ef: forward only (no derivative kernel): its derivative is not scanned" "$d/out" ||
+    fail "forward only not said: $(cat "$d/out")"
+grep -q '^ef,.*,derivative,' "$d/fo.csv" && fail "a derivative row for a forward-only child"
+[ "$(rows ef "$d/fo.csv")" = "$(rows erfc_f64 "$d/fo.csv" | grep ',forward,')" ] ||
+    fail "the forward-only child's forward rows differ from erfc_f64's"
+"$g" list --exec "$fo" | grep -q '^ef  .* n/a  *n/a ' || fail "list: no n/a for a forward-only child"
+"$g" eval --exec "$fo" --impl ef --grad 1 >/dev/null 2>"$d/err"
+st=$?
+[ $st -eq 2 ] && grep -q "'ef' is forward only" "$d/err" || fail "eval --grad of a forward-only child: $st"
+"$g" moons --quick --seeds 2 --exec "$fo" --impl ef >"$d/out" 2>"$d/err" &&
+    grep -q "left out (forward only: no derivative to train through): ef" "$d/out" ||
+    fail "moons with a forward-only child: $(tail -3 "$d/err")"
 
 "$g" accuracy --exec "ef=$child erfc_f64 --name ef --wrong-at 0x3fc00000" --impl ef \
     --range 1.4:1.6 >"$d/out" 2>&1
@@ -36,7 +60,7 @@ st=$?
     fail "planted wrong output at 1.5: status $st: $(tail -3 "$d/out")"
 
 echo keep >"$d/keep.csv"
-"$g" accuracy --exec "ef=$child erfc_f64 --name ef --die-after 5" --impl ef --sample 100000 \
+"$g" accuracy --exec "ef=$child erfc_f64 --name ef --die-after 1" --impl ef --sample 300000 \
     --csv "$d/keep.csv" >"$d/out" 2>"$d/err"
 st=$?
 [ $st -eq 1 ] && grep -q "exec child 'ef' (.*): .* request of .* the child exited with status 3; nothing was written" "$d/err" ||
@@ -61,37 +85,6 @@ st=$?
 "$g" accuracy --exec "py_gelu=python3 $examples/python_gelu.py" --impl py_gelu --sample 20000 \
     --grad >"$d/out" 2>"$d/err" && grep -q "^py_gelu .* forward" "$d/out" ||
     fail "the Python client: $(cat "$d/err")"
-
-py=${XDG_CACHE_HOME:-$HOME/.cache}/gelucheck/venv/bin/python
-# Under the sanitize setup the framework clients are left out: their code is not ours, and
-# gelucheck's side of them is what the cases above exercise.
-[ -n "${ASAN_OPTIONS:-}" ] && py=/nonexistent/sanitize-run
-if [ -x "$py" ] && "$py" -c "import torch" 2>/dev/null; then
-    "$g" accuracy --exec "torch_gelu=$py $examples/torch_gelu.py" --impl torch_gelu \
-        --sample 20000 --grad >"$d/out" 2>"$d/err" && grep -q "^torch_gelu .* derivative" "$d/out" ||
-        fail "the PyTorch client: $(cat "$d/err")"
-else
-    echo "SKIP (reported): no torch in $py (tools/setup.sh --frameworks makes it)"
-fi
-# the other frameworks' clients (peers/), each when its package is there
-peers=$examples/../../peers
-for spec in tf_gelu:tensorflow_gelu.py:tensorflow jax_gelu:jax_gelu.py:jax; do
-    name=${spec%%:*} rest=${spec#*:}
-    file=${rest%%:*} module=${rest#*:}
-    if [ -x "$py" ] && "$py" -c "import $module" 2>/dev/null; then
-        "$g" accuracy --exec "$name=$py $peers/$file" --impl "$name" --sample 20000 --grad \
-            >"$d/out" 2>"$d/err" || [ $? -eq 1 ] # a framework may break a claim it never made: none
-        grep -q "^$name .* derivative" "$d/out" || fail "the $module client: $(tail -5 "$d/err")"
-    else
-        echo "SKIP (reported): no $module in $py"
-    fi
-done
-if [ -x "$py" ] && "$py" -c "import onnxruntime, onnx" 2>/dev/null; then
-    "$g" list --exec "ort_gelu=$py $peers/onnxruntime_gelu.py" >/dev/null 2>"$d/err"
-    st=$?
-    [ $st -eq 2 ] && grep -q "the child declares no derivative" "$d/err" ||
-        fail "the ONNX Runtime client (forward only): status $st: $(tail -3 "$d/err")"
-fi
 
 [ $fails -eq 0 ] && echo "exec children: every case as expected"
 exit $((fails > 0))

@@ -12,6 +12,8 @@
  *   abi2         the ABI version is 2
  *   null         the entry returns NULL
  *   hostile      the name is "<script>" (and the origin holds commas, quotes, a newline, ESC)
+ *   hostile_origin  a good name, the origin hostile: markup, commas, quotes, a newline, ESC
+ *   forward_only the derivative kernel is NULL (an inference kernel)
  *   twice        two implementations with one name
  *   clash        the name is erfc_f64 (built in)
  *   nancontract  contract.max_ulp is NaN
@@ -86,6 +88,9 @@ GELUCHECK_PLUGIN_EXPORT const gelucheck_plugin_info_v1 *gelucheck_plugin_v1(void
         impls[0].name = "<script>";
         impls[0].origin = "a, \"quoted\"\norigin \x1b[31mred";
     }
+    if (strcmp(c, "hostile_origin") == 0)
+        impls[0].origin = "<script>alert(1)</script> & a, \"quoted\"\norigin \x1b[31mred";
+    if (strcmp(c, "forward_only") == 0) impls[0].derivative = NULL;
     if (strcmp(c, "twice") == 0) info.count = 2;
     if (strcmp(c, "clash") == 0) impls[0].name = "erfc_f64";
     if (strcmp(c, "nancontract") == 0) impls[0].contract.max_ulp = NAN;

@@ -31,6 +31,16 @@ grep '^plug_erfc_f64,' "$d/a.csv" | cut -d, -f2- >"$d/plugin"
 GELUCHECK_PLUGINS="$plugin" "$g" list >"$d/out" 2>&1 && grep -q "^  plug_erfc_f64: plugin '$plugin'" "$d/out" ||
     fail "GELUCHECK_PLUGINS: $(cat "$d/out")"
 
+# a plugin without a derivative kernel: scanned forward only under --grad, said so, its forward
+# rows erfc_f64's
+run forward_only accuracy --impl plug_erfc_f64,erfc_f64 --sample 20000 --grad --csv "$d/f.csv" ||
+    fail "forward-only plugin: $(cat "$d/err")"
+grep -q "^plug_erfc_f64: forward only (no derivative kernel)" "$d/out" &&
+    ! grep -q '^plug_erfc_f64,.*,derivative,' "$d/f.csv" &&
+    [ "$(grep '^plug_erfc_f64,.*,forward,' "$d/f.csv" | cut -d, -f2-)" = \
+      "$(grep '^erfc_f64,.*,forward,' "$d/f.csv" | cut -d, -f2-)" ] ||
+    fail "forward-only plugin: $(head -5 "$d/out")"
+
 # gate CASE NEEDLE ARGS...: exit 1 with NEEDLE in the output
 gate() {
     c=$1 needle=$2

@@ -72,7 +72,9 @@ typedef struct {
     const char *cpu_features; /* what the kernels need: "" or a list of avx2, fma, avx512f,
                                  avx512dq, avx512bw, avx512vl, comma-separated */
     gelucheck_kernel_binary32 forward;
-    gelucheck_kernel_binary32 derivative; /* required by this gelucheck (the scan needs both) */
+    /* NULL: forward only (an inference kernel): scanned forward, its derivative "n/a" in every
+     * output, left out of make_moons; the grad_* claims are then not judged */
+    gelucheck_kernel_binary32 derivative;
     gelucheck_contract_v1 contract;
     const char *origin; /* one line: where the kernel comes from (library, version) */
     int own_threads;    /* 1: the kernels run a thread pool of their own (left out of scans) */

@@ -1,0 +1,45 @@
+/* The frameworks' GELUs, registered by default: one row per implementation a framework's
+ * Python client in peers/ serves over the exec protocol (docs/protocol.md), run by the Python
+ * of the frameworks' virtual environment that `tools/setup.sh --frameworks` makes
+ * (${XDG_CACHE_HOME:-$HOME/.cache}/gelucheck/venv, outside the clone).
+ *
+ * A row costs nothing until it is used: `list` shows every row with the installed version of
+ * its package (one Python run reads them all, without importing any framework), or "not
+ * installed" when the environment or the package is absent — not an error. A row is started (an
+ * exec child, exec_impl.h) when a command names it (--impl NAME) or with --frameworks (every
+ * installed row); the child's handshake then gives its contract and origin, and the batching
+ * probe its batch independence. Library code: nothing printed. */
+#ifndef GELUCHECK_EXEC_FRAMEWORKS_H
+#define GELUCHECK_EXEC_FRAMEWORKS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct {
+    const char *name;      /* the implementation's name, as its client declares it */
+    const char *framework; /* "PyTorch" */
+    const char *package;   /* the pip distribution whose version is shown: "torch" */
+    const char *client;    /* the client in peers/: "torch_gelu.py" */
+    const char *args;      /* the client's arguments for this row */
+    const char *target;    /* what its outputs approximate */
+    bool derivative;       /* false: forward only (inference) */
+} exec_framework;
+
+size_t exec_framework_count(void);
+const exec_framework *exec_framework_at(size_t i);
+/* NULL when no row has that name. */
+const exec_framework *exec_framework_find(const char *name);
+
+/* The environment's Python ("…/gelucheck/venv/bin/python") into buf. */
+const char *exec_frameworks_python(char *buf, size_t size);
+/* The installed version of the row's package into buf ("2.15.0"); NULL when the environment or
+ * the package is absent (the versions are read once per process). */
+const char *exec_framework_version(const exec_framework *f, char *buf, size_t size);
+
+/* Starts the row's client as an exec child (exec_impls_add), unless an implementation of that
+ * name is there already. 0, or −1 with err (not installed: what to run; the child failed);
+ * note as exec_impls_add's. */
+int exec_framework_add(const exec_framework *f, double timeout_s, char *err, size_t errsize,
+                       char *note, size_t notesize);
+
+#endif

@@ -1,0 +1,67 @@
+#!/bin/sh
+# The frameworks' GELUs registered by default (plugins/exec_frameworks.c, peers/*.py):
+# - without the frameworks' environment every row is listed as "not installed" (exit 0), and
+#   naming one fails with exit 2 saying how to install it;
+# - per installed framework, a sampled scan of its rows (--grad, one thread: one child each):
+#   forward rows, derivative rows exactly when it has a derivative (ONNX Runtime: none, said so),
+#   the batching probe's finding in accuracy.csv (yes or no, never empty), list's version the
+#   environment's. Under the sanitize setup only the first part runs (the clients' code is not
+#   ours; gelucheck's side of a child is test_exec_cli.sh's).
+# Usage: test_frameworks.sh GELUCHECK
+set -u
+g=$1
+fails=0
+d=$(mktemp -d)
+trap 'rm -rf "$d"' EXIT
+fail() {
+    echo "FAIL: $*"
+    fails=$((fails + 1))
+}
+
+XDG_CACHE_HOME=$d/nothing "$g" list >"$d/out" 2>"$d/err" || fail "list without the frameworks: $(cat "$d/err")"
+[ "$(grep -c '^  [a-z_]* *\(PyTorch\|TensorFlow\|JAX\|ONNX Runtime\) not installed ' "$d/out")" -eq 10 ] ||
+    fail "list without the frameworks: not 10 'not installed' rows: $(tail -14 "$d/out")"
+XDG_CACHE_HOME=$d/nothing "$g" accuracy --impl torch_gelu --sample 100 >/dev/null 2>"$d/err"
+st=$?
+[ $st -eq 2 ] && grep -q "torch_gelu: PyTorch (pip package torch) is not installed in .*nothing/gelucheck/venv/bin/python's environment (tools/setup.sh --frameworks installs it)" "$d/err" ||
+    fail "a framework not installed, named: status $st: $(cat "$d/err")"
+
+py=${XDG_CACHE_HOME:-$HOME/.cache}/gelucheck/venv/bin/python
+[ -n "${ASAN_OPTIONS:-}" ] && py=/nonexistent/sanitize-run
+"$g" list >"$d/list" 2>&1 || fail "list: $(cat "$d/list")"
+# framework label, pip package, its rows, whether they have a derivative
+for spec in "PyTorch:torch:torch_gelu,torch_gelu_tanh:yes" \
+            "TensorFlow:tensorflow-cpu:tf_gelu,tf_gelu_tanh:yes" \
+            "JAX:jax:jax_gelu,jax_gelu_tanh:yes" \
+            "ONNX Runtime:onnxruntime:ort_gelu,ort_gelu_tanh,ort_ms_gelu,ort_ms_fastgelu:no"; do
+    label=${spec%%:*} rest=${spec#*:}
+    package=${rest%%:*} rest=${rest#*:}
+    impls=${rest%%:*} deriv=${rest#*:}
+    version=$([ -x "$py" ] && "$py" -c "from importlib.metadata import version; print(version('$package'))" 2>/dev/null)
+    if [ -z "$version" ]; then
+        echo "SKIP (reported): $label ($package) not installed in $py"
+        continue
+    fi
+    for name in $(echo "$impls" | tr , ' '); do
+        grep -q "^  $name  *$label $version " "$d/list" || fail "list: no '$name $label $version' row"
+    done
+    "$g" accuracy --impl "$impls" --sample 20000 --grad --threads 1 --csv "$d/a.csv" \
+        >"$d/out" 2>"$d/err" || fail "$label: status $?: $(tail -5 "$d/err")"
+    for name in $(echo "$impls" | tr , ' '); do
+        grep -q "^$name,binary32,[a-z]*,own,forward,20000," "$d/a.csv" || fail "$name: no forward row"
+        if [ "$deriv" = yes ]; then
+            grep -q "^$name,binary32,[a-z]*,own,derivative,20000," "$d/a.csv" || fail "$name: no derivative row"
+        else
+            grep -q "^$name,.*,derivative," "$d/a.csv" && fail "$name: a derivative row (forward only)"
+            grep -q "^$name: forward only (no derivative kernel)" "$d/out" || fail "$name: forward only not said"
+        fi
+    done
+    python3 - "$d/a.csv" "$impls" <<'PY' || fail "$label: batch_independent not yes/no: $(cat "$d/err")"
+import csv, sys
+rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["impl"] in sys.argv[2].split(",")]
+sys.exit(0 if rows and all(r["batch_independent"] in ("yes", "no") for r in rows) else 1)
+PY
+done
+
+[ $fails -eq 0 ] && echo "frameworks: every case as expected"
+exit $((fails > 0))
