@@ -1,9 +1,83 @@
-/* The format table (see gelu_format.h): one descriptor per registered format, and the special
- * encodings derived from a descriptor's fields. */
+/* The format table (see gelu_format.h): one descriptor per registered format, the special
+ * encodings derived from a descriptor's fields, and the 16-bit formats' rounding from a double and
+ * widening to binary32, both from the fields alone (precision, emin, emax). */
 #include "gelu_format.h"
 
 #include <math.h>
 #include <string.h>
+
+/* A 16-bit format's fields: t fraction bits, exponent bias emax, the exponent field's all-ones. */
+static unsigned fraction_bits(const gelu_format *f) { return (unsigned)f->precision - 1; }
+static uint16_t exponent_all_ones(const gelu_format *f)
+{
+    return (uint16_t)(((1u << (f->storage_bits - (unsigned)f->precision)) - 1) << fraction_bits(f));
+}
+
+/* The value of a 16-bit encoding: ±2^(e−bias)·1.f, ±2^emin·0.f for a zero exponent field. */
+static double format16_to_double(const gelu_format *f, uint64_t bits)
+{
+    unsigned t = fraction_bits(f);
+    uint16_t b = (uint16_t)bits, inf = exponent_all_ones(f);
+    double s = b & 0x8000u ? -1.0 : 1.0;
+    unsigned field = (b & inf) >> t, frac = b & ((1u << t) - 1);
+    if ((b & inf) == inf) return frac ? copysign(NAN, s) : s * INFINITY;
+    if (field == 0) return s * ldexp(frac, f->emin - (int)t);
+    return s * ldexp((double)(frac | 1u << t), (int)field - f->emax - (int)t);
+}
+
+uint16_t gelu_format_round(const gelu_format *f, double v)
+{
+    unsigned t = fraction_bits(f);
+    uint16_t sign = signbit(v) ? 0x8000u : 0, inf = exponent_all_ones(f);
+    double a = fabs(v);
+    if (isnan(v)) return sign | inf | (uint16_t)(1u << (t - 1));
+    /* From the largest finite (2 − 2^-t)·2^emax on, to the midpoint with 2^(emax+1), a tie that
+     * goes to even, the infinity: overflow. */
+    if (a >= ldexp(2.0 - ldexp(1.0, -(int)t - 1), f->emax)) return sign | inf;
+    /* The quantum of a's binade, never below the smallest subnormal's 2^(emin−t); a/q is exact
+     * (a power of two apart) and rint rounds it to nearest even. */
+    if (a == 0) return sign;
+    int e = ilogb(a);
+    int qe = (e < f->emin ? f->emin : e) - (int)t;
+    double m = rint(ldexp(a, -qe)); /* 2^t ≤ m ≤ 2^(t+1) for a normal binade, < 2^t below */
+    /* m·2^qe as fields: m < 2^t is a subnormal (or zero) fraction; otherwise the exponent field
+     * of qe + t, m = 2^(t+1) (rounded up to the next binade) carried into it by the addition. */
+    uint32_t mi = (uint32_t)m;
+    if (e < f->emin) return sign | (uint16_t)mi; /* mi = 2^t is the smallest normal's encoding */
+    uint32_t field = (uint32_t)(qe + (int)t + f->emax);
+    return sign | (uint16_t)((field << t) + (mi - (1u << t)));
+}
+
+float gelu_format_widen(const gelu_format *f, uint16_t bits)
+{
+    unsigned t = fraction_bits(f);
+    uint16_t inf = exponent_all_ones(f);
+    if ((bits & inf) == inf && (bits & ((1u << t) - 1))) { /* NaN: the payload to binary32's */
+        uint32_t w = (uint32_t)(bits & 0x8000u) << 16 | 0x7f800000u |
+                     (uint32_t)(bits & ((1u << t) - 1)) << (23 - t);
+        float x;
+        memcpy(&x, &w, sizeof x);
+        return x;
+    }
+    return (float)format16_to_double(f, bits);
+}
+
+static double bfloat16_to_double(uint64_t bits)
+{
+    return format16_to_double(gelu_format_of(GELU_FORMAT_BFLOAT16), bits);
+}
+static uint64_t bfloat16_from_double(double v)
+{
+    return gelu_format_round(gelu_format_of(GELU_FORMAT_BFLOAT16), v);
+}
+static double binary16_to_double(uint64_t bits)
+{
+    return format16_to_double(gelu_format_of(GELU_FORMAT_BINARY16), bits);
+}
+static uint64_t binary16_from_double(double v)
+{
+    return gelu_format_round(gelu_format_of(GELU_FORMAT_BINARY16), v);
+}
 
 static double binary32_to_double(uint64_t bits)
 {
@@ -27,6 +101,16 @@ static const gelu_format formats[GELU_FORMAT_COUNT] = {
                               .precision = 24, .emin = -126, .emax = 127,
                               .to_double = binary32_to_double,
                               .from_double = binary32_from_double},
+    /* binary32's upper half: its exponent range, 8 bits of precision */
+    [GELU_FORMAT_BFLOAT16] = {.id = GELU_FORMAT_BFLOAT16, .name = "bfloat16", .storage_bits = 16,
+                              .precision = 8, .emin = -126, .emax = 127,
+                              .to_double = bfloat16_to_double,
+                              .from_double = bfloat16_from_double},
+    /* IEEE 754-2019 table 3.5 */
+    [GELU_FORMAT_BINARY16] = {.id = GELU_FORMAT_BINARY16, .name = "binary16", .storage_bits = 16,
+                              .precision = 11, .emin = -14, .emax = 15,
+                              .to_double = binary16_to_double,
+                              .from_double = binary16_from_double},
 };
 
 const gelu_format *gelu_format_of(gelu_format_id f) { return &formats[f]; }
