@@ -325,8 +325,7 @@ static int parse_impls16(const accuracy_args *a, gelu_impl *views, const gelu_im
     size_t count;
     int status = split_list("accuracy", "--impl", a->impl_list, &names, &count);
     for (size_t k = 0; k < count && status == EXIT_OK; k++) {
-        const gelu_impl *native = gelu_impl16_find(names[k], a->format->id);
-        const gelu_impl *m = native ? native : gelu_impl_find(names[k]);
+        const gelu_impl *m = gelu_impl16_lookup(names[k], a->format->id, &views[*n]);
         bool twice = false;
         for (size_t j = 0; m && j < *n; j++) twice |= strcmp(list[j]->name, names[k]) == 0;
         if (!m)
@@ -334,18 +333,9 @@ static int parse_impls16(const accuracy_args *a, gelu_impl *views, const gelu_im
                                  "'gelucheck list'; natives: cr_bfloat16, cr_binary16)", names[k],
                                  a->format->name);
         else if (twice) status = usage_error("accuracy", "--impl '%s' is given twice", names[k]);
-        else if (!native && m->format != GELU_FORMAT_BINARY32)
-            status = usage_error("accuracy", "'%s' is a %s implementation, not one of %s or "
-                                 "binary32 (widened)", names[k], gelu_format_of(m->format)->name,
-                                 a->format->name);
         else if (!gelu_impl_available(m))
             fprintf(stderr, "gelucheck accuracy: skipping '%s': this CPU lacks its features\n", names[k]);
-        else if (native) list[(*n)++] = native;
-        else {
-            views[*n] = gelu_impl_widened(m, a->format->id);
-            list[*n] = &views[*n];
-            (*n)++;
-        }
+        else list[(*n)++] = m;
     }
     free(names);
     if (status == EXIT_OK && *n == 0)

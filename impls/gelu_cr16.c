@@ -115,3 +115,12 @@ const gelu_impl *gelu_impl16_find(const char *name, gelu_format_id format)
         if (natives16[i]->format == format && strcmp(natives16[i]->name, name) == 0) return natives16[i];
     return NULL;
 }
+
+const gelu_impl *gelu_impl16_lookup(const char *name, gelu_format_id format, gelu_impl *view)
+{
+    const gelu_impl *native = gelu_impl16_find(name, format), *b32 = gelu_impl_find(name);
+    if (native) return native;
+    if (!b32 || b32->format != GELU_FORMAT_BINARY32) return NULL;
+    *view = gelu_impl_widened(b32, format);
+    return view;
+}

@@ -11,6 +11,9 @@ size_t gelu_impl16_count(void);
 const gelu_impl *gelu_impl16_at(size_t i);
 /* The native implementation called name in format, or NULL. */
 const gelu_impl *gelu_impl16_find(const char *name, gelu_format_id format);
+/* name in 16-bit format `format`: its native implementation of that name, else the registry's
+ * binary32 implementation widened into *view (gelu_impl_widened); NULL when neither exists. */
+const gelu_impl *gelu_impl16_lookup(const char *name, gelu_format_id format, gelu_impl *view);
 /* How many inputs, since the program started, neither the fast nor the x87 path decided (their
  * result is the fast path's upper rounding, not proven): 0 over all inputs of both formats. */
 unsigned long gelu_cr16_unresolved(void);
