@@ -15,8 +15,11 @@
  * binary32 and rounded to even by the narrowing, where GELU(x) > x/2 must round up (the widened
  * `cr` row shows how often). Nor a table: 4 tables of 65,536 encodings (512 KiB) for what the
  * fast path decides alone. Where the test fails, cr.h's x87 path, rounded the same way with its
- * own bound; over all inputs of both formats, neither direction reaches it (the gate counts the
- * inputs that would need more: none, `build/tests/test_cr16`).
+ * own bound. Over all inputs of both formats, forward and derivative, the test fails only at
+ * +inf (forward: its bounds are inf ∓ inf), which keeps the fast path's +inf: no finite input
+ * reaches the x87 path (counted with a print in that branch, 2026-12-01), which stays as the
+ * fallback the proof would need for a change of the fast path. Inputs neither path decides are
+ * counted (gelu_cr16_unresolved, printed by `accuracy --format`): none.
  *
  * A scalar kernel (one lane of cr.h): what it costs beside the widened vector builds is the
  * benchmark's to say. */
