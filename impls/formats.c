@@ -1,6 +1,8 @@
 /* The format table (see gelu_format.h): one descriptor per registered format, the special
- * encodings derived from a descriptor's fields, and the 16-bit formats' rounding from a double and
- * widening to binary32, both from the fields alone (precision, emin, emax). */
+ * encodings derived from a descriptor's fields, the 16-bit formats' values and rounding from a
+ * double from the fields alone (precision, emin, emax), and their widening to and narrowing from
+ * binary32 on the bits of each (the widened adapter's conversions, checked against the former in
+ * tests/test_format.c). */
 #include "gelu_format.h"
 
 #include <math.h>
@@ -50,16 +52,43 @@ uint16_t gelu_format_round(const gelu_format *f, double v)
 
 float gelu_format_widen(const gelu_format *f, uint16_t bits)
 {
-    unsigned t = fraction_bits(f);
-    uint16_t inf = exponent_all_ones(f);
-    if ((bits & inf) == inf && (bits & ((1u << t) - 1))) { /* NaN: the payload to binary32's */
-        uint32_t w = (uint32_t)(bits & 0x8000u) << 16 | 0x7f800000u |
-                     (uint32_t)(bits & ((1u << t) - 1)) << (23 - t);
-        float x;
-        memcpy(&x, &w, sizeof x);
-        return x;
+    uint32_t w, sign = (uint32_t)(bits & 0x8000u) << 16;
+    if (f->id == GELU_FORMAT_BFLOAT16) {
+        w = (uint32_t)bits << 16; /* binary32's upper half */
+    } else { /* binary16: 5 exponent bits (bias 15), 10 fraction bits */
+        uint32_t e = bits & 0x7c00u, m = bits & 0x3ffu;
+        if (e == 0x7c00u) w = sign | 0x7f800000u | m << 13; /* inf, NaN (payload kept) */
+        else if (e == 0) {                                   /* ±m·2^-24, exact in binary32 */
+            float v = (float)m * 0x1p-24f;
+            memcpy(&w, &v, sizeof w);
+            w |= sign;
+        } else w = sign | (((uint32_t)(bits & 0x7fffu) << 13) + ((127u - 15u) << 23));
     }
-    return (float)format16_to_double(f, bits);
+    float x;
+    memcpy(&x, &w, sizeof x);
+    return x;
+}
+
+uint16_t gelu_format_narrow(const gelu_format *f, float y)
+{
+    uint32_t u;
+    memcpy(&u, &y, sizeof u);
+    uint16_t sign = (uint16_t)(u >> 16 & 0x8000u);
+    uint32_t a = u & 0x7fffffffu;
+    if (f->id == GELU_FORMAT_BFLOAT16) {
+        if (a > 0x7f800000u) return sign | 0x7fc0u;
+        /* the lower half rounds the upper: + 0x7fff, + 1 more when the kept part is odd (a tie
+         * to even); carries run into the exponent (to the next binade, to inf past the largest) */
+        return (uint16_t)((u + 0x7fffu + (u >> 16 & 1u)) >> 16);
+    }
+    if (a > 0x7f800000u) return sign | 0x7e00u;
+    if (a >= 0x477ff000u) return sign | 0x7c00u; /* 65520, the tie of 65504 and 2^16: inf */
+    if (a >= 0x38800000u) {                      /* 2^-14: binary16's normals */
+        uint32_t r = a - ((127u - 15u) << 23);   /* rebias the exponent */
+        return sign | (uint16_t)((r + 0xfffu + (r >> 13 & 1u)) >> 13);
+    }
+    float m = rintf(fabsf(y) * 0x1p24f); /* subnormal: a multiple of 2^-24, exact scaling */
+    return sign | (uint16_t)m;           /* 1024 is the smallest normal's encoding */
 }
 
 static double bfloat16_to_double(uint64_t bits)

@@ -74,5 +74,8 @@ void gelu_format_special_encodings(const gelu_format *f, uint64_t out[GELU_FORMA
  *     signalling NaN stays signalling. */
 uint16_t gelu_format_round(const gelu_format *f, double v);
 float gelu_format_widen(const gelu_format *f, uint16_t bits);
+/* gelu_format_round of a binary32 y, from its bits (no libm but rintf for binary16's subnormals):
+ * the widened adapter's narrowing, the same encodings. */
+uint16_t gelu_format_narrow(const gelu_format *f, float y);
 
 #endif

@@ -1,6 +1,6 @@
 /* The widened adapter: a binary32 implementation run in a 16-bit format as frameworks run it,
  * x16 → binary32 (exact) → the binary32 kernel → round to nearest even to the format
- * (gelu_format_widen, gelu_format_round). A double rounding: the binary32 result is already
+ * (gelu_format_widen, gelu_format_narrow). A double rounding: the binary32 result is already
  * rounded, and where it lands on a midpoint of the format (or is its binary32 neighbour across
  * one) the format's rounding of it need not be that of the exact value; `gelucheck accuracy
  * --format` measures how often per implementation. */
@@ -39,5 +39,5 @@ void gelu_impl_run_u16(const gelu_impl *m, bool grad, const uint16_t *x, uint16_
     const gelu_format *f = gelu_format_of(m->format);
     for (size_t i = 0; i < n; i++) wx[i] = gelu_format_widen(f, x[i]);
     (grad ? m->derivative : m->forward)(wx, wy, n);
-    for (size_t i = 0; i < n; i++) y[i] = gelu_format_round(f, wy[i]);
+    for (size_t i = 0; i < n; i++) y[i] = gelu_format_narrow(f, wy[i]);
 }

@@ -350,3 +350,42 @@ Test(format, narrowing_against_mpfr)
     }
     mpfr_clear(v);
 }
+
+/* The adapter's bit conversions against the field-based ones: widening every encoding (NaNs by
+ * payload: quiet bit and fraction shifted up), narrowing at every value, midpoint and binary32
+ * neighbour of a midpoint, and at 2^20 binary32 encodings drawn at random. */
+Test(format, bit_conversions_match_the_fields)
+{
+    for (int k = GELU_FORMAT_BFLOAT16; k <= GELU_FORMAT_BINARY16; k++) {
+        const gelu_format *f = gelu_format_of((gelu_format_id)k);
+        for (uint32_t b = 0; b < 0x10000; b++) {
+            float w = gelu_format_widen(f, (uint16_t)b);
+            double d = f->to_double(b);
+            if (isnan(d)) {
+                uint32_t wb;
+                memcpy(&wb, &w, sizeof wb);
+                unsigned t = (unsigned)f->precision - 1;
+                cr_assert(isnan(w) && (wb >> 31) == (b >> 15) &&
+                              (wb & 0x7fffffu) == (b & ((1u << t) - 1)) << (23 - t),
+                          "%s 0x%04x widens to 0x%08x", f->name, b, wb);
+                continue;
+            }
+            cr_assert(w == d && !signbit(w) == !signbit(d), "%s 0x%04x: %a, want %a", f->name, b, (double)w, d);
+            double up = f->to_double(b + 1 < 0x10000 ? b + 1 : b);
+            float probes[4] = {w, (float)(0.5 * (d + up)), 0, 0};
+            probes[2] = nextafterf(probes[1], -INFINITY);
+            probes[3] = nextafterf(probes[1], INFINITY);
+            for (int p = 0; p < 4; p++)
+                cr_assert_eq(gelu_format_narrow(f, probes[p]), gelu_format_round(f, probes[p]),
+                             "%s: narrowing %a", f->name, (double)probes[p]);
+        }
+        srand(15);
+        for (int i = 0; i < 1 << 20; i++) {
+            uint32_t u = (uint32_t)rand() << 16 ^ (uint32_t)rand();
+            float y;
+            memcpy(&y, &u, sizeof y);
+            cr_assert_eq(gelu_format_narrow(f, y), gelu_format_round(f, y), "%s: narrowing 0x%08x",
+                         f->name, u);
+        }
+    }
+}
