@@ -4,6 +4,7 @@
  * binary32 on the bits of each (the widened adapter's conversions, checked against the former in
  * tests/test_format.c). */
 #include "gelu_format.h"
+#include "format16_bits.h"
 
 #include <math.h>
 #include <string.h>
@@ -30,65 +31,40 @@ static double format16_to_double(const gelu_format *f, uint64_t bits)
 uint16_t gelu_format_round(const gelu_format *f, double v)
 {
     unsigned t = fraction_bits(f);
-    uint16_t sign = signbit(v) ? 0x8000u : 0, inf = exponent_all_ones(f);
-    double a = fabs(v);
-    if (isnan(v)) return sign | inf | (uint16_t)(1u << (t - 1));
-    /* From the largest finite (2 − 2^-t)·2^emax on, to the midpoint with 2^(emax+1), a tie that
-     * goes to even, the infinity: overflow. */
-    if (a >= ldexp(2.0 - ldexp(1.0, -(int)t - 1), f->emax)) return sign | inf;
-    /* The quantum of a's binade, never below the smallest subnormal's 2^(emin−t); a/q is exact
-     * (a power of two apart) and rint rounds it to nearest even. */
-    if (a == 0) return sign;
-    int e = ilogb(a);
-    int qe = (e < f->emin ? f->emin : e) - (int)t;
-    double m = rint(ldexp(a, -qe)); /* 2^t ≤ m ≤ 2^(t+1) for a normal binade, < 2^t below */
-    /* m·2^qe as fields: m < 2^t is a subnormal (or zero) fraction; otherwise the exponent field
-     * of qe + t, m = 2^(t+1) (rounded up to the next binade) carried into it by the addition. */
-    uint32_t mi = (uint32_t)m;
-    if (e < f->emin) return sign | (uint16_t)mi; /* mi = 2^t is the smallest normal's encoding */
-    uint32_t field = (uint32_t)(qe + (int)t + f->emax);
-    return sign | (uint16_t)((field << t) + (mi - (1u << t)));
+    uint64_t d;
+    memcpy(&d, &v, sizeof d);
+    uint16_t sign = d >> 63 ? 0x8000u : 0, inf = exponent_all_ones(f);
+    int E = (int)(d >> 52 & 0x7ff);
+    if (E == 0x7ff) return sign | inf | (uint16_t)((d << 12) ? 1u << (t - 1) : 0); /* NaN, inf */
+    /* Below 2^-1022 (zero, binary64's subnormals) is below half the smallest subnormal of both
+     * formats: ±0. */
+    if (E == 0) return sign;
+    int e = E - 1023; /* |v| = m53·2^(e−52), m53 = 1.fraction in 53 bits */
+    if (e > f->emax) return sign | inf;
+    uint64_t m53 = d & 0xfffffffffffffull, one = 1;
+    m53 |= one << 52;
+    /* The quantum of the binade, never below the smallest subnormal's: 2^(max(e, emin) − t); m53
+     * shifted right by sh = that exponent − (e − 52) and rounded to nearest even. */
+    int sh = (e < f->emin ? f->emin : e) - (int)t - (e - 52);
+    if (sh > 54) return sign; /* |v| < 2^-1 quantum... below half the smallest subnormal */
+    uint64_t m = m53 >> sh, rem = m53 & ((one << sh) - 1), half = one << (sh - 1);
+    m += rem > half || (rem == half && (m & 1));
+    /* As fields: below 2^emin a subnormal fraction (m = 2^t is the smallest normal's encoding);
+     * otherwise the exponent field e + emax, m = 2^(t+1) carried into it by the addition (past
+     * the largest finite, into the infinity's encoding). */
+    if (e < f->emin) return sign | (uint16_t)m;
+    uint32_t field = (uint32_t)(e + f->emax);
+    return sign | (uint16_t)((field << t) + (uint32_t)(m - (one << t)));
 }
 
 float gelu_format_widen(const gelu_format *f, uint16_t bits)
 {
-    uint32_t w, sign = (uint32_t)(bits & 0x8000u) << 16;
-    if (f->id == GELU_FORMAT_BFLOAT16) {
-        w = (uint32_t)bits << 16; /* binary32's upper half */
-    } else { /* binary16: 5 exponent bits (bias 15), 10 fraction bits */
-        uint32_t e = bits & 0x7c00u, m = bits & 0x3ffu;
-        if (e == 0x7c00u) w = sign | 0x7f800000u | m << 13; /* inf, NaN (payload kept) */
-        else if (e == 0) {                                   /* ±m·2^-24, exact in binary32 */
-            float v = (float)m * 0x1p-24f;
-            memcpy(&w, &v, sizeof w);
-            w |= sign;
-        } else w = sign | (((uint32_t)(bits & 0x7fffu) << 13) + ((127u - 15u) << 23));
-    }
-    float x;
-    memcpy(&x, &w, sizeof x);
-    return x;
+    return f->id == GELU_FORMAT_BFLOAT16 ? bfloat16_widen(bits) : binary16_widen(bits);
 }
 
 uint16_t gelu_format_narrow(const gelu_format *f, float y)
 {
-    uint32_t u;
-    memcpy(&u, &y, sizeof u);
-    uint16_t sign = (uint16_t)(u >> 16 & 0x8000u);
-    uint32_t a = u & 0x7fffffffu;
-    if (f->id == GELU_FORMAT_BFLOAT16) {
-        if (a > 0x7f800000u) return sign | 0x7fc0u;
-        /* the lower half rounds the upper: + 0x7fff, + 1 more when the kept part is odd (a tie
-         * to even); carries run into the exponent (to the next binade, to inf past the largest) */
-        return (uint16_t)((u + 0x7fffu + (u >> 16 & 1u)) >> 16);
-    }
-    if (a > 0x7f800000u) return sign | 0x7e00u;
-    if (a >= 0x477ff000u) return sign | 0x7c00u; /* 65520, the tie of 65504 and 2^16: inf */
-    if (a >= 0x38800000u) {                      /* 2^-14: binary16's normals */
-        uint32_t r = a - ((127u - 15u) << 23);   /* rebias the exponent */
-        return sign | (uint16_t)((r + 0xfffu + (r >> 13 & 1u)) >> 13);
-    }
-    float m = rintf(fabsf(y) * 0x1p24f); /* subnormal: a multiple of 2^-24, exact scaling */
-    return sign | (uint16_t)m;           /* 1024 is the smallest normal's encoding */
+    return f->id == GELU_FORMAT_BFLOAT16 ? bfloat16_narrow(y) : binary16_narrow(y);
 }
 
 static double bfloat16_to_double(uint64_t bits)

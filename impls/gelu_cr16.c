@@ -63,7 +63,10 @@ static bool cr16_accurate(const gelu_format *f, bool grad, double x, uint16_t *r
 
 static unsigned long cr16_unresolved; /* inputs neither path decided (gelu_cr16.h) */
 
-static uint16_t cr16_one(const gelu_format *f, bool grad, uint16_t b)
+/* Inlined into each clone of the kernels below, so that the clone built for FMA runs cr.h's fma()
+ * as the instruction. */
+static inline __attribute__((always_inline)) uint16_t cr16_one(const gelu_format *f, bool grad,
+                                                                uint16_t b)
 {
     double x = gelu_format_widen(f, b), y = grad ? cr_derivative_d(x) : cr_forward_d(x);
     uint16_t r;
@@ -77,8 +80,17 @@ static uint16_t cr16_one(const gelu_format *f, bool grad, uint16_t b)
 
 unsigned long gelu_cr16_unresolved(void) { return __atomic_load_n(&cr16_unresolved, __ATOMIC_RELAXED); }
 
+/* Two clones of each kernel, chosen once at load time (GCC's target_clones, an ifunc; flatten
+ * inlines cr.h into each): one with
+ * FMA instructions, one for any x86-64 CPU, whose fma() is libm's. Both round each fma once: the
+ * same bits (the cr16 gates scan the clone this CPU picks). */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define CR16_CLONES __attribute__((target_clones("fma", "default"), flatten))
+#else
+#define CR16_CLONES
+#endif
 #define CR16_KERNEL(name, format_id, grad)                                                      \
-    static void name(const uint16_t *x, uint16_t *y, size_t n)                                  \
+    CR16_CLONES static void name(const uint16_t *x, uint16_t *y, size_t n)                      \
     {                                                                                           \
         const gelu_format *f = gelu_format_of(format_id);                                       \
         for (size_t i = 0; i < n; i++) y[i] = cr16_one(f, grad, x[i]);                          \
