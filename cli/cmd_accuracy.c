@@ -74,7 +74,8 @@ typedef struct {
     const char *partial, *checkpoint;
     accuracy_files files;
     const gelu_format *format; /* binary32 unless --format */
-    const char *impl_list;     /* --impl's value, read once the format is known */
+    const char **impl_lists;   /* each --impl's value (room for argc), read once the format is */
+    size_t nimpl_lists;        /* known, in order */
     const char *not_16;        /* an option a 16-bit run refuses, when given */
 } accuracy_args;
 
@@ -146,7 +147,7 @@ static int parse_args(int argc, char **argv, accuracy_args *a)
         if (strcmp(arg, "--grad") == 0) a->grad = true;
         else if (strcmp(arg, "--profile") == 0) a->profile = true;
         else if ((got = option_value("accuracy", argc, argv, &i, "--impl", &v)))
-            st = got < 0 ? EXIT_USAGE : (a->impl_list = v, EXIT_OK);
+            st = got < 0 ? EXIT_USAGE : (a->impl_lists[a->nimpl_lists++] = v, EXIT_OK);
         else if ((got = option_value("accuracy", argc, argv, &i, "--format", &v))) {
             if (got < 0) st = EXIT_USAGE;
             else if (!(a->format = gelu_format_find(v)))
@@ -189,7 +190,8 @@ static int parse_args(int argc, char **argv, accuracy_args *a)
         return usage_error("accuracy", "--format %s scans all 65,536 encodings: %s does not apply",
                            a->format->name, a->not_16);
     if (a->format->storage_bits == 16) return EXIT_OK; /* its --impl: parse_impls16 */
-    if (a->impl_list && (st = parse_impls(a->impl_list, a)) != EXIT_OK) return st;
+    for (size_t k = 0; k < a->nimpl_lists && st == EXIT_OK; k++) st = parse_impls(a->impl_lists[k], a);
+    if (st != EXIT_OK) return st;
     if (a->have_range && a->have_sample) return usage_error("accuracy", "--range and --sample exclude each other");
     if (a->have_sample) a->domain.kind = DOMAIN_SAMPLE;
     if (a->checkpoint && !*a->checkpoint)
@@ -236,11 +238,16 @@ int cmd_accuracy(int argc, char **argv)
             return EXIT_OK;
         }
     accuracy_args a = {.domain = {.kind = DOMAIN_ALL, .seed = 1}};
-    if (!(a.impls = calloc(gelu_impl_count(), sizeof *a.impls))) {
+    a.impls = calloc(gelu_impl_count(), sizeof *a.impls);
+    a.impl_lists = calloc((size_t)argc, sizeof *a.impl_lists);
+    if (!a.impls || !a.impl_lists) {
         fprintf(stderr, "gelucheck accuracy: out of memory\n");
+        free(a.impls);
+        free(a.impl_lists);
         return EXIT_CHECK_FAILED;
     }
     int st = run_accuracy(argc, argv, &a);
+    free(a.impl_lists);
     free(a.impls);
     return st;
 }
@@ -318,20 +325,19 @@ static int run_accuracy(int argc, char **argv, accuracy_args *ap)
 
 /* The implementations of a 16-bit run: the native ones of the format by name, else binary32 ones
  * of the registry widened (views in views[], room for the registry and the natives). */
-static int parse_impls16(const accuracy_args *a, gelu_impl *views, const gelu_impl **list,
-                         size_t *n)
+static int parse_impls16(const accuracy_args *a, const char *impl_list, gelu_impl *views,
+                         const gelu_impl **list, size_t *n)
 {
     char **names;
     size_t count;
-    int status = split_list("accuracy", "--impl", a->impl_list, &names, &count);
+    int status = split_list("accuracy", "--impl", impl_list, &names, &count);
     for (size_t k = 0; k < count && status == EXIT_OK; k++) {
         const gelu_impl *m = gelu_impl16_lookup(names[k], a->format->id, &views[*n]);
         bool twice = false;
         for (size_t j = 0; m && j < *n; j++) twice |= strcmp(list[j]->name, names[k]) == 0;
         if (!m)
             status = usage_error("accuracy", "unknown implementation '%s' for --format %s (see "
-                                 "'gelucheck list'; natives: cr_bfloat16, cr_binary16)", names[k],
-                                 a->format->name);
+                                 "'gelucheck list')", names[k], a->format->name);
         else if (twice) status = usage_error("accuracy", "--impl '%s' is given twice", names[k]);
         else if (!gelu_impl_available(m))
             fprintf(stderr, "gelucheck accuracy: skipping '%s': this CPU lacks its features\n", names[k]);
@@ -339,7 +345,7 @@ static int parse_impls16(const accuracy_args *a, gelu_impl *views, const gelu_im
     }
     free(names);
     if (status == EXIT_OK && *n == 0)
-        status = usage_error("accuracy", "no implementation of '%s' can run on this CPU", a->impl_list);
+        status = usage_error("accuracy", "no implementation of '%s' can run on this CPU", impl_list);
     return status;
 }
 
@@ -370,8 +376,9 @@ static int run_accuracy16(accuracy_args *a)
     scan_result *r = calloc(1, sizeof *r);
     int st = views && list && r ? EXIT_OK : EXIT_CHECK_FAILED;
     if (st != EXIT_OK) fprintf(stderr, "gelucheck accuracy: out of memory\n");
-    if (st == EXIT_OK && a->impl_list) st = parse_impls16(a, views, list, &n);
-    else if (st == EXIT_OK) { /* every binary32 default, widened, then the format's natives */
+    for (size_t k = 0; k < a->nimpl_lists && st == EXIT_OK; k++)
+        st = parse_impls16(a, a->impl_lists[k], views, list, &n);
+    if (st == EXIT_OK && a->nimpl_lists == 0) { /* every binary32 default widened, the natives */
         size_t nb = accuracy_default_impls("accuracy", a->impls);
         for (size_t i = 0; i < nb; i++) {
             views[n] = gelu_impl_widened(a->impls[i], a->format->id);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "gelu_cr16.h"
 #include "gelu_impl.h"
 
 static const char *bound(double b, char *buf, size_t size)
@@ -56,6 +57,14 @@ int cmd_list(int argc, char **argv)
         if (!heading) printf("\nadded at run time:\n");
         heading = true;
         printf("  %s: %s\n", gelu_impl_at(i)->name, src);
+    }
+    printf("\n16-bit formats (accuracy, eval, bench --format F): every implementation above runs "
+           "widened; natively:\n");
+    for (size_t i = 0; i < gelu_impl16_count(); i++) {
+        const gelu_impl *m = gelu_impl16_at(i);
+        printf("  %s: %s, target %s, correctly rounded %s\n", m->name,
+               gelu_format_of(m->format)->name, gelu_target_name(m->target),
+               m->contract.correctly_rounded ? "(claimed)" : "(no claim)");
     }
     printf("\nthis CPU: %s\n", cpu_features_string(cpu_features(), feat, sizeof feat));
     if (*gelu_absent_peers())

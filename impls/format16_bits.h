@@ -52,7 +52,9 @@ static inline uint16_t binary16_narrow(float y)
     uint32_t a = u & 0x7fffffffu;
     uint32_t r = a - ((127u - 15u) << 23); /* rebiased: binary16's fields from bit 13 up */
     uint16_t normal = (uint16_t)((r + 0xfffu + (r >> 13 & 1u)) >> 13);
-    uint16_t sub = (uint16_t)rintf(fabsf(y) * 0x1p24f); /* a multiple of 2^-24; 1024 = 2^-14 */
+    /* a multiple of 2^-24 (1024 is 2^-14), from |y| clamped so that every lane's conversion is
+     * defined (a NaN clamps to 2^-14) */
+    uint16_t sub = (uint16_t)rintf(fminf(fabsf(y), 0x1p-14f) * 0x1p24f);
     uint16_t v = a > 0x7f800000u   ? 0x7e00u  /* NaN */
                  : a >= 0x477ff000u ? 0x7c00u /* 65520, the tie of 65504 and 2^16: inf */
                  : a >= 0x38800000u ? normal  /* 2^-14: binary16's normals */

@@ -134,9 +134,17 @@ static void errors_against(const gelu_format *f, const float *y, const uint16_t 
     }
 }
 
-static void add_errors(error_metrics *m, const float *x, const point_errors *e,
-                       const uint64_t *const W[DIST_COUNT])
+/* The points' errors into m; forward, also the peers' binary32 rules (criteria.h) on each
+ * output as it is: how a 16-bit output fares under oneDNN's and XNNPACK's f32 tolerances. */
+static void add_errors(error_metrics *m, const float *x, const float *y, const ref_table *R,
+                       bool forward, const point_errors *e, const uint64_t *const W[DIST_COUNT])
 {
+    for (uint32_t b = 0; b < N16 && forward; b++) {
+        criterion_result xn = criterion_xnnpack_gelu(x[b], y[b], R->hi[b], R->lo[b]);
+        m->benchdnn_failed += criterion_benchdnn_gelu_erf(x[b], y[b], R->hi[b], R->lo[b]) == CRITERION_FAIL;
+        m->xnnpack_failed += xn == CRITERION_FAIL;
+        m->xnnpack_checked += xn != CRITERION_NOT_APPLICABLE;
+    }
     for (uint32_t b = 0; b < N16; b++) {
         error_metrics_add_run(m, 0, x, b, b + 1, input_range_of(x[b]), x_bucket_of(x[b]),
                               isfinite(x[b]), e->ulp, e->abs, e->rel, e->cr);
@@ -255,7 +263,7 @@ int scan_small_run(const scan_small_config *cfg, scan_result *result, const char
                     result->refs[t][d] = result->fallbacks[t][d] = N16; /* all by MPFR */
                 }
                 errors_against(f, B->y, B->y16, R, &B->err);
-                add_errors(&im->err[k][d], B->x, &B->err, W);
+                add_errors(&im->err[k][d], B->x, B->y, R, d == DIR_FORWARD, &B->err, W);
             }
             if (rc != 0) break;
             const ref_table *own = &refs[m->target][d];

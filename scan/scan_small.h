@@ -11,7 +11,8 @@
  *
  * Per implementation, own target and exact GELU, forward and (grad) derivative: error metrics;
  * monotonicity over consecutive encodings, the distance in the format's steps; the derivative's
- * sign; the format's special encodings by encoding (expected the correctly rounded value). The
+ * sign; the format's special encodings by encoding (expected the correctly rounded value); the
+ * peers' f32 rules (criteria.h) applied to the 16-bit outputs as they are. The
  * derivative's consistency with the forward (central differences) is not measured: a difference
  * quotient of 16-bit outputs measures their rounding; it is NaN in the result. */
 #ifndef GELUCHECK_SCAN_SMALL_H

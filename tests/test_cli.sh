@@ -427,6 +427,10 @@ expect_usage_error "'binary8'" accuracy --format binary8
 expect_usage_error "--sample does not apply" accuracy --format bfloat16 --sample 10
 expect_usage_error "--shard does not apply" accuracy --format binary16 --shard 1/2
 expect_usage_error "'nope' for --format bfloat16" accuracy --format bfloat16 --impl nope
+expect_usage_error "--impl 'cr' is given twice" accuracy --format bfloat16 --impl cr --impl cr_bfloat16,cr
+expect_usage_error "--csv with --format binary16" bench --format binary16 --csv "$scratch/b16.csv"
+expect_usage_error "give --format bfloat16" bench --impl cr_bfloat16 --quick
+expect_usage_error "'binary8'" bench --format binary8
 "$g" eval --format bfloat16 --impl cr 0x1p-133 >"$out" 2>"$err"
 grep -q '^0x1p-133,0x0p+0,0x1p-133,' "$out" || { echo "FAIL: widened cr at 2^-133: $(cat "$out" "$err")"; fails=$((fails + 1)); }
 "$g" eval --format bfloat16 --impl cr_bfloat16 0x1p-133 1 >"$out" 2>"$err"
