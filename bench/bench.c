@@ -81,6 +81,11 @@ typedef struct {
     float *y;
     size_t n, calls;
     gelu_kernel kernel;
+    /* a 16-bit run: encodings in and out, binary32 scratch for a widened implementation */
+    const uint16_t *x16;
+    uint16_t *y16;
+    float *wx, *wy;
+    const gelu_impl *impl16;
     bool quit;
 } pool;
 
@@ -92,8 +97,12 @@ typedef struct {
 static void run_slice(const pool *p, unsigned t)
 {
     size_t lo = p->n * t / p->threads, hi = p->n * (t + 1) / p->threads;
-    for (size_t c = 0; c < p->calls; c++)
-        p->kernel(p->x + lo, p->y + lo, hi - lo);
+    if (p->x16)
+        for (size_t c = 0; c < p->calls; c++)
+            gelu_impl_run_u16(p->impl16, false, p->x16 + lo, p->y16 + lo, hi - lo, p->wx + lo, p->wy + lo);
+    else
+        for (size_t c = 0; c < p->calls; c++)
+            p->kernel(p->x + lo, p->y + lo, hi - lo);
 }
 
 static void *worker(void *arg)
@@ -119,6 +128,7 @@ static double time_sample(pool *p, const gelu_impl *impl, size_t calls)
 {
     nanosleep(&settle, NULL);
     p->kernel = impl->forward;
+    p->impl16 = impl;
     p->calls = calls;
     uint64_t own0 = impl->own_time_ns ? impl->own_time_ns() : 0;
     double t0 = now_seconds();
@@ -222,23 +232,36 @@ static void summarize(const bench_config *cfg, size_t count, bench_result *resul
     }
 }
 
+unsigned bench_bytes_per_element(gelu_format_id f)
+{
+    return 2 * gelu_format_of(f)->storage_bits / 8;
+}
+
 int bench_run(const bench_config *cfg, const gelu_impl *baseline, const gelu_impl *const *impls,
               size_t count, bench_result *results)
 {
     size_t total = count + 1;
+    bool f16 = gelu_format_of(cfg->format)->storage_bits == 16;
     const gelu_impl **all = malloc(total * sizeof *all);
     double *times = malloc(total * cfg->rounds * sizeof *times);
     double *tmp = malloc(cfg->rounds * sizeof *tmp);
     float *x = malloc(cfg->n * sizeof *x), *y = malloc(cfg->n * sizeof *y);
+    uint16_t *x16 = f16 ? malloc(cfg->n * sizeof *x16) : NULL, *y16 = f16 ? malloc(cfg->n * sizeof *y16) : NULL;
     pthread_t *tids = malloc(cfg->threads * sizeof *tids);
     worker_arg *args = malloc(cfg->threads * sizeof *args);
     int status = -1;
     pool p = {.threads = cfg->threads, .x = x, .y = y, .n = cfg->n};
-    if (all && times && tmp && x && y && tids && args) {
+    if (all && times && tmp && x && y && tids && args && (!f16 || (x16 && y16))) {
         all[0] = baseline;
         memcpy(all + 1, impls, count * sizeof *impls);
         bench_fill_inputs(cfg->dist, cfg->seed, x, cfg->n);
         memset(y, 0, cfg->n * sizeof *y); /* touch every page before timing */
+        if (f16) { /* the encodings, and x, y as the widened implementations' scratch */
+            const gelu_format *f = gelu_format_of(cfg->format);
+            for (size_t i = 0; i < cfg->n; i++) x16[i] = gelu_format_narrow(f, x[i]);
+            memset(y16, 0, cfg->n * sizeof *y16);
+            p = (pool){.threads = cfg->threads, .n = cfg->n, .x16 = x16, .y16 = y16, .wx = x, .wy = y};
+        }
         status = start_pool(&p, tids, args);
         if (status == 0) {
             measure(&p, cfg, all, total, results, times);
@@ -248,6 +271,8 @@ int bench_run(const bench_config *cfg, const gelu_impl *baseline, const gelu_imp
     }
     free(args);
     free(tids);
+    free(y16);
+    free(x16);
     free(y);
     free(x);
     free(tmp);

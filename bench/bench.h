@@ -38,6 +38,10 @@ typedef struct {
     unsigned threads;      /* ≥ 1 */
     unsigned rounds;       /* interleaved rounds, ≥ 1 */
     double sample_seconds; /* a timed sample repeats the call until it lasts at least this */
+    /* binary32 (0, the default), or a 16-bit format: the buffers are arrays of its encodings
+     * (the inputs drawn in binary32 and rounded to it) and every implementation, the baseline
+     * included, is a descriptor of that format, native or widened (gelu_impl_run_u16). */
+    gelu_format_id format;
 } bench_config;
 
 typedef struct {
@@ -49,8 +53,10 @@ typedef struct {
                                       * an exec child's time of its kernel, pipe excluded) */
 } bench_result;
 
-/* Bytes one element moves: 4 read and 4 written. */
+/* Bytes one element moves in binary32: 4 read and 4 written. */
 enum { BENCH_BYTES_PER_ELEMENT = 8 };
+/* Bytes one element moves in format f: its storage read and written (8 binary32, 4 16-bit). */
+unsigned bench_bytes_per_element(gelu_format_id f);
 
 /* Measures `baseline` and then impls[0..count) as described above; results[0] is the baseline,
  * results[1 + i] is impls[i]. Every implementation must be available on this CPU. Returns 0, or

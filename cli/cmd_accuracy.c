@@ -15,13 +15,16 @@
 #include "partial.h"
 #include "ranks.h"
 #include "refine.h"
+#include "scan_small.h"
+#include "gelu_cr16.h"
 
 static void print_help(void)
 {
     printf(
         "usage: gelucheck accuracy [--impl A,B,...] [--range LO:HI | --sample N [--seed S]]\n"
         "                          [--grad] [--csv FILE] [--ranges-csv FILE] [--threads N]\n"
-        "                          [--shard K/N --partial FILE] [--checkpoint DIR] [--profile]\n\n"
+        "                          [--shard K/N --partial FILE] [--checkpoint DIR] [--profile]\n"
+        "                          [--format binary32|bfloat16|binary16]\n\n"
         "Scans implementations against the correctly rounded MPFR reference (a fast double\n"
         "enclosure, MPFR where it cannot decide) and prints, per implementation, against its\n"
         "own target and against exact GELU: max ULP error with the first input reaching it,\n"
@@ -47,7 +50,14 @@ static void print_help(void)
         "                    run, build or command is refused)\n"
         "  --profile         print where the scan's time went: per implementation its kernels\n"
         "                    and the metrics of its outputs, per direction; the references\n"
-        "                    (fast path, MPFR fallbacks); in thread seconds and ns per input\n\n"
+        "                    (fast path, MPFR fallbacks); in thread seconds and ns per input\n"
+        "  --format F        the number format (default binary32). bfloat16, binary16: all\n"
+        "                    65,536 encodings against MPFR rounded to F; a binary32\n"
+        "                    implementation runs widened (x -> binary32 -> its kernel -> round\n"
+        "                    to nearest even to F), a native one (cr_bfloat16, cr_binary16) as\n"
+        "                    is; prints, per implementation, the share of inputs whose result\n"
+        "                    is not the correctly rounded one. Not with --range, --sample,\n"
+        "                    --shard, --checkpoint or --profile\n\n"
         "MPI: 'mpirun -n R gelucheck accuracy ...' shares the scan between R processes (chunks\n"
         "handed out as ranks ask); rank 0 prints and writes exactly what one process would.\n\n"
         "Progress goes to stderr: a bar on a terminal, else a line a minute. Exit status: 0 every implementation\n"
@@ -63,6 +73,10 @@ typedef struct {
     uint64_t threads, shard_k, shard_n;
     const char *partial, *checkpoint;
     accuracy_files files;
+    const gelu_format *format; /* binary32 unless --format */
+    const char **impl_lists;   /* each --impl's value (room for argc), read once the format is */
+    size_t nimpl_lists;        /* known, in order */
+    const char *not_16;        /* an option a 16-bit run refuses, when given */
 } accuracy_args;
 
 /* A,B,C → implementations; unavailable ones are skipped with a note. */
@@ -133,8 +147,12 @@ static int parse_args(int argc, char **argv, accuracy_args *a)
         if (strcmp(arg, "--grad") == 0) a->grad = true;
         else if (strcmp(arg, "--profile") == 0) a->profile = true;
         else if ((got = option_value("accuracy", argc, argv, &i, "--impl", &v)))
-            st = got < 0 ? EXIT_USAGE : parse_impls(v, a);
-        else if ((got = option_value("accuracy", argc, argv, &i, "--range", &v))) {
+            st = got < 0 ? EXIT_USAGE : (a->impl_lists[a->nimpl_lists++] = v, EXIT_OK);
+        else if ((got = option_value("accuracy", argc, argv, &i, "--format", &v))) {
+            if (got < 0) st = EXIT_USAGE;
+            else if (!(a->format = gelu_format_find(v)))
+                st = usage_error("accuracy", "unknown --format '%s': binary32, bfloat16 or binary16", v);
+        } else if ((got = option_value("accuracy", argc, argv, &i, "--range", &v))) {
             st = got < 0 ? EXIT_USAGE : parse_range(v, &a->domain);
             a->have_range = true;
         } else if ((got = option_value("accuracy", argc, argv, &i, "--sample", &v))) {
@@ -161,7 +179,18 @@ static int parse_args(int argc, char **argv, accuracy_args *a)
         else if ((got = option_value("accuracy", argc, argv, &i, "--ranges-csv", &v)))
             st = got < 0 ? EXIT_USAGE : (a->files.ranges_csv = v, EXIT_OK);
         else st = usage_error("accuracy", "unexpected argument '%s'", arg);
+        static const char *const whole_domain[] = {"--range", "--sample", "--seed", "--shard",
+                                                   "--partial", "--checkpoint", "--profile"};
+        for (size_t k = 0; k < sizeof whole_domain / sizeof *whole_domain; k++)
+            if (strcmp(arg, whole_domain[k]) == 0) a->not_16 = whole_domain[k];
     }
+    if (st != EXIT_OK) return st;
+    if (!a->format) a->format = gelu_format_of(GELU_FORMAT_BINARY32);
+    if (a->format->storage_bits == 16 && a->not_16)
+        return usage_error("accuracy", "--format %s scans all 65,536 encodings: %s does not apply",
+                           a->format->name, a->not_16);
+    if (a->format->storage_bits == 16) return EXIT_OK; /* its --impl: parse_impls16 */
+    for (size_t k = 0; k < a->nimpl_lists && st == EXIT_OK; k++) st = parse_impls(a->impl_lists[k], a);
     if (st != EXIT_OK) return st;
     if (a->have_range && a->have_sample) return usage_error("accuracy", "--range and --sample exclude each other");
     if (a->have_sample) a->domain.kind = DOMAIN_SAMPLE;
@@ -199,6 +228,7 @@ static int write_partial(const scan_result *r, const char *path)
 }
 
 static int run_accuracy(int argc, char **argv, accuracy_args *ap);
+static int run_accuracy16(accuracy_args *a);
 
 int cmd_accuracy(int argc, char **argv)
 {
@@ -208,11 +238,16 @@ int cmd_accuracy(int argc, char **argv)
             return EXIT_OK;
         }
     accuracy_args a = {.domain = {.kind = DOMAIN_ALL, .seed = 1}};
-    if (!(a.impls = calloc(gelu_impl_count(), sizeof *a.impls))) {
+    a.impls = calloc(gelu_impl_count(), sizeof *a.impls);
+    a.impl_lists = calloc((size_t)argc, sizeof *a.impl_lists);
+    if (!a.impls || !a.impl_lists) {
         fprintf(stderr, "gelucheck accuracy: out of memory\n");
+        free(a.impls);
+        free(a.impl_lists);
         return EXIT_CHECK_FAILED;
     }
     int st = run_accuracy(argc, argv, &a);
+    free(a.impl_lists);
     free(a.impls);
     return st;
 }
@@ -223,6 +258,7 @@ static int run_accuracy(int argc, char **argv, accuracy_args *ap)
     accuracy_args a = *ap;
     int st = parse_args(argc, argv, &a);
     if (st != EXIT_OK) return st;
+    if (a.format->storage_bits == 16) return run_accuracy16(&a);
     if (a.nimpls == 0) a.nimpls = accuracy_default_impls("accuracy", a.impls);
     if (a.shard_n) { /* parts are whole blocks: a small domain has empty parts */
         uint64_t blocks = (scan_domain_size(&a.domain) + SCAN_BLOCK - 1) / SCAN_BLOCK;
@@ -282,5 +318,100 @@ static int run_accuracy(int argc, char **argv, accuracy_args *ap)
     if (profile) scan_profile_release(profile);
     free(profile);
     scan_result_free(r);
+    return st;
+}
+
+/* ---- 16-bit formats: every encoding, scan_small.h */
+
+/* The implementations of a 16-bit run: the native ones of the format by name, else binary32 ones
+ * of the registry widened (views in views[], room for the registry and the natives). */
+static int parse_impls16(const accuracy_args *a, const char *impl_list, gelu_impl *views,
+                         const gelu_impl **list, size_t *n)
+{
+    char **names;
+    size_t count;
+    int status = split_list("accuracy", "--impl", impl_list, &names, &count);
+    for (size_t k = 0; k < count && status == EXIT_OK; k++) {
+        const gelu_impl *m = gelu_impl16_lookup(names[k], a->format->id, &views[*n]);
+        bool twice = false;
+        for (size_t j = 0; m && j < *n; j++) twice |= strcmp(list[j]->name, names[k]) == 0;
+        if (!m)
+            status = usage_error("accuracy", "unknown implementation '%s' for --format %s (see "
+                                 "'gelucheck list')", names[k], a->format->name);
+        else if (twice) status = usage_error("accuracy", "--impl '%s' is given twice", names[k]);
+        else if (!gelu_impl_available(m))
+            fprintf(stderr, "gelucheck accuracy: skipping '%s': this CPU lacks its features\n", names[k]);
+        else list[(*n)++] = m;
+    }
+    free(names);
+    if (status == EXIT_OK && *n == 0)
+        status = usage_error("accuracy", "no implementation of '%s' can run on this CPU", impl_list);
+    return status;
+}
+
+/* Per implementation, the inputs whose result is not the correctly rounded value of its own
+ * target in the format: for a widened one, what "binary32 result, then round to nearest even"
+ * costs (its binary32 error included). */
+static void print_not_cr_shares(const scan_result *r, const gelu_format *f)
+{
+    printf("\nnot correctly rounded in %s (own target, of %llu inputs; widened: binary32 kernel, "
+           "then round to nearest even):\n", f->name, (unsigned long long)r->inputs);
+    for (size_t i = 0; i < r->nimpls; i++) {
+        printf("  %-24s %-8s", r->impls[i]->name, gelu_impl_is_widened(r->impls[i]) ? "widened" : "native");
+        for (int d = 0; d < (r->grad ? DIR_COUNT : 1); d++) {
+            const error_metrics *e = &r->metrics[i].err[REF_OWN][d];
+            uint64_t wrong = e->count - e->correctly_rounded;
+            printf("  %s %6llu (%.4f%%)", d == DIR_FORWARD ? "forward" : "derivative",
+                   (unsigned long long)wrong, 100.0 * (double)wrong / (double)e->count);
+        }
+        printf("\n");
+    }
+}
+
+static int run_accuracy16(accuracy_args *a)
+{
+    size_t room = gelu_impl_count() + gelu_impl16_count(), n = 0;
+    gelu_impl *views = calloc(room, sizeof *views);
+    const gelu_impl **list = calloc(room, sizeof *list);
+    scan_result *r = calloc(1, sizeof *r);
+    int st = views && list && r ? EXIT_OK : EXIT_CHECK_FAILED;
+    if (st != EXIT_OK) fprintf(stderr, "gelucheck accuracy: out of memory\n");
+    for (size_t k = 0; k < a->nimpl_lists && st == EXIT_OK; k++)
+        st = parse_impls16(a, a->impl_lists[k], views, list, &n);
+    if (st == EXIT_OK && a->nimpl_lists == 0) { /* every binary32 default widened, the natives */
+        size_t nb = accuracy_default_impls("accuracy", a->impls);
+        for (size_t i = 0; i < nb; i++) {
+            views[n] = gelu_impl_widened(a->impls[i], a->format->id);
+            list[n] = &views[n];
+            n++;
+        }
+        for (size_t i = 0; i < gelu_impl16_count(); i++)
+            if (gelu_impl16_at(i)->format == a->format->id) list[n++] = gelu_impl16_at(i);
+    }
+    if (st == EXIT_OK && accuracy_files_probe("accuracy", &a->files) != 0) st = EXIT_CHECK_FAILED;
+    if (st == EXIT_OK) {
+        struct timespec start, end;
+        clock_gettime(CLOCK_MONOTONIC, &start);
+        scan_small_config cfg = {.format = a->format->id, .impls = list, .nimpls = n,
+                                 .grad = a->grad, .threads = (unsigned)a->threads};
+        const char *err = NULL;
+        if (scan_small_run(&cfg, r, &err) != 0) {
+            fprintf(stderr, "gelucheck accuracy: %s\n", err);
+            st = EXIT_CHECK_FAILED;
+        } else if ((st = exec_failure_status("accuracy")) == EXIT_OK) {
+            clock_gettime(CLOCK_MONOTONIC, &end);
+            printf("format %s: all %llu encodings\n", a->format->name, (unsigned long long)r->inputs);
+            st = accuracy_output("accuracy", r, &a->files);
+            print_not_cr_shares(r, a->format);
+            if (gelu_cr16_unresolved())
+                printf("cr_bfloat16/cr_binary16: %lu input%s undecided by both paths (results not "
+                       "proven)\n", gelu_cr16_unresolved(), gelu_cr16_unresolved() > 1 ? "s" : "");
+            printf("wall %.1f s\n", (double)(end.tv_sec - start.tv_sec) +
+                                        1e-9 * (double)(end.tv_nsec - start.tv_nsec));
+        }
+    }
+    scan_result_free(r);
+    free(list);
+    free(views);
     return st;
 }

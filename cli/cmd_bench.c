@@ -12,6 +12,7 @@
 #include "bench.h"
 #include "cli.h"
 #include "gelucheck_config.h"
+#include "gelu_cr16.h"
 
 enum {
     MAX_SIZES = 16,
@@ -45,13 +46,15 @@ typedef struct {
     unsigned threads;
     bool quick;
     const char *csv;
+    const gelu_format *format; /* binary32 unless --format */
+    gelu_impl *views;          /* a 16-bit run's widened descriptors (room for every row) */
 } bench_options;
 
 static void print_help(void)
 {
     printf("usage: gelucheck bench [--impl NAME[,NAME...]] [--size l1|l2|dram|N[,...]]\n"
            "                       [--threads N] [--dist normal|uniform[,...]] [--seed N]\n"
-           "                       [--csv FILE] [--quick]\n\n"
+           "                       [--csv FILE] [--quick] [--format binary32|bfloat16|binary16]\n\n"
            "Times the forward kernel of each implementation against a ReLU baseline (the widest\n"
            "ReLU this CPU runs), interleaved in one run on the same input buffer: after a warm-up,\n"
            "each round times the baseline, then every implementation. Prints, per size, the median\n"
@@ -67,7 +70,12 @@ static void print_help(void)
            "  --csv FILE      also write the results as CSV to FILE (replaced only when complete)\n"
            "  --quick         9 rounds instead of 31 (of 0.5 ms samples; sizes of 16 Mi elements and\n"
            "                  more: 5 rounds of one call either way), and no dram size unless --size\n"
-           "                  asks for it\n\n"
+           "                  asks for it\n"
+           "  --format F      bfloat16 or binary16: arrays of F's encodings (2 bytes read + 2\n"
+           "                  written per element); binary32 implementations run widened\n"
+           "                  (x -> binary32 -> kernel -> round to nearest even, as frameworks\n"
+           "                  do), the baseline ReLU too; cr_bfloat16/cr_binary16 natively. Not\n"
+           "                  with --csv (bench.csv has no format column yet)\n\n"
            "The default run takes 1 to 2.5 minutes, --quick a few seconds, on a loaded 2-core machine.\n"
            "Rows dnnl_*_omp run on oneDNN's own OpenMP threads (all cores) whatever --threads is.\n"
            "Exit status: 0 done, 1 out of memory or threads or the CSV not written, 2 bad usage.\n",
@@ -87,9 +95,19 @@ static int for_each_token(bench_options *o, const char *opt, const char *list,
     return status;
 }
 
+/* A native 16-bit implementation of any format named name, or NULL (checked against --format
+ * once every option is read). */
+static const gelu_impl *native16(const char *name)
+{
+    for (size_t i = 0; i < gelu_impl16_count(); i++)
+        if (strcmp(gelu_impl16_at(i)->name, name) == 0) return gelu_impl16_at(i);
+    return NULL;
+}
+
 static int add_impl(bench_options *o, const char *name)
 {
     const gelu_impl *m = gelu_impl_find(name);
+    if (!m) m = native16(name);
     if (!m) return usage_error("bench", "unknown implementation '%s' (see 'gelucheck list')", name);
     for (size_t i = 0; i < o->count; i++)
         if (o->impls[i] == m) return usage_error("bench", "--impl '%s' is given twice", name);
@@ -152,6 +170,10 @@ static int parse_valued(bench_options *o, int argc, char **argv, int *i, int *st
     } else if ((got = option_value("bench", argc, argv, i, "--csv", &v))) {
         if (got < 0) *status = EXIT_USAGE;
         else o->csv = v;
+    } else if ((got = option_value("bench", argc, argv, i, "--format", &v))) {
+        if (got < 0) *status = EXIT_USAGE;
+        else if (!(o->format = gelu_format_find(v)))
+            *status = usage_error("bench", "unknown --format '%s': binary32, bfloat16 or binary16", v);
     } else {
         return 0;
     }
@@ -170,9 +192,12 @@ static void complete_options(bench_options *o, const gelu_impl *baseline)
     bool any_dist = false;
     for (int d = 0; d < BENCH_DIST_COUNT; d++) any_dist |= o->dists[d];
     if (!any_dist) o->dists[BENCH_DIST_NORMAL] = true;
-    if (o->count == 0)
+    if (o->count == 0) {
         for (size_t i = 0; i < gelu_impl_count(); i++)
             o->impls[o->count++] = gelu_impl_at(i);
+        for (size_t i = 0; i < gelu_impl16_count(); i++) /* the natives of a 16-bit --format */
+            if (gelu_impl16_at(i)->format == o->format->id) o->impls[o->count++] = gelu_impl16_at(i);
+    }
     /* The baseline is row 0 already; implementations this CPU lacks are noted and left out. */
     size_t kept = 0;
     for (size_t i = 0; i < o->count; i++) {
@@ -201,7 +226,29 @@ static int parse_options(bench_options *o, int argc, char **argv)
         else if (!parse_valued(o, argc, argv, &i, &status))
             status = usage_error("bench", "unexpected argument '%s'", argv[i]);
     }
+    if (status != EXIT_OK) return status;
+    if (!o->format) o->format = gelu_format_of(GELU_FORMAT_BINARY32);
+    if (o->format->storage_bits == 16 && o->csv)
+        return usage_error("bench", "--csv with --format %s: bench.csv has no format column yet",
+                           o->format->name);
+    for (size_t i = 0; i < o->count; i++)
+        if (o->impls[i]->format != GELU_FORMAT_BINARY32 && o->impls[i]->format != o->format->id)
+            return usage_error("bench", "'%s' is a %s implementation: give --format %s",
+                               o->impls[i]->name, gelu_format_of(o->impls[i]->format)->name,
+                               gelu_format_of(o->impls[i]->format)->name);
     return status;
+}
+
+/* A 16-bit run: every binary32 row (the baseline last, in views[count]) widened to the format. */
+static const gelu_impl *widen_options(bench_options *o, const gelu_impl *baseline)
+{
+    for (size_t i = 0; i < o->count; i++)
+        if (o->impls[i]->format == GELU_FORMAT_BINARY32) {
+            o->views[i] = gelu_impl_widened(o->impls[i], o->format->id);
+            o->impls[i] = &o->views[i];
+        }
+    o->views[o->count] = gelu_impl_widened(baseline, o->format->id);
+    return &o->views[o->count];
 }
 
 /* One measured (size, distribution). */
@@ -228,13 +275,18 @@ static void print_header(const bench_options *o, const gelu_impl *baseline)
            baseline->name);
     if (*gelu_absent_peers())
         printf("not built: %s (library absent or disabled at configure time)\n", gelu_absent_peers());
+    if (o->format->storage_bits == 16)
+        printf("format:    %s, %u bytes per element (read + written); binary32 implementations "
+               "and the baseline widened (x -> binary32 -> kernel -> round to nearest even)\n",
+               o->format->name, bench_bytes_per_element(o->format->id));
 }
 
 static void print_run(const bench_run_record *run, size_t count)
 {
     const bench_config *c = &run->cfg;
+    unsigned bytes = bench_bytes_per_element(c->format);
     printf("\n%s: %zu elements (%.6g KiB of input), %s, %u rounds\n", run->label, c->n,
-           (double)c->n * 4 / 1024, bench_dist_describe(c->dist), c->rounds);
+           (double)c->n * bytes / 2 / 1024, bench_dist_describe(c->dist), c->rounds);
     printf("%-24s %-8s %10s %8s %10s %8s %8s\n", "impl", "target", "ns/elem", "IQR", "Melem/s",
            "GB/s", "xReLU");
     bool inside = false;
@@ -246,7 +298,7 @@ static void print_run(const bench_run_record *run, size_t count)
         printf("%-24s %-8s %10.4g %7.1f%% %10.4g %8.3g %8.3g\n", name,
                gelu_target_name(r->impl->target), r->ns_median,
                100.0 * (r->ns_q3 - r->ns_q1) / r->ns_median, 1e3 / r->ns_median,
-               BENCH_BYTES_PER_ELEMENT / r->ns_median, r->ratio_median);
+               bytes / r->ns_median, r->ratio_median);
     }
     if (inside)
         printf("* timed inside the child: its own clock around the kernel call (the pipe and the\n"
@@ -305,7 +357,7 @@ static bench_config config_for(const bench_options *o, size_t n, bench_dist d)
     bool big = n >= ((size_t)16 << 20);
     return (bench_config){
         .n = n, .dist = d, .seed = o->seed, .threads = o->threads,
-        .rounds = big ? 5 : o->quick ? 9 : 31, .sample_seconds = 5e-4,
+        .rounds = big ? 5 : o->quick ? 9 : 31, .sample_seconds = 5e-4, .format = o->format->id,
     };
 }
 
@@ -353,8 +405,14 @@ static int run_all(const bench_options *o, const gelu_impl *baseline, FILE *csv)
 int cmd_bench(int argc, char **argv)
 {
     bench_options o = {.seed = DEFAULT_SEED, .threads = 1};
-    o.impls = malloc(gelu_impl_count() * sizeof *o.impls);
-    if (!o.impls) return EXIT_CHECK_FAILED;
+    size_t room = gelu_impl_count() + gelu_impl16_count() + 1;
+    o.impls = malloc(room * sizeof *o.impls);
+    o.views = malloc(room * sizeof *o.views);
+    if (!o.impls || !o.views) {
+        free(o.impls);
+        free(o.views);
+        return EXIT_CHECK_FAILED;
+    }
     int status = parse_options(&o, argc, argv);
     const gelu_impl *baseline = bench_default_baseline();
     if (status == EXIT_OK && !baseline) {
@@ -378,6 +436,7 @@ int cmd_bench(int argc, char **argv)
     }
     if (status == EXIT_OK) {
         complete_options(&o, baseline);
+        if (o.format->storage_bits == 16) baseline = widen_options(&o, baseline);
         print_header(&o, baseline);
         status = run_all(&o, baseline, have_csv ? csv.f : NULL);
     }
@@ -393,5 +452,6 @@ int cmd_bench(int argc, char **argv)
         atomic_file_abort(&csv);
     }
     free(o.impls);
+    free(o.views);
     return status < 0 ? EXIT_OK : status;
 }

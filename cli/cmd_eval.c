@@ -1,10 +1,12 @@
 /* gelucheck eval: one implementation at the given inputs, as CSV against the correctly rounded
  * reference: x,y,ref,ulp_error,abs_error (x, y, ref as C99 hex floats). */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "gelu_cr16.h"
 #include "gelu_impl.h"
 #include "reference.h"
 #include "targets.h"
@@ -25,7 +27,7 @@ static const char *evaluated_targets(char *buf, size_t size)
 static void print_help(void)
 {
     char targets[256];
-    printf("usage: gelucheck eval --impl NAME [--grad] [--against TARGET] X...\n\n"
+    printf("usage: gelucheck eval --impl NAME [--grad] [--against TARGET] [--format F] X...\n\n"
            "Evaluates implementation NAME (see 'gelucheck list') at each X and prints one CSV\n"
            "line per input under the header x,y,ref,ulp_error,abs_error:\n"
            "  x, y   the input and the implementation's output, as C99 hex floats (%%a)\n"
@@ -35,15 +37,45 @@ static void print_help(void)
            "  --impl NAME       the implementation (required)\n"
            "  --grad            evaluate the derivative against the reference's derivative\n"
            "  --against TARGET  the reference function: own (the implementation's own target,\n"
-           "                    the default), %s\n\n"
+           "                    the default), %s\n"
+           "  --format F        binary32 (default), bfloat16 or binary16: X must be a value of F;\n"
+           "                    a binary32 implementation runs widened (x -> binary32 -> kernel\n"
+           "                    -> round to nearest even to F), cr_bfloat16 and cr_binary16 as\n"
+           "                    they are; ref and ulp_error are F's\n\n"
            "X is decimal or a C99 hex float (-0x1.8p+1), inf or nan; negative numbers are plain\n"
            "arguments. Use -- before inputs that would otherwise look like options.\n",
            evaluated_targets(targets, sizeof targets));
 }
 
+/* A 16-bit implementation at binary32 values of its format: through the encodings. */
+static int eval16(const gelu_impl *m, bool grad, const float *xs, float *ys, size_t n)
+{
+    const gelu_format *f = gelu_format_of(m->format);
+    uint16_t *x16 = malloc(n * sizeof *x16), *y16 = malloc(n * sizeof *y16);
+    float *wx = malloc(n * sizeof *wx), *wy = malloc(n * sizeof *wy);
+    int st = x16 && y16 && wx && wy ? EXIT_OK : EXIT_CHECK_FAILED;
+    for (size_t i = 0; st == EXIT_OK && i < n; i++) {
+        uint32_t b;
+        memcpy(&b, &xs[i], sizeof b);
+        /* a NaN keeps its sign, quiet bit and payload's top bits; values round exactly */
+        x16[i] = isnan(xs[i]) ? (uint16_t)(b >> 16 & 0x8000u) | (uint16_t)(gelu_format_round(f, NAN) & 0x7fffu)
+                              : gelu_format_round(f, xs[i]);
+    }
+    if (st == EXIT_OK) {
+        gelu_impl_run_u16(m, grad, x16, y16, n, wx, wy);
+        for (size_t i = 0; i < n; i++) ys[i] = gelu_format_widen(f, y16[i]);
+    }
+    free(x16);
+    free(y16);
+    free(wx);
+    free(wy);
+    return st;
+}
+
 int cmd_eval(int argc, char **argv)
 {
     const char *impl_name = NULL, *against = "own";
+    const gelu_format *format = gelu_format_of(GELU_FORMAT_BINARY32);
     bool grad = false, options_done = false;
     float *xs = malloc((size_t)argc * sizeof *xs);
     size_t n = 0;
@@ -63,6 +95,10 @@ int cmd_eval(int argc, char **argv)
         } else if (!options_done && (got = option_value("eval", argc, argv, &i, "--impl", &v))) {
             if (got < 0) status = EXIT_USAGE;
             else impl_name = v;
+        } else if (!options_done && (got = option_value("eval", argc, argv, &i, "--format", &v))) {
+            if (got < 0) status = EXIT_USAGE;
+            else if (!(format = gelu_format_find(v)))
+                status = usage_error("eval", "unknown --format '%s': binary32, bfloat16 or binary16", v);
         } else if (!options_done && (got = option_value("eval", argc, argv, &i, "--against", &v))) {
             if (got < 0) status = EXIT_USAGE;
             else against = v;
@@ -75,11 +111,20 @@ int cmd_eval(int argc, char **argv)
         }
     }
     const gelu_impl *impl = NULL;
+    gelu_impl view;
     gelu_target target = GELU_TARGET_COUNT;
+    bool f16 = format && format->storage_bits == 16;
     if (status == EXIT_OK && !impl_name) status = usage_error("eval", "missing --impl NAME");
-    if (status == EXIT_OK && !(impl = gelu_impl_find(impl_name)))
-        status = usage_error("eval", "unknown implementation '%s' (see 'gelucheck list')", impl_name);
-    if (status == EXIT_OK && grad && !impl->derivative)
+    if (status == EXIT_OK && !(impl = f16 ? gelu_impl16_lookup(impl_name, format->id, &view)
+                                          : gelu_impl_find(impl_name)))
+        status = usage_error("eval", "unknown implementation '%s'%s%s (see 'gelucheck list')",
+                             impl_name, f16 ? " for --format " : "", f16 ? format->name : "");
+    for (size_t i = 0; status == EXIT_OK && f16 && i < n; i++)
+        if (!isnan(xs[i]) && gelu_format_widen(format, gelu_format_round(format, xs[i])) != xs[i])
+            status = usage_error("eval", "input %a is not a %s value (nearest: %a)", (double)xs[i],
+                                 format->name,
+                                 (double)gelu_format_widen(format, gelu_format_round(format, xs[i])));
+    if (status == EXIT_OK && grad && !impl->derivative && !impl->derivative_u16)
         status = usage_error("eval", "--grad: '%s' is forward only (it has no derivative kernel)",
                              impl->name);
     if (status == EXIT_OK) {
@@ -108,8 +153,9 @@ int cmd_eval(int argc, char **argv)
         free(xs);
         return EXIT_CHECK_FAILED;
     }
-    (grad ? impl->derivative : impl->forward)(xs, ys, n);
-    int failed = exec_failure_status("eval");
+    if (f16) status = eval16(impl, grad, xs, ys, n);
+    else (grad ? impl->derivative : impl->forward)(xs, ys, n);
+    int failed = status != EXIT_OK ? status : exec_failure_status("eval");
     if (failed != EXIT_OK) {
         free(xs);
         free(ys);
@@ -119,9 +165,10 @@ int cmd_eval(int argc, char **argv)
     mpfr_init2(exact, REF_EXACT_PREC);
     printf("x,y,ref,ulp_error,abs_error\n");
     for (size_t i = 0; i < n; i++) {
-        float ref = ref_eval(target, grad, xs[i], exact);
+        float ref = f16 ? (float)ref_eval_format(format, target, grad, xs[i], exact)
+                        : ref_eval(target, grad, xs[i], exact);
         printf("%a,%a,%a,%.9g,%.9g\n", (double)xs[i], (double)ys[i], (double)ref,
-               ref_ulp_error(ys[i], exact), ref_abs_error(ys[i], exact));
+               ref_ulp_error_format(format, ys[i], exact), ref_abs_error(ys[i], exact));
     }
     mpfr_clear(exact);
     free(ys);

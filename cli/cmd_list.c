@@ -7,6 +7,7 @@
 
 #include "cli.h"
 #include "exec_frameworks.h"
+#include "gelu_cr16.h"
 #include "gelu_impl.h"
 #include "plugin.h"
 
@@ -112,6 +113,14 @@ int cmd_list(int argc, char **argv)
                    : "outputs independent of it (probed: 1,024 inputs in one request and one by one)");
     }
     print_frameworks();
+    printf("\n16-bit formats (accuracy, eval, bench --format F): every implementation above runs "
+           "widened; natively:\n");
+    for (size_t i = 0; i < gelu_impl16_count(); i++) {
+        const gelu_impl *m = gelu_impl16_at(i);
+        printf("  %s: %s, target %s, correctly rounded %s\n", m->name,
+               gelu_format_of(m->format)->name, gelu_target_name(m->target),
+               m->contract.correctly_rounded ? "(claimed)" : "(no claim)");
+    }
     printf("\nthis CPU: %s\n", cpu_features_string(cpu_features(), feat, sizeof feat));
     print_peers();
     if (*gelu_absent_peers())

@@ -25,6 +25,8 @@
 #include "ranks.h"
 #include "refine.h"
 #include "report_stage.h"
+#include "gelu_cr16.h"
+#include "scan_small.h"
 
 #define DEFAULT_DIR "report"
 enum { QUICK_SAMPLE = 1000000, QUICK_SEED = 1 };
@@ -320,6 +322,54 @@ static int run_compare(const report_args *a, report_stage *st, compare_sets **ou
     return 0;
 }
 
+/* The 16-bit formats, bfloat16 and binary16: every input of each, the report's implementations
+ * widened and the format's natives (scan_small.h), into out[] (one result per format) and
+ * accuracy_<format>.csv. The number of results; −1 after a message. Not in --quick (its note). */
+enum { REPORT_FORMATS16 = 2 };
+static int run_formats16(const report_args *a, const report_impls *impls, report_stage *st,
+                         scan_result *out[REPORT_FORMATS16], gelu_impl **views_out)
+{
+    static const gelu_format_id ids[REPORT_FORMATS16] = {GELU_FORMAT_BFLOAT16, GELU_FORMAT_BINARY16};
+    *views_out = NULL;
+    if (a->quick) return 0;
+    size_t room = impls->n + gelu_impl16_count();
+    gelu_impl *views = calloc(room * REPORT_FORMATS16, sizeof *views);
+    const gelu_impl **list = calloc(room, sizeof *list);
+    int n = 0, rc = views && list ? 0 : -1;
+    for (int k = 0; k < REPORT_FORMATS16 && rc == 0; k++) {
+        size_t m = 0;
+        for (size_t i = 0; i < impls->n; i++) {
+            views[k * room + m] = gelu_impl_widened(impls->list[i], ids[k]);
+            list[m] = &views[k * room + m];
+            m++;
+        }
+        for (size_t i = 0; i < gelu_impl16_count(); i++)
+            if (gelu_impl16_at(i)->format == ids[k]) list[m++] = gelu_impl16_at(i);
+        scan_small_config cfg = {.format = ids[k], .impls = list, .nimpls = m, .grad = true,
+                                 .threads = (unsigned)a->threads};
+        const char *err = "out of memory";
+        char name[64];
+        out[k] = calloc(1, sizeof *out[k]);
+        if (!out[k] || scan_small_run(&cfg, out[k], &err) != 0) {
+            fprintf(stderr, "gelucheck report: the %s scan: %s\n", gelu_format_of(ids[k])->name, err);
+            rc = -1;
+            break;
+        }
+        n++;
+        snprintf(name, sizeof name, "accuracy_%s.csv", gelu_format_of(ids[k])->name);
+        csv_job job = {out[k], accuracy_csv_write};
+        if (report_stage_write(st, name, write_csv, &job) != 0) rc = -1;
+    }
+    free(list);
+    if (rc != 0) {
+        for (int k = 0; k < n; k++) scan_result_free(out[k]);
+        free(views);
+        return -1;
+    }
+    *views_out = views; /* the results point at them: the caller frees both */
+    return n;
+}
+
 static int write_report(const report_args *a, const report_impls *impls, report_stage *st,
                         const scan_result *r, int *baseline_status)
 {
@@ -384,16 +434,31 @@ static int write_report(const report_args *a, const report_impls *impls, report_
         for (int k = 0; k < PLOT_COUNT; k++) free(svg[k]);
         return -1;
     }
+    scan_result *formats16[REPORT_FORMATS16] = {NULL};
+    gelu_impl *views16 = NULL;
+    int nformats16 = run_formats16(a, impls, st, formats16, &views16);
+    if (nformats16 < 0) {
+        free(why);
+        free(broken);
+        for (int k = 0; k < PLOT_COUNT; k++) free(svg[k]);
+        return -1;
+    }
     html_report h = {s,        &meta,       {NULL},     note,
                      broken,   0,           &moons,     baseline,
-                     a->baseline, baseline_note[0] ? baseline_note : NULL};
+                     a->baseline, baseline_note[0] ? baseline_note : NULL, NULL, 0, NULL};
     for (int k = 0; k < PLOT_COUNT; k++) h.svg[k] = svg[k];
+    h.formats16 = (const scan_result *const *)formats16;
+    h.nformats16 = (size_t)nformats16;
+    h.formats16_note = "Not run in --quick: gelucheck accuracy --format bfloat16 --grad (and "
+                       "binary16) scans them, about 10 s of CPU.";
     for (size_t i = 0; i < r->nimpls; i++)
         if (scan_contract_violations(r, i, why + h.nbroken * WHY_SIZE, WHY_SIZE)) {
             broken[h.nbroken] = why + h.nbroken * WHY_SIZE;
             h.nbroken++;
         }
     int rc = report_stage_write(st, "index.html", write_html, &h); /* manifest.json is staged */
+    for (int k = 0; k < nformats16; k++) scan_result_free(formats16[k]);
+    free(views16);
     for (int k = 0; k < PLOT_COUNT; k++) free(svg[k]);
     free(why);
     free(broken);

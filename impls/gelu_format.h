@@ -1,7 +1,7 @@
 /* The number formats kernels read and write: one descriptor per format, {name, storage size,
  * precision, exponent range, encoding <-> value}, and what follows from them (special
- * encodings, the number of encodings). Only binary32 is registered; the others this descriptor
- * is made for (docs/DESIGN.md, "Formats"):
+ * encodings, the number of encodings). binary32, bfloat16 and binary16 are registered; binary64
+ * is the one left of those this descriptor is made for (docs/DESIGN.md, "Formats"):
  *
  *   format    storage   bits  precision  emin    emax   smallest subnormal
  *   bfloat16  uint16_t  16    8          −126    127    2^-133
@@ -25,7 +25,7 @@
 /* The registered formats, one line each: the enum's suffix, then the descriptor's row in
  * impls/formats.c. New formats are appended: the ids are part of the descriptor that plugins
  * will be built against (binary32 stays 0, the default of a row that does not set `format`). */
-#define GELU_FORMATS(X) X(BINARY32)
+#define GELU_FORMATS(X) X(BINARY32) X(BFLOAT16) X(BINARY16)
 
 typedef enum {
 #define GELU_FORMAT_ENUM(id) GELU_FORMAT_##id,
@@ -61,5 +61,21 @@ uint64_t gelu_format_encodings(const gelu_format *f);
  * −inf, +qNaN, −qNaN, +sNaN, −sNaN, ±largest finite, ±smallest normal, ±smallest subnormal. */
 enum { GELU_FORMAT_SPECIAL_COUNT = 14 };
 void gelu_format_special_encodings(const gelu_format *f, uint64_t out[GELU_FORMAT_SPECIAL_COUNT]);
+
+/* The conversions a framework makes around a binary32 kernel, for the 16-bit formats
+ * (storage_bits 16):
+ *   gelu_format_round: any double v to the format's encoding, rounded once, to nearest with ties
+ *     to even (the current rounding mode must be the default one), gradual underflow, overflow
+ *     to ±inf, signed zeros kept; a NaN gives the format's quiet NaN of v's sign. From a binary32
+ *     y (exact in a double) it is the round-to-nearest-even narrowing of y, as frameworks'
+ *     float → bfloat16/half conversions do.
+ *   gelu_format_widen: an encoding to binary32, exactly (every bfloat16 and binary16 value is a
+ *     binary32 value); a NaN keeps its sign, its quiet bit and its payload (shifted up), so a
+ *     signalling NaN stays signalling. */
+uint16_t gelu_format_round(const gelu_format *f, double v);
+float gelu_format_widen(const gelu_format *f, uint16_t bits);
+/* gelu_format_round of a binary32 y, from its bits (no libm but rintf for binary16's subnormals):
+ * the widened adapter's narrowing, the same encodings. */
+uint16_t gelu_format_narrow(const gelu_format *f, float y);
 
 #endif

@@ -173,6 +173,19 @@ const char *gelu_target_list(bool gelu_only, char *buf, size_t size);
  * none. */
 const char *gelu_absent_peers(void);
 
+/* The widened adapter (impls/widened.c): binary32 implementation b32 run in the 16-bit format
+ * `format` as frameworks run it (widen, the binary32 kernel, round to nearest even). The view
+ * keeps b32's name, target, features and binary32 kernels, has no 16-bit kernels (which marks
+ * it widened) and claims only monotonicity (when b32 does). */
+gelu_impl gelu_impl_widened(const gelu_impl *b32, gelu_format_id format);
+/* Whether a 16-bit descriptor is such a view. */
+bool gelu_impl_is_widened(const gelu_impl *m);
+/* y = m's forward (grad: derivative) at the 16-bit encodings x[0..n), for a descriptor of a
+ * 16-bit format: its own kernels, or widened through wx[], wy[] (n floats each; unused for a
+ * native one). */
+void gelu_impl_run_u16(const gelu_impl *m, bool grad, const uint16_t *x, uint16_t *y, size_t n,
+                       float *wx, float *wy);
+
 /* The CPU features this machine has (CPU_FEATURE_* bits). */
 unsigned cpu_features(void);
 /* "avx2,fma" style list of the bits in `features` into buf; "none" when empty. */

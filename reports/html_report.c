@@ -747,7 +747,77 @@ static const char files_section[] =
     "<li><code>bench.csv</code>: the benchmark, per size (<code>timed</code>: <i>child</i> for "
     "an exec child timed by its own clock).</li>\n"
     "<li><code>moons.csv</code>: the make_moons experiment, one row per seed and "
-    "implementation (as <code>gelucheck moons --csv</code>).</li>\n</ul>\n";
+    "implementation (as <code>gelucheck moons --csv</code>).</li>\n"
+    "<li><code>accuracy_bfloat16.csv</code>, <code>accuracy_binary16.csv</code> (not in "
+    "<code>--quick</code>): the 16-bit formats' scans, with <code>accuracy.csv</code>'s "
+    "columns.</li>\n</ul>\n";
+
+/* Share of a row's inputs that are not correctly rounded, as a cell. */
+static void not_cr_cell(FILE *f, const error_metrics *e)
+{
+    uint64_t wrong = e->count - e->correctly_rounded;
+    double share = e->count ? 100.0 * (double)wrong / (double)e->count : 0;
+    html_open_num(f, share);
+    fprintf(f, "%llu <small>%.3g%%</small></td>", (unsigned long long)wrong, share);
+}
+
+/* One table per 16-bit format: per implementation (widened binary32 ones, then the natives),
+ * against its own target, the inputs whose result is not correctly rounded in the format (the
+ * double rounding's cost for a widened one), the max ULP, monotonicity, specials, contract. */
+static void format16_table(FILE *f, const scan_result *r)
+{
+    const char *name = gelu_format_of(r->impls[0]->format)->name;
+    fprintf(f, "<h3>%s</h3>\n<div class=\"scroll\">\n<table>\n<thead><tr><th class=\"l\">implementation</th>"
+               "<th>run as</th><th>not correctly rounded, forward</th><th>derivative</th>"
+               "<th>max ULP (%s), forward</th><th>derivative</th><th>monotonicity violations</th>"
+               "<th>special values wrong</th><th>contract</th></tr></thead>\n<tbody>\n", name, name);
+    for (size_t i = 0; i < r->nimpls; i++) {
+        const gelu_impl *m = r->impls[i];
+        const impl_metrics *im = &r->metrics[i];
+        char why[512];
+        fputs("<tr><td><code>", f);
+        html_text(f, m->name);
+        fprintf(f, "</code></td><td>%s</td>", gelu_impl_is_widened(m) ? "widened" : "native");
+        for (int d = 0; d < DIR_COUNT; d++) {
+            if (r->grad || d == DIR_FORWARD) not_cr_cell(f, &im->err[REF_OWN][d]);
+            else fputs("<td>–</td>", f);
+        }
+        for (int d = 0; d < DIR_COUNT; d++) {
+            double u = im->err[REF_OWN][d].max_ulp.value;
+            if (r->grad || d == DIR_FORWARD) {
+                html_open_num(f, u);
+                fprintf(f, "%.4g</td>", u);
+            } else {
+                fputs("<td>–</td>", f);
+            }
+        }
+        size_t specials = r->extras[i].nspecial_failed[0] + r->extras[i].nspecial_failed[1];
+        html_open_num(f, (double)im->mono.violations);
+        fprintf(f, "%llu</td>", (unsigned long long)im->mono.violations);
+        html_open_num(f, (double)specials);
+        fprintf(f, "%zu</td><td>%s</td></tr>\n", specials,
+                scan_contract_violations(r, i, why, sizeof why) ? "<strong>broken</strong>" : "kept");
+    }
+    fputs("</tbody></table>\n</div>\n", f);
+}
+
+static void formats16_section(FILE *f, const html_report *h)
+{
+    fputs("<h2>16-bit formats: every bfloat16 and binary16 input</h2>\n", f);
+    if (!h->nformats16) {
+        fputs("<p>", f);
+        html_text(f, h->formats16_note ? h->formats16_note : "Not run.");
+        fputs("</p>\n", f);
+        return;
+    }
+    fputs("<p>All 65,536 encodings of each format, forward and derivative, against the correctly "
+          "rounded value in the format (MPFR). A <em>widened</em> implementation is a binary32 one "
+          "run as frameworks run it: x widened to binary32, its kernel, the result rounded to "
+          "nearest even to the format; its &ldquo;not correctly rounded&rdquo; count is what that "
+          "costs. A <em>native</em> one takes and returns the format's encodings. The CSV: <code>accuracy_bfloat16.csv</code>, "
+          "<code>accuracy_binary16.csv</code>.</p>\n", f);
+    for (size_t k = 0; k < h->nformats16; k++) format16_table(f, h->formats16[k]);
+}
 
 int html_report_write(FILE *f, const html_report *h)
 {
@@ -763,6 +833,7 @@ int html_report_write(FILE *f, const html_report *h)
     broken_section(f, h);
     plots_section(f, h);
     moons_section(f, h->moons);
+    formats16_section(f, h);
     fputs(how_to_read, f);
     run_details(f, h->meta, h->results);
     fputs(files_section, f);

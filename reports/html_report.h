@@ -15,6 +15,7 @@
 #include "moons.h"
 #include "plots.h"
 #include "results.h"
+#include "scan.h"
 
 /* s escaped for HTML text and attribute values (NULL: nothing). */
 void html_text(FILE *f, const char *s);
@@ -45,6 +46,11 @@ typedef struct {
     const compare_sets *baseline; /* report --baseline: what changed since; NULL: no section */
     const char *baseline_dir;     /* the baseline's directory, NULL without --baseline */
     const char *baseline_note;    /* why the baseline could not be compared, or NULL */
+    /* The 16-bit formats' scans (scan_small.h), one result per format, its section's tables;
+     * none: the section says why (formats16_note). */
+    const scan_result *const *formats16;
+    size_t nformats16;
+    const char *formats16_note;
 } html_report;
 
 /* Writes the page; 0, or −1 when the stream fails. */

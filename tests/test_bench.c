@@ -76,3 +76,42 @@ Test(bench, one_result_per_implementation_any_threads)
         }
     }
 }
+
+/* A 16-bit run: bytes per element follow the format; the kernels get the format's encodings of
+ * the seeded inputs (a native kernel planted here checks them against bench_fill_inputs rounded
+ * to bfloat16), the baseline and the binary32 implementations run widened. */
+static size_t bf16_calls, bf16_bad_inputs;
+static uint16_t bf16_want[1001];
+
+static void bf16_recorder(const uint16_t *x, uint16_t *y, size_t n)
+{
+    bf16_calls++;
+    for (size_t i = 0; i < n; i++) {
+        bf16_bad_inputs += x[i] != bf16_want[i];
+        y[i] = x[i];
+    }
+}
+
+Test(bench, sixteen_bit_runs_on_the_formats_encodings)
+{
+    cr_expect_eq(bench_bytes_per_element(GELU_FORMAT_BINARY32), 8u);
+    cr_expect_eq(bench_bytes_per_element(GELU_FORMAT_BFLOAT16), 4u);
+    cr_expect_eq(bench_bytes_per_element(GELU_FORMAT_BINARY16), 4u);
+    const gelu_format *bf = gelu_format_of(GELU_FORMAT_BFLOAT16);
+    float x[1001];
+    bench_fill_inputs(BENCH_DIST_NORMAL, 1, x, 1001);
+    for (size_t i = 0; i < 1001; i++) bf16_want[i] = gelu_format_narrow(bf, x[i]);
+    gelu_impl native = {.name = "recorder", .format = GELU_FORMAT_BFLOAT16,
+                        .forward_u16 = bf16_recorder, .derivative_u16 = bf16_recorder};
+    gelu_impl base = gelu_impl_widened(bench_default_baseline(), GELU_FORMAT_BFLOAT16);
+    gelu_impl erfc = gelu_impl_widened(gelu_impl_find("erfc_f64"), GELU_FORMAT_BFLOAT16);
+    const gelu_impl *impls[] = {&erfc, &native};
+    bench_config cfg = {.n = 1001, .dist = BENCH_DIST_NORMAL, .seed = 1, .threads = 1,
+                        .rounds = 3, .sample_seconds = 1e-4, .format = GELU_FORMAT_BFLOAT16};
+    bench_result r[3];
+    cr_assert_eq(bench_run(&cfg, &base, impls, 2, r), 0);
+    cr_expect_gt(bf16_calls, 0u);
+    cr_expect_eq(bf16_bad_inputs, 0u, "%zu inputs not the bfloat16 encodings of the samples",
+                 bf16_bad_inputs);
+    for (int k = 0; k < 3; k++) cr_expect(r[k].calls >= 1 && r[k].ns_median > 0, "%s", r[k].impl->name);
+}

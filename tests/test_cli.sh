@@ -417,5 +417,25 @@ expect_usage_error "cannot read '$scratch/none/accuracy.csv'" markdown "$scratch
 expect_usage_error "'b': one directory only" markdown "$scratch/md" b
 expect_usage_error "'--csv'" markdown --csv x
 
+# --format: 16-bit values only, known formats, whole-domain scans only; the widened adapter and
+# the correctly rounded bfloat16 GELU at the smallest subnormal 2^-133, by hand: binary32's
+# GELU(2^-133) is 2^-134, a bfloat16 tie that goes to even (0); the exact value is above it (2^-133).
+expect_usage_error "0x1.19999ap+0 is not a binary16 value" eval --format binary16 --impl cr 1.1
+expect_usage_error "'binary8'" eval --format binary8 --impl cr 1
+expect_usage_error "'cr_bfloat16' for --format binary16" eval --format binary16 --impl cr_bfloat16 1
+expect_usage_error "'binary8'" accuracy --format binary8
+expect_usage_error "--sample does not apply" accuracy --format bfloat16 --sample 10
+expect_usage_error "--shard does not apply" accuracy --format binary16 --shard 1/2
+expect_usage_error "'nope' for --format bfloat16" accuracy --format bfloat16 --impl nope
+expect_usage_error "--impl 'cr' is given twice" accuracy --format bfloat16 --impl cr --impl cr_bfloat16,cr
+expect_usage_error "--csv with --format binary16" bench --format binary16 --csv "$scratch/b16.csv"
+expect_usage_error "give --format bfloat16" bench --impl cr_bfloat16 --quick
+expect_usage_error "'binary8'" bench --format binary8
+"$g" eval --format bfloat16 --impl cr 0x1p-133 >"$out" 2>"$err"
+grep -q '^0x1p-133,0x0p+0,0x1p-133,' "$out" || { echo "FAIL: widened cr at 2^-133: $(cat "$out" "$err")"; fails=$((fails + 1)); }
+"$g" eval --format bfloat16 --impl cr_bfloat16 0x1p-133 1 >"$out" 2>"$err"
+grep -q '^0x1p-133,0x1p-133,0x1p-133,' "$out" && grep -q '^0x1p+0,0x1.aep-1,0x1.aep-1,' "$out" ||
+    { echo "FAIL: cr_bfloat16 at 2^-133 and 1: $(cat "$out" "$err")"; fails=$((fails + 1)); }
+
 [ $fails -eq 0 ] && echo "cli: all checks passed"
 exit $fails

@@ -1,13 +1,15 @@
 /* The format descriptor (impls/gelu_format.h) and what is threaded through it: the registered
  * descriptors against IEEE 754's parameters, the special encodings derived from a descriptor
  * (binary32's against its literal list, and bfloat16's and binary16's from descriptors written
- * here, as the formats issue will register them), the reference's rounding to a format and its
+ * here, the registered rows held to them), the 16-bit rounding and widening against values
+ * known by hand and against MPFR, the reference's rounding to a format and its
  * ULP function per format against values known by hand, the binary32 specialisation of the
  * ULP function against the general one, and the checks' planted failures: an inconsistent
  * descriptor, a descriptor whose kernels are not its format's, a scan of another format. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "gelu_format.h"
 #include "reference.h"
@@ -229,12 +231,161 @@ Test(format, oracle_rounds_to_the_format)
     double r = eval_in(&binary16, GELU_TARGET_EXACT, false, -0x1p-24);
     cr_expect(r == 0 && signbit(r), "GELU(-2^-24) in binary16: %a, want -0", r);
     cr_expect_eq(eval_in(&binary16, GELU_TARGET_EXACT, false, 0x3p-24), 0x1p-23);
+    cr_expect_eq(eval_in(&bfloat16, GELU_TARGET_EXACT, false, 0x1p-133), 0x1p-133);
+    r = eval_in(&bfloat16, GELU_TARGET_EXACT, false, -0x1p-133);
+    cr_expect(r == 0 && signbit(r), "GELU(-2^-133) in bfloat16: %a, want -0", r);
     cr_expect_eq(eval_in(&binary16, GELU_TARGET_EXACT, false, -0x3p-24), -0x1p-24);
     cr_expect_eq(eval_in(&bfloat16, GELU_TARGET_TANH, false, 0x1p-133), 0x1p-133);
     cr_expect_eq(eval_in(&binary16, GELU_TARGET_EXACT, true, 0.0), 0.5);
     cr_expect_eq(eval_in(&binary16, GELU_TARGET_RELU, false, -3.0), 0.0);
+    /* GELU'(1) = Φ(1) + φ(1) = 0.84134474606854 + 0.24197072451914 = 1.08331547058768: 138.66
+     * steps of 2^-7 (bfloat16) and 1109.31 of 2^-10 (binary16) above 1 */
+    cr_expect_eq(eval_in(&bfloat16, GELU_TARGET_EXACT, true, 1.0), 139 * 0x1p-7);
+    cr_expect_eq(eval_in(&binary16, GELU_TARGET_EXACT, true, 1.0), 1109 * 0x1p-10);
+    /* at the largest finite inputs, GELU(x) = x − (a value below 2^-10^8) rounds to x, GELU' to
+     * 1; at their negatives to −0 */
+    cr_expect_eq(eval_in(&binary16, GELU_TARGET_EXACT, false, 65504.0), 65504.0);
+    cr_expect_eq(eval_in(&bfloat16, GELU_TARGET_EXACT, false, 0x1.fep127), 0x1.fep127);
+    cr_expect_eq(eval_in(&bfloat16, GELU_TARGET_EXACT, true, 0x1.fep127), 1.0);
+    r = eval_in(&binary16, GELU_TARGET_EXACT, true, -65504.0);
+    cr_expect(r == 0 && signbit(r), "GELU'(-65504) in binary16: %a, want -0", r);
     const gelu_format *b32 = gelu_format_of(GELU_FORMAT_BINARY32);
     for (float x = -20.0f; x < 20.0f; x += 0.37f)
         cr_expect_eq((double)ref_round(GELU_TARGET_EXACT, true, x),
                      eval_in(b32, GELU_TARGET_EXACT, true, x), "x = %a", (double)x);
+}
+
+/* The registered 16-bit rows are the descriptors written above (IEEE 754 table 3.5, bfloat16 as
+ * binary32's upper half), and their encodings mean what they do by hand. */
+Test(format, registered_16_bit_formats)
+{
+    const gelu_format *bf = gelu_format_find("bfloat16"), *h = gelu_format_find("binary16");
+    cr_assert_not_null(bf);
+    cr_assert_not_null(h);
+    const gelu_format *want[2] = {&bfloat16, &binary16}, *got[2] = {bf, h};
+    for (int i = 0; i < 2; i++) {
+        cr_expect_eq(got[i]->storage_bits, 16u, "%s", want[i]->name);
+        cr_expect_eq(got[i]->precision, want[i]->precision, "%s", want[i]->name);
+        cr_expect_eq(got[i]->emin, want[i]->emin, "%s", want[i]->name);
+        cr_expect_eq(got[i]->emax, want[i]->emax, "%s", want[i]->name);
+        cr_expect_eq(gelu_format_encodings(got[i]), 65536u, "%s", want[i]->name);
+    }
+    /* bfloat16: 1 = 0x3f80, 0x1.aep-1 = 0 01111110 1010111 = 0x3f57 (GELU(1), test below),
+     * 2^-133 = 0x0001, the largest finite 0x1.fep127 = 0x7f7f */
+    cr_expect_eq(bf->to_double(0x3f80), 1.0);
+    cr_expect_eq(bf->to_double(0x3f57), 0x1.aep-1);
+    cr_expect_eq(bf->to_double(0x8001), -0x1p-133);
+    cr_expect_eq(bf->to_double(0x7f7f), 0x1.fep127);
+    cr_expect_eq(bf->to_double(0x0080), 0x1p-126);
+    cr_expect_eq(bf->from_double(0x1.aep-1), 0x3f57u);
+    /* binary16: 0x1.aecp-1 = 0 01110 1010111011 = 0x3abb, 2^-24 = 0x0001, 65504 = 0x7bff */
+    cr_expect_eq(h->to_double(0x3abb), 0x1.aecp-1);
+    cr_expect_eq(h->to_double(0x0001), 0x1p-24);
+    cr_expect_eq(h->to_double(0x03ff), 0x3ffp-24);
+    cr_expect_eq(h->to_double(0x0400), 0x1p-14);
+    cr_expect_eq(h->to_double(0xfbff), -65504.0);
+    cr_expect(isinf(h->to_double(0x7c00)) && isnan(h->to_double(0x7e01)));
+    cr_expect_eq(h->from_double(-0x1p-24), 0x8001u);
+    cr_expect_eq(h->from_double(-0.0), 0x8000u);
+    cr_expect_eq(h->from_double(NAN), 0x7e00u);
+}
+
+/* gelu_format_round (a framework's narrowing, in impls/, no MPFR) on values known by hand. */
+Test(format, narrowing_by_hand)
+{
+    const gelu_format *bf = gelu_format_of(GELU_FORMAT_BFLOAT16), *h = gelu_format_of(GELU_FORMAT_BINARY16);
+    cr_expect_eq(gelu_format_round(bf, 0x1.01p0), 0x3f80u);      /* tie, to even (1) */
+    cr_expect_eq(gelu_format_round(bf, 0x1.03p0), 0x3f82u);      /* tie, to even (1 + 2^-6) */
+    cr_expect_eq(gelu_format_round(bf, 0x1.fep127), 0x7f7fu);
+    cr_expect_eq(gelu_format_round(bf, 0x1.fefffp127), 0x7f7fu);
+    cr_expect_eq(gelu_format_round(bf, 0x1.ffp127), 0x7f80u);    /* tie with 2^128: overflow */
+    cr_expect_eq(gelu_format_round(bf, -0x1p-134), 0x8000u);     /* half the smallest: to −0 */
+    cr_expect_eq(gelu_format_round(bf, 0x3p-134), 0x0002u);      /* 1.5 × smallest: to even */
+    cr_expect_eq(gelu_format_round(bf, 0x1.fep-127), 0x0080u);   /* top subnormal tie: up, even */
+    cr_expect_eq(gelu_format_round(h, 65519.0), 0x7bffu);
+    cr_expect_eq(gelu_format_round(h, 65520.0), 0x7c00u);
+    cr_expect_eq(gelu_format_round(h, -0x1.0000001p-25), 0x8001u);
+    cr_expect_eq(gelu_format_round(h, 0x1p-25), 0x0000u);
+    cr_expect_eq(gelu_format_round(h, 0x7ffp-25), 0x0400u);      /* top subnormal tie: up, even */
+    cr_expect_eq(gelu_format_round(h, 2047.5), 0x6800u);         /* 2047.5: tie to 2048 */
+    cr_expect_eq(gelu_format_round(h, -INFINITY), 0xfc00u);
+    cr_expect_eq(gelu_format_round(h, -NAN), 0xfe00u);
+    /* widening keeps NaNs' kind: binary16's signalling 0x7d00 is binary32's 0x7fa00000 */
+    float w = gelu_format_widen(h, 0x7d00);
+    uint32_t wb;
+    memcpy(&wb, &w, sizeof wb);
+    cr_expect_eq(wb, 0x7fa00000u);
+    w = gelu_format_widen(bf, 0xffa1);
+    memcpy(&wb, &w, sizeof wb);
+    cr_expect_eq(wb, 0xffa10000u);
+    cr_expect_eq(gelu_format_widen(h, 0x0001), 0x1p-24f);
+}
+
+/* gelu_format_round against MPFR's rounding (ref_round_format, independent code) at every
+ * 16-bit value, every midpoint between neighbours and the binary32 values just either side of
+ * each midpoint: over all 65,536 encodings of both formats. */
+Test(format, narrowing_against_mpfr)
+{
+    mpfr_t v;
+    mpfr_init2(v, 64);
+    for (int k = GELU_FORMAT_BFLOAT16; k <= GELU_FORMAT_BINARY16; k++) {
+        const gelu_format *f = gelu_format_of((gelu_format_id)k);
+        for (uint32_t b = 0; b < 0x10000; b++) {
+            double x = f->to_double(b);
+            if (isnan(x)) continue;
+            cr_assert_eq(gelu_format_round(f, x), b, "%s 0x%04x", f->name, b);
+            double up = f->to_double(b + 1 == 0x10000 ? b : b + 1);
+            if ((b & 0x7fff) == 0x7fff || isnan(up) || isinf(x)) continue;
+            double mid = 0.5 * (x + up), probes[3] = {mid, nextafter(mid, -INFINITY),
+                                                      nextafter(mid, INFINITY)};
+            for (int p = 0; p < 3; p++) {
+                mpfr_set_d(v, probes[p], MPFR_RNDN);
+                double want = ref_round_format(f, v);
+                uint16_t got = gelu_format_round(f, probes[p]);
+                cr_assert_eq(f->to_double(got), want, "%s: %a rounds to 0x%04x, MPFR %a", f->name,
+                             probes[p], got, want);
+                cr_assert_eq(signbit(f->to_double(got)), signbit(want), "%s: %a", f->name, probes[p]);
+            }
+        }
+    }
+    mpfr_clear(v);
+}
+
+/* The adapter's bit conversions against the field-based ones: widening every encoding (NaNs by
+ * payload: quiet bit and fraction shifted up), narrowing at every value, midpoint and binary32
+ * neighbour of a midpoint, and at 2^20 binary32 encodings drawn at random. */
+Test(format, bit_conversions_match_the_fields)
+{
+    for (int k = GELU_FORMAT_BFLOAT16; k <= GELU_FORMAT_BINARY16; k++) {
+        const gelu_format *f = gelu_format_of((gelu_format_id)k);
+        for (uint32_t b = 0; b < 0x10000; b++) {
+            float w = gelu_format_widen(f, (uint16_t)b);
+            double d = f->to_double(b);
+            if (isnan(d)) {
+                uint32_t wb;
+                memcpy(&wb, &w, sizeof wb);
+                unsigned t = (unsigned)f->precision - 1;
+                cr_assert(isnan(w) && (wb >> 31) == (b >> 15) &&
+                              (wb & 0x7fffffu) == (b & ((1u << t) - 1)) << (23 - t),
+                          "%s 0x%04x widens to 0x%08x", f->name, b, wb);
+                continue;
+            }
+            cr_assert(w == d && !signbit(w) == !signbit(d), "%s 0x%04x: %a, want %a", f->name, b, (double)w, d);
+            double up = f->to_double(b + 1 < 0x10000 ? b + 1 : b);
+            float probes[4] = {w, (float)(0.5 * (d + up)), 0, 0};
+            probes[2] = nextafterf(probes[1], -INFINITY);
+            probes[3] = nextafterf(probes[1], INFINITY);
+            for (int p = 0; p < 4; p++)
+                cr_assert_eq(gelu_format_narrow(f, probes[p]), gelu_format_round(f, probes[p]),
+                             "%s: narrowing %a", f->name, (double)probes[p]);
+        }
+        srand(15);
+        for (int i = 0; i < 1 << 20; i++) {
+            uint32_t u = (uint32_t)rand() << 16 ^ (uint32_t)rand();
+            float y;
+            memcpy(&y, &u, sizeof y);
+            cr_assert_eq(gelu_format_narrow(f, y), gelu_format_round(f, y), "%s: narrowing 0x%08x",
+                         f->name, u);
+        }
+    }
 }

@@ -21,6 +21,8 @@
 #include "pick.h"
 #include "plugin.h"
 #include "report_stage.h"
+#include "gelu_cr16.h"
+#include "scan_small.h"
 
 /* ---- the report directory */
 
@@ -315,7 +317,7 @@ Test(report, page_inlines_svg_without_external_references)
                         "gelucheck report", "scan", "bench"};
     const char *broken[] = {"tie_b forward: max ULP error 9 > claimed 1"};
     html_report h = {load_fixture(), &meta, {svg, NULL, NULL, NULL}, "a note & more", broken, 1,
-                     NULL, NULL, NULL, NULL};
+                     NULL, NULL, NULL, NULL, NULL, 0, NULL};
     char *buf;
     size_t size;
     FILE *f = open_memstream(&buf, &size);
@@ -343,7 +345,7 @@ Test(report, page_answers_first_with_picks_choices_and_broken_contracts)
 {
     report_meta meta = {"cpu", "avx2", "gcc", "-O2", "today", "abc", "report", "scan", "bench"};
     const char *broken[] = {"tie_b forward: max ULP error 9 > claimed 1"};
-    html_report h = {load_fixture(), &meta, {NULL}, NULL, broken, 1, NULL, NULL, NULL, NULL};
+    html_report h = {load_fixture(), &meta, {NULL}, NULL, broken, 1, NULL, NULL, NULL, NULL, NULL, 0, NULL};
     char *buf;
     size_t size;
     FILE *f = open_memstream(&buf, &size);
@@ -382,7 +384,7 @@ Test(report, page_shows_the_changes_since_a_baseline)
     cr_assert_eq(compare_results(&cs->sets[0], &cs->sets[1], true, &cs->result, err, sizeof err),
                  0);
     cr_expect_eq(cs->result.regressions, 2, "max ULP worse and the contract broken");
-    html_report h = {&cs->sets[1], &meta, {NULL}, NULL, NULL, 0, NULL, cs, "old/run", NULL};
+    html_report h = {&cs->sets[1], &meta, {NULL}, NULL, NULL, 0, NULL, cs, "old/run", NULL, NULL, 0, NULL};
     char *buf;
     size_t size;
     FILE *f = open_memstream(&buf, &size);
@@ -399,7 +401,7 @@ Test(report, page_shows_the_changes_since_a_baseline)
     free(buf);
 
     html_report refused = {&cs->sets[1], &meta, {NULL}, NULL, NULL, 0, NULL,
-                           NULL, "old/run", "not the same domain"};
+                           NULL, "old/run", "not the same domain", NULL, 0, NULL};
     f = open_memstream(&buf, &size);
     cr_assert_eq(html_report_write(f, &refused), 0);
     fclose(f);
@@ -415,7 +417,7 @@ static char *page_with_moons(moons_experiment *e, moons_summary *sum)
 {
     report_meta meta = {"cpu", "avx2", "gcc", "-O2", "today", "abc", "report", "scan", "bench"};
     html_moons moons = {e, sum, "A tiny run"};
-    html_report h = {load_fixture(), &meta, {NULL}, NULL, NULL, 0, &moons, NULL, NULL, NULL};
+    html_report h = {load_fixture(), &meta, {NULL}, NULL, NULL, 0, &moons, NULL, NULL, NULL, NULL, 0, NULL};
     char *buf;
     size_t size;
     FILE *f = open_memstream(&buf, &size);
@@ -649,4 +651,55 @@ Test(report, dispatched_isa_is_read_back_and_checked)
     cr_expect(strstr(err, "column 'dispatched_isa': 'avx 2' is not an ISA name"), "%s", err);
     free(s);
     unlink(path);
+}
+
+/* The 16-bit formats' section: a table per format from the scans' results, each implementation
+ * with how it runs and its contract's verdict — a row planted with a wrong output at x = 1 is
+ * shown broken, with 1 input not correctly rounded; without scans, the note says why. */
+static void plant_one(const uint16_t *x, uint16_t *y, size_t n)
+{
+    gelu_impl16_find("cr_bfloat16", GELU_FORMAT_BFLOAT16)->forward_u16(x, y, n);
+    for (size_t i = 0; i < n; i++)
+        if (x[i] == 0x3f80) y[i]++;
+}
+
+Test(report, page_has_a_table_per_16_bit_format)
+{
+    gelu_impl planted = *gelu_impl16_find("cr_bfloat16", GELU_FORMAT_BFLOAT16);
+    planted.name = "planted16";
+    planted.forward_u16 = plant_one;
+    gelu_impl widened = gelu_impl_widened(gelu_impl_find("cr"), GELU_FORMAT_BFLOAT16);
+    const gelu_impl *impls[] = {&widened, gelu_impl16_find("cr_bfloat16", GELU_FORMAT_BFLOAT16), &planted};
+    scan_small_config cfg = {.format = GELU_FORMAT_BFLOAT16, .impls = impls, .nimpls = 3, .threads = 2};
+    scan_result *r = calloc(1, sizeof *r);
+    const char *err = NULL;
+    cr_assert(r && scan_small_run(&cfg, r, &err) == 0, "%s", err ? err : "");
+    report_meta meta = {"cpu", "avx2", "gcc", "-O2", "today", "abc", "report", "scan", "bench"};
+    const scan_result *formats[] = {r};
+    html_report h = {load_fixture(), &meta, {NULL}, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, 0, NULL};
+    h.formats16 = formats;
+    h.nformats16 = 1;
+    char *buf;
+    size_t size;
+    FILE *f = open_memstream(&buf, &size);
+    cr_assert_eq(html_report_write(f, &h), 0);
+    fclose(f);
+    char *sec = strstr(buf, "<h3>bfloat16</h3>");
+    cr_assert_not_null(sec);
+    cr_expect_not_null(strstr(sec, "<code>cr</code></td><td>widened</td>"), "%s", sec);
+    cr_expect_not_null(strstr(sec, "<code>cr_bfloat16</code></td><td>native</td><td data-v=\"0\">0 "));
+    char *p = strstr(sec, "<code>planted16</code></td><td>native</td>");
+    cr_assert_not_null(p);
+    /* its forward cell: 1 of 65,536 inputs, 100/65536 = 0.00152587890625 % */
+    cr_expect_not_null(strstr(p, "native</td><td data-v=\"0.00152587890625\">1 <small>"), "%.300s", p);
+    cr_expect_not_null(strstr(p, "<strong>broken</strong>"));
+    free(buf);
+    html_report none = {load_fixture(), &meta, {NULL}, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, 0, NULL};
+    none.formats16_note = "Not run in --quick";
+    f = open_memstream(&buf, &size);
+    cr_assert_eq(html_report_write(f, &none), 0);
+    fclose(f);
+    cr_expect_not_null(strstr(buf, "every bfloat16 and binary16 input</h2>\n<p>Not run in --quick</p>"));
+    free(buf);
+    scan_result_free(r);
 }

@@ -1,0 +1,21 @@
+/* The native implementations of the 16-bit formats (impls/gelu_cr16.c: the correctly rounded
+ * bfloat16 and binary16 GELUs). A list of their own, beside the registry: the registry's
+ * consumers (the binary32 scan, bench, moons, their tests) run binary32 kernels; `accuracy
+ * --format` runs these and the widened binary32 implementations. */
+#ifndef GELUCHECK_GELU_CR16_H
+#define GELUCHECK_GELU_CR16_H
+
+#include "gelu_impl.h"
+
+size_t gelu_impl16_count(void);
+const gelu_impl *gelu_impl16_at(size_t i);
+/* The native implementation called name in format, or NULL. */
+const gelu_impl *gelu_impl16_find(const char *name, gelu_format_id format);
+/* name in 16-bit format `format`: its native implementation of that name, else the registry's
+ * binary32 implementation widened into *view (gelu_impl_widened); NULL when neither exists. */
+const gelu_impl *gelu_impl16_lookup(const char *name, gelu_format_id format, gelu_impl *view);
+/* How many inputs, since the program started, neither the fast nor the x87 path decided (their
+ * result is the fast path's upper rounding, not proven): 0 over all inputs of both formats. */
+unsigned long gelu_cr16_unresolved(void);
+
+#endif
