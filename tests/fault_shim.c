@@ -6,11 +6,16 @@
  *   GELUCHECK_FAIL_WRITE=NAME    fflush() and fclose() of a stream on NAME fail with ENOSPC
  *                                (the stream is still closed): a full disk
  *   GELUCHECK_FAIL_CREATE=NAME   mkstemp() and fopen(…, "w") of NAME fail with EACCES
+ *   GELUCHECK_KILL_AFTER=PREFIX:N  the process SIGKILLs itself right after its N-th successful
+ *                                rename() onto a file whose name starts with PREFIX (a run killed
+ *                                after exactly N chunk files, whatever the machine's speed)
  *
  * Test-only code; not part of gelucheck. */
 #define _GNU_SOURCE /* RTLD_NEXT */
 #include <dlfcn.h>
 #include <errno.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,7 +56,16 @@ int rename(const char *from, const char *to)
         errno = EPERM;
         return -1;
     }
-    return real(from, to);
+    int rc = real(from, to);
+    const char *kill_after = getenv("GELUCHECK_KILL_AFTER"), *colon;
+    if (rc == 0 && kill_after && (colon = strchr(kill_after, ':'))) {
+        static atomic_long renamed;
+        const char *slash = strrchr(to, '/'), *base = slash ? slash + 1 : to;
+        if (strncmp(base, kill_after, (size_t)(colon - kill_after)) == 0 &&
+            atomic_fetch_add(&renamed, 1) + 1 == atol(colon + 1))
+            raise(SIGKILL);
+    }
+    return rc;
 }
 
 int fflush(FILE *f)

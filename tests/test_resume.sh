@@ -6,10 +6,11 @@
 #   a checkpoint id, a file where the directory should be: refused (exit 2) naming it;
 # - with MPI (MPIRUN not "none"): 2 ranks write the same CSVs, rank 1 having scanned chunks;
 #   with a checkpoint left by a killed run too.
-# Usage: test_resume.sh GELUCHECK MPIRUN|none
+# Usage: test_resume.sh GELUCHECK MPIRUN|none FAULT_SHIM
 set -u
 g=$1
 mpirun=$2
+shim=$3
 fails=0
 d=$(mktemp -d)
 trap 'rm -rf "$d"' EXIT
@@ -29,16 +30,14 @@ same() {
 
 n_chunks() { ls "$1" 2>/dev/null | grep -c '^chunk-.*\.partial$'; }
 
-# kill_after DIR N ARGS...: starts gelucheck ARGS, SIGKILLs it once DIR holds N chunk files
-# (or when it ends by itself); prints the number of chunk files left.
+# kill_after DIR N ARGS...: runs gelucheck ARGS, SIGKILLed right after it put its N-th chunk
+# file in place (the fault shim's GELUCHECK_KILL_AFTER: exact, however fast the machine; polling
+# the directory missed the last chunks on a fast run); prints the number of chunk files left.
 kill_after() {
     dir=$1 want=$2
     shift 2
-    "$g" "$@" >/dev/null 2>&1 &
-    pid=$!
-    while kill -0 "$pid" 2>/dev/null && [ "$(n_chunks "$dir")" -lt "$want" ]; do sleep 0.02; done
-    kill -9 "$pid" 2>/dev/null
-    wait "$pid" 2>/dev/null
+    LD_PRELOAD=$shim GELUCHECK_KILL_AFTER=chunk-:$want \
+        ASAN_OPTIONS=${ASAN_OPTIONS:-}:verify_asan_link_order=0 "$g" "$@" >/dev/null 2>&1
     n_chunks "$dir"
 }
 
@@ -51,7 +50,7 @@ for want in 1 128 250; do
     ck="$d/ck$want"
     # shellcheck disable=SC2086
     left=$(kill_after "$ck" "$want" $run --checkpoint "$ck")
-    if [ "$left" -lt 1 ] || [ "$left" -ge $chunks ]; then
+    if [ "$left" -lt "$want" ] || [ "$left" -ge $chunks ]; then
         fail "kill after $want chunks: $left chunk files left (the kill missed the run)"
     fi
     # shellcheck disable=SC2086
@@ -67,7 +66,7 @@ ck="$d/twice"
 # shellcheck disable=SC2086
 first=$(kill_after "$ck" 40 $run --checkpoint "$ck")
 # shellcheck disable=SC2086
-second=$(kill_after "$ck" $((first + 60)) $run --checkpoint "$ck")
+second=$(kill_after "$ck" 60 $run --checkpoint "$ck") # 60 more chunks
 [ "$second" -gt "$first" ] || fail "second kill: $second chunk files after $first"
 # shellcheck disable=SC2086
 "$g" $run --checkpoint "$ck" --csv "$d/twice.csv" --ranges-csv "$d/twice.ranges.csv" \
