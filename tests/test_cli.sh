@@ -205,14 +205,14 @@ rm -rf "$csv"
 # A tiny benchmark run writes the documented CSV: the baseline first, then every implementation
 # this CPU runs, ratios positive. Timings themselves are not checked (shared, noisy machine).
 header="size,n,dist,seed,threads,rounds,calls,impl,target,features,ns_per_element_median,"
-header="${header}ns_per_element_q1,ns_per_element_q3,elements_per_s,gb_per_s,ratio_to_baseline,baseline,timed"
+header="${header}ns_per_element_q1,ns_per_element_q3,elements_per_s,gb_per_s,ratio_to_baseline,baseline,timed,format"
 csv="$csvdir/bench.csv"
 if ! "$g" bench --size 64 --quick --csv "$csv" >"$out" 2>"$err" ||
    [ "$(head -1 "$csv")" != "$header" ] || ! grep -q '^baseline: *relu' "$out"; then
     echo "FAIL: bench --size 64 --quick: $(cat "$err") $(head -3 "$csv" 2>/dev/null)"
     fails=$((fails + 1))
 fi
-awk -F, 'NR == 2 && $8 != $17 {bad = 1} NR > 1 && !($16 > 0) {bad = 1}
+awk -F, 'NR == 2 && $8 != $17 {bad = 1} NR > 1 && (!($16 > 0) || $19 != "binary32") {bad = 1}
          END {exit bad || NR < 3}' "$csv" ||
     { echo "FAIL: bench CSV rows: $(cat "$csv")"; fails=$((fails + 1)); }
 "$g" list | awk 'NR > 1 && $4 == "yes" {print $1}' | while read -r name; do
@@ -428,7 +428,15 @@ expect_usage_error "--sample does not apply" accuracy --format bfloat16 --sample
 expect_usage_error "--shard does not apply" accuracy --format binary16 --shard 1/2
 expect_usage_error "'nope' for --format bfloat16" accuracy --format bfloat16 --impl nope
 expect_usage_error "--impl 'cr' is given twice" accuracy --format bfloat16 --impl cr --impl cr_bfloat16,cr
-expect_usage_error "--csv with --format binary16" bench --format binary16 --csv "$scratch/b16.csv"
+# A 16-bit bench.csv: every row (the widened baseline first) says its format, and GB/s counts
+# the format's 4 bytes per element (2 read + 2 written), not binary32's 8.
+if ! "$g" bench --format binary16 --size 64 --quick --impl cr_binary16,pw_fast --csv "$scratch/b16.csv" >"$out" 2>"$err" ||
+   [ "$(head -1 "$scratch/b16.csv")" != "$header" ] ||
+   ! awk -F, 'NR > 1 && ($19 != "binary16" || $15 * $11 < 3.99 || $15 * $11 > 4.01) {bad = 1}
+              END {exit bad || NR != 4}' "$scratch/b16.csv"; then
+    echo "FAIL: bench --format binary16 --csv: $(cat "$err" "$scratch/b16.csv" 2>/dev/null)"
+    fails=$((fails + 1))
+fi
 expect_usage_error "give --format bfloat16" bench --impl cr_bfloat16 --quick
 expect_usage_error "'binary8'" bench --format binary8
 "$g" eval --format bfloat16 --impl cr 0x1p-133 >"$out" 2>"$err"
