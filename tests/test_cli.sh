@@ -320,6 +320,40 @@ printf '{"schema": 2}\n' >"$scratch/badpick/manifest.json"
 [ $? -eq 2 ] && grep -qF "manifest schema 2, this gelucheck reads schema 1" "$err" ||
     { echo "FAIL: pick with a schema 2 manifest: $(cat "$err")"; fails=$((fails + 1)); }
 
+# pick --format (issue 15): within a 16-bit format, from its accuracy_<format>.csv. The fixture
+# plants pw_fast as accurate and fast but not monotone, erfc_libm with its contract broken (out
+# with --contract-kept), and binary32 speeds in bench.csv (cr fastest) that a bfloat16 pick must
+# not use; bench_bfloat16.csv then gives bfloat16 speeds (pw_fast, erfc_libm, cr, cr_bfloat16).
+pick16=$scratch/pick16
+mkdir "$pick16"
+cp "$(dirname "$0")/fixtures/pick16/accuracy_bfloat16.csv" "$(dirname "$0")/fixtures/pick16/bench.csv" "$pick16/"
+# expect_pick16 STATUS NEEDLE ARGS...: pick --format bfloat16 --platform generic on $pick16
+expect_pick16() {
+    want=$1 needle=$2; shift 2
+    "$g" pick --results "$pick16" --format bfloat16 --platform generic "$@" >"$out" 2>"$err"
+    st=$?
+    if [ $st -ne "$want" ] || ! grep -qF -- "$needle" "$out"; then
+        echo "FAIL: pick --format bfloat16 $*: status $st (want $want), stdout: $(cat "$out") stderr: $(cat "$err")"
+        fails=$((fails + 1))
+    fi
+}
+expect_pick16 0 "no bfloat16 speed figures in $pick16/" --monotone
+expect_pick16 0 "choice: cr_bfloat16, the most accurate of the 3" --monotone
+expect_pick16 0 "pw_fast                           - ns/elem  3 monotonicity violations" --monotone
+expect_pick16 0 "erfc_libm                         - ns/elem  breaks its own contract" --monotone --contract-kept
+cp "$(dirname "$0")/fixtures/pick16/bench_bfloat16.csv" "$pick16/"
+expect_pick16 0 "choice: erfc_libm, the fastest of the 3" --monotone
+expect_pick16 0 "choice: cr, the fastest of the 2" --monotone --contract-kept
+expect_pick16 0 "bench_bfloat16.csv's bfloat16 rows" --monotone
+expect_pick16 0 "choice: cr_bfloat16, the fastest of the 1" --monotone --correctly-rounded --contract-kept
+expect_pick16 0 "choice: pw_fast," --max-ulp 0.5
+expect_usage_error "unknown --format 'binary8'" pick --platform host --format binary8
+# binary32's pick refuses 16-bit rows (they are in their own file, accuracy_<format>.csv)
+cp "$pick16/accuracy_bfloat16.csv" "$pick16/accuracy.csv"
+"$g" pick --results "$pick16" --platform generic >"$out" 2>"$err"
+[ $? -eq 2 ] && grep -qF "accuracy.csv:2: column 'format': a bfloat16 row where binary32 rows are read" "$err" ||
+    { echo "FAIL: binary32 pick of bfloat16 rows: $(cat "$out" "$err")"; fails=$((fails + 1)); }
+
 # A quick report: every file, the CSV headers, one accuracy row per scanned implementation, a
 # well-formed self-contained page with the make_moons section; then pick reads it.
 rep=$scratch/report
