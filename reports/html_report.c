@@ -778,17 +778,18 @@ static void format16_table(FILE *f, const scan_result *r)
         fputs("<tr><td><code>", f);
         html_text(f, m->name);
         fprintf(f, "</code></td><td>%s</td>", gelu_impl_is_widened(m) ? "widened" : "native");
+        int ndir = scan_directions(m, r->grad); /* 1: forward only, or no --grad */
         for (int d = 0; d < DIR_COUNT; d++) {
-            if (r->grad || d == DIR_FORWARD) not_cr_cell(f, &im->err[REF_OWN][d]);
-            else fputs("<td>–</td>", f);
+            if (d < ndir) not_cr_cell(f, &im->err[REF_OWN][d]);
+            else fputs(r->grad ? "<td title=\"forward only: no derivative\">n/a</td>" : "<td>–</td>", f);
         }
         for (int d = 0; d < DIR_COUNT; d++) {
             double u = im->err[REF_OWN][d].max_ulp.value;
-            if (r->grad || d == DIR_FORWARD) {
+            if (d >= ndir) {
+                fputs(r->grad ? "<td title=\"forward only: no derivative\">n/a</td>" : "<td>–</td>", f);
+            } else {
                 html_open_num(f, u);
                 fprintf(f, "%.4g</td>", u);
-            } else {
-                fputs("<td>–</td>", f);
             }
         }
         size_t specials = r->extras[i].nspecial_failed[0] + r->extras[i].nspecial_failed[1];
