@@ -729,6 +729,24 @@ Test(report, page_has_a_table_per_16_bit_format)
     /* its forward cell: 1 of 65,536 inputs, 100/65536 = 0.00152587890625 % */
     cr_expect_not_null(strstr(p, "native</td><td data-v=\"0.00152587890625\">1 <small>"), "%.300s", p);
     cr_expect_not_null(strstr(p, "<strong>broken</strong>"));
+    /* the answer names the correctly rounded one, not the widened cr (128 inputs) nor the
+     * planted row (1 input) */
+    cr_expect_not_null(strstr(buf, "<p>Correctly rounded in <a href=\"#formats16\">bfloat16</a> at "
+                                   "all 65536 inputs (exact GELU, forward): <code>cr_bfloat16</code>.</p>"),
+                       "%.2000s", buf);
+    free(buf);
+    /* without cr_bfloat16: none, and the closest is the planted row (1 input, cr misses 128) */
+    impls[1] = &planted;
+    cfg.nimpls = 2;
+    scan_result_free(r);
+    r = calloc(1, sizeof *r);
+    cr_assert(r && scan_small_run(&cfg, r, &err) == 0, "%s", err ? err : "");
+    formats[0] = r;
+    f = open_memstream(&buf, &size);
+    cr_assert_eq(html_report_write(f, &h), 0);
+    fclose(f);
+    cr_expect_not_null(strstr(buf, "(exact GELU, forward): none; the closest, <code>planted16</code>, "
+                                   "misses 1 forward inputs.</p>"), "%.2000s", buf);
     free(buf);
     html_report none = {load_fixture(), &meta, {NULL}, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, 0, NULL};
     none.formats16_note = "Not run in --quick";
@@ -736,6 +754,7 @@ Test(report, page_has_a_table_per_16_bit_format)
     cr_assert_eq(html_report_write(f, &none), 0);
     fclose(f);
     cr_expect_not_null(strstr(buf, "every bfloat16 and binary16 input</h2>\n<p>Not run in --quick</p>"));
+    cr_expect_not_null(strstr(buf, "<p>16-bit formats: Not run in --quick</p>"));
     free(buf);
     scan_result_free(r);
 }
