@@ -14,13 +14,7 @@
 # Usage: test_added_commands.sh GELUCHECK PLUGIN.so EXEC_CHILD
 set -u
 g=$1 plugin=$2 child=$3
-fails=0
-d=$(mktemp -d)
-trap 'rm -rf "$d"' EXIT
-fail() {
-    echo "FAIL: $*"
-    fails=$((fails + 1))
-}
+. "$(dirname "$0")/lib.sh"
 export GELUCHECK_TEST_PLUGIN_CASE=hostile_origin
 fo="ef=$child erfc_f64 --name ef --no-derivative"
 

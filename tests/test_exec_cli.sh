@@ -10,13 +10,7 @@
 # Usage: test_exec_cli.sh GELUCHECK EXEC_CHILD EXAMPLES_DIR
 set -u
 g=$1 child=$2 examples=$3
-fails=0
-d=$(mktemp -d)
-trap 'rm -rf "$d"' EXIT
-fail() {
-    echo "FAIL: $*"
-    fails=$((fails + 1))
-}
+. "$(dirname "$0")/lib.sh"
 # rows IMPL CSV: IMPL's rows of CSV without the columns that name it (impl) or say how it was
 # added (batch_independent: probed for a child, empty for a built-in kernel)
 rows() {

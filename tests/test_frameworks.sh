@@ -10,13 +10,7 @@
 # Usage: test_frameworks.sh GELUCHECK
 set -u
 g=$1
-fails=0
-d=$(mktemp -d)
-trap 'rm -rf "$d"' EXIT
-fail() {
-    echo "FAIL: $*"
-    fails=$((fails + 1))
-}
+. "$(dirname "$0")/lib.sh"
 
 XDG_CACHE_HOME=$d/nothing "$g" list >"$d/out" 2>"$d/err" || fail "list without the frameworks: $(cat "$d/err")"
 [ "$(grep -c '^  [a-z_]* *\(PyTorch\|TensorFlow\|JAX\|ONNX Runtime\) not installed ' "$d/out")" -eq 10 ] ||

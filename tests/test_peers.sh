@@ -10,13 +10,7 @@
 # Usage: test_peers.sh GELUCHECK PEERS_BUILD_DIR
 set -u
 g=$1 peers=$2
-fails=0
-d=$(mktemp -d)
-trap 'rm -rf "$d"' EXIT
-fail() {
-    echo "FAIL: $*"
-    fails=$((fails + 1))
-}
+. "$(dirname "$0")/lib.sh"
 
 ldd "$g" >"$d/ldd" || fail "ldd $g"
 grep -Ei 'sleef|dnnl' "$d/ldd" && fail "the core executable links a peer's library"

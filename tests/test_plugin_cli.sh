@@ -10,13 +10,7 @@
 # Usage: test_plugin_cli.sh GELUCHECK PLUGIN.so
 set -u
 g=$1 plugin=$2
-fails=0
-d=$(mktemp -d)
-trap 'rm -rf "$d"' EXIT
-fail() {
-    echo "FAIL: $*"
-    fails=$((fails + 1))
-}
+. "$(dirname "$0")/lib.sh"
 run() { # CASE ARGS...: gelucheck with the plugin planted as CASE
     c=$1
     shift
