@@ -360,6 +360,10 @@ static void print_not_cr_shares(const scan_result *r, const gelu_format *f)
         printf("  %-24s %-8s", r->impls[i]->name, gelu_impl_is_widened(r->impls[i]) ? "widened" : "native");
         for (int d = 0; d < (r->grad ? DIR_COUNT : 1); d++) {
             const error_metrics *e = &r->metrics[i].err[REF_OWN][d];
+            if (d >= scan_directions(r->impls[i], r->grad)) {
+                printf("  derivative    n/a (forward only)");
+                continue;
+            }
             uint64_t wrong = e->count - e->correctly_rounded;
             printf("  %s %6llu (%.4f%%)", d == DIR_FORWARD ? "forward" : "derivative",
                    (unsigned long long)wrong, 100.0 * (double)wrong / (double)e->count);

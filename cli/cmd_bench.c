@@ -74,8 +74,8 @@ static void print_help(void)
            "  --format F      bfloat16 or binary16: arrays of F's encodings (2 bytes read + 2\n"
            "                  written per element); binary32 implementations run widened\n"
            "                  (x -> binary32 -> kernel -> round to nearest even, as frameworks\n"
-           "                  do), the baseline ReLU too; cr_bfloat16/cr_binary16 natively. Not\n"
-           "                  with --csv (bench.csv has no format column yet)\n\n"
+           "                  do), the baseline ReLU too; cr_bfloat16/cr_binary16 natively; the\n"
+           "                  CSV's format column says F\n\n"
            "The default run takes 1 to 2.5 minutes, --quick a few seconds, on a loaded 2-core machine.\n"
            "Rows dnnl_*_omp run on oneDNN's own OpenMP threads (all cores) whatever --threads is.\n"
            "Exit status: 0 done, 1 out of memory or threads or the CSV not written, 2 bad usage.\n",
@@ -228,9 +228,6 @@ static int parse_options(bench_options *o, int argc, char **argv)
     }
     if (status != EXIT_OK) return status;
     if (!o->format) o->format = gelu_format_of(GELU_FORMAT_BINARY32);
-    if (o->format->storage_bits == 16 && o->csv)
-        return usage_error("bench", "--csv with --format %s: bench.csv has no format column yet",
-                           o->format->name);
     for (size_t i = 0; i < o->count; i++)
         if (o->impls[i]->format != GELU_FORMAT_BINARY32 && o->impls[i]->format != o->format->id)
             return usage_error("bench", "'%s' is a %s implementation: give --format %s",
@@ -323,29 +320,84 @@ static void print_summary(const bench_run_record *runs, size_t nruns, size_t cou
     }
 }
 
-static const char csv_header[] =
-    "size,n,dist,seed,threads,rounds,calls,impl,target,features,ns_per_element_median,"
-    "ns_per_element_q1,ns_per_element_q3,elements_per_s,gb_per_s,ratio_to_baseline,baseline,"
-    "timed\n";
+/* bench.csv, one list of columns: per column its header name and its field for one row (a
+ * run's result). Readers find columns by name (reports/results.c), so a new column is a row
+ * here, appended; a reader of older files treats a missing one as its default. */
+typedef struct {
+    const bench_run_record *run;
+    const bench_result *x;
+} bench_csv_row;
+typedef void (*bench_csv_field)(FILE *f, const bench_csv_row *w);
+
+static void csv_size(FILE *f, const bench_csv_row *w) { fputs(w->run->size, f); }
+static void csv_n(FILE *f, const bench_csv_row *w) { fprintf(f, "%zu", w->run->cfg.n); }
+static void csv_dist(FILE *f, const bench_csv_row *w) { fputs(bench_dist_name(w->run->cfg.dist), f); }
+static void csv_seed(FILE *f, const bench_csv_row *w) { fprintf(f, "%" PRIu64, w->run->cfg.seed); }
+static void csv_threads(FILE *f, const bench_csv_row *w) { fprintf(f, "%u", w->run->cfg.threads); }
+static void csv_rounds(FILE *f, const bench_csv_row *w) { fprintf(f, "%u", w->run->cfg.rounds); }
+static void csv_calls(FILE *f, const bench_csv_row *w) { fprintf(f, "%zu", w->x->calls); }
+static void csv_impl(FILE *f, const bench_csv_row *w) { fputs(w->x->impl->name, f); }
+static void csv_target(FILE *f, const bench_csv_row *w) { fputs(gelu_target_name(w->x->impl->target), f); }
+static void csv_features(FILE *f, const bench_csv_row *w)
+{
+    char feat[128];
+    cpu_features_string(w->x->impl->features, feat, sizeof feat);
+    for (char *p = feat; (p = strchr(p, ','));) *p = '+'; /* one CSV field */
+    fputs(feat, f);
+}
+static void csv_ns_median(FILE *f, const bench_csv_row *w) { fprintf(f, "%.6g", w->x->ns_median); }
+static void csv_ns_q1(FILE *f, const bench_csv_row *w) { fprintf(f, "%.6g", w->x->ns_q1); }
+static void csv_ns_q3(FILE *f, const bench_csv_row *w) { fprintf(f, "%.6g", w->x->ns_q3); }
+static void csv_elements_per_s(FILE *f, const bench_csv_row *w) { fprintf(f, "%.6g", 1e9 / w->x->ns_median); }
+/* The format's bytes per element (8 in binary32, 4 in a 16-bit format). */
+static void csv_gb_per_s(FILE *f, const bench_csv_row *w)
+{
+    fprintf(f, "%.6g", bench_bytes_per_element(w->run->cfg.format) / w->x->ns_median);
+}
+static void csv_ratio(FILE *f, const bench_csv_row *w) { fprintf(f, "%.6g", w->x->ratio_median); }
+static void csv_baseline(FILE *f, const bench_csv_row *w) { fputs(w->run->results[0].impl->name, f); }
+static void csv_timed(FILE *f, const bench_csv_row *w) { fputs(w->x->timed_inside ? "child" : "host", f); }
+static void csv_format(FILE *f, const bench_csv_row *w) { fputs(gelu_format_of(w->run->cfg.format)->name, f); }
+
+static const struct {
+    const char *name;
+    bench_csv_field field;
+} csv_columns[] = {
+    {"size", csv_size},
+    {"n", csv_n},
+    {"dist", csv_dist},
+    {"seed", csv_seed},
+    {"threads", csv_threads},
+    {"rounds", csv_rounds},
+    {"calls", csv_calls},
+    {"impl", csv_impl},
+    {"target", csv_target},
+    {"features", csv_features},
+    {"ns_per_element_median", csv_ns_median},
+    {"ns_per_element_q1", csv_ns_q1},
+    {"ns_per_element_q3", csv_ns_q3},
+    {"elements_per_s", csv_elements_per_s},
+    {"gb_per_s", csv_gb_per_s},
+    {"ratio_to_baseline", csv_ratio},
+    {"baseline", csv_baseline},
+    {"timed", csv_timed},   /* absent in older files: host */
+    {"format", csv_format}, /* absent in older files: binary32 */
+};
+enum { CSV_COLUMNS = sizeof csv_columns / sizeof csv_columns[0] };
 
 static bool write_csv(FILE *f, const bench_run_record *runs, size_t nruns, size_t count)
 {
-    fputs(csv_header, f);
-    for (size_t r = 0; r < nruns; r++) {
-        const bench_config *c = &runs[r].cfg;
-        for (size_t k = 0; k < count; k++) {
-            const bench_result *x = &runs[r].results[k];
-            char feat[128];
-            cpu_features_string(x->impl->features, feat, sizeof feat);
-            for (char *p = feat; (p = strchr(p, ',')); ) *p = '+'; /* one CSV field */
-            fprintf(f, "%s,%zu,%s,%" PRIu64 ",%u,%u,%zu,%s,%s,%s,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%s,%s\n",
-                    runs[r].size, c->n, bench_dist_name(c->dist), c->seed, c->threads, c->rounds,
-                    x->calls, x->impl->name, gelu_target_name(x->impl->target), feat, x->ns_median,
-                    x->ns_q1, x->ns_q3, 1e9 / x->ns_median, BENCH_BYTES_PER_ELEMENT / x->ns_median,
-                    x->ratio_median, runs[r].results[0].impl->name,
-                    x->timed_inside ? "child" : "host");
+    for (size_t k = 0; k < CSV_COLUMNS; k++) fprintf(f, "%s%s", k ? "," : "", csv_columns[k].name);
+    fputc('\n', f);
+    for (size_t r = 0; r < nruns; r++)
+        for (size_t i = 0; i < count; i++) {
+            bench_csv_row w = {&runs[r], &runs[r].results[i]};
+            for (size_t k = 0; k < CSV_COLUMNS; k++) {
+                if (k) fputc(',', f);
+                csv_columns[k].field(f, &w);
+            }
+            fputc('\n', f);
         }
-    }
     return fflush(f) == 0 && !ferror(f);
 }
 

@@ -20,9 +20,9 @@ static void print_help(void)
 {
     printf("usage: gelucheck pick --platform generic|x86-64-v2|x86-64-v3|x86-64-v4|host\n"
            "                      [--max-ulp U] [--max-abs A] [--monotone] [--grad-max-ulp G]\n"
-           "                      [--own-max-ulp U] [--correctly-rounded]\n"
+           "                      [--own-max-ulp U] [--correctly-rounded] [--contract-kept]\n"
            "                      [--target exact|tanh|sigmoid] [--size l1|l2|dram|N]\n"
-           "                      [--results DIR]\n\n"
+           "                      [--results DIR] [--format binary32|bfloat16|binary16]\n\n"
            "Chooses, from measured results, the fastest implementation that the platform can run\n"
            "and that meets every constraint; prints it with its measured figures and the\n"
            "runners-up, each with the first constraint it fails.\n\n"
@@ -36,12 +36,20 @@ static void print_help(void)
            "                    formula <= U (with --target tanh: how well it computes tanh GELU)\n"
            "  --correctly-rounded  every scanned input correctly rounded against exact GELU,\n"
            "                    forward and derivative\n"
+           "  --contract-kept   its own claimed contract kept (the accuracy file's verdict)\n"
            "  --target T        only implementations of that target formula\n"
            "  --size S          rank by median ns/element at benchmark size S (default %s)\n"
            "  --results DIR     a report directory: accuracy.csv and bench.csv (default %s/);\n"
            "                    what is missing is measured first (report --quick for both,\n"
-           "                    accuracy --grad --sample 1000000 or bench --quick for one)\n\n"
-           "Ties in speed go to the smaller max ULP against exact GELU, then to the name.\n"
+           "                    accuracy --grad --sample 1000000 or bench --quick for one)\n"
+           "  --format F        choose within format F (default binary32): bfloat16 and binary16\n"
+           "                    read DIR/accuracy_F.csv (written by report, or by accuracy\n"
+           "                    --format F --grad when missing; ULPs are F's) and speed only\n"
+           "                    from F's benchmark rows (DIR/bench_F.csv, else DIR/bench.csv's\n"
+           "                    rows of format F); without any, ranked by accuracy, never by\n"
+           "                    binary32 speed\n\n"
+           "Ties in speed go to the smaller max ULP against exact GELU, then to the larger\n"
+           "fraction correctly rounded, then to the name.\n"
            "Exit status: 0 a choice, 1 nothing fits (the closest are listed) or results cannot\n"
            "be read, 2 bad usage.\n",
            DEFAULT_SIZE, DEFAULT_RESULTS);
@@ -51,6 +59,7 @@ typedef struct {
     pick_platform platform;
     pick_constraints c;
     const char *results;
+    const gelu_format *format;
 } pick_args;
 
 static int parse_bound(const char *opt, const char *v, double *out)
@@ -74,6 +83,8 @@ static int parse_args(int argc, char **argv, pick_args *a)
             a->c.monotone = true;
         else if (strcmp(argv[i], "--correctly-rounded") == 0)
             a->c.correctly_rounded = true;
+        else if (strcmp(argv[i], "--contract-kept") == 0)
+            a->c.contract_kept = true;
         else if ((got = option_value("pick", argc, argv, &i, "--platform", &v))) {
             if (got < 0) return EXIT_USAGE;
             a->platform = pick_platform_from_name(v);
@@ -106,6 +117,10 @@ static int parse_args(int argc, char **argv, pick_args *a)
                 st =
                     usage_error("pick", "bad --size '%s': l1, l2, dram or a number of elements", v);
             a->c.size = v;
+        } else if ((got = option_value("pick", argc, argv, &i, "--format", &v))) {
+            if (got < 0) return EXIT_USAGE;
+            if (!(a->format = gelu_format_find(v)))
+                st = usage_error("pick", "unknown --format '%s': binary32, bfloat16 or binary16", v);
         } else if ((got = option_value("pick", argc, argv, &i, "--results", &v)))
             st = got < 0 ? EXIT_USAGE : (a->results = v, EXIT_OK);
         else
@@ -115,7 +130,7 @@ static int parse_args(int argc, char **argv, pick_args *a)
     return st;
 }
 
-static void print_figures(const pick_candidate *k, const char *size)
+static void print_figures(const pick_candidate *k, const char *size, const gelu_format *format)
 {
     const results_row *r = k->row;
     char feat[128];
@@ -123,23 +138,27 @@ static void print_figures(const pick_candidate *k, const char *size)
            cpu_features_string(r->features, feat, sizeof feat));
     if (r->exact[0].present)
         printf("  forward vs exact GELU: max %.4g ULP at x = %s, max abs error %.3g at x = %s, "
-               "%.4f%% correctly rounded (%llu inputs)\n",
+               "%.4f%% correctly rounded (%llu inputs%s%s)\n",
                r->exact[0].max_ulp, r->exact[0].max_ulp_x, r->exact[0].max_abs,
-               r->exact[0].max_abs_x, 100 * r->exact[0].cr_fraction, (unsigned long long)r->inputs);
+               r->exact[0].max_abs_x, 100 * r->exact[0].cr_fraction, (unsigned long long)r->inputs,
+               format->id == GELU_FORMAT_BINARY32 ? "" : "; ULPs of ",
+               format->id == GELU_FORMAT_BINARY32 ? "" : format->name);
     if (r->exact[1].present)
         printf("  derivative vs exact GELU': max %.4g ULP at x = %s\n", r->exact[1].max_ulp,
                r->exact[1].max_ulp_x);
     if (r->mono_violations >= 0) printf("  monotonicity violations: %ld\n", r->mono_violations);
-    const results_speed *sp = results_speed_at(r, size);
+    const results_speed *sp = size ? results_speed_at(r, size) : NULL;
     if (sp) printf("  speed at %s: %.4g ns/element, %.3g x ReLU\n", size, sp->ns, sp->ratio);
 }
 
-static void print_candidate_line(const pick_candidate *k)
+static void print_candidate_line(const pick_candidate *k, bool by_speed)
 {
     char ns[32];
     snprintf(ns, sizeof ns, isinf(k->ns) ? "-" : "%.4g", k->ns);
     printf("  %-24s %10s ns/elem  %s\n", k->row->name, ns,
-           k->failed ? k->why : "meets every constraint; slower");
+           k->failed ? k->why
+                     : by_speed ? "meets every constraint; slower"
+                                : "meets every constraint; larger max ULP or later name");
 }
 
 /* Runs a command with its stdout sent to stderr (stdout is the pick); its exit status. */
@@ -155,6 +174,27 @@ static int run_quietly(int (*cmd)(int, char **), int argc, char **argv)
         close(saved);
     }
     return st;
+}
+
+/* A 16-bit format's files: DIR/accuracy_F.csv (scanned when missing: every input, forward and
+ * derivative, seconds of CPU) and F's speed figures, DIR/bench_F.csv or else DIR/bench.csv
+ * (its rows of format F are read; "" when neither exists: never measured here). */
+static int ensure_results16(const char *dir, const gelu_format *f, char *acc, char *bench,
+                            size_t size)
+{
+    snprintf(acc, size, "%s/accuracy_%s.csv", dir, f->name);
+    snprintf(bench, size, "%s/bench_%s.csv", dir, f->name);
+    if (access(bench, R_OK) != 0) snprintf(bench, size, "%s/bench.csv", dir);
+    if (access(bench, R_OK) != 0) bench[0] = '\0';
+    if (access(acc, R_OK) == 0) return EXIT_OK;
+    char format[16];
+    snprintf(format, sizeof format, "%s", f->name);
+    char *accuracy[] = {"accuracy", "--format", format, "--grad", "--csv", acc, NULL};
+    fprintf(stderr, "gelucheck pick: no %s: running 'gelucheck accuracy --format %s --grad --csv "
+                    "%s'\n", acc, f->name, acc);
+    int st = run_quietly(cmd_accuracy, 6, accuracy);
+    return st == EXIT_OK || (st == EXIT_CHECK_FAILED && access(acc, R_OK) == 0) ? EXIT_OK
+                                                                                 : EXIT_CHECK_FAILED;
 }
 
 /* Measures what DIR lacks: both files by the quick report, one by its own quick command (a
@@ -190,12 +230,12 @@ static int ensure_results(const char *dir, char *acc, char *bench, size_t size)
 
 /* The results' manifest (DIR/manifest.json, written by report): a schema this gelucheck does
  * not read is refused; results of another build or CPU are said to be so. */
-static int check_manifest(const char *dir)
+static int check_manifest(const char *dir, const char *acc)
 {
     char path[4200], err[1024];
     snprintf(path, sizeof path, "%s/%s", dir, MANIFEST_FILE);
-    if (access(path, F_OK) != 0) /* not a report: the manifest beside accuracy.csv */
-        snprintf(path, sizeof path, "%s/accuracy.csv.manifest.json", dir);
+    if (access(path, F_OK) != 0) /* not a report: the manifest beside the accuracy file */
+        snprintf(path, sizeof path, "%s.manifest.json", acc);
     if (access(path, F_OK) != 0) {
         fprintf(stderr, "gelucheck pick: note: %s/ has no %s: which build measured these results "
                         "is not known\n", dir, MANIFEST_FILE);
@@ -230,12 +270,18 @@ int cmd_pick(int argc, char **argv)
     pick_args a = {.c = pick_no_constraints(DEFAULT_SIZE), .results = DEFAULT_RESULTS};
     int st = parse_args(argc, argv, &a);
     if (st != EXIT_OK) return st;
+    if (!a.format) a.format = gelu_format_of(GELU_FORMAT_BINARY32);
+    bool b32 = a.format->id == GELU_FORMAT_BINARY32;
     char acc[4096], bench[4096], err[512];
-    if ((st = ensure_results(a.results, acc, bench, sizeof acc)) != EXIT_OK) return st;
-    if ((st = check_manifest(a.results)) != EXIT_OK) return st;
+    st = b32 ? ensure_results(a.results, acc, bench, sizeof acc)
+             : ensure_results16(a.results, a.format, acc, bench, sizeof acc);
+    if (st != EXIT_OK) return st;
+    if ((st = check_manifest(a.results, acc)) != EXIT_OK) return st;
     results_set *s = malloc(sizeof *s);
     pick_candidate *k = malloc(RESULTS_MAX_ROWS * sizeof *k);
-    int rc = s && k ? results_load_checked(s, acc, bench, true, err, sizeof err) : -1;
+    int rc = s && k ? results_load_format(s, acc, bench[0] ? bench : NULL, a.format->id, true, err,
+                                          sizeof err)
+                    : -1;
     if (rc != 0) {
         if (rc == -2) st = usage_error("pick", "%s", err); /* a bad results file */
         else fprintf(stderr, "gelucheck pick: %s\n", s && k ? err : "out of memory");
@@ -244,22 +290,34 @@ int cmd_pick(int argc, char **argv)
         return rc == -2 ? st : EXIT_CHECK_FAILED;
     }
     size_t n;
+    if (!b32 && s->nsizes == 0) a.c.size = NULL; /* no speed of this format: never binary32's */
     int fits = pick_rank(s, a.platform, &a.c, k, &n);
     char feat[128];
-    printf("platform %s (%s); ranked by median ns/element at size %s; results from %s/\n",
-           pick_platform_name(a.platform),
-           cpu_features_string(pick_platform_features(a.platform), feat, sizeof feat), a.c.size,
-           a.results);
+    cpu_features_string(pick_platform_features(a.platform), feat, sizeof feat);
+    if (b32)
+        printf("platform %s (%s); ranked by median ns/element at size %s; results from %s/\n",
+               pick_platform_name(a.platform), feat, a.c.size, a.results);
+    else if (a.c.size)
+        printf("format %s; platform %s (%s); ranked by median ns/element at size %s (%s's %s "
+               "rows); accuracy from %s\n",
+               a.format->name, pick_platform_name(a.platform), feat, a.c.size, bench,
+               a.format->name, acc);
+    else
+        printf("format %s; platform %s (%s); accuracy from %s; no %s speed figures in %s/ "
+               "(gelucheck bench --format %s --csv %s/bench_%s.csv measures them): ranked by "
+               "constraints met, then max ULP against exact GELU, not by speed\n",
+               a.format->name, pick_platform_name(a.platform), feat, acc, a.format->name,
+               a.results, a.format->name, a.results, a.format->name);
     if (fits > 0) {
-        printf("choice: %s, the fastest of the %d implementation%s meeting every constraint\n",
-               k[0].row->name, fits, fits > 1 ? "s" : "");
-        print_figures(&k[0], a.c.size);
+        printf("choice: %s, the %s of the %d implementation%s meeting every constraint\n",
+               k[0].row->name, a.c.size ? "fastest" : "most accurate", fits, fits > 1 ? "s" : "");
+        print_figures(&k[0], a.c.size, a.format);
         printf("runners-up:\n");
-        for (size_t i = 1; i < n; i++) print_candidate_line(&k[i]);
+        for (size_t i = 1; i < n; i++) print_candidate_line(&k[i], a.c.size != NULL);
         st = EXIT_OK;
     } else {
         printf("nothing fits; the closest:\n");
-        for (size_t i = 0; i < n && i < CLOSEST_LISTED; i++) print_candidate_line(&k[i]);
+        for (size_t i = 0; i < n && i < CLOSEST_LISTED; i++) print_candidate_line(&k[i], a.c.size != NULL);
         st = EXIT_CHECK_FAILED;
     }
     free(s);

@@ -427,6 +427,61 @@ static void changes_section(FILE *f, const html_report *h)
     fputs("</tbody>\n</table>\n</div>\n", f);
 }
 
+/* Every scanned input of implementation i correctly rounded against exact GELU, forward and
+ * (when scanned) derivative: its own target's rows, so exact-target implementations only. */
+static bool all_correctly_rounded16(const scan_result *r, size_t i)
+{
+    if (r->impls[i]->target != GELU_TARGET_EXACT) return false;
+    for (int d = 0; d < scan_directions(r->impls[i], r->grad); d++) {
+        const error_metrics *e = &r->metrics[i].err[REF_OWN][d];
+        if (e->count == 0 || e->correctly_rounded != e->count) return false;
+    }
+    return true;
+}
+
+/* The answer's line per 16-bit format, from its scan: the implementations correctly rounded at
+ * every input (exact GELU, forward and derivative); none: the exact-target one with the fewest
+ * forward inputs not correctly rounded. Without scans, why (formats16_note). */
+static void answer_formats16(FILE *f, const html_report *h)
+{
+    if (!h->nformats16) {
+        fputs("<p>16-bit formats: ", f);
+        html_text(f, h->formats16_note ? h->formats16_note : "not scanned");
+        fputs("</p>\n", f);
+        return;
+    }
+    for (size_t k = 0; k < h->nformats16; k++) {
+        const scan_result *r = h->formats16[k];
+        size_t listed = 0, closest = r->nimpls;
+        uint64_t fewest = UINT64_MAX;
+        fprintf(f, "<p>Correctly rounded in <a href=\"#formats16\">%s</a> at all %llu inputs (exact "
+                   "GELU, forward%s): ",
+                gelu_format_of(r->impls[0]->format)->name, (unsigned long long)r->inputs,
+                r->grad ? " and derivative" : "");
+        for (size_t i = 0; i < r->nimpls; i++) {
+            const error_metrics *e = &r->metrics[i].err[REF_OWN][DIR_FORWARD];
+            if (all_correctly_rounded16(r, i)) {
+                fputs(listed++ ? ", <code>" : "<code>", f);
+                html_text(f, r->impls[i]->name);
+                fprintf(f, "</code>%s", r->grad && scan_directions(r->impls[i], true) < DIR_COUNT
+                                            ? " (forward only)" : "");
+            } else if (r->impls[i]->target == GELU_TARGET_EXACT &&
+                       e->count - e->correctly_rounded < fewest) {
+                fewest = e->count - e->correctly_rounded;
+                closest = i;
+            }
+        }
+        if (listed == 0 && closest < r->nimpls) {
+            fputs("none; the closest, <code>", f);
+            html_text(f, r->impls[closest]->name);
+            fprintf(f, "</code>, misses %llu forward inputs", (unsigned long long)fewest);
+        } else if (listed == 0) {
+            fputs("none", f);
+        }
+        fputs(".</p>\n", f);
+    }
+}
+
 static void answer_section(FILE *f, const html_report *h)
 {
     const results_set *s = h->results;
@@ -450,7 +505,9 @@ static void answer_section(FILE *f, const html_report *h)
         fputs("</i>: ", f);
         html_text(f, pick_need_at(i)->asks);
     }
-    fputs(". Ranked by median ns/element at l2; 16-bit formats are not measured yet.</p>\n", f);
+    fputs(". Ranked by median ns/element at l2, in binary32 (<code>gelucheck pick --format "
+          "bfloat16|binary16</code> chooses within a 16-bit format).</p>\n", f);
+    answer_formats16(f, h);
     broken_summary(f, h);
     baseline_summary(f, h);
     fputs("</div>\n", f);
@@ -778,17 +835,18 @@ static void format16_table(FILE *f, const scan_result *r)
         fputs("<tr><td><code>", f);
         html_text(f, m->name);
         fprintf(f, "</code></td><td>%s</td>", gelu_impl_is_widened(m) ? "widened" : "native");
+        int ndir = scan_directions(m, r->grad); /* 1: forward only, or no --grad */
         for (int d = 0; d < DIR_COUNT; d++) {
-            if (r->grad || d == DIR_FORWARD) not_cr_cell(f, &im->err[REF_OWN][d]);
-            else fputs("<td>–</td>", f);
+            if (d < ndir) not_cr_cell(f, &im->err[REF_OWN][d]);
+            else fputs(r->grad ? "<td title=\"forward only: no derivative\">n/a</td>" : "<td>–</td>", f);
         }
         for (int d = 0; d < DIR_COUNT; d++) {
             double u = im->err[REF_OWN][d].max_ulp.value;
-            if (r->grad || d == DIR_FORWARD) {
+            if (d >= ndir) {
+                fputs(r->grad ? "<td title=\"forward only: no derivative\">n/a</td>" : "<td>–</td>", f);
+            } else {
                 html_open_num(f, u);
                 fprintf(f, "%.4g</td>", u);
-            } else {
-                fputs("<td>–</td>", f);
             }
         }
         size_t specials = r->extras[i].nspecial_failed[0] + r->extras[i].nspecial_failed[1];
@@ -803,7 +861,7 @@ static void format16_table(FILE *f, const scan_result *r)
 
 static void formats16_section(FILE *f, const html_report *h)
 {
-    fputs("<h2>16-bit formats: every bfloat16 and binary16 input</h2>\n", f);
+    fputs("<h2 id=\"formats16\">16-bit formats: every bfloat16 and binary16 input</h2>\n", f);
     if (!h->nformats16) {
         fputs("<p>", f);
         html_text(f, h->formats16_note ? h->formats16_note : "Not run.");

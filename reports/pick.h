@@ -9,8 +9,12 @@
  * dispatch_paths), otherwise it fails with the cap to measure under. Implementations with no accuracy rows (the threaded dnnl_*_omp benchmark rows, and
  * the ReLU baseline) are never picked, nor those that are not GELUs (no row against exact GELU).
  *
+ * Results are one format's (results_load_format): a 16-bit pick judges
+ * 16-bit rows, with that format's speed figures or none.
+ *
  * Order: implementations meeting every constraint by measured ns/element at the chosen size, ties
- * by smaller max ULP against exact GELU, then by name; then the others by the number of
+ * by smaller max ULP against exact GELU, then by the larger fraction correctly rounded, then by
+ * name; then the others by the number of
  * constraints they fail, then the same keys; last those of another target than the one asked for
  * (or no GELU at all), so that the closest to a tanh need are tanh implementations. Library code: nothing printed. */
 #ifndef GELUCHECK_PICK_H
@@ -41,9 +45,12 @@ typedef struct {
     double grad_max_ulp;    /* derivative, against exact GELU's derivative; INFINITY: none */
     bool monotone;          /* no monotonicity violation measured */
     const char *target;     /* exact | tanh | sigmoid; NULL: any */
-    const char *size;       /* the benchmark size ranked by (l1, l2, dram or N) */
+    const char *size;       /* the benchmark size ranked by (l1, l2, dram or N); NULL: no
+                             * speed figures (a 16-bit format never benchmarked): speed is not
+                             * judged and the order is the accuracy keys' */
     double own_max_ulp;     /* forward, against the implementation's own target; INFINITY: none */
     bool correctly_rounded; /* every scanned input correctly rounded against exact GELU */
+    bool contract_kept;     /* the accuracy file's verdict on its own contract is pass */
 } pick_constraints;
 
 /* No constraint at all, ranked at size. */

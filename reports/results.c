@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "accuracy_columns.h"
+#include "gelu_cr16.h"
 #include "gelu_impl.h"
 
 enum { MAX_FIELDS = 128 };
@@ -65,6 +66,15 @@ int results_parse_features(const char *text, unsigned *bits)
     return 0;
 }
 
+/* The implementation called name in the set's format: a 16-bit format's native one of that
+ * name, else the registry's binary32 one (run widened in a 16-bit format); NULL when none. */
+static const gelu_impl *impl_of(const results_set *s, const char *name)
+{
+    const gelu_impl *m = NULL;
+    if (s->format != GELU_FORMAT_BINARY32) m = gelu_impl16_find(name, s->format);
+    return m ? m : gelu_impl_find(name);
+}
+
 const results_row *results_find(const results_set *s, const char *name)
 {
     for (size_t i = 0; i < s->n; i++)
@@ -96,7 +106,7 @@ static results_row *row_for(results_set *s, const char *name)
     r->mono_violations = r->specials_failed[0] = r->specials_failed[1] = -1;
     r->benchdnn_failed = r->xnnpack_failed = r->xnnpack_checked = -1;
     r->exact_benchdnn_failed = r->exact_xnnpack_failed = -1;
-    const gelu_impl *m = gelu_impl_find(name); /* until a CSV says otherwise */
+    const gelu_impl *m = impl_of(s, name); /* until a CSV says otherwise */
     if (m) {
         r->features = m->features;
         snprintf(r->target, sizeof r->target, "%s", gelu_target_name(m->target));
@@ -265,6 +275,15 @@ static int get_enum(csv_file *c, const csv_line *l, int col, const char *const *
     return bad(c, "column '%s': unknown value '%s'", col_name(c, col), s);
 }
 
+/* Column format (−1: absent, binary32): a known format's name; its id, −2 after an error. */
+static int get_format(csv_file *c, const csv_line *l, int col)
+{
+    if (col < 0) return GELU_FORMAT_BINARY32;
+    const gelu_format *f = gelu_format_find(get(l, col));
+    if (!f) return bad(c, "column '%s': unknown format '%s'", col_name(c, col), get(l, col));
+    return (int)f->id;
+}
+
 /* The row of an implementation name; with known_only, one this build has whose target is the
  * file's. */
 static results_row *row_checked(csv_file *c, results_set *s, const csv_line *l, int impl_col,
@@ -279,7 +298,7 @@ static results_row *row_checked(csv_file *c, results_set *s, const csv_line *l, 
         bad(c, "column '%s': unknown target '%s'", col_name(c, target_col), target);
         return NULL;
     }
-    const gelu_impl *m = gelu_impl_find(name);
+    const gelu_impl *m = impl_of(s, name);
     if (c->known_only && !m) {
         bad(c, "column '%s': '%s' is not an implementation of this build (see 'gelucheck list')",
             col_name(c, impl_col), name);
@@ -359,11 +378,17 @@ static int get_dispatched_isa(csv_file *c, results_row *r, const csv_line *l, in
 
 static int accuracy_line(csv_file *c, results_set *s, const csv_line *l, const int *col,
                          const int *crit, const int *hist, int cr_count, const int *text_col,
-                         int normal_mean, int isa_col)
+                         int normal_mean, int isa_col, int format_col)
 {
     static const char *const refs[] = {"own", "exact"}, *const dirs[] = {"forward", "derivative"},
                              *const verdicts[] = {"pass", "fail", ""};
-    int ref, d;
+    int ref, d, format = get_format(c, l, format_col);
+    if (format < 0) return -2;
+    if (format != (int)s->format)
+        return bad(c, "column 'format': a %s row where %s rows are read (%s results are in their "
+                   "own file: accuracy_%s.csv)", gelu_format_of((gelu_format_id)format)->name,
+                   gelu_format_of(s->format)->name, gelu_format_of((gelu_format_id)format)->name,
+                   gelu_format_of((gelu_format_id)format)->name);
     if ((ref = get_enum(c, l, col[A_REF], refs, 2)) < 0 || (d = get_enum(c, l, col[A_DIR], dirs, 2)) < 0)
         return -2;
     results_row *r = row_checked(c, s, l, col[A_IMPL], col[A_TARGET]);
@@ -447,7 +472,7 @@ static int load_accuracy(results_set *s, const char *path, bool known_only, char
                    column(&c.header, "xnnpack_checked")};
     int hist[HIST_BUCKETS], cr_count = column(&c.header, "correctly_rounded"),
         normal_mean = column(&c.header, "normal_mean_ulp"),
-        isa_col = column(&c.header, "dispatched_isa");
+        isa_col = column(&c.header, "dispatched_isa"), format_col = column(&c.header, "format");
     for (int b = 0; b < HIST_BUCKETS; b++) {
         char name[32];
         snprintf(name, sizeof name, "ulp_%s", hist_bucket_name(b));
@@ -464,7 +489,7 @@ static int load_accuracy(results_set *s, const char *path, bool known_only, char
     int rows = 0;
     while ((rc = csv_next(&c, &l)) == 1 &&
            (rc = accuracy_line(&c, s, &l, cols, crit, hist, cr_count, text_col, normal_mean,
-                               isa_col)) == 0)
+                               isa_col, format_col)) == 0)
         rows++;
     if (rc == 0 && rows == 0) rc = bad(&c, "no rows after the header");
     csv_close(&c);
@@ -510,10 +535,13 @@ static void note_size(results_set *s, const char *size)
 static int bench_line(csv_file *c, results_set *s, const csv_line *l, const int *col, char *dist)
 {
     static const char *const dists[] = {"normal", "uniform"};
+    int format = get_format(c, l, column(&c->header, "format")); /* optional: binary32 */
+    if (format < 0) return -2;
+    if (format != (int)s->format) return 0; /* another format's run */
     if (get_enum(c, l, col[B_DIST], dists, 2) < 0 || check_size(c, l, col)) return -2;
     if (!dist[0]) snprintf(dist, 32, "%s", get(l, col[B_DIST]));
     const char *baseline = get(l, col[B_BASELINE]);
-    if (c->known_only && !gelu_impl_find(baseline))
+    if (c->known_only && !impl_of(s, baseline))
         return bad(c, "column 'baseline': '%s' is not an implementation of this build", baseline);
     if (s->baseline[0] && strcmp(s->baseline, baseline) != 0)
         return bad(c, "column 'baseline': '%s', but an earlier row says '%s'", baseline, s->baseline);
@@ -523,7 +551,7 @@ static int bench_line(csv_file *c, results_set *s, const csv_line *l, const int 
     unsigned features;
     if (results_parse_features(get(l, col[B_FEATURES]), &features) != 0)
         return bad(c, "column 'features': unknown CPU feature in '%s'", get(l, col[B_FEATURES]));
-    const gelu_impl *m = gelu_impl_find(r->name);
+    const gelu_impl *m = impl_of(s, r->name);
     if (c->known_only && features != m->features) {
         char want[128];
         return bad(c, "column 'features': '%s', but %s needs %s in this build",
@@ -573,12 +601,20 @@ static int load_bench(results_set *s, const char *path, bool known_only, char *e
     return rc;
 }
 
+int results_load_format(results_set *s, const char *accuracy_path, const char *bench_path,
+                        gelu_format_id format, bool known_only, char *err, size_t errsize)
+{
+    memset(s, 0, sizeof *s);
+    s->format = format;
+    int rc = load_accuracy(s, accuracy_path, known_only, err, errsize);
+    return rc == 0 && bench_path ? load_bench(s, bench_path, known_only, err, errsize) : rc;
+}
+
 int results_load_checked(results_set *s, const char *accuracy_path, const char *bench_path,
                          bool known_only, char *err, size_t errsize)
 {
-    memset(s, 0, sizeof *s);
-    int rc = load_accuracy(s, accuracy_path, known_only, err, errsize);
-    return rc == 0 && bench_path ? load_bench(s, bench_path, known_only, err, errsize) : rc;
+    return results_load_format(s, accuracy_path, bench_path, GELU_FORMAT_BINARY32, known_only, err,
+                               errsize);
 }
 
 int results_load(results_set *s, const char *accuracy_path, const char *bench_path, char *err,

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "gelu_format.h"
 #include "metrics.h"
 
 enum { RESULTS_MAX_ROWS = 128, RESULTS_MAX_SIZES = 8, RESULTS_NAME = 64, RESULTS_X = 40 };
@@ -65,6 +66,7 @@ typedef struct {
     char baseline[RESULTS_NAME];        /* bench.csv's baseline ("" without bench.csv) */
     char sizes[RESULTS_MAX_SIZES][24];  /* bench sizes in the order measured */
     size_t nsizes;
+    gelu_format_id format;              /* the format whose rows were read */
 } results_set;
 
 /* Reads the files (bench_path may be NULL), checking every row and value: known columns, the
@@ -76,6 +78,13 @@ typedef struct {
  * the file (the line and the column) in err. */
 int results_load_checked(results_set *s, const char *accuracy_path, const char *bench_path,
                          bool known_only, char *err, size_t errsize);
+/* results_load_checked for the rows of one format (a 16-bit scan's accuracy_<format>.csv, a
+ * bench --format run's CSV). Column `format` (binary32 where a file lacks it): every accuracy
+ * row must be of that format; bench rows of other formats are checked for a known format name
+ * and skipped (s->nsizes stays 0 when none is of it). With known_only, a 16-bit row's name is
+ * the format's native implementation of that name or a binary32 one (run widened). */
+int results_load_format(results_set *s, const char *accuracy_path, const char *bench_path,
+                        gelu_format_id format, bool known_only, char *err, size_t errsize);
 /* results_load_checked without known_only (fixtures of made-up implementations). */
 int results_load(results_set *s, const char *accuracy_path, const char *bench_path, char *err,
                  size_t errsize);

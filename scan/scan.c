@@ -1626,7 +1626,8 @@ int scan_run(const scan_config *cfg, scan_result *result, const char **error)
 
 int scan_directions(const gelu_impl *impl, bool grad)
 {
-    return grad && impl->derivative ? DIR_COUNT : 1;
+    /* a 16-bit native's derivative is its derivative_u16 (a widened row's, its binary32 one) */
+    return grad && (impl->derivative || impl->derivative_u16) ? DIR_COUNT : 1;
 }
 
 /* ---- merging shards, the gate, partial files */

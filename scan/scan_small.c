@@ -210,8 +210,8 @@ static int check_config(const scan_small_config *cfg, const char **error)
     if (f->storage_bits != 16) return *error = "the small scan runs the 16-bit formats only", -1;
     for (size_t i = 0; i < cfg->nimpls; i++) {
         const gelu_impl *m = cfg->impls[i];
-        bool native = m->forward_u16 && (!cfg->grad || m->derivative_u16);
-        bool widened = gelu_impl_is_widened(m) && (!cfg->grad || m->derivative);
+        /* a forward-only one (no derivative kernel) is scanned forward only */
+        bool native = m->forward_u16, widened = gelu_impl_is_widened(m);
         if (m->format != cfg->format || !(native || widened))
             return *error = "an implementation without kernels of the scanned format", -1;
     }
@@ -237,7 +237,7 @@ int scan_small_run(const scan_small_config *cfg, scan_result *result, const char
             B->w[d][b] = (uint64_t)(int64_t)(scan_small_weight(f, (input_dist)d, (uint16_t)b) * DIST_W_SCALE);
     }
     const uint64_t *W[DIST_COUNT] = {B->w[DIST_NORMAL], B->w[DIST_UNIFORM]};
-    int ndir = cfg->grad ? DIR_COUNT : 1, rc = 0;
+    int rc = 0;
     result->grad = cfg->grad;
     result->domain = (scan_domain){.kind = DOMAIN_ALL};
     result->shard_k = 0;
@@ -251,7 +251,7 @@ int scan_small_run(const scan_small_config *cfg, scan_result *result, const char
         impl_metrics_init(im);
         result->extras[i].consistency_max_rel = NAN; /* not measured (scan_small.h) */
         double x_min = ref_x_min_d(m->target);
-        for (int d = 0; d < ndir && rc == 0; d++) {
+        for (int d = 0; d < scan_directions(m, cfg->grad) && rc == 0; d++) {
             gelu_impl_run_u16(m, d == DIR_DERIVATIVE, B->enc, B->y16, N16, B->wx, B->wy);
             for (uint32_t b = 0; b < N16; b++) B->y[b] = gelu_format_widen(f, B->y16[b]);
             for (int k = 0; k < REF_KINDS && rc == 0; k++) {

@@ -205,14 +205,14 @@ rm -rf "$csv"
 # A tiny benchmark run writes the documented CSV: the baseline first, then every implementation
 # this CPU runs, ratios positive. Timings themselves are not checked (shared, noisy machine).
 header="size,n,dist,seed,threads,rounds,calls,impl,target,features,ns_per_element_median,"
-header="${header}ns_per_element_q1,ns_per_element_q3,elements_per_s,gb_per_s,ratio_to_baseline,baseline,timed"
+header="${header}ns_per_element_q1,ns_per_element_q3,elements_per_s,gb_per_s,ratio_to_baseline,baseline,timed,format"
 csv="$csvdir/bench.csv"
 if ! "$g" bench --size 64 --quick --csv "$csv" >"$out" 2>"$err" ||
    [ "$(head -1 "$csv")" != "$header" ] || ! grep -q '^baseline: *relu' "$out"; then
     echo "FAIL: bench --size 64 --quick: $(cat "$err") $(head -3 "$csv" 2>/dev/null)"
     fails=$((fails + 1))
 fi
-awk -F, 'NR == 2 && $8 != $17 {bad = 1} NR > 1 && !($16 > 0) {bad = 1}
+awk -F, 'NR == 2 && $8 != $17 {bad = 1} NR > 1 && (!($16 > 0) || $19 != "binary32") {bad = 1}
          END {exit bad || NR < 3}' "$csv" ||
     { echo "FAIL: bench CSV rows: $(cat "$csv")"; fails=$((fails + 1)); }
 "$g" list | awk 'NR > 1 && $4 == "yes" {print $1}' | while read -r name; do
@@ -319,6 +319,40 @@ printf '{"schema": 2}\n' >"$scratch/badpick/manifest.json"
 "$g" pick --results "$scratch/badpick" --platform host >"$out" 2>"$err"
 [ $? -eq 2 ] && grep -qF "manifest schema 2, this gelucheck reads schema 1" "$err" ||
     { echo "FAIL: pick with a schema 2 manifest: $(cat "$err")"; fails=$((fails + 1)); }
+
+# pick --format (issue 15): within a 16-bit format, from its accuracy_<format>.csv. The fixture
+# plants pw_fast as accurate and fast but not monotone, erfc_libm with its contract broken (out
+# with --contract-kept), and binary32 speeds in bench.csv (cr fastest) that a bfloat16 pick must
+# not use; bench_bfloat16.csv then gives bfloat16 speeds (pw_fast, erfc_libm, cr, cr_bfloat16).
+pick16=$scratch/pick16
+mkdir "$pick16"
+cp "$(dirname "$0")/fixtures/pick16/accuracy_bfloat16.csv" "$(dirname "$0")/fixtures/pick16/bench.csv" "$pick16/"
+# expect_pick16 STATUS NEEDLE ARGS...: pick --format bfloat16 --platform generic on $pick16
+expect_pick16() {
+    want=$1 needle=$2; shift 2
+    "$g" pick --results "$pick16" --format bfloat16 --platform generic "$@" >"$out" 2>"$err"
+    st=$?
+    if [ $st -ne "$want" ] || ! grep -qF -- "$needle" "$out"; then
+        echo "FAIL: pick --format bfloat16 $*: status $st (want $want), stdout: $(cat "$out") stderr: $(cat "$err")"
+        fails=$((fails + 1))
+    fi
+}
+expect_pick16 0 "no bfloat16 speed figures in $pick16/" --monotone
+expect_pick16 0 "choice: cr_bfloat16, the most accurate of the 3" --monotone
+expect_pick16 0 "pw_fast                           - ns/elem  3 monotonicity violations" --monotone
+expect_pick16 0 "erfc_libm                         - ns/elem  breaks its own contract" --monotone --contract-kept
+cp "$(dirname "$0")/fixtures/pick16/bench_bfloat16.csv" "$pick16/"
+expect_pick16 0 "choice: erfc_libm, the fastest of the 3" --monotone
+expect_pick16 0 "choice: cr, the fastest of the 2" --monotone --contract-kept
+expect_pick16 0 "bench_bfloat16.csv's bfloat16 rows" --monotone
+expect_pick16 0 "choice: cr_bfloat16, the fastest of the 1" --monotone --correctly-rounded --contract-kept
+expect_pick16 0 "choice: pw_fast," --max-ulp 0.5
+expect_usage_error "unknown --format 'binary8'" pick --platform host --format binary8
+# binary32's pick refuses 16-bit rows (they are in their own file, accuracy_<format>.csv)
+cp "$pick16/accuracy_bfloat16.csv" "$pick16/accuracy.csv"
+"$g" pick --results "$pick16" --platform generic >"$out" 2>"$err"
+[ $? -eq 2 ] && grep -qF "accuracy.csv:2: column 'format': a bfloat16 row where binary32 rows are read" "$err" ||
+    { echo "FAIL: binary32 pick of bfloat16 rows: $(cat "$out" "$err")"; fails=$((fails + 1)); }
 
 # A quick report: every file, the CSV headers, one accuracy row per scanned implementation, a
 # well-formed self-contained page with the make_moons section; then pick reads it.
@@ -428,7 +462,15 @@ expect_usage_error "--sample does not apply" accuracy --format bfloat16 --sample
 expect_usage_error "--shard does not apply" accuracy --format binary16 --shard 1/2
 expect_usage_error "'nope' for --format bfloat16" accuracy --format bfloat16 --impl nope
 expect_usage_error "--impl 'cr' is given twice" accuracy --format bfloat16 --impl cr --impl cr_bfloat16,cr
-expect_usage_error "--csv with --format binary16" bench --format binary16 --csv "$scratch/b16.csv"
+# A 16-bit bench.csv: every row (the widened baseline first) says its format, and GB/s counts
+# the format's 4 bytes per element (2 read + 2 written), not binary32's 8.
+if ! "$g" bench --format binary16 --size 64 --quick --impl cr_binary16,pw_fast --csv "$scratch/b16.csv" >"$out" 2>"$err" ||
+   [ "$(head -1 "$scratch/b16.csv")" != "$header" ] ||
+   ! awk -F, 'NR > 1 && ($19 != "binary16" || $15 * $11 < 3.99 || $15 * $11 > 4.01) {bad = 1}
+              END {exit bad || NR != 4}' "$scratch/b16.csv"; then
+    echo "FAIL: bench --format binary16 --csv: $(cat "$err" "$scratch/b16.csv" 2>/dev/null)"
+    fails=$((fails + 1))
+fi
 expect_usage_error "give --format bfloat16" bench --impl cr_bfloat16 --quick
 expect_usage_error "'binary8'" bench --format binary8
 "$g" eval --format bfloat16 --impl cr 0x1p-133 >"$out" 2>"$err"

@@ -47,6 +47,20 @@ st=$?
     grep -q "left out (forward only: no derivative to train through): ef" "$d/out" ||
     fail "moons with a forward-only child: $(tail -3 "$d/err")"
 
+# the same child in bfloat16 under --grad (issue 15): widened and scanned forward only, its
+# forward rows those of erfc_f64 widened, no derivative row (n/a in the summary); the native
+# cr_bfloat16 beside it keeps its derivative rows (a native's derivative is its 16-bit kernel)
+"$g" accuracy --format bfloat16 --threads 2 --exec "$fo" --impl ef,erfc_f64,cr_bfloat16 --grad \
+    --csv "$d/fo16.csv" >"$d/out" 2>"$d/err" || fail "forward-only child in bfloat16: $(cat "$d/err")"
+grep -q "^ef: forward only (no derivative kernel): its derivative is not scanned" "$d/out" &&
+    grep -q "^  ef  *widened   forward .* derivative    n/a (forward only)" "$d/out" ||
+    fail "bfloat16: forward only not said: $(cat "$d/out")"
+grep -q '^ef,.*,derivative,' "$d/fo16.csv" && fail "bfloat16: a derivative row for a forward-only child"
+[ "$(rows ef "$d/fo16.csv")" = "$(rows erfc_f64 "$d/fo16.csv" | grep ',forward,')" ] ||
+    fail "bfloat16: the forward-only child's forward rows differ from erfc_f64's"
+[ "$(grep -c '^cr_bfloat16,.*,derivative,' "$d/fo16.csv")" -eq 2 ] ||
+    fail "bfloat16: cr_bfloat16's derivative rows (own, exact) missing: $(cut -d, -f1-5 "$d/fo16.csv")"
+
 "$g" accuracy --exec "ef=$child erfc_f64 --name ef --wrong-at 0x3fc00000" --impl ef \
     --range 1.4:1.6 >"$d/out" 2>&1
 st=$?

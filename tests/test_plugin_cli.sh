@@ -35,6 +35,14 @@ grep -q "^plug_erfc_f64: forward only (no derivative kernel)" "$d/out" &&
       "$(grep '^erfc_f64,.*,forward,' "$d/f.csv" | cut -d, -f2-)" ] ||
     fail "forward-only plugin: $(head -5 "$d/out")"
 
+# the same in binary16 (issue 15): widened, forward only under --grad, no derivative row
+run forward_only accuracy --format binary16 --threads 2 --impl plug_erfc_f64 --grad --csv "$d/f16.csv" ||
+    fail "forward-only plugin in binary16: $(cat "$d/err")"
+grep -q "^plug_erfc_f64: forward only (no derivative kernel)" "$d/out" &&
+    grep -q '^plug_erfc_f64,binary16,exact,own,forward,' "$d/f16.csv" &&
+    ! grep -q '^plug_erfc_f64,.*,derivative,' "$d/f16.csv" ||
+    fail "forward-only plugin in binary16: $(head -5 "$d/out") $(cut -d, -f1-5 "$d/f16.csv")"
+
 # gate CASE NEEDLE ARGS...: exit 1 with NEEDLE in the output
 gate() {
     c=$1 needle=$2

@@ -305,6 +305,42 @@ Test(report, fixture_rows_are_read_by_column_name)
     free(bad);
 }
 
+/* A 16-bit format's results (tests/fixtures/pick16): bench rows of another format are skipped
+ * (bench.csv without a format column is binary32's: an older file), so a bfloat16 pick has no
+ * speed there and ranks by accuracy; bench_bfloat16.csv's rows are read. */
+Test(report, results_of_a_16_bit_format_take_only_that_formats_speed)
+{
+    results_set *s = malloc(sizeof *s);
+    char err[256];
+    cr_assert_eq(results_load_format(s, GELUCHECK_FIXTURES "/pick16/accuracy_bfloat16.csv",
+                                     GELUCHECK_FIXTURES "/pick16/bench.csv", GELU_FORMAT_BFLOAT16,
+                                     false, err, sizeof err), 0, "%s", err);
+    cr_expect_eq(s->nsizes, 0);
+    cr_expect_null(results_speed_at(results_find(s, "cr"), "l2")); /* binary32's 0.1 ns, skipped */
+    pick_constraints c = pick_no_constraints(NULL);
+    c.monotone = true;
+    static pick_candidate k[RESULTS_MAX_ROWS];
+    size_t n;
+    /* pw_fast (3 monotonicity violations) is out; at the same max ULP, the larger fraction
+     * correctly rounded first (cr_bfloat16 before cr), then by name (erfc_libm after it) */
+    cr_expect_eq(pick_rank(s, PICK_GENERIC, &c, k, &n), 3);
+    cr_expect_str_eq(k[0].row->name, "cr_bfloat16");
+    cr_expect_str_eq(k[1].row->name, "erfc_libm");
+    cr_expect_str_eq(k[2].row->name, "cr");
+    c.contract_kept = true; /* erfc_libm's contract: fail */
+    cr_expect_eq(pick_rank(s, PICK_GENERIC, &c, k, &n), 2);
+    cr_assert_eq(results_load_format(s, GELUCHECK_FIXTURES "/pick16/accuracy_bfloat16.csv",
+                                     GELUCHECK_FIXTURES "/pick16/bench_bfloat16.csv",
+                                     GELU_FORMAT_BFLOAT16, false, err, sizeof err), 0, "%s", err);
+    cr_expect_eq(results_speed_at(results_find(s, "cr"), "l2")->ns, 3.0);
+    cr_expect_str_eq(s->baseline, "relu");
+    /* the 16-bit rows are refused where binary32's are read, naming the line and the format */
+    cr_expect_eq(results_load(s, GELUCHECK_FIXTURES "/pick16/accuracy_bfloat16.csv", NULL, err,
+                              sizeof err), -2);
+    cr_expect(strstr(err, "accuracy_bfloat16.csv:2: column 'format': a bfloat16 row") != NULL, "%s", err);
+    free(s);
+}
+
 /* ---- the page */
 
 Test(report, page_inlines_svg_without_external_references)
@@ -693,6 +729,24 @@ Test(report, page_has_a_table_per_16_bit_format)
     /* its forward cell: 1 of 65,536 inputs, 100/65536 = 0.00152587890625 % */
     cr_expect_not_null(strstr(p, "native</td><td data-v=\"0.00152587890625\">1 <small>"), "%.300s", p);
     cr_expect_not_null(strstr(p, "<strong>broken</strong>"));
+    /* the answer names the correctly rounded one, not the widened cr (128 inputs) nor the
+     * planted row (1 input) */
+    cr_expect_not_null(strstr(buf, "<p>Correctly rounded in <a href=\"#formats16\">bfloat16</a> at "
+                                   "all 65536 inputs (exact GELU, forward): <code>cr_bfloat16</code>.</p>"),
+                       "%.2000s", buf);
+    free(buf);
+    /* without cr_bfloat16: none, and the closest is the planted row (1 input, cr misses 128) */
+    impls[1] = &planted;
+    cfg.nimpls = 2;
+    scan_result_free(r);
+    r = calloc(1, sizeof *r);
+    cr_assert(r && scan_small_run(&cfg, r, &err) == 0, "%s", err ? err : "");
+    formats[0] = r;
+    f = open_memstream(&buf, &size);
+    cr_assert_eq(html_report_write(f, &h), 0);
+    fclose(f);
+    cr_expect_not_null(strstr(buf, "(exact GELU, forward): none; the closest, <code>planted16</code>, "
+                                   "misses 1 forward inputs.</p>"), "%.2000s", buf);
     free(buf);
     html_report none = {load_fixture(), &meta, {NULL}, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, 0, NULL};
     none.formats16_note = "Not run in --quick";
@@ -700,6 +754,7 @@ Test(report, page_has_a_table_per_16_bit_format)
     cr_assert_eq(html_report_write(f, &none), 0);
     fclose(f);
     cr_expect_not_null(strstr(buf, "every bfloat16 and binary16 input</h2>\n<p>Not run in --quick</p>"));
+    cr_expect_not_null(strstr(buf, "<p>16-bit formats: Not run in --quick</p>"));
     free(buf);
     scan_result_free(r);
 }
