@@ -2,7 +2,9 @@
 """Which frameworks' GELUs compute bit-identical outputs: the forward of the framework rows
 (the calls peers/*.py make, one thread each) over a range of binary32 encodings, in batches of
 2^16 consecutive inputs as gelucheck's scan sends them; per pair of rows, the inputs whose
-outputs differ by encoding (every NaN equal to every NaN) and the first of them.
+outputs differ by encoding (every NaN equal to every NaN) and the first of them; per row, the
+signs of its outputs at negative inputs (GELU(x) < 0 there: how many are -0, +0, positive —
+the wrong sign —, with the first input of each, first meaning lowest encoding, nearest 0).
 
     VENV/bin/python tools/framework_bits.py [--rows A,B,...] [--stride S] LO:HI [LO:HI ...]
 
@@ -129,6 +131,7 @@ def main():
     fns = {r: MAKERS[r]() for r in rows}
     pairs = [(rows[i], rows[j]) for i in range(len(rows)) for j in range(i + 1, len(rows))]
     diff = {pr: 0 for pr in pairs}
+    signs = {r: {"-0": [0, None], "+0": [0, None], ">0": [0, None]} for r in rows}
     first = {}
     n = 0
     for lo, hi in ranges:
@@ -138,6 +141,16 @@ def main():
             out = {r: np.asarray(f(x), dtype=np.float32).view(np.uint32) for r, f in fns.items()}
             nan = {r: np.isnan(out[r].view(np.float32)) for r in rows}
             n += len(x)
+            neg = (enc >> 31) == 1
+            for r in rows:
+                for kind, hit in (("-0", out[r] == 0x80000000), ("+0", out[r] == 0),
+                                  (">0", (out[r] > 0) & (out[r] < 0x7f800001))):
+                    hit = hit & neg
+                    c = int(hit.sum())
+                    if c:
+                        signs[r][kind][0] += c
+                        if signs[r][kind][1] is None:
+                            signs[r][kind][1] = f32hex(enc[int(np.argmax(hit))])
             for r, s in pairs:
                 d = (out[r] != out[s]) & ~(nan[r] & nan[s])
                 c = int(d.sum())
@@ -151,6 +164,10 @@ def main():
         f = first.get((r, s))
         where = " first at x = %s: %s vs %s" % f if f else ""
         print("%-16s %-16s %10d differ%s" % (r, s, diff[(r, s)], where))
+    for r in rows:
+        print("%-16s at x < 0: %s" % (r, ", ".join(
+            "%d %s%s" % (c, kind, " (first at x = %s)" % x0 if x0 else "")
+            for kind, (c, x0) in signs[r].items())))
     return 0
 
 
