@@ -34,7 +34,11 @@ def main():
 
     name = "jax_gelu_tanh" if approx else "jax_gelu"
     origin = "jax %s jax.nn.gelu(approximate=%s) jitted, CPU, vmap(grad)" % (jax.__version__, approx)
-    return serve(name, "tanh" if approx else "exact", forward, derivative, origin=origin)
+    # Exact form: max abs error 3.8405e-07 at x = 0x1.38e61p+2, over every input of [2^-8, 40]
+    # and [-40, -2^-8] (jax 0.10.2; README "Which framework's GELU is closest"), a 10^6 sample
+    # elsewhere; the exhaustive framework gate holds it to all 2^32 inputs.
+    contract = None if approx else {"max_abs": 3.85e-07}
+    return serve(name, "tanh" if approx else "exact", forward, derivative, contract=contract, origin=origin)
 
 
 if __name__ == "__main__":

@@ -67,7 +67,12 @@ def main():
 
     origin = "onnxruntime %s onnx %s %s, CPU provider, 1 thread, inference only (no derivative)" % (
         ort.__version__, onnx.__version__, what)
-    return serve(name, target, forward, None, origin=origin)
+    # Exact form: ONNX Gelu's max abs error 4.473e-07 at x = 0x1.44cd02p+2, over every input of
+    # [2^-8, 40] and [-40, -2^-8] (onnxruntime 1.32.0; README "Which framework's GELU is
+    # closest"), a 10^6 sample elsewhere; the contrib Gelu gave the same outputs wherever the two
+    # were compared. The exhaustive framework gate holds both to all 2^32 inputs.
+    contract = {"max_abs": 4.48e-07} if target == "exact" else None
+    return serve(name, target, forward, None, contract=contract, origin=origin)
 
 
 if __name__ == "__main__":

@@ -37,7 +37,11 @@ def main():
 
     name = "tf_gelu_tanh" if approx else "tf_gelu"
     origin = "tensorflow %s tf.nn.gelu(approximate=%s), 1 thread, GradientTape" % (tf.__version__, approx)
-    return serve(name, "tanh" if approx else "exact", forward, derivative, origin=origin)
+    # Exact form: max abs error 3.8405e-07 at x = 0x1.38e61p+2, over every input of [2^-8, 40]
+    # and [-40, -2^-8] (tensorflow-cpu 2.21.0; README "Which framework's GELU is closest"), a
+    # 10^6 sample elsewhere; the exhaustive framework gate holds it to all 2^32 inputs.
+    contract = None if approx else {"max_abs": 3.85e-07}
+    return serve(name, "tanh" if approx else "exact", forward, derivative, contract=contract, origin=origin)
 
 
 if __name__ == "__main__":

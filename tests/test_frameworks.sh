@@ -20,7 +20,29 @@ st=$?
 [ $st -eq 2 ] && grep -q "torch_gelu: PyTorch (pip package torch) is not installed in .*nothing/gelucheck/venv/bin/python's environment (tools/setup.sh --frameworks installs it)" "$d/err" ||
     fail "a framework not installed, named: status $st: $(cat "$d/err")"
 
+# The claim a framework row declares (max_abs) is what the gate holds it to: a Python child
+# (examples/exec/gelucheck_exec.py, standard library only) claiming max_abs=3.85e-07, as
+# tf_gelu and jax_gelu do, with a correctly rounded GELU (from double erfc) plus 1e-6 planted at
+# x = 3: the scan of [2.9, 3.1] must break the claim there and exit 1.
+ex=$(cd "$(dirname "$0")/../examples/exec" && pwd)
+cat >"$d/planted.py" <<PY
+import math, struct, sys
+sys.path.insert(0, "$ex")
+from gelucheck_exec import serve
+def forward(buf):
+    xs = struct.unpack("<%df" % (len(buf) // 4), buf)
+    ys = [0.5 * x * math.erfc(-x / math.sqrt(2)) + (1e-6 if x == 3.0 else 0.0) for x in xs]
+    return struct.pack("<%df" % len(ys), *ys)
+sys.exit(serve("planted_max_abs", "exact", forward, contract={"max_abs": 3.85e-07}))
+PY
+"$g" accuracy --exec planted_max_abs="python3 $d/planted.py" --impl planted_max_abs --range 2.9:3.1 \
+    --threads 1 >"$d/out" 2>"$d/err"
+st=$?
+[ $st -eq 1 ] && grep -q '^CONTRACT BROKEN.*planted_max_abs.*0x1.8p+1' "$d/out" ||
+    fail "a broken max_abs claim at x = 3: status $st: $(grep -i contract "$d/out") $(tail -2 "$d/err")"
+
 py=${XDG_CACHE_HOME:-$HOME/.cache}/gelucheck/venv/bin/python
+peers=$(cd "$(dirname "$0")/../peers" && pwd)
 [ -n "${ASAN_OPTIONS:-}" ] && py=/nonexistent/sanitize-run
 "$g" list >"$d/list" 2>&1 || fail "list: $(cat "$d/list")"
 # framework label, pip package, its rows, whether they have a derivative
@@ -39,6 +61,20 @@ for spec in "PyTorch:torch:torch_gelu,torch_gelu_tanh:yes" \
     for name in $(echo "$impls" | tr , ' '); do
         grep -q "^  $name  *$label $version " "$d/list" || fail "list: no '$name $label $version' row"
     done
+    # the exact forms' measured claims (peers/*.py), as their handshakes declare them
+    case $label in
+    TensorFlow) claims="tensorflow_gelu.py::max_abs=3.85e-07" ;;
+    JAX) claims="jax_gelu.py::max_abs=3.85e-07" ;;
+    "ONNX Runtime") claims="onnxruntime_gelu.py:--op=gelu:max_abs=4.48e-07 onnxruntime_gelu.py:--op=ms_gelu:max_abs=4.48e-07" ;;
+    *) claims= ;;
+    esac
+    for c in $claims; do
+        client=${c%%:*} rest=${c#*:}
+        opt=${rest%%:*} claim=${rest#*:}
+        "$py" "$peers/$client" ${opt:+"$opt"} </dev/null 2>/dev/null | grep -qx "contract $claim" ||
+            echo "$client $opt: no 'contract $claim' in its handshake"
+    done >"$d/claims"
+    [ -s "$d/claims" ] && fail "$label: $(cat "$d/claims")"
     "$g" accuracy --impl "$impls" --sample 20000 --grad --threads 1 --csv "$d/a.csv" \
         >"$d/out" 2>"$d/err" || fail "$label: status $?: $(tail -5 "$d/err")"
     for name in $(echo "$impls" | tr , ' '); do
