@@ -85,7 +85,8 @@ Test(impls, contracts_on_seeded_sample, .init = setup_refs, .timeout = 600)
     for (size_t i = 0; i < gelu_impl_count(); i++) {
         const gelu_impl *m = gelu_impl_at(i);
         if (!gelu_impl_available(m)) {
-            cr_log_warn("%s: skipped, needs CPU features this machine lacks", m->name);
+            /* info, not warn: Criterion 2.4 exits 1 once anything is logged as a warning */
+            cr_log_info("%s: skipped, needs CPU features this machine lacks", m->name);
             continue;
         }
         contract_report r;

@@ -67,7 +67,8 @@ Test(moons, gradient_matches_finite_differences)
         const gelu_impl *m = gelu_impl_at(i);
         if (m->target == GELU_TARGET_RELU) continue; /* kinks: finite differences do not apply */
         if (!gelu_impl_available(m)) {
-            cr_log_warn("%s: skipped, needs CPU features this machine lacks", m->name);
+            /* info, not warn: Criterion 2.4 exits 1 once anything is logged as a warning */
+            cr_log_info("%s: skipped, needs CPU features this machine lacks", m->name);
             continue;
         }
         size_t at = 0;
