@@ -75,6 +75,11 @@ static void resolve_entries(near_list *l, const near_resolver *r)
     prune(l);
 }
 
+void near_raise_floor(near_list *l, double lower)
+{
+    raise_floor(l, lower);
+}
+
 bool near_rejects(const near_list *l, double upper)
 {
     if (upper < l->floor) return true;

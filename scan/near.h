@@ -67,6 +67,11 @@ void near_add(near_list *l, double lower, double upper, uint64_t seq, uint32_t b
 /* Adds every input of src (another part of the same row) into dst. */
 void near_merge(near_list *dst, const near_list *src, const near_resolver *r);
 
+/* Raises l's floor to `lower` (when above it), a lower bound of the true error of an input of
+ * the same row seen elsewhere (another part, whose list is merged with this one): entries that
+ * cannot reach it go. */
+void near_raise_floor(near_list *l, double lower);
+
 /* Whether an input whose upper bound is `upper`, later in the domain than every entry, would
  * be dropped at once (the scan's test to skip a run of inputs). */
 bool near_rejects(const near_list *l, double upper);

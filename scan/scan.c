@@ -196,7 +196,18 @@ typedef struct {
     /* Blocks a worker claims at once: 1, or as many as the largest batch_inputs of the run's
      * implementations asks for (their kernels then run once per group, run_group_kernels) */
     uint64_t group_blocks;
+    /* Groups are handed out in claim order (group_of_claim): first the probe groups, every
+     * PROBE_STRIDE-th, spread over the part; then the others, ascending. next_block counts
+     * claims; blocks_done, blocks. */
+    uint64_t ngroups, nprobe;
     atomic_uint_fast64_t next_block, blocks_done;
+    /* The probe phase's end: probes_done counts finished probe groups under `lock`; each
+     * worker, before its first other group, waits for all of them (`probed`) and raises its
+     * near-tie floors to the largest any worker's probes found (seed_floors). */
+    uint64_t probes_done;
+    pthread_cond_t probed;
+    struct scan_worker **workers;
+    unsigned nworkers;
     /* The calling thread waits on `finished` for the workers (signalled as each one ends), in
      * 200 ms steps for progress: a short scan (a checkpoint's chunk) returns at once. */
     pthread_mutex_t lock;
@@ -204,10 +215,11 @@ typedef struct {
     unsigned running;
 } scan_shared;
 
-/* Per-thread buffers and partial result. */
-typedef struct {
+/* Per-thread buffers and partial results: part, the current one, is probe_part during the
+ * probe phase, then main_part. */
+typedef struct scan_worker {
     scan_shared *sh;
-    scan_result *part;
+    scan_result *part, *probe_part, *main_part;
     float x[SCAN_BLOCK + 1], y[SCAN_BLOCK + 1];
     input_range range[SCAN_BLOCK];
     int16_t x_bucket[SCAN_BLOCK];
@@ -846,12 +858,13 @@ static void near_scan_run(error_metrics *m, const bool want[ERR_KINDS], const re
     for (int k = 0; k < ERR_KINDS; k++) {
         if (!want[k]) continue;
         near_list *l = &m->near[k];
-        /* A floor of +inf: an input already seen (earlier in the domain: a worker's blocks
-         * come in order) certainly has an infinite error, and a later one can only tie it and
-         * lose (first input). Below GELU's lower threshold the relative error of any output
-         * that is not ±0 is such (|f(x)| under the smallest double past x ≈ −39), and these
-         * were looked at one by one. */
-        if (l->floor == INFINITY) continue;
+        /* An entry certainly infinite: an input already seen (earlier in the domain: within a
+         * phase, a worker's blocks come in order) certainly has an infinite error, and a later
+         * one can only tie it and lose (first input). Below GELU's lower threshold the relative
+         * error of any output that is not ±0 is such (|f(x)| under the smallest double past
+         * x ≈ −39), and these were looked at one by one. (A floor of +inf alone is not enough:
+         * one raised by the probes, seed_floors, comes from an input anywhere in the part.) */
+        if (l->floor == INFINITY && l->n > 0 && l->e[0].lower == INFINITY) continue;
         near_resolver res = refine_resolver(&ctx[k]);
         const double *e = v[k];
         /* the maxima of groups of 16 points: a group whose maximum cannot reach the floor is
@@ -1304,18 +1317,71 @@ static void run_group_kernels(scan_worker *w, uint64_t b, uint64_t e)
     }
 }
 
+/* The probe phase. The near-tie lists (near.h) look at an input only where its error could
+ * reach the list's floor, the largest lower bound seen; a part scanned in ascending order sees
+ * a row's large errors only where they are, often late (pw_fast's 2^24 ULP at x < −5.3 come
+ * after every positive input), and until then its floor is low and every input of a region of
+ * nearly equal errors (tiny x, where a method's relative error is constant) is looked at one by
+ * one, with its tight tolerance. So every PROBE_STRIDE-th group is scanned first; the other
+ * groups then start with the largest floors the probes reached (each a lower bound of the true
+ * error of an input of the part, so of its maximum). The lists' entries, hence every printed
+ * maximum, are the same (near.h: a list is a function of the set of inputs, but for an
+ * overflow's entries); only the work changes. A part of fewer than 2 strides has no probes. */
+enum { PROBE_STRIDE = 64 };
+
+/* The group handed out at claim c (c < ngroups). */
+static uint64_t group_of_claim(const scan_shared *sh, uint64_t c)
+{
+    if (c < sh->nprobe) return c * PROBE_STRIDE;
+    if (sh->nprobe == 0) return c;
+    uint64_t j = c - sh->nprobe; /* the j-th group that is not a probe, ascending */
+    return j / (PROBE_STRIDE - 1) * PROBE_STRIDE + 1 + j % (PROBE_STRIDE - 1);
+}
+
+/* w's main part's floors raised to the largest of every worker's probe part (all probes done). */
+static void seed_floors(scan_worker *w)
+{
+    const scan_shared *sh = w->sh;
+    for (size_t i = 0; i < sh->cfg->nimpls; i++)
+        for (int r = 0; r < REF_KINDS; r++)
+            for (int d = 0; d < DIR_COUNT; d++)
+                for (int k = 0; k < ERR_KINDS; k++) {
+                    double f = -INFINITY;
+                    for (unsigned q = 0; q < sh->nworkers; q++) {
+                        double g = sh->workers[q]->probe_part->metrics[i].err[r][d].near[k].floor;
+                        f = g > f ? g : f;
+                    }
+                    near_raise_floor(&w->main_part->metrics[i].err[r][d].near[k], f);
+                }
+}
+
 static void *worker_main(void *arg)
 {
     scan_worker *w = arg;
-    uint64_t g = w->sh->group_blocks;
+    scan_shared *sh = w->sh;
+    uint64_t g = sh->group_blocks;
     for (;;) {
-        uint64_t b = atomic_fetch_add(&w->sh->next_block, g);
-        if (b >= w->sh->end_block) break;
-        uint64_t e = b + g < w->sh->end_block ? b + g : w->sh->end_block;
+        uint64_t c = atomic_fetch_add(&sh->next_block, 1);
+        if (c >= sh->ngroups) break;
+        bool probe = c < sh->nprobe;
+        if (!probe && w->part == w->probe_part) { /* the probe phase's end */
+            pthread_mutex_lock(&sh->lock);
+            while (sh->probes_done < sh->nprobe) pthread_cond_wait(&sh->probed, &sh->lock);
+            pthread_mutex_unlock(&sh->lock);
+            seed_floors(w);
+            w->part = w->main_part;
+        }
+        uint64_t b = sh->first_block + group_of_claim(sh, c) * g;
+        uint64_t e = b + g < sh->end_block ? b + g : sh->end_block;
         if (g > 1) run_group_kernels(w, b, e);
         for (; b < e; b++) {
             run_block(w, b);
-            atomic_fetch_add(&w->sh->blocks_done, 1);
+            atomic_fetch_add(&sh->blocks_done, 1);
+        }
+        if (probe) {
+            pthread_mutex_lock(&sh->lock);
+            if (++sh->probes_done == sh->nprobe) pthread_cond_broadcast(&sh->probed);
+            pthread_mutex_unlock(&sh->lock);
         }
     }
     ref_thread_done();
@@ -1342,9 +1408,12 @@ static scan_worker *worker_new(scan_shared *sh, const scan_result *proto)
     w->sh = sh;
     w->profiling = sh->cfg->profile != NULL;
     for (int d = 0; d < DIST_COUNT; d++) w->wfixes[d] = w->wfix[d];
-    w->part = calloc(1, sizeof *w->part);
+    w->probe_part = calloc(1, sizeof *w->probe_part);
+    w->main_part = calloc(1, sizeof *w->main_part);
+    w->part = sh->nprobe > 0 ? w->probe_part : w->main_part;
     /* the profile's rows even when not profiling: lap() is handed their addresses */
-    bool ok = w->part != NULL && scan_result_copy(w->part, proto) == 0 &&
+    bool ok = w->probe_part != NULL && scan_result_copy(w->probe_part, proto) == 0 &&
+              w->main_part != NULL && scan_result_copy(w->main_part, proto) == 0 &&
               scan_profile_alloc(&w->prof, proto->nimpls) == 0;
     for (int t = 0; ok && t < GELU_TARGET_COUNT; t++)
         for (int d = 0; ok && d < DIR_COUNT; d++)
@@ -1362,7 +1431,8 @@ static scan_worker *worker_new(scan_shared *sh, const scan_result *proto)
         worker_free_groups(w, sh->cfg->nimpls);
         for (int t = 0; t < GELU_TARGET_COUNT; t++)
             for (int d = 0; d < DIR_COUNT; d++) free(w->ref[t][d]);
-        scan_result_free(w->part);
+        scan_result_free(w->probe_part);
+        scan_result_free(w->main_part);
         scan_profile_release(&w->prof);
         free(w);
         return NULL;
@@ -1375,7 +1445,8 @@ static void worker_free(scan_worker *w)
     worker_free_groups(w, w->sh->cfg->nimpls);
     for (int t = 0; t < GELU_TARGET_COUNT; t++)
         for (int d = 0; d < DIR_COUNT; d++) free(w->ref[t][d]);
-    scan_result_free(w->part);
+    scan_result_free(w->probe_part);
+    scan_result_free(w->main_part);
     scan_profile_release(&w->prof);
     free(w);
 }
@@ -1542,7 +1613,10 @@ int scan_run(const scan_config *cfg, scan_result *result, const char **error)
         uint64_t g = (cfg->impls[i]->batch_inputs + SCAN_BLOCK - 1) / SCAN_BLOCK;
         if (g > sh.group_blocks) sh.group_blocks = g < SCAN_GROUP_MAX ? g : SCAN_GROUP_MAX;
     }
-    atomic_init(&sh.next_block, sh.first_block);
+    sh.ngroups = (sh.end_block - sh.first_block + sh.group_blocks - 1) / sh.group_blocks;
+    sh.nprobe = sh.ngroups >= 2 * PROBE_STRIDE ? (sh.ngroups + PROBE_STRIDE - 1) / PROBE_STRIDE : 0;
+    pthread_cond_init(&sh.probed, NULL);
+    atomic_init(&sh.next_block, 0);
     atomic_init(&sh.blocks_done, 0);
 
     if (result_init(result, cfg) != 0 ||
@@ -1561,8 +1635,11 @@ int scan_run(const scan_config *cfg, scan_result *result, const char **error)
     pthread_t *th = calloc(nthreads, sizeof *th);
     unsigned started = 0;
     bool ok = w && th;
-    for (unsigned k = 0; ok && k < nthreads; k++) {
+    for (unsigned k = 0; ok && k < nthreads; k++) /* all made before any starts (seed_floors) */
         ok = (w[k] = worker_new(&sh, result)) != NULL;
+    sh.workers = w;
+    sh.nworkers = nthreads;
+    for (unsigned k = 0; ok && k < nthreads; k++) {
         pthread_mutex_lock(&sh.lock);
         if (ok && (ok = pthread_create(&th[k], NULL, worker_main, w[k]) == 0)) sh.running++;
         pthread_mutex_unlock(&sh.lock);
@@ -1584,18 +1661,23 @@ int scan_run(const scan_config *cfg, scan_result *result, const char **error)
         pthread_mutex_unlock(&sh.lock);
         if (done) break;
     }
-    if (!ok) atomic_store(&sh.next_block, sh.end_block); /* stop the started ones */
+    if (!ok) atomic_store(&sh.next_block, sh.ngroups); /* stop the started ones */
     for (unsigned k = 0; k < started; k++) {
         pthread_join(th[k], NULL);
-        for (size_t i = 0; i < cfg->nimpls; i++)
-            merge_impl_metrics(cfg->impls[i], &result->metrics[i], &w[k]->part->metrics[i]);
-        result->inputs += w[k]->part->inputs;
+    }
+    for (unsigned k = 0; k < started; k++) {
+        for (int ph = 0; ph < 2; ph++) {
+            const scan_result *part = ph == 0 ? w[k]->probe_part : w[k]->main_part;
+            for (size_t i = 0; i < cfg->nimpls; i++)
+                merge_impl_metrics(cfg->impls[i], &result->metrics[i], &part->metrics[i]);
+            result->inputs += part->inputs;
+            for (int t = 0; t < GELU_TARGET_COUNT; t++)
+                for (int d = 0; d < DIR_COUNT; d++) {
+                    result->refs[t][d] += part->refs[t][d];
+                    result->fallbacks[t][d] += part->fallbacks[t][d];
+                }
+        }
         if (cfg->profile) scan_profile_add(cfg->profile, &w[k]->prof);
-        for (int t = 0; t < GELU_TARGET_COUNT; t++)
-            for (int d = 0; d < DIR_COUNT; d++) {
-                result->refs[t][d] += w[k]->part->refs[t][d];
-                result->fallbacks[t][d] += w[k]->part->fallbacks[t][d];
-            }
     }
     if (cfg->progress && ok) cfg->progress(total, total, cfg->progress_ctx);
     for (unsigned k = 0; k < nthreads && w; k++)
@@ -1604,6 +1686,7 @@ int scan_run(const scan_config *cfg, scan_result *result, const char **error)
     free(th);
     free(dom.sample);
     pthread_cond_destroy(&sh.finished);
+    pthread_cond_destroy(&sh.probed);
     if (!ok) {
         *error = "could not start the scan threads (out of memory?)";
         return -1;
