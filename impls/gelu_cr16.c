@@ -71,7 +71,7 @@ static bool cr16_accurate(const gelu_format *f, bool grad, double x, uint16_t *r
 
 static unsigned long cr16_unresolved; /* inputs neither path decided (gelu_cr16.h) */
 
-/* Inlined into each clone of the kernels below, so that the clone built for FMA runs cr.h's fma()
+/* Inlined into each clone of the scalar paths below, so that the clone built for FMA runs cr.h's fma()
  * as the instruction. */
 static inline __attribute__((always_inline)) uint16_t cr16_one(const gelu_format *f, bool grad,
                                                                 uint16_t b)
@@ -88,10 +88,10 @@ static inline __attribute__((always_inline)) uint16_t cr16_one(const gelu_format
 
 unsigned long gelu_cr16_unresolved(void) { return __atomic_load_n(&cr16_unresolved, __ATOMIC_RELAXED); }
 
-/* Two clones of each kernel, chosen once at load time (GCC's target_clones, an ifunc; flatten
- * inlines cr.h into each): one with
- * FMA instructions, one for any x86-64 CPU, whose fma() is libm's. Both round each fma once: the
- * same bits (the cr16 gates scan the clone this CPU picks). */
+/* Two clones of each scalar path, chosen once at load time (GCC's target_clones, an ifunc;
+ * flatten inlines cr.h into each): one with FMA instructions, one for any x86-64 CPU, whose fma()
+ * is libm's. Both round each fma once: the same bits (the cr16 gates scan the tables this CPU's
+ * clone built). */
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 #define CR16_CLONES __attribute__((target_clones("fma", "default"), flatten))
 #else
