@@ -6,7 +6,7 @@
 #include <string.h>
 
 static const char *const feature_names[CPU_FEATURE_COUNT] = {
-    "avx2", "fma", "avx512f", "avx512dq", "avx512bw", "avx512vl",
+    "avx2", "fma", "avx512f", "avx512dq", "avx512bw", "avx512vl", "f16c",
 };
 
 unsigned cpu_features(void)
@@ -20,6 +20,7 @@ unsigned cpu_features(void)
     if (__builtin_cpu_supports("avx512dq")) f |= CPU_FEATURE_AVX512DQ;
     if (__builtin_cpu_supports("avx512bw")) f |= CPU_FEATURE_AVX512BW;
     if (__builtin_cpu_supports("avx512vl")) f |= CPU_FEATURE_AVX512VL;
+    if (__builtin_cpu_supports("f16c")) f |= CPU_FEATURE_F16C;
 #endif
     return f;
 }

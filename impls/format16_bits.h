@@ -8,6 +8,7 @@
 #define GELUCHECK_FORMAT16_BITS_H
 
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -61,5 +62,11 @@ static inline uint16_t binary16_narrow(float y)
                                     : sub;
     return sign | v;
 }
+
+/* The same conversions over arrays of binary16 with F16C's instructions, bit-identical
+ * (impls/format16_f16c.c): built when the compiler takes the AVX2 flags (GELUCHECK_HAVE_AVX2),
+ * to be called only where the CPU has F16C (CPU_FEATURE_F16C). */
+void binary16_widen_f16c(const uint16_t *x, float *y, size_t n);
+void binary16_narrow_f16c(const float *y, uint16_t *x, size_t n);
 
 #endif

@@ -6,24 +6,32 @@
  * the same for binary16 (tests/meson.build, the cr16 gate of the quick suite): forward and
  * derivative correctly rounded at every input, monotone, exact specials.
  *
- * Method: cr.h's binary64 fast path (its relative error bound ε = 2^-43 holds for any binary32
- * input, so for these formats' values, which are binary32 values), rounded once, straight from
- * binary64 to the format, with cr.h's rounding test: y·(1 − ε) and y·(1 + ε) round to the same
- * encoding, which is then the correctly rounded value. Not "cr's binary32 result, then round":
- * that result is already rounded, and rounding it again to 8 or 11 bits errs wherever it lands
- * on a midpoint of the format — GELU(x) ≈ x/2 of an odd subnormal x is one, kept exactly by
- * binary32 and rounded to even by the narrowing, where GELU(x) > x/2 must round up (the widened
- * `cr` row shows how often). Nor a table: 4 tables of 65,536 encodings (512 KiB) for what the
- * fast path decides alone. Where the test fails, cr.h's x87 path, rounded the same way with its
- * own bound. Over all inputs of both formats, forward and derivative, the test fails only at
- * +inf (forward: its bounds are inf ∓ inf), which keeps the fast path's +inf: no finite input
- * reaches the x87 path (counted with a print in that branch, 2026-12-01), which stays as the
- * fallback the proof would need for a change of the fast path. Inputs neither path decides are
- * counted (gelu_cr16_unresolved, printed by `accuracy --format`): none.
+ * Method: a table per format and direction (65,536 encodings × 2 bytes = 128 KiB), one load per
+ * element, built at the first call in the process from the scalar path below, which is what the
+ * gate proves through it (the table holds the path's result at every encoding: test_format.c).
+ * Why a table: the scalar path costs ~100 ns per element; a vector build of it would cost at
+ * least what cr's AVX2 build costs widened — 3.5× the widened pw_fast_avx2 at L2 in one run,
+ * against the goal of 1.2× — while the lookup costs 0.15–0.2× the widened pw_fast_avx2 (README,
+ * "16-bit formats", Cost, has the runs). Built at first use rather than at build time: 2.2 to
+ * 3.1 ms of CPU per table (a one-off timing of each first call, 2026-12-01, load average 10 on
+ * 2 cores), paid only for the tables a process uses, and no 512 KiB of generated source.
  *
- * A scalar kernel (one lane of cr.h): what it costs beside the widened vector builds is the
- * benchmark's to say. */
+ * The scalar path: cr.h's binary64 fast path (its relative error bound ε = 2^-43 holds for any
+ * binary32 input, so for these formats' values, which are binary32 values), rounded once,
+ * straight from binary64 to the format, with cr.h's rounding test: y·(1 − ε) and y·(1 + ε)
+ * round to the same encoding, which is then the correctly rounded value. Not "cr's binary32
+ * result, then round": that result is already rounded, and rounding it again to 8 or 11 bits
+ * errs wherever it lands on a midpoint of the format — GELU(x) ≈ x/2 of an odd subnormal x is
+ * one, kept exactly by binary32 and rounded to even by the narrowing, where GELU(x) > x/2 must
+ * round up (the widened `cr` row shows how often). Where the test fails, cr.h's x87 path,
+ * rounded the same way with its own bound. Over all inputs of both formats, forward and
+ * derivative, the test fails only at +inf (forward: its bounds are inf ∓ inf), which keeps the
+ * fast path's +inf: no finite input reaches the x87 path (counted with a print in that branch,
+ * 2026-12-01), which stays as the fallback the proof would need for a change of the fast path.
+ * Inputs neither path decides are counted (gelu_cr16_unresolved, printed by `accuracy
+ * --format`): none. */
 #include <math.h>
+#include <pthread.h>
 
 #include "vf_scalar.h"
 /* cr.h's binary32 array kernels and accurate paths are not used here */
@@ -63,7 +71,7 @@ static bool cr16_accurate(const gelu_format *f, bool grad, double x, uint16_t *r
 
 static unsigned long cr16_unresolved; /* inputs neither path decided (gelu_cr16.h) */
 
-/* Inlined into each clone of the kernels below, so that the clone built for FMA runs cr.h's fma()
+/* Inlined into each clone of the scalar paths below, so that the clone built for FMA runs cr.h's fma()
  * as the instruction. */
 static inline __attribute__((always_inline)) uint16_t cr16_one(const gelu_format *f, bool grad,
                                                                 uint16_t b)
@@ -80,25 +88,67 @@ static inline __attribute__((always_inline)) uint16_t cr16_one(const gelu_format
 
 unsigned long gelu_cr16_unresolved(void) { return __atomic_load_n(&cr16_unresolved, __ATOMIC_RELAXED); }
 
-/* Two clones of each kernel, chosen once at load time (GCC's target_clones, an ifunc; flatten
- * inlines cr.h into each): one with
- * FMA instructions, one for any x86-64 CPU, whose fma() is libm's. Both round each fma once: the
- * same bits (the cr16 gates scan the clone this CPU picks). */
+/* Two clones of each scalar path, chosen once at load time (GCC's target_clones, an ifunc;
+ * flatten inlines cr.h into each): one with FMA instructions, one for any x86-64 CPU, whose fma()
+ * is libm's. Both round each fma once: the same bits (the cr16 gates scan the tables this CPU's
+ * clone built). */
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 #define CR16_CLONES __attribute__((target_clones("fma", "default"), flatten))
 #else
 #define CR16_CLONES
 #endif
-#define CR16_KERNEL(name, format_id, grad)                                                      \
-    CR16_CLONES static void name(const uint16_t *x, uint16_t *y, size_t n)                      \
+/* The scalar path over an array: the proven computation, from which the tables are built. */
+#define CR16_PATH(name, format_id, grad)                                                        \
+    CR16_CLONES static void name##_path(const uint16_t *x, uint16_t *y, size_t n)               \
     {                                                                                           \
         const gelu_format *f = gelu_format_of(format_id);                                       \
         for (size_t i = 0; i < n; i++) y[i] = cr16_one(f, grad, x[i]);                          \
     }
-CR16_KERNEL(cr_bfloat16_forward, GELU_FORMAT_BFLOAT16, false)
-CR16_KERNEL(cr_bfloat16_derivative, GELU_FORMAT_BFLOAT16, true)
-CR16_KERNEL(cr_binary16_forward, GELU_FORMAT_BINARY16, false)
-CR16_KERNEL(cr_binary16_derivative, GELU_FORMAT_BINARY16, true)
+CR16_PATH(cr_bfloat16_forward, GELU_FORMAT_BFLOAT16, false)
+CR16_PATH(cr_bfloat16_derivative, GELU_FORMAT_BFLOAT16, true)
+CR16_PATH(cr_binary16_forward, GELU_FORMAT_BINARY16, false)
+CR16_PATH(cr_binary16_derivative, GELU_FORMAT_BINARY16, true)
+
+/* [format is binary16][grad]: the four scalar paths, for gelu_cr16_path. */
+static const gelu_kernel_u16 cr16_paths[2][2] = {
+    {cr_bfloat16_forward_path, cr_bfloat16_derivative_path},
+    {cr_binary16_forward_path, cr_binary16_derivative_path},
+};
+
+void gelu_cr16_path(gelu_format_id format, bool grad, const uint16_t *x, uint16_t *y, size_t n)
+{
+    cr16_paths[format == GELU_FORMAT_BINARY16][grad](x, y, n);
+}
+
+enum { CR16_ENCODINGS = 1 << 16 };
+
+/* table[b] = path(b) for every encoding b, by chunks of consecutive encodings. */
+static void cr16_build(gelu_kernel_u16 path, uint16_t *table)
+{
+    enum { CHUNK = 1024 };
+    uint16_t x[CHUNK];
+    for (uint32_t b0 = 0; b0 < CR16_ENCODINGS; b0 += CHUNK) {
+        for (uint32_t j = 0; j < CHUNK; j++) x[j] = (uint16_t)(b0 + j);
+        path(x, table + b0, CHUNK);
+    }
+}
+
+/* The kernels: one lookup per element in the table of their format and direction (65,536
+ * encodings × 2 bytes = 128 KiB), built from the scalar path by the first call in the process
+ * (pthread_once: a call from any thread waits for it, and then sees the whole table). */
+#define CR16_KERNEL(name)                                                                       \
+    static uint16_t name##_table[CR16_ENCODINGS];                                               \
+    static pthread_once_t name##_once = PTHREAD_ONCE_INIT;                                      \
+    static void name##_build(void) { cr16_build(name##_path, name##_table); }                   \
+    static void name(const uint16_t *x, uint16_t *y, size_t n)                                  \
+    {                                                                                           \
+        (void)pthread_once(&name##_once, name##_build);                                         \
+        for (size_t i = 0; i < n; i++) y[i] = name##_table[x[i]];                               \
+    }
+CR16_KERNEL(cr_bfloat16_forward)
+CR16_KERNEL(cr_bfloat16_derivative)
+CR16_KERNEL(cr_binary16_forward)
+CR16_KERNEL(cr_binary16_derivative)
 
 #define CR16_IMPL(impl_name, format_id)                                                         \
     const gelu_impl gelu_impl_##impl_name = {                                                   \
@@ -112,8 +162,9 @@ CR16_KERNEL(cr_binary16_derivative, GELU_FORMAT_BINARY16, true)
         .contract = {.max_ulp = INFINITY, .max_abs = INFINITY, .monotone = true,                \
                      .specials = true, .grad_max_ulp = INFINITY, .grad_max_abs = INFINITY,      \
                      .correctly_rounded = true},                                                \
-        .origin = "x·Φ(x) correctly rounded: cr's binary64 fast path rounded once to the "      \
-                  "format, rounding test, x87 path",                                            \
+        .origin = "x·Φ(x) correctly rounded: a table of all 65,536 results, built at first "   \
+                  "use from cr's binary64 fast path rounded once to the format, rounding "      \
+                  "test, x87 path",                                                             \
     }
 CR16_IMPL(cr_bfloat16, GELU_FORMAT_BFLOAT16);
 CR16_IMPL(cr_binary16, GELU_FORMAT_BINARY16);

@@ -17,5 +17,9 @@ const gelu_impl *gelu_impl16_lookup(const char *name, gelu_format_id format, gel
 /* How many inputs, since the program started, neither the fast nor the x87 path decided (their
  * result is the fast path's upper rounding, not proven): 0 over all inputs of both formats. */
 unsigned long gelu_cr16_unresolved(void);
+/* The scalar path the kernels' tables are built from (impls/gelu_cr16.c), run directly on
+ * x[0..n) of `format` (bfloat16 or binary16), forward or (grad) derivative: what the tables are
+ * held to at every encoding (tests/test_format.c). */
+void gelu_cr16_path(gelu_format_id format, bool grad, const uint16_t *x, uint16_t *y, size_t n);
 
 #endif

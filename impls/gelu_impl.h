@@ -43,7 +43,8 @@ enum {
     CPU_FEATURE_AVX512DQ = 1u << 3,
     CPU_FEATURE_AVX512BW = 1u << 4,
     CPU_FEATURE_AVX512VL = 1u << 5,
-    CPU_FEATURE_COUNT = 6
+    CPU_FEATURE_F16C = 1u << 6, /* binary16 conversions (the widened adapter's, impls/widened.c) */
+    CPU_FEATURE_COUNT = 7
 };
 
 /* The instruction sets a kernel is built for, and the CPU features each build needs: one row

@@ -6,6 +6,7 @@
  * --format` measures how often per implementation. */
 #include "format16_bits.h"
 #include "gelu_impl.h"
+#include "gelucheck_config.h"
 
 #include <math.h>
 
@@ -30,6 +31,25 @@ bool gelu_impl_is_widened(const gelu_impl *m)
     return gelu_format_of(m->format)->storage_bits == 16 && !m->forward_u16 && m->forward;
 }
 
+/* Whether binary16's conversions around m's kernels are F16C's (format16_f16c.c, the same
+ * bits): for a vector build (any ISA but PORTABLE: the portable build stays portable end to
+ * end) on a CPU with F16C. */
+static bool binary16_by_f16c(const gelu_impl *m)
+{
+#if GELUCHECK_HAVE_AVX2
+    static int f16c = -1; /* the CPU's answer, asked once (any thread may ask: the same answer) */
+    int has = __atomic_load_n(&f16c, __ATOMIC_RELAXED);
+    if (has < 0) {
+        has = (cpu_features() & CPU_FEATURE_F16C) != 0;
+        __atomic_store_n(&f16c, has, __ATOMIC_RELAXED);
+    }
+    return has && m->isa != GELU_ISA_PORTABLE;
+#else
+    (void)m;
+    return false;
+#endif
+}
+
 void gelu_impl_run_u16(const gelu_impl *m, bool grad, const uint16_t *x, uint16_t *y, size_t n,
                        float *wx, float *wy)
 {
@@ -42,6 +62,10 @@ void gelu_impl_run_u16(const gelu_impl *m, bool grad, const uint16_t *x, uint16_
         for (size_t i = 0; i < n; i++) wx[i] = bfloat16_widen(x[i]);
         k(wx, wy, n);
         for (size_t i = 0; i < n; i++) y[i] = bfloat16_narrow(wy[i]);
+    } else if (binary16_by_f16c(m)) {
+        binary16_widen_f16c(x, wx, n);
+        k(wx, wy, n);
+        binary16_narrow_f16c(wy, y, n);
     } else {
         for (size_t i = 0; i < n; i++) wx[i] = binary16_widen(x[i]);
         k(wx, wy, n);

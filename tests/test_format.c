@@ -5,13 +5,17 @@
  * known by hand and against MPFR, the reference's rounding to a format and its
  * ULP function per format against values known by hand, the binary32 specialisation of the
  * ULP function against the general one, and the checks' planted failures: an inconsistent
- * descriptor, a descriptor whose kernels are not its format's, a scan of another format. */
+ * descriptor, a descriptor whose kernels are not its format's, a scan of another format; and the
+ * widened adapter's F16C conversions for binary16 against its portable ones, bit for bit, with
+ * the bare instructions planted (they differ at NaNs). */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "format16_bits.h"
 #include "gelu_format.h"
+#include "gelucheck_config.h"
 #include "reference.h"
 #include "scan.h"
 
@@ -388,4 +392,137 @@ Test(format, bit_conversions_match_the_fields)
                          f->name, u);
         }
     }
+}
+
+/* The widened adapter's F16C conversions for binary16 (impls/format16_f16c.c) against the
+ * portable ones (format16_bits.h), by bits. Skipped (logged) where the build or the CPU has no
+ * F16C. */
+typedef void (*widen_array)(const uint16_t *x, float *y, size_t n);
+typedef void (*narrow_array)(const float *y, uint16_t *x, size_t n);
+
+/* The first encoding that `widen` widens otherwise than binary16_widen, or −1; x and y start one
+ * element in (unaligned) and n = 65,536 is not the last call's length (a 7-element tail). */
+static long first_widen_difference(widen_array widen)
+{
+    static uint16_t x[1 + 0x10000];
+    static float y[1 + 0x10000];
+    for (uint32_t b = 0; b < 0x10000; b++) x[1 + b] = (uint16_t)b;
+    widen(x + 1, y + 1, 0x10000 - 7);
+    widen(x + 1 + 0x10000 - 7, y + 1 + 0x10000 - 7, 7);
+    for (uint32_t b = 0; b < 0x10000; b++) {
+        float want = binary16_widen((uint16_t)b);
+        if (memcmp(&want, &y[1 + b], sizeof want) != 0) return (long)b;
+    }
+    return -1;
+}
+
+/* The first i where `narrow` gives other bits than binary16_narrow at y[i], or −1. */
+static long first_narrow_difference(narrow_array narrow, const float *y, size_t n)
+{
+    uint16_t *got = malloc(n * sizeof *got);
+    cr_assert_not_null(got);
+    narrow(y, got, n);
+    long first = -1;
+    for (size_t i = 0; i < n && first < 0; i++)
+        if (got[i] != binary16_narrow(y[i])) first = (long)i;
+    free(got);
+    return first;
+}
+
+static float float_of(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+
+/* Every binary32 NaN payload class, both signs, quiet and signalling: payloads in the 13 bits
+ * the narrowing drops only, in the 10 it keeps only, both, all ones. */
+static size_t nan_probes(float *y)
+{
+    static const uint32_t payloads[] = {0x1, 0x1000, 0x1fff, 0x2000, 0x100000, 0x3fe000,
+                                        0x3fffff, 0x2001};
+    size_t n = 0;
+    for (uint32_t sign = 0; sign <= 1; sign++)
+        for (uint32_t quiet = 0; quiet <= 1; quiet++)
+            for (size_t p = 0; p < sizeof payloads / sizeof *payloads; p++)
+                y[n++] = float_of(sign << 31 | 0x7f800000u | quiet << 22 | payloads[p]);
+    return n;
+}
+
+/* What a kernel can give, in this order: every binary16 value widened, every midpoint of
+ * neighbours and the binary32 values either side of it (ties and their neighbours, the subnormal
+ * range, 65504's neighbourhood up to the overflow threshold 65520), then binary32 subnormals, the
+ * values around the overflow threshold, ±FLT_MAX and ±inf, NaNs of every payload class, then
+ * 2^20 random binary32 encodings. Returns the count; y has room for 2^21. */
+static size_t narrow_probes(float *y)
+{
+    size_t n = 0;
+    for (uint32_t b = 0; b < 0x10000; b++) {
+        float w = binary16_widen((uint16_t)b);
+        y[n++] = w;
+        if ((b & 0x7fff) >= 0x7c00) continue; /* inf, NaN */
+        float up = (b & 0x7fff) == 0x7bff ? (b & 0x8000 ? -65536.0f : 65536.0f)
+                                          : binary16_widen((uint16_t)(b + 1));
+        float mid = (float)(0.5 * ((double)w + (double)up));
+        y[n++] = mid;
+        y[n++] = nextafterf(mid, -INFINITY);
+        y[n++] = nextafterf(mid, INFINITY);
+    }
+    static const uint32_t edges[] = {0x00000001, 0x00000002, 0x003fffff, 0x00400000, 0x007fffff,
+                                     0x00800000, 0x33000000, 0x33000001, 0x477fefff, 0x477ff000,
+                                     0x477ff001, 0x7f7fffff, 0x7f800000};
+    for (size_t e = 0; e < sizeof edges / sizeof *edges; e++) {
+        y[n++] = float_of(edges[e]);
+        y[n++] = float_of(edges[e] | 0x80000000u);
+    }
+    n += nan_probes(y + n);
+    srand(16);
+    for (int i = 0; i < 1 << 20; i++) y[n++] = float_of((uint32_t)rand() << 16 ^ (uint32_t)rand());
+    return n;
+}
+
+#if GELUCHECK_HAVE_AVX2 && (defined(__x86_64__) || defined(__i386__))
+#include <immintrin.h>
+/* Planted: the bare instructions, without the NaN lanes rebuilt. */
+__attribute__((target("avx,f16c"))) static void widen_bare(const uint16_t *x, float *y, size_t n)
+{
+    for (size_t i = 0; i < n; i++) y[i] = _cvtsh_ss(x[i]);
+}
+__attribute__((target("avx,f16c"))) static void narrow_bare(const float *y, uint16_t *x, size_t n)
+{
+    for (size_t i = 0; i < n; i++) x[i] = _cvtss_sh(y[i], _MM_FROUND_TO_NEAREST_INT);
+}
+#endif
+
+Test(format, f16c_conversions_are_the_portable_ones)
+{
+#if GELUCHECK_HAVE_AVX2 && (defined(__x86_64__) || defined(__i386__))
+    if (!(cpu_features() & CPU_FEATURE_F16C)) {
+        cr_log_info("this CPU has no F16C: its conversions not tested");
+        return;
+    }
+    long b = first_widen_difference(binary16_widen_f16c);
+    cr_expect_eq(b, -1, "binary16 0x%04lx widens to other bits with F16C", b);
+    float *y = malloc(((size_t)1 << 21) * sizeof *y);
+    cr_assert_not_null(y);
+    size_t n = narrow_probes(y);
+    long i = first_narrow_difference(binary16_narrow_f16c, y, n);
+    uint32_t u = 0;
+    if (i >= 0) memcpy(&u, &y[i], sizeof u);
+    cr_expect_eq(i, -1, "binary32 0x%08x (%a, probe %ld) narrows to other bits with F16C", u,
+                 i < 0 ? 0.0 : (double)y[i], i);
+    /* the same at an unaligned start and with a tail */
+    cr_expect_eq(first_narrow_difference(binary16_narrow_f16c, y + 1, n - 1), -1);
+    /* planted: the bare instructions are caught at the first NaN that differs — widening the
+     * first signalling NaN (which the instruction quiets), narrowing the first NaN probe (whose
+     * payload's top bits it keeps) */
+    cr_expect_eq(first_widen_difference(widen_bare), 0x7c01);
+    long first_nan = 0;
+    while (!isnan(y[first_nan])) first_nan++; /* 0x7c01 widened: 0x7f802000 */
+    cr_expect_eq(first_narrow_difference(narrow_bare, y, n), first_nan);
+    free(y);
+#else
+    cr_log_info("built without AVX2: no F16C conversions to test");
+#endif
 }
