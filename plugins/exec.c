@@ -420,12 +420,11 @@ static int offer_region(void)
 }
 
 /* gelucheck's environment for the child: without any GELUCHECK_EXEC_SHM it inherited, with
- * GELUCHECK_EXEC_SHM=3 when a region is offered. Made before the fork (malloc is not safe in
- * the fork of a threaded process). NULL when out of memory. */
-static char **child_environ(bool offered)
+ * entry (GELUCHECK_EXEC_SHM=3, written there) when a region is offered. Made before the fork
+ * (malloc is not safe in the fork of a threaded process). NULL when out of memory. */
+static char **child_environ(bool offered, char *entry, size_t size)
 {
-    static char entry[sizeof shm_env + 16];
-    snprintf(entry, sizeof entry, "%s=%d", shm_env, EXEC_SHM_FD);
+    snprintf(entry, size, "%s=%d", shm_env, EXEC_SHM_FD);
     size_t n = 0;
     while (environ && environ[n]) n++;
     char **env = malloc((n + 2) * sizeof *env);
@@ -458,7 +457,8 @@ exec_child *exec_start_transport(const char *command, double timeout_s, bool off
     c->to_child = c->from_child = -1;
     c->shm_fd = offer_shm ? offer_region() : -1;
     pthread_mutex_init(&c->lock, NULL);
-    char **env = child_environ(c->shm_fd >= 0);
+    char entry[sizeof shm_env + 16];
+    char **env = child_environ(c->shm_fd >= 0, entry, sizeof entry);
     int in[2], out[2];
     if (!env) {
         snprintf(err, errsize, "cannot start '%s': out of memory", command);
