@@ -81,6 +81,13 @@ st=$?
 [ $st -eq 1 ] && grep -q "exec child 'ef' (.*): .* request of .* the child exited with status 3; nothing was written" "$d/err" ||
     fail "a child dying mid-scan: status $st: $(cat "$d/err")"
 [ "$(cat "$d/keep.csv")" = keep ] || fail "the CSV was replaced after the child died"
+# the same over shared memory: a child that claims it and answers over the pipe mid-scan
+"$g" accuracy --exec "ef=$child erfc_f64 --name ef --pipe-reply-after 1" --impl ef --sample 300000 \
+    --csv "$d/keep.csv" >"$d/out" 2>"$d/err"
+st=$?
+[ $st -eq 1 ] && grep -q "exec child 'ef' (.*): .* request of .* a pipe reply ('GXRP'), though it announced 'transport shm'.*; nothing was written" "$d/err" ||
+    fail "a shared-memory child answering over the pipe mid-scan: status $st: $(cat "$d/err")"
+[ "$(cat "$d/keep.csv")" = keep ] || fail "the CSV was replaced after the shm child failed"
 [ -s "$d/out" ] && fail "a verdict was printed after the child died: $(head -3 "$d/out")"
 
 "$g" list --exec "erfc_f64=$child erfc_f64" >/dev/null 2>"$d/err"
