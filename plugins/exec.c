@@ -12,15 +12,36 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
-enum { HANDSHAKE_LINES = 64, REQ_BYTES = 16, REPLY_BYTES = 24, MESSAGE_MAX = 4096 };
+/* REQ_BYTES, REPLY_BYTES: the pipe transport's frames before their payload; the shared-memory
+ * frames are 16 bytes longer (request: the inputs' and outputs' offsets) and 8 (reply: the
+ * outputs' offset). SHM_ALIGN: where the host puts the outputs after the inputs. */
+enum {
+    HANDSHAKE_LINES = 64,
+    REQ_BYTES = 16,
+    REPLY_BYTES = 24,
+    SHM_REQ_BYTES = REQ_BYTES + 16,
+    SHM_REPLY_BYTES = REPLY_BYTES + 8,
+    SHM_ALIGN = 64,
+    MESSAGE_MAX = 4096
+};
+static const char shm_env[] = "GELUCHECK_EXEC_SHM";
+
+extern char **environ;
 
 struct exec_child {
     pid_t pid;
     int to_child, from_child; /* our ends of the pipes */
+    int shm_fd;               /* the offered region until the handshake, else −1 */
+    unsigned char *shm;       /* the region mapped, when the child took it; else NULL */
     double timeout_s;
     char *command;
     exec_handshake info;
@@ -293,28 +314,34 @@ static int handshake(exec_child *c, char *err, size_t errsize)
     h->contract = (gelu_contract){.max_ulp = INFINITY, .max_abs = INFINITY,
                                   .grad_max_ulp = INFINITY, .grad_max_abs = INFINITY};
     unsigned seen = 0;
+    /* the last one, transport, from version 2 on */
     static const char *const keys[] = {"name", "target", "format", "derivative", "timing",
-                                       "contract", "origin"};
+                                       "contract", "origin", "transport"};
+    const size_t nkeys = sizeof keys / sizeof keys[0];
     for (int n = 0;; n++) {
         if (n == HANDSHAKE_LINES)
             return child_fail(c, err, errsize, "handshake: no 'end' within %d lines", n);
         if (read_line(c, line, deadline, why, sizeof why) != 0)
             return child_fail(c, err, errsize, "handshake: %s", why);
         if (n == 0) {
-            if (strcmp(line, "gelucheck-exec 1") != 0)
-                return child_fail(c, err, errsize,
-                                  "handshake: the first line is '%.80s', not 'gelucheck-exec 1'",
-                                  line);
+            if (strcmp(line, "gelucheck-exec 1") == 0) h->version = 1;
+            else if (strcmp(line, "gelucheck-exec 2") == 0) h->version = 2;
+            else
+                return child_fail(c, err, errsize, "handshake: the first line is '%.80s', not "
+                                  "'gelucheck-exec 1' or 'gelucheck-exec 2'", line);
             continue;
         }
         if (strcmp(line, "end") == 0) break;
         char *sp = strchr(line, ' ');
         size_t klen = sp ? (size_t)(sp - line) : strlen(line);
         size_t i = 0;
-        while (i < 7 && !(strlen(keys[i]) == klen && strncmp(line, keys[i], klen) == 0)) i++;
-        if (i == 7 || !sp)
+        while (i < nkeys && !(strlen(keys[i]) == klen && strncmp(line, keys[i], klen) == 0)) i++;
+        if (i == nkeys || !sp)
             return child_fail(c, err, errsize, "handshake line %d: '%.80s' is not 'KEY VALUE' "
                                                "with a key of docs/protocol.md", n + 1, line);
+        if (i == 7 && h->version < 2)
+            return child_fail(c, err, errsize, "handshake line %d: 'transport' in a version 1 "
+                              "handshake (it needs 'gelucheck-exec 2')", n + 1);
         if (seen & (1u << i))
             return child_fail(c, err, errsize, "handshake line %d: '%s' given twice", n + 1, keys[i]);
         seen |= 1u << i;
@@ -340,9 +367,16 @@ static int handshake(exec_child *c, char *err, size_t errsize)
             if (parse_contract(v, &h->contract, why, sizeof why) != 0)
                 return child_fail(c, err, errsize, "handshake line %d: %s", n + 1, why);
             break;
-        default:
+        case 6:
             snprintf(h->origin, sizeof h->origin, "%s", v);
             exec_sanitize_text(h->origin);
+            break;
+        default:
+            h->shared_memory = strcmp(v, "shm") == 0;
+            bad = !h->shared_memory && strcmp(v, "pipe") != 0;
+            if (h->shared_memory && c->shm_fd < 0)
+                return child_fail(c, err, errsize, "handshake line %d: 'transport shm', but no "
+                                  "shared memory was offered (%s unset)", n + 1, shm_env);
             break;
         }
         if (bad) {
@@ -354,6 +388,7 @@ static int handshake(exec_child *c, char *err, size_t errsize)
                               i == 0   ? " (1 to 48 of A-Z a-z 0-9 _, starting with a letter)"
                               : i == 1 ? why
                               : i == 2 ? " (binary32)"
+                              : i == 7 ? " (pipe or shm)"
                                        : " (yes or no)");
         }
     }
@@ -363,7 +398,54 @@ static int handshake(exec_child *c, char *err, size_t errsize)
     return 0;
 }
 
+/* The region offered to a child: a sealed memfd of EXEC_SHM_BYTES (its size fixed: a child
+ * cannot shrink it under the host's mapping), close-on-exec (the fork's child moves it to
+ * EXEC_SHM_FD), at 3 or above (0 to 2 are the child's standard streams). −1 when the kernel
+ * makes none: the child is then offered nothing and talks over the pipes. */
+static int offer_region(void)
+{
+    int fd = memfd_create("gelucheck-exec", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+    if (fd < 0) return -1;
+    if (fd < 3) {
+        int high = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+        close(fd);
+        if ((fd = high) < 0) return -1;
+    }
+    if (ftruncate(fd, (off_t)EXEC_SHM_BYTES) != 0 ||
+        fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) != 0) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+/* gelucheck's environment for the child: without any GELUCHECK_EXEC_SHM it inherited, with
+ * entry (GELUCHECK_EXEC_SHM=3, written there) when a region is offered. Made before the fork
+ * (malloc is not safe in the fork of a threaded process). NULL when out of memory. */
+static char **child_environ(bool offered, char *entry, size_t size)
+{
+    snprintf(entry, size, "%s=%d", shm_env, EXEC_SHM_FD);
+    size_t n = 0;
+    while (environ && environ[n]) n++;
+    char **env = malloc((n + 2) * sizeof *env);
+    if (!env) return NULL;
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (strncmp(environ[i], shm_env, sizeof shm_env - 1) != 0 ||
+            environ[i][sizeof shm_env - 1] != '=')
+            env[k++] = environ[i];
+    if (offered) env[k++] = entry;
+    env[k] = NULL;
+    return env;
+}
+
 exec_child *exec_start(const char *command, double timeout_s, char *err, size_t errsize)
+{
+    return exec_start_transport(command, timeout_s, true, err, errsize);
+}
+
+exec_child *exec_start_transport(const char *command, double timeout_s, bool offer_shm, char *err,
+                                 size_t errsize)
 {
     exec_child *c = calloc(1, sizeof *c);
     if (!c || !(c->command = strdup(command))) {
@@ -373,32 +455,43 @@ exec_child *exec_start(const char *command, double timeout_s, char *err, size_t 
     }
     c->timeout_s = timeout_s;
     c->to_child = c->from_child = -1;
+    c->shm_fd = offer_shm ? offer_region() : -1;
     pthread_mutex_init(&c->lock, NULL);
+    char entry[sizeof shm_env + 16];
+    char **env = child_environ(c->shm_fd >= 0, entry, sizeof entry);
     int in[2], out[2];
+    if (!env) {
+        snprintf(err, errsize, "cannot start '%s': out of memory", command);
+        exec_stop(c);
+        return NULL;
+    }
     if (pipe2(in, O_CLOEXEC) != 0) {
         snprintf(err, errsize, "cannot start '%s': pipe: %s", command, strerror(errno));
-        free(c->command);
-        free(c);
+        free(env);
+        exec_stop(c);
         return NULL;
     }
     if (pipe2(out, O_CLOEXEC) != 0) {
         snprintf(err, errsize, "cannot start '%s': pipe: %s", command, strerror(errno));
         close(in[0]);
         close(in[1]);
-        free(c->command);
-        free(c);
+        free(env);
+        exec_stop(c);
         return NULL;
     }
     fflush(NULL);
     c->pid = fork();
-    if (c->pid == 0) { /* the child: its own process group, pipes on 0 and 1, then the shell */
+    if (c->pid == 0) { /* the child: its own process group, pipes on 0 and 1, the region on 3 */
         setpgid(0, 0);
         dup2(in[0], STDIN_FILENO);
         dup2(out[1], STDOUT_FILENO);
+        if (c->shm_fd == EXEC_SHM_FD) fcntl(EXEC_SHM_FD, F_SETFD, 0);
+        else if (c->shm_fd >= 0) dup2(c->shm_fd, EXEC_SHM_FD); /* the copy is inherited */
         signal(SIGPIPE, SIG_DFL);
-        execl("/bin/sh", "sh", "-c", command, (char *)NULL);
+        execle("/bin/sh", "sh", "-c", command, (char *)NULL, env);
         _exit(127);
     }
+    free(env);
     if (c->pid > 0) setpgid(c->pid, c->pid); /* both sides: no race with the exec */
     close(in[0]);
     close(out[1]);
@@ -417,6 +510,17 @@ exec_child *exec_start(const char *command, double timeout_s, char *err, size_t 
         exec_stop(c);
         return NULL;
     }
+    if (c->info.shared_memory) {
+        void *m = mmap(NULL, EXEC_SHM_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED, c->shm_fd, 0);
+        if (m == MAP_FAILED) {
+            child_fail(c, err, errsize, "cannot map the shared region: %s", strerror(errno));
+            exec_stop(c);
+            return NULL;
+        }
+        c->shm = m;
+    }
+    if (c->shm_fd >= 0) close(c->shm_fd); /* the mapping, if any, keeps the region */
+    c->shm_fd = -1;
     return c;
 }
 
@@ -443,6 +547,48 @@ static uint64_t get_u64(const unsigned char *p)
     return v;
 }
 
+/* Copies n floats between the caller's arrays and the region, a cache line at a time. Not
+ * memcpy: glibc's memcpy takes `rep movsb` from 2 KiB to 512 KiB on this Zen 3, and between two
+ * processes taking turns on a region that cost ~2 ns/input (host CPU, in + out) at 2^16 inputs
+ * a request where 16-byte loads and stores cost ~0.7 (a two-process ping-pong under load; README
+ * "The exec protocol's cost"). The empty asm keeps the compiler from turning the loop back into
+ * a memmove call. */
+static void copy_floats(float *restrict dst, const float *restrict src, size_t n)
+{
+    size_t i = 0;
+#ifdef __SSE2__
+    for (; i + 16 <= n; i += 16) {
+        __m128 a = _mm_loadu_ps(src + i), b = _mm_loadu_ps(src + i + 4),
+               c = _mm_loadu_ps(src + i + 8), d = _mm_loadu_ps(src + i + 12);
+        _mm_storeu_ps(dst + i, a);
+        _mm_storeu_ps(dst + i + 4, b);
+        _mm_storeu_ps(dst + i + 8, c);
+        _mm_storeu_ps(dst + i + 12, d);
+        __asm__ volatile("" ::: "memory");
+    }
+#endif
+    memcpy(dst + i, src + i, (n - i) * sizeof *dst);
+}
+
+/* A reply with an error status: its message (count bytes on the pipe) into the failure. */
+static int reply_error(exec_child *c, const char *req, uint32_t status, uint64_t count,
+                       double deadline, char *err, size_t errsize)
+{
+    char msg[MESSAGE_MAX + 1], shown[400], why[300];
+    if (count > MESSAGE_MAX)
+        return child_fail(c, err, errsize, "%s: error %u with a message of %llu bytes (at most %d)",
+                          req, status, (unsigned long long)count, MESSAGE_MAX);
+    if (read_full(c, msg, (size_t)count, deadline, why, sizeof why) != 0)
+        return child_fail(c, err, errsize, "%s: error %u, then %s", req, status, why);
+    msg[count] = '\0';
+    printable(msg, shown, sizeof shown);
+    return child_fail(c, err, errsize, "%s: error %u: %s", req, status, shown);
+}
+
+/* Over the pipes the inputs follow the request and the outputs the reply. Over shared memory
+ * the inputs are copied to the region's start, the request names where the outputs are wanted
+ * (after the inputs, SHM_ALIGN-aligned), and the reply where the child put them: y is written
+ * only once the reply has proved valid. */
 static int eval_locked(exec_child *c, bool grad, const float *x, float *y, size_t n,
                        uint64_t *kernel_ns, char *err, size_t errsize)
 {
@@ -459,38 +605,61 @@ static int eval_locked(exec_child *c, bool grad, const float *x, float *y, size_
         return child_fail(c, err, errsize, "a %s: more than %d inputs", req, EXEC_MAX_COUNT);
     if (n == 0) return 0;
     double deadline = now_s() + c->timeout_s;
-    unsigned char head[REPLY_BYTES];
-    memcpy(head, "GXRQ", 4);
+    bool shm = c->shm != NULL;
+    size_t bytes = n * sizeof *x;
+    unsigned char head[SHM_REQ_BYTES];
+    memcpy(head, shm ? "GXSQ" : "GXRQ", 4);
     put_u32(head + 4, grad ? 2 : 1);
     put_u64(head + 8, n);
     char why[300];
     /* x86-64 is little-endian: the floats are the protocol's bytes as they are */
-    if (write_full(c, head, REQ_BYTES, deadline, why, sizeof why) != 0 ||
-        write_full(c, x, n * sizeof *x, deadline, why, sizeof why) != 0)
+    if (shm) {
+        copy_floats((float *)c->shm, x, n);
+        put_u64(head + 16, 0);
+        put_u64(head + 24, (bytes + SHM_ALIGN - 1) / SHM_ALIGN * SHM_ALIGN);
+        if (write_full(c, head, SHM_REQ_BYTES, deadline, why, sizeof why) != 0)
+            return child_fail(c, err, errsize, "%s: %s", req, why);
+    } else if (write_full(c, head, REQ_BYTES, deadline, why, sizeof why) != 0 ||
+               write_full(c, x, bytes, deadline, why, sizeof why) != 0) {
         return child_fail(c, err, errsize, "%s: %s", req, why);
+    }
     if (read_full(c, head, REPLY_BYTES, deadline, why, sizeof why) != 0)
         return child_fail(c, err, errsize, "%s: %s", req, why);
-    if (memcmp(head, "GXRP", 4) != 0)
-        return child_fail(c, err, errsize, "%s: the reply starts with %02x %02x %02x %02x, not 'GXRP'",
-                          req, head[0], head[1], head[2], head[3]);
+    const char *magic = shm ? "GXSP" : "GXRP";
+    if (shm && memcmp(head, "GXRP", 4) == 0)
+        return child_fail(c, err, errsize, "%s: a pipe reply ('GXRP'), though it announced "
+                          "'transport shm' (replies are 'GXSP' frames)", req);
+    if (memcmp(head, magic, 4) != 0)
+        return child_fail(c, err, errsize, "%s: the reply starts with %02x %02x %02x %02x, not '%s'",
+                          req, head[0], head[1], head[2], head[3], magic);
+    if (shm && read_full(c, head + REPLY_BYTES, SHM_REPLY_BYTES - REPLY_BYTES, deadline, why,
+                         sizeof why) != 0)
+        return child_fail(c, err, errsize, "%s: %s", req, why);
     uint32_t status = get_u32(head + 4);
     uint64_t count = get_u64(head + 8), ns = get_u64(head + 16);
-    if (status != 0) {
-        char msg[MESSAGE_MAX + 1], shown[400];
-        if (count > MESSAGE_MAX)
-            return child_fail(c, err, errsize, "%s: error %u with a message of %llu bytes (at most %d)",
-                              req, status, (unsigned long long)count, MESSAGE_MAX);
-        if (read_full(c, msg, (size_t)count, deadline, why, sizeof why) != 0)
-            return child_fail(c, err, errsize, "%s: error %u, then %s", req, status, why);
-        msg[count] = '\0';
-        printable(msg, shown, sizeof shown);
-        return child_fail(c, err, errsize, "%s: error %u: %s", req, status, shown);
+    if (status != 0) return reply_error(c, req, status, count, deadline, err, errsize);
+    if (!shm) {
+        if (count != n)
+            return child_fail(c, err, errsize, "%s: the reply holds %llu outputs", req,
+                              (unsigned long long)count);
+        if (read_full(c, y, bytes, deadline, why, sizeof why) != 0)
+            return child_fail(c, err, errsize, "%s: %s", req, why);
+    } else {
+        uint64_t at = get_u64(head + REPLY_BYTES);
+        if (at % sizeof *y != 0 || at > EXEC_SHM_BYTES || count > (EXEC_SHM_BYTES - at) / sizeof *y)
+            return child_fail(c, err, errsize, "%s: the reply puts %llu outputs at byte %llu, "
+                              "outside the shared region of %zu bytes (or not %zu-byte aligned)",
+                              req, (unsigned long long)count, (unsigned long long)at,
+                              EXEC_SHM_BYTES, sizeof *y);
+        if (count != n)
+            return child_fail(c, err, errsize, "%s: the reply holds %llu outputs", req,
+                              (unsigned long long)count);
+        int pending = 0; /* a frame is all a reply over shared memory writes on the pipe */
+        if (ioctl(c->from_child, FIONREAD, &pending) == 0 && pending > 0)
+            return child_fail(c, err, errsize, "%s: %d bytes on the pipe after the reply (over "
+                              "shared memory a reply is its frame alone)", req, pending);
+        copy_floats(y, (const float *)(c->shm + at), n);
     }
-    if (count != n)
-        return child_fail(c, err, errsize, "%s: the reply holds %llu outputs", req,
-                          (unsigned long long)count);
-    if (read_full(c, y, n * sizeof *y, deadline, why, sizeof why) != 0)
-        return child_fail(c, err, errsize, "%s: %s", req, why);
     if (kernel_ns) *kernel_ns = c->info.timing ? ns : 0;
     return 0;
 }
@@ -508,15 +677,15 @@ void exec_stop(exec_child *c)
 {
     if (!c) return;
     if (!c->failed && c->to_child >= 0) {
-        unsigned char head[REQ_BYTES];
+        unsigned char head[SHM_REQ_BYTES] = {0}; /* op 0, count 0 (offsets 0) */
         char why[200];
-        memcpy(head, "GXRQ", 4);
-        put_u32(head + 4, 0);
-        put_u64(head + 8, 0);
-        write_full(c, head, sizeof head, now_s() + 1, why, sizeof why);
+        memcpy(head, c->shm ? "GXSQ" : "GXRQ", 4);
+        write_full(c, head, c->shm ? SHM_REQ_BYTES : REQ_BYTES, now_s() + 1, why, sizeof why);
     }
     char fate[128];
     if (c->pid > 0 || c->to_child >= 0 || c->from_child >= 0) reap(c, fate, sizeof fate);
+    if (c->shm) munmap(c->shm, EXEC_SHM_BYTES);
+    if (c->shm_fd >= 0) close(c->shm_fd);
     pthread_mutex_destroy(&c->lock);
     free(c->command);
     free(c);

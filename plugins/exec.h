@@ -1,6 +1,7 @@
 /* The exec protocol's host side (docs/protocol.md): an implementation that is a child process,
- * started with /bin/sh -c COMMAND, declared by a text handshake, fed inputs and read back over
- * pipes in binary requests and replies.
+ * started with /bin/sh -c COMMAND, declared by a text handshake, fed inputs and read back in
+ * binary requests and replies: over its pipes, or (protocol version 2, `transport shm`) through a
+ * shared-memory region the host offers, the pipes then carrying only small frames.
  *
  * Every way a child can misbehave — exit, be killed, close its output, write a short or
  * malformed reply, answer with an error, hang past the timeout — ends the call with −1, the
@@ -19,9 +20,15 @@
 
 #include "gelu_impl.h"
 
-enum { EXEC_NAME_MAX = 48, EXEC_LINE_MAX = 4096, EXEC_MAX_COUNT = 1 << 24 };
+/* EXEC_SHM_FD: the child's descriptor of the offered region (GELUCHECK_EXEC_SHM names it);
+ * EXEC_SHM_BYTES: the region's size, a request's largest inputs and outputs (binary32) side by
+ * side; its pages are allocated as they are first written. */
+enum { EXEC_NAME_MAX = 48, EXEC_LINE_MAX = 4096, EXEC_MAX_COUNT = 1 << 24, EXEC_SHM_FD = 3 };
+#define EXEC_SHM_BYTES ((size_t)2 * EXEC_MAX_COUNT * sizeof(float))
 
 typedef struct {
+    int version; /* of the protocol: 1, or 2 (which adds `transport`) */
+    bool shared_memory; /* `transport shm`: inputs and outputs through the offered region */
     char name[EXEC_NAME_MAX + 1];
     gelu_target target;
     char format[16];  /* "binary32" */
@@ -34,12 +41,17 @@ typedef struct {
 typedef struct exec_child exec_child;
 
 /* Starts COMMAND and reads its handshake (at most timeout_s seconds). NULL with the reason in
- * err (the child stopped). */
+ * err (the child stopped). exec_start offers the child a shared-memory region (when the kernel
+ * can make one: memfd_create); exec_start_transport(..., false, ...) offers none (a child that
+ * then announces `transport shm` is refused). */
 exec_child *exec_start(const char *command, double timeout_s, char *err, size_t errsize);
+exec_child *exec_start_transport(const char *command, double timeout_s, bool offer_shm, char *err,
+                                 size_t errsize);
 const exec_handshake *exec_info(const exec_child *c);
 /* y[i] = f(x[i]) (grad: f'(x[i])) for i < n, from the child; *kernel_ns (when not NULL) gets
  * the child's own time for the call, 0 when it does not time. 0, or −1 with err: the child is
- * stopped then, and every later call fails at once with the same message. */
+ * stopped then, and every later call fails at once with the same message. Over shared memory y
+ * is written only from a reply found valid: a failed call leaves it as it was. */
 int exec_eval(exec_child *c, bool grad, const float *x, float *y, size_t n, uint64_t *kernel_ns,
               char *err, size_t errsize);
 /* Asks the child to end (shutdown request, end of its input), waits a short grace, kills it if

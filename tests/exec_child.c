@@ -1,10 +1,17 @@
 /* A child of the exec protocol (docs/protocol.md) serving one built-in implementation, for
- * tests/test_exec.c: the same kernel through the pipe and called directly must give the same
- * bits. Options plant what a broken child does:
+ * tests/test_exec.c: the same kernel through the protocol and called directly must give the
+ * same bits. It speaks version 2 and takes the shared-memory region when gelucheck offers one
+ * (GELUCHECK_EXEC_SHM), else the pipes. Options choose the transport and plant what a broken
+ * child does:
  *
- *   exec_child IMPL [--name N] [--wrong-at HEX] [--die-after K] [--hang-after K]
- *              [--garbage-after K] [--short-after K] [--error-after K] [--count-off-after K]
- *              [--handshake FILE]
+ *   exec_child IMPL [--name N] [--protocol 1] [--transport pipe|shm|WORD] [--in-place]
+ *              [--wrong-at HEX] [--die-after K] [--hang-after K] [--garbage-after K]
+ *              [--short-after K] [--error-after K] [--count-off-after K] [--handshake FILE] ...
+ *
+ *   --protocol 1         a version 1 child: no transport line, pipes (a child from before shm)
+ *   --transport T        announce 'transport T' whatever was offered (a wrong claim included)
+ *   --in-place           over shared memory, write the outputs over the inputs (the reply
+ *                        says where they are: the host must read them there)
  *
  *   --wrong-at HEX       the forward output at the input with that encoding gets its sign flipped
  * (the *-after counts are of requests of more than 1,024 inputs: gelucheck's batching probe
@@ -16,6 +23,12 @@
  *   --error-after K      after K replies, answer with status 5 and a message
  *   --count-off-after K  after K replies, answer with one output fewer
  *   --segv-after K       after K replies, die of SIGSEGV
+ * over shared memory only:
+ *   --count-over-after K    after K replies, answer a count larger than the region holds
+ *   --offset-out-after K    after K replies, answer that the outputs start at the region's end
+ *   --die-midway-after K    after K replies, write half the outputs into the region, exit 3
+ *   --pipe-reply-after K    after K replies, answer as over the pipes: 'GXRP', outputs after it
+ *   --trailing-after K      after K replies, write the outputs on the pipe after a valid frame
  *   --alone-differs      a request of one input gets its output's last bit flipped
  *   --no-derivative      declare 'derivative no'
  *   --handshake FILE     send FILE's bytes as the handshake instead of the real one */
@@ -26,6 +39,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -71,6 +86,18 @@ static const char *option_s(int argc, char **argv, const char *name)
     return NULL;
 }
 
+/* Over shared memory: the region gelucheck offered (GELUCHECK_EXEC_SHM), mapped; NULL when none. */
+static unsigned char *map_region(size_t *size)
+{
+    const char *fd = getenv("GELUCHECK_EXEC_SHM");
+    struct stat st;
+    if (!fd || fstat(atoi(fd), &st) != 0) return NULL;
+    void *m = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, atoi(fd), 0);
+    if (m == MAP_FAILED) return NULL;
+    *size = (size_t)st.st_size;
+    return m;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) return 2;
@@ -78,18 +105,28 @@ int main(int argc, char **argv)
     if (!impl) return 2;
     const char *name = option_s(argc, argv, "--name");
     const char *hs = option_s(argc, argv, "--handshake");
+    const char *transport = option_s(argc, argv, "--transport");
+    if (!transport) transport = getenv("GELUCHECK_EXEC_SHM") ? "shm" : "pipe";
+    long version = option(argc, argv, "--protocol", 2);
     long wrong = option(argc, argv, "--wrong-at", -1), die = option(argc, argv, "--die-after", -1),
          hang = option(argc, argv, "--hang-after", -1),
          garbage = option(argc, argv, "--garbage-after", -1),
          shortr = option(argc, argv, "--short-after", -1),
          error = option(argc, argv, "--error-after", -1),
          countoff = option(argc, argv, "--count-off-after", -1),
-         segv = option(argc, argv, "--segv-after", -1);
-    bool no_derivative = false, alone_differs = false;
+         segv = option(argc, argv, "--segv-after", -1),
+         countover = option(argc, argv, "--count-over-after", -1),
+         offsetout = option(argc, argv, "--offset-out-after", -1),
+         midway = option(argc, argv, "--die-midway-after", -1),
+         pipereply = option(argc, argv, "--pipe-reply-after", -1),
+         trailing = option(argc, argv, "--trailing-after", -1);
+    bool no_derivative = false, alone_differs = false, in_place = false;
     for (int i = 2; i < argc; i++) {
         no_derivative |= strcmp(argv[i], "--no-derivative") == 0;
         alone_differs |= strcmp(argv[i], "--alone-differs") == 0;
+        in_place |= strcmp(argv[i], "--in-place") == 0;
     }
+    bool shm = version >= 2 && strcmp(transport, "shm") == 0;
     if (hs) {
         FILE *f = fopen(hs, "rb");
         if (!f) return 2;
@@ -98,43 +135,64 @@ int main(int argc, char **argv)
         fclose(f);
         write_full(buf, n);
     } else {
-        char head[1024];
+        char head[1024], line[64] = "";
+        if (version >= 2) snprintf(line, sizeof line, "transport %s\n", transport);
         int n = snprintf(head, sizeof head,
-                         "gelucheck-exec 1\nname %s\ntarget %s\nformat binary32\nderivative %s\n"
-                         "timing yes\ncontract max_ulp=%a monotone=%s\norigin %s (exec_child)\nend\n",
-                         name ? name : impl->name, gelu_target_name(impl->target),
+                         "gelucheck-exec %ld\nname %s\ntarget %s\nformat binary32\nderivative %s\n"
+                         "timing yes\ncontract max_ulp=%a monotone=%s\norigin %s (exec_child)\n%send\n",
+                         version, name ? name : impl->name, gelu_target_name(impl->target),
                          impl->derivative && !no_derivative ? "yes" : "no", impl->contract.max_ulp,
-                         impl->contract.monotone ? "yes" : "no", impl->name);
+                         impl->contract.monotone ? "yes" : "no", impl->name, line);
         write_full(head, (size_t)n);
     }
+    size_t region_size = 0;
+    unsigned char *region = shm ? map_region(&region_size) : NULL;
+    const size_t req_bytes = shm ? 32 : 16, rep_bytes = shm ? 32 : 24;
     static float *x, *y; /* static: reachable until exit (no leak report under LeakSanitizer) */
     for (long replies = 0;;) {
-        unsigned char req[16];
-        if (read_full(req, sizeof req) != 0) return 0; /* end of input: shut down */
+        unsigned char req[32];
+        if (read_full(req, req_bytes) != 0) return 0; /* end of input: shut down */
         uint32_t op;
-        uint64_t count;
+        uint64_t count, in_at = 0, out_at = 0;
         memcpy(&op, req + 4, 4);
         memcpy(&count, req + 8, 8);
-        if (memcmp(req, "GXRQ", 4) != 0) return 5;
+        if (shm) {
+            memcpy(&in_at, req + 16, 8);
+            memcpy(&out_at, req + 24, 8);
+        }
+        if (memcmp(req, shm ? "GXSQ" : "GXRQ", 4) != 0) return 5;
         if (op == 0) return 0;
         if (count > 1024) replies++; /* this request's number among the counted ones, from 1 */
         long r = count > 1024 ? replies - 1 : -2;
         if (r == die) return 3;
         if (r == segv) raise(SIGSEGV);
-        x = realloc(x, count * sizeof *x + 4);
-        y = realloc(y, count * sizeof *y + 4);
-        if (!x || !y || read_full(x, count * sizeof *x) != 0) return 6;
+        if (shm) { /* the inputs and the outputs in the region, where the request says */
+            if (!region || in_at > region_size || count > (region_size - in_at) / 4 ||
+                out_at > region_size || count > (region_size - out_at) / 4)
+                return 7;
+            x = (float *)(region + in_at);
+            y = (float *)(region + (in_place ? in_at : out_at));
+            out_at = in_place ? in_at : out_at;
+        } else {
+            x = realloc(x, count * sizeof *x + 4);
+            y = realloc(y, count * sizeof *y + 4);
+            if (!x || !y || read_full(x, count * sizeof *x) != 0) return 6;
+        }
         if (r == hang) pause();
-        unsigned char rep[24];
-        memcpy(rep, r == garbage ? "JUNK" : "GXRP", 4);
+        unsigned char rep[32 + 4096] = {0};
+        memcpy(rep, r == garbage ? "JUNK" : shm ? "GXSP" : "GXRP", 4);
         if (r == error) {
             const char *msg = "planted failure\n\x1b[31m in the child";
             put_u32(rep + 4, 5);
             put_u64(rep + 8, strlen(msg));
             put_u64(rep + 16, 0);
-            write_full(rep, sizeof rep);
+            write_full(rep, rep_bytes);
             write_full(msg, strlen(msg));
             continue;
+        }
+        if (r == midway) { /* the region half-written, then gone */
+            impl->forward(x, y, count / 2);
+            return 3;
         }
         struct timespec t0, t1;
         clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -149,20 +207,34 @@ int main(int argc, char **argv)
         if (wrong >= 0 && op == 1)
             for (uint64_t i = 0; i < count; i++) {
                 uint32_t b;
-                memcpy(&b, &x[i], 4);
+                memcpy(&b, &x[i], 4); /* (in place, x[i] is the output: not with --in-place) */
                 if (b == (uint32_t)wrong) y[i] = -y[i];
             }
         uint64_t ns = (uint64_t)(t1.tv_sec - t0.tv_sec) * 1000000000u + (uint64_t)(t1.tv_nsec - t0.tv_nsec);
         uint64_t out = r == countoff && count ? count - 1 : count;
+        if (r == countover) out = region_size / 4 + 1;
         put_u32(rep + 4, 0);
         put_u64(rep + 8, out);
         put_u64(rep + 16, ns ? ns : 1);
+        put_u64(rep + 24, r == offsetout ? region_size : out_at);
         if (r == shortr) {
-            write_full(rep, sizeof rep);
-            write_full(y, out * sizeof *y / 2);
+            write_full(rep, shm ? rep_bytes / 2 : rep_bytes);
+            if (!shm) write_full(y, out * sizeof *y / 2);
             return 0;
         }
-        write_full(rep, sizeof rep);
-        write_full(y, out * sizeof *y);
+        if (r == pipereply) { /* the pipe transport's reply, outputs and all */
+            memcpy(rep, "GXRP", 4);
+            write_full(rep, 24);
+            write_full(y, count * sizeof *y);
+            continue;
+        }
+        if (r == trailing) { /* a valid frame with the outputs behind it, in one write */
+            size_t k = count < 1000 ? count : 1000; /* frame and all within PIPE_BUF: one piece */
+            memcpy(rep + rep_bytes, y, k * sizeof *y);
+            write_full(rep, rep_bytes + k * sizeof *y);
+            continue;
+        }
+        write_full(rep, rep_bytes);
+        if (!shm) write_full(y, out * sizeof *y);
     }
 }

@@ -1,10 +1,12 @@
 /* The exec protocol's host (plugins/exec.c) against tests/exec_child.c:
- * - through the pipe a built-in kernel gives the bits it gives when called, whatever the
- *   batching (sizes 1 to 65,536 at shifting offsets);
+ * - through the protocol a built-in kernel gives the bits it gives when called, whatever the
+ *   batching (sizes 1 to 65,536 at shifting offsets) and the transport (a version 1 child, pipes,
+ *   shared memory, shared memory with the outputs written over the inputs);
  * - a planted wrong output comes back at its input and nowhere else;
  * - every way a child can break (exit, kill, hang, garbage, short or miscounted reply, an error
- *   status, a bad handshake) fails the call with a message naming the child and what happened,
- *   and later calls fail at once;
+ *   status, a bad handshake; over shared memory also outputs outside the region, a death with
+ *   the region half-written, a reply over the pipe) fails the call with a message naming the
+ *   child and what happened, over both transports, and later calls fail at once;
  * - the protocol's overhead per input with the ReLU kernel, in CPU time (printed, not asserted). */
 #include <criterion/criterion.h>
 #include <math.h>
@@ -28,6 +30,14 @@ static exec_child *start(const char *args, double timeout, char *err, size_t siz
     snprintf(cmd, sizeof cmd, "'%s' %s", GELUCHECK_EXEC_CHILD, args);
     return exec_start(cmd, timeout, err, size);
 }
+
+/* The transports a child can take, as exec_child's options, and whether it is shared memory */
+static const struct {
+    const char *args;
+    bool shm;
+} transports[] = {{"--protocol 1", false}, {"--transport pipe", false}, {"", true},
+                  {"--in-place", true}};
+enum { TRANSPORTS = sizeof transports / sizeof transports[0] };
 
 static uint32_t bits(float f)
 {
@@ -57,21 +67,24 @@ static size_t inputs(float **out)
     return n;
 }
 
-Test(exec, same_bits_as_the_kernel_whatever_the_batching)
+Test(exec, same_bits_as_the_kernel_whatever_the_batching_and_transport)
 {
     char err[1200];
     const char *names[] = {"erfc_f64", "pw_accurate", "tanh"};
     float *x;
     size_t n = inputs(&x);
     float *want = malloc(n * sizeof *want), *got = malloc(n * sizeof *got);
-    for (size_t k = 0; k < 3; k++) {
-        const gelu_impl *impl = gelu_impl_find(names[k]);
+    for (size_t k = 0; k < 3 * TRANSPORTS; k++) {
+        const gelu_impl *impl = gelu_impl_find(names[k / TRANSPORTS]);
         cr_assert(impl);
-        exec_child *c = start(names[k], 30, err, sizeof err);
+        char args[128];
+        snprintf(args, sizeof args, "%s %s", impl->name, transports[k % TRANSPORTS].args);
+        exec_child *c = start(args, 30, err, sizeof err);
         cr_assert(c, "%s", err);
-        cr_expect_str_eq(exec_info(c)->name, names[k]);
+        cr_expect_str_eq(exec_info(c)->name, impl->name);
         cr_expect_eq(exec_info(c)->target, impl->target);
         cr_expect(exec_info(c)->derivative);
+        cr_assert_eq(exec_info(c)->shared_memory, transports[k % TRANSPORTS].shm, "%s", args);
         for (int grad = 0; grad < 2; grad++) {
             (grad ? impl->derivative : impl->forward)(x, want, n);
             memset(got, 0xa5, n * sizeof *got);
@@ -85,7 +98,7 @@ Test(exec, same_bits_as_the_kernel_whatever_the_batching)
             }
             for (size_t i = 0; i < n; i++)
                 if (bits(got[i]) != bits(want[i]))
-                    cr_assert_fail("%s %s at %a: %a through the pipe, %a called", names[k],
+                    cr_assert_fail("%s %s at %a: %a through the protocol, %a called", args,
                                    grad ? "derivative" : "forward", (double)x[i],
                                    (double)got[i], (double)want[i]);
         }
@@ -120,17 +133,25 @@ Test(exec, a_planted_wrong_output_comes_back_at_its_input)
     free(got);
 }
 
-/* The child breaks at its second request: the first call works, the second fails with every
- * needle in its message, the third fails at once with the same message. */
-static void breaks(const char *args, double timeout, const char *needle1, const char *needle2)
+/* The child (exec_child's options: the fault, then the transport's) breaks at its second
+ * request: the first call works, the second fails with every needle in its message (and over
+ * shared memory leaves the outputs as they were), the third fails at once with the same
+ * message. */
+static void breaks_over(const char *fault, bool shm, double timeout, const char *needle1,
+                        const char *needle2)
 {
-    char err[1200], again[1200];
+    char err[1200], again[1200], args[256];
+    snprintf(args, sizeof args, "%s%s", fault, shm ? "" : " --transport pipe");
     float x[4096], y[4096];
     for (int i = 0; i < 4096; i++) x[i] = (float)i / 256 - 8;
     exec_child *c = start(args, timeout, err, sizeof err);
     cr_assert(c, "%s", err);
+    cr_assert_eq(exec_info(c)->shared_memory, shm, "%s", args);
     cr_assert_eq(exec_eval(c, false, x, y, 4096, NULL, err, sizeof err), 0, "%s", err);
+    memset(y, 0xa5, sizeof y);
     cr_assert_eq(exec_eval(c, false, x, y, 4096, NULL, err, sizeof err), -1, "%s: no failure", args);
+    for (int i = 0; shm && i < 4096; i++)
+        cr_assert_eq(bits(y[i]), 0xa5a5a5a5u, "%s: output %d written by a failed call", args, i);
     cr_expect(strstr(err, "exec child 'erfc_f64'"), "%s: %s", args, err);
     cr_expect(strstr(err, "forward request of 4096 inputs from x = -0x1p+3"), "%s: %s", args, err);
     cr_expect(strstr(err, needle1), "%s: '%s' not in: %s", args, needle1, err);
@@ -140,6 +161,13 @@ static void breaks(const char *args, double timeout, const char *needle1, const 
     exec_stop(c);
 }
 
+/* The same fault over both transports, with the same needles */
+static void breaks(const char *fault, double timeout, const char *needle1, const char *needle2)
+{
+    breaks_over(fault, false, timeout, needle1, needle2);
+    breaks_over(fault, true, timeout, needle1, needle2);
+}
+
 Test(exec, a_child_that_exits) { breaks("erfc_f64 --die-after 1", 10, "exited with status 3", NULL); }
 Test(exec, a_child_that_hangs)
 {
@@ -147,11 +175,14 @@ Test(exec, a_child_that_hangs)
 }
 Test(exec, a_child_that_writes_garbage)
 {
-    breaks("erfc_f64 --garbage-after 1", 10, "starts with 4a 55 4e 4b, not 'GXRP'", NULL);
+    breaks("erfc_f64 --garbage-after 1", 10, "the reply starts with 4a 55 4e 4b, not 'GX", NULL);
 }
 Test(exec, a_child_that_writes_short)
 {
-    breaks("erfc_f64 --short-after 1", 10, "output ended after 8192 of 16384 bytes", "exited with status 0");
+    breaks_over("erfc_f64 --short-after 1", false, 10, "output ended after 8192 of 16384 bytes",
+                "exited with status 0");
+    breaks_over("erfc_f64 --short-after 1", true, 10, "output ended after 16 of 24 bytes",
+                "exited with status 0");
 }
 Test(exec, a_child_that_miscounts) { breaks("erfc_f64 --count-off-after 1", 10, "holds 4095 outputs", NULL); }
 Test(exec, a_child_that_reports_an_error)
@@ -163,6 +194,55 @@ Test(exec, a_child_killed_by_a_signal)
 {
     /* the child itself, or the shell that ran it and reported its death */
     breaks("erfc_f64 --segv-after 1", 10, "killed by signal", NULL); /* 11; 6 under ASan */
+}
+
+/* Shared memory's own faults: outputs said to lie outside the region (a count too large, an
+ * offset at its end), a death with the region half-written, a reply over the pipe (the
+ * transport claimed, not used), outputs on the pipe after a valid frame. */
+Test(exec, a_child_that_answers_outside_the_region)
+{
+    breaks_over("erfc_f64 --count-over-after 1", true, 10,
+                "the reply puts 33554433 outputs at byte 16384, outside the shared region of "
+                "134217728 bytes", NULL);
+    breaks_over("erfc_f64 --offset-out-after 1", true, 10,
+                "the reply puts 4096 outputs at byte 134217728, outside the shared region", NULL);
+}
+Test(exec, a_child_that_dies_with_the_region_half_written)
+{
+    breaks_over("erfc_f64 --die-midway-after 1", true, 10, "output ended after 0 of 24 bytes",
+                "exited with status 3");
+}
+Test(exec, a_child_that_claims_shared_memory_and_answers_over_the_pipe)
+{
+    breaks_over("erfc_f64 --pipe-reply-after 1", true, 10,
+                "a pipe reply ('GXRP'), though it announced 'transport shm'", NULL);
+    breaks_over("erfc_f64 --trailing-after 1", true, 10,
+                "4000 bytes on the pipe after the reply", NULL);
+}
+
+/* A child of version 1 (from before shared memory) is offered the region and keeps the pipes;
+ * a child that claims shared memory where none was offered is refused. */
+Test(exec, transports_negotiated)
+{
+    char err[1200], cmd[1024];
+    exec_child *c = start("erfc_f64 --protocol 1", 10, err, sizeof err);
+    cr_assert(c, "%s", err);
+    cr_expect_eq(exec_info(c)->version, 1);
+    cr_expect_not(exec_info(c)->shared_memory);
+    exec_stop(c);
+    snprintf(cmd, sizeof cmd, "'%s' erfc_f64", GELUCHECK_EXEC_CHILD);
+    c = exec_start_transport(cmd, 10, false, err, sizeof err); /* not offered: it takes pipes */
+    cr_assert(c, "%s", err);
+    cr_expect_eq(exec_info(c)->version, 2);
+    cr_expect_not(exec_info(c)->shared_memory);
+    exec_stop(c);
+    snprintf(cmd, sizeof cmd, "'%s' erfc_f64 --transport shm", GELUCHECK_EXEC_CHILD);
+    c = exec_start_transport(cmd, 10, false, err, sizeof err);
+    cr_expect_null(c);
+    cr_expect(strstr(err, "exec child 'erfc_f64'") &&
+              strstr(err, "handshake line 9: 'transport shm', but no shared memory was offered"),
+              "%s", err);
+    if (c) exec_stop(c);
 }
 
 Test(exec, derivative_asked_of_a_child_without_one)
@@ -197,7 +277,14 @@ static void bad_handshake(const char *text, const char *needle)
 
 Test(exec, bad_handshakes)
 {
-    bad_handshake("gelucheck-exec 2\n" HS_OK "end\n", "is 'gelucheck-exec 2', not 'gelucheck-exec 1'");
+    bad_handshake("gelucheck-exec 3\n" HS_OK "end\n",
+                  "is 'gelucheck-exec 3', not 'gelucheck-exec 1' or 'gelucheck-exec 2'");
+    bad_handshake("gelucheck-exec 1\n" HS_OK "transport shm\nend\n",
+                  "line 5: 'transport' in a version 1 handshake");
+    bad_handshake("gelucheck-exec 2\n" HS_OK "transport carrier-pigeon\nend\n",
+                  "bad transport 'carrier-pigeon' (pipe or shm)");
+    bad_handshake("gelucheck-exec 2\n" HS_OK "transport pipe\ntransport shm\nend\n",
+                  "'transport' given twice");
     bad_handshake("gelucheck-exec 1\nname <script>alert(1)</script>\ntarget exact\nend\n",
                   "bad name '<script>alert(1)</script>'");
     bad_handshake("gelucheck-exec 1\nname a,b\"c\ntarget exact\nend\n", "bad name 'a,b\"c'");
@@ -232,33 +319,57 @@ static double cpu_ns(int who)
            1e3 * ((double)u.ru_utime.tv_usec + (double)u.ru_stime.tv_usec);
 }
 
-/* The protocol's cost per input, with ReLU (whose kernel time is negligible): the CPU time
- * (user + sys) of both processes — this one, and the child, reaped at the end — less the
- * child's own kernel time, per input, for each batch size; 2^24 inputs per size. CPU time, not
- * wall time: the machine is shared. Printed for the README, not asserted. */
+static double thread_cpu_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return 1e9 * (double)ts.tv_sec + (double)ts.tv_nsec;
+}
+
+/* The protocol's cost per input, with ReLU (whose kernel time is small), over each transport:
+ * the CPU time (user + sys) of both processes — this one, and the child, reaped at the end, its
+ * start and stop included — less the kernel's CPU time, per input, for each request size; 2^25
+ * inputs per size, from an array of 2^20 (as the scan's buffers are not: it reuses one group's).
+ * The kernel's time is the same kernel's CPU time on the same batches in this process (the
+ * child's own report is wall time, which a loaded machine inflates). CPU time, not wall time:
+ * the machine is shared. Printed for the README, not asserted. */
 Test(exec, overhead_per_input)
 {
     char err[1200];
     size_t n = 1u << 20;
+    const uint64_t per_size = UINT64_C(1) << 25;
     float *x = malloc(n * sizeof *x), *y = malloc(n * sizeof *y);
     for (size_t i = 0; i < n; i++) x[i] = (float)i;
-    for (size_t batch = 4096; batch <= n; batch *= 4) {
-        double host0 = cpu_ns(RUSAGE_SELF), child0 = cpu_ns(RUSAGE_CHILDREN);
-        exec_child *c = start("relu", 10, err, sizeof err);
-        cr_assert(c, "%s", err);
-        uint64_t kernel = 0, ns;
-        size_t total = 0;
-        while (total < (1u << 24))
-            for (size_t at = 0; at + batch <= n; at += batch) {
-                cr_assert_eq(exec_eval(c, false, x + at, y + at, batch, &ns, err, sizeof err), 0);
-                kernel += ns;
-                total += batch;
-            }
-        exec_stop(c);
-        double host = cpu_ns(RUSAGE_SELF) - host0, child = cpu_ns(RUSAGE_CHILDREN) - child0;
-        printf("exec protocol, batches of %zu: %.2f CPU ns/input (host %.2f, child %.2f, of which "
-               "the child's kernel %.2f)\n", batch, (host + child - (double)kernel) / (double)total,
-               host / (double)total, child / (double)total, (double)kernel / (double)total);
+    const gelu_impl *relu = gelu_impl_find("relu");
+    cr_assert(relu);
+    static const char *const kinds[] = {"pipe", "shm"};
+    for (size_t batch = 4096; batch <= (1u << 18); batch *= 4) {
+        double k0 = thread_cpu_ns();
+        for (uint64_t total = 0; total < per_size;)
+            for (size_t at = 0; at + batch <= n; at += batch, total += batch)
+                relu->forward(x + at, y + at, batch);
+        double kernel = thread_cpu_ns() - k0;
+        for (int t = 0; t < 2; t++) {
+            char args[64];
+            snprintf(args, sizeof args, "relu --transport %s", kinds[t]);
+            double host0 = cpu_ns(RUSAGE_SELF), child0 = cpu_ns(RUSAGE_CHILDREN);
+            exec_child *c = start(args, 10, err, sizeof err);
+            cr_assert(c, "%s", err);
+            cr_assert_eq(exec_info(c)->shared_memory, t == 1);
+            uint64_t reported = 0, ns;
+            for (uint64_t total = 0; total < per_size;)
+                for (size_t at = 0; at + batch <= n; at += batch, total += batch) {
+                    cr_assert_eq(exec_eval(c, false, x + at, y + at, batch, &ns, err, sizeof err), 0);
+                    reported += ns;
+                }
+            exec_stop(c);
+            double host = cpu_ns(RUSAGE_SELF) - host0, child = cpu_ns(RUSAGE_CHILDREN) - child0;
+            double in = (double)per_size;
+            printf("exec protocol over %-4s, requests of %7zu: %.2f CPU ns/input (host %.2f, child "
+                   "%.2f; the kernel's CPU %.2f, the child's clock of it %.2f)\n", kinds[t],
+                   batch, (host + child - kernel) / in, host / in, child / in, kernel / in,
+                   (double)reported / in);
+        }
     }
     free(x);
     free(y);

@@ -1,12 +1,15 @@
 #!/bin/sh
 # --exec on the command line: a child is an implementation like a built-in one.
-# - tests/exec_child serving erfc_f64 under another name gives erfc_f64's rows to the byte;
+# - tests/exec_child serving erfc_f64 under another name gives erfc_f64's rows to the byte, over
+#   shared memory (offered, taken) and over the pipes (the child's environment without
+#   GELUCHECK_EXEC_SHM: offered nothing it can name, it keeps the pipes);
 # - a child whose outputs depend on the batching gets a note naming the input;
 # - a planted wrong output breaks the gate at its input; a child that dies mid-scan fails the
 #   run (exit 1, the child and its status named) and leaves the CSV as it was;
 # - names: a clash with a built-in one and a hostile name are refused (exit 2);
 # - the Python client (examples/exec/python_gelu.py, standard library) runs through the scan
-#   (the frameworks' clients: test_frameworks.sh).
+#   (the frameworks' clients: test_frameworks.sh), with the same rows over shared memory and the
+#   pipes, and so does a Python child that writes its outputs into the region (serve(out=True)).
 # Usage: test_exec_cli.sh GELUCHECK EXEC_CHILD EXAMPLES_DIR
 set -u
 g=$1 child=$2 examples=$3
@@ -18,8 +21,9 @@ rows() {
     grep "^$1," "$2" | cut -d, -f"1,$skip" --complement
 }
 
-"$g" accuracy --exec "ef=$child erfc_f64 --name ef" --impl ef,erfc_f64 --sample 100000 --grad \
-    --csv "$d/a.csv" >/dev/null 2>"$d/err" || fail "exec twin: $(cat "$d/err")"
+"$g" accuracy --exec "ef=$child erfc_f64 --name ef" --exec "ep=env -u GELUCHECK_EXEC_SHM $child erfc_f64 --name ep" \
+    --impl ef,ep,erfc_f64 --sample 100000 --grad --csv "$d/a.csv" >/dev/null 2>"$d/err" ||
+    fail "exec twin: $(cat "$d/err")"
 grep -q "note:" "$d/err" && fail "a batch-independent child got a note: $(cat "$d/err")"
 # a child whose outputs depend on the batching is named, with the input and both outputs
 "$g" list --exec "ef=$child erfc_f64 --name ef --alone-differs" >/dev/null 2>"$d/err"
@@ -27,7 +31,10 @@ grep -q "note: exec child 'ef' gives other outputs for the same input in other b
     fail "batch dependence not noted: $(cat "$d/err")"
 rows erfc_f64 "$d/a.csv" >"$d/builtin"
 rows ef "$d/a.csv" >"$d/exec"
+rows ep "$d/a.csv" >"$d/exec_pipe"
 [ -s "$d/exec" ] && cmp -s "$d/builtin" "$d/exec" || fail "the exec twin's rows differ from erfc_f64's"
+[ -s "$d/exec_pipe" ] && cmp -s "$d/builtin" "$d/exec_pipe" ||
+    fail "the exec twin's rows over the pipes differ from erfc_f64's"
 
 # a forward-only child ('derivative no'): scanned forward under --grad, the same forward rows as
 # erfc_f64's, no derivative row, 'n/a' in list, eval --grad refused, left out of moons
@@ -74,6 +81,13 @@ st=$?
 [ $st -eq 1 ] && grep -q "exec child 'ef' (.*): .* request of .* the child exited with status 3; nothing was written" "$d/err" ||
     fail "a child dying mid-scan: status $st: $(cat "$d/err")"
 [ "$(cat "$d/keep.csv")" = keep ] || fail "the CSV was replaced after the child died"
+# the same over shared memory: a child that claims it and answers over the pipe mid-scan
+"$g" accuracy --exec "ef=$child erfc_f64 --name ef --pipe-reply-after 1" --impl ef --sample 300000 \
+    --csv "$d/keep.csv" >"$d/out" 2>"$d/err"
+st=$?
+[ $st -eq 1 ] && grep -q "exec child 'ef' (.*): .* request of .* a pipe reply ('GXRP'), though it announced 'transport shm'.*; nothing was written" "$d/err" ||
+    fail "a shared-memory child answering over the pipe mid-scan: status $st: $(cat "$d/err")"
+[ "$(cat "$d/keep.csv")" = keep ] || fail "the CSV was replaced after the shm child failed"
 [ -s "$d/out" ] && fail "a verdict was printed after the child died: $(head -3 "$d/out")"
 
 "$g" list --exec "erfc_f64=$child erfc_f64" >/dev/null 2>"$d/err"
@@ -90,9 +104,29 @@ st=$?
     grep -q "^  ef: exec child '$child erfc_f64 --name ef'" "$d/out" ||
     fail "list does not show the exec implementation: $(cat "$d/out")"
 
-"$g" accuracy --exec "py_gelu=python3 $examples/python_gelu.py" --impl py_gelu --sample 20000 \
-    --grad >"$d/out" 2>"$d/err" && grep -q "^py_gelu .* forward" "$d/out" ||
+# the Python client over shared memory, and the same functions under other names over the pipes
+# and writing into the region (serve(out=True)): the same rows
+cat >"$d/py_child.py" <<EOF
+import sys
+sys.path.insert(0, "$examples")
+import python_gelu
+from gelucheck_exec import serve
+out = len(sys.argv) > 2
+def into(f):
+    def kernel(x, y):
+        memoryview(y)[:] = f(x)
+    return kernel if out else f
+sys.exit(serve(sys.argv[1], "exact", into(python_gelu.elementwise(python_gelu.gelu)),
+               into(python_gelu.elementwise(python_gelu.gelu_derivative)), out=out))
+EOF
+"$g" accuracy --exec "py_gelu=python3 $examples/python_gelu.py" \
+    --exec "py_pipe=env -u GELUCHECK_EXEC_SHM python3 $d/py_child.py py_pipe" \
+    --exec "py_out=python3 $d/py_child.py py_out out" --impl py_gelu,py_pipe,py_out --sample 20000 \
+    --grad --csv "$d/py.csv" >"$d/out" 2>"$d/err" && grep -q "^py_gelu .* forward" "$d/out" ||
     fail "the Python client: $(cat "$d/err")"
+[ -n "$(rows py_gelu "$d/py.csv")" ] && [ "$(rows py_gelu "$d/py.csv")" = "$(rows py_pipe "$d/py.csv")" ] &&
+    [ "$(rows py_gelu "$d/py.csv")" = "$(rows py_out "$d/py.csv")" ] ||
+    fail "the Python client's rows differ between transports (shm, pipes, out=True)"
 
 [ $fails -eq 0 ] && echo "exec children: every case as expected"
 exit $((fails > 0))

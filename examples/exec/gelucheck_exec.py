@@ -7,14 +7,25 @@ then answers gelucheck's requests with your functions until it says stop.
 
 forward and derivative take a bytes-like object holding n little-endian binary32 inputs and
 return n little-endian binary32 outputs (bytes, bytearray or anything with tobytes(), such as a
-numpy array of dtype '<f4'). The standard library is enough for the protocol itself.
+numpy array of dtype '<f4'). With out=True they are called as fn(x, out) instead, out a writable
+bytes-like object of 4n bytes that they fill (np.frombuffer(out, dtype="<f4") is a writable
+view), returning None: no copy of the outputs.
+
+When gelucheck offers shared memory (GELUCHECK_EXEC_SHM names the descriptor of the region) the
+helper speaks protocol version 2 over it: x (and out) are then views of the region (numpy's
+frombuffer makes arrays on them without a copy), the pipes carry only small frames. Else it
+speaks version 1 over the pipes. The standard library is enough for the protocol itself.
 """
+import mmap
+import os
 import struct
 import sys
 import time
 
 _REQUEST = struct.Struct("<4sIQ")
 _REPLY = struct.Struct("<4sIQQ")
+_SHM_REQUEST = struct.Struct("<4sIQQQ")  # magic, op, count, inputs' offset, outputs' offset
+_SHM_REPLY = struct.Struct("<4sIQQQ")  # magic, status, count, ns, outputs' offset
 
 
 def _read_exact(stream, n):
@@ -33,11 +44,35 @@ def _yes(flag):
     return "yes" if flag else "no"
 
 
-def serve(name, target, forward, derivative=None, contract=None, origin="", timing=True):
+def _region():
+    """The shared-memory region gelucheck offers, mapped (read-write, shared); None if none."""
+    fd = os.environ.get("GELUCHECK_EXEC_SHM")
+    if not fd:
+        return None
+    try:
+        return mmap.mmap(int(fd), 0)
+    except (ValueError, OSError) as e:
+        print("gelucheck_exec: cannot map GELUCHECK_EXEC_SHM=%s (%s): using the pipes" % (fd, e),
+              file=sys.stderr)
+        return None
+
+
+def _as_bytes(y):
+    """The bytes of a function's result, without a copy where it exposes its buffer."""
+    try:
+        return memoryview(y).cast("B")
+    except (TypeError, ValueError):  # no buffer, or not contiguous
+        return memoryview(y.tobytes() if hasattr(y, "tobytes") else bytes(y))
+
+
+def serve(name, target, forward, derivative=None, contract=None, origin="", timing=True,
+          out=False):
     """Answer requests on stdin/stdout until shutdown; returns 0 (use as the exit status)."""
-    inp, out = sys.stdin.buffer, sys.stdout.buffer
-    lines = ["gelucheck-exec 1", "name " + name, "target " + target, "format binary32",
-             "derivative " + _yes(derivative is not None), "timing " + _yes(timing)]
+    inp, pipe_out = sys.stdin.buffer, sys.stdout.buffer
+    region = _region()
+    lines = ["gelucheck-exec %d" % (2 if region is not None else 1), "name " + name,
+             "target " + target, "format binary32", "derivative " + _yes(derivative is not None),
+             "timing " + _yes(timing)]
     if contract:
         words = []
         for key, value in contract.items():
@@ -47,39 +82,63 @@ def serve(name, target, forward, derivative=None, contract=None, origin="", timi
         lines.append("contract " + " ".join(words))
     if origin:
         lines.append("origin " + " ".join(str(origin).split()))
+    if region is not None:
+        lines.append("transport shm")
     lines.append("end")
-    out.write(("\n".join(lines) + "\n").encode())
-    out.flush()
+    pipe_out.write(("\n".join(lines) + "\n").encode())
+    pipe_out.flush()
+    request, reply = (_SHM_REQUEST, _SHM_REPLY) if region is not None else (_REQUEST, _REPLY)
+    view = memoryview(region) if region is not None else None
+    magic = b"GXSQ" if region is not None else b"GXRQ"
+
+    def answer(status, count, ns, at, payload=b""):
+        fields = (b"GXSP" if region is not None else b"GXRP", status, count, ns)
+        pipe_out.write(reply.pack(*(fields + ((at,) if region is not None else ()))))
+        pipe_out.write(payload)
+        pipe_out.flush()
+
     while True:
-        head = _read_exact(inp, _REQUEST.size)
+        head = _read_exact(inp, request.size)
         if head is None:
             return 0
-        magic, op, count = _REQUEST.unpack(head)
-        if magic != b"GXRQ":
+        fields = request.unpack(head)
+        if fields[0] != magic:
             print("gelucheck_exec: a request without its magic", file=sys.stderr)
             return 5
+        op, count = fields[1], fields[2]
         if op == 0:
             return 0
-        data = _read_exact(inp, 4 * count)
-        if data is None:
-            return 0
+        n = 4 * count
+        if region is not None:
+            at_in, at_out = fields[3], fields[4]
+            if max(at_in, at_out) + n > len(region):
+                msg = b"a request outside the shared region"
+                answer(3, len(msg), 0, 0, msg)
+                continue
+            x, y_at = view[at_in:at_in + n], view[at_out:at_out + n]
+        else:
+            x = _read_exact(inp, n)
+            if x is None:
+                return 0
+            y_at = bytearray(n) if out else None
         fn = forward if op == 1 else derivative if op == 2 else None
         if fn is None:
             msg = ("no derivative" if op == 2 else "unknown op %d" % op).encode()
-            out.write(_REPLY.pack(b"GXRP", 1, len(msg), 0) + msg)
-            out.flush()
+            answer(1, len(msg), 0, 0, msg)
             continue
         t0 = time.perf_counter_ns()
         try:
-            y = fn(data)
+            y = fn(x, y_at) if out else fn(x)
         except Exception as e:  # the host shows the message and stops the run
             msg = ("%s: %s" % (type(e).__name__, e)).encode()[:4096]
-            out.write(_REPLY.pack(b"GXRP", 2, len(msg), 0) + msg)
-            out.flush()
+            answer(2, len(msg), 0, 0, msg)
             continue
-        ns = time.perf_counter_ns() - t0 if timing else 0
-        if hasattr(y, "tobytes"):
-            y = y.tobytes()
-        out.write(_REPLY.pack(b"GXRP", 0, len(y) // 4, max(ns, 1) if timing else 0))
-        out.write(y)
-        out.flush()
+        ns = max(time.perf_counter_ns() - t0, 1) if timing else 0
+        y = y_at if out else _as_bytes(y)
+        if region is None:
+            answer(0, len(y) // 4, ns, 0, y)
+        elif out or len(y) != n:  # a wrong length: its count, which the host refuses
+            answer(0, len(y) // 4, ns, fields[4])
+        else:
+            y_at[:] = y
+            answer(0, count, ns, fields[4])
