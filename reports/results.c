@@ -601,6 +601,13 @@ static int load_bench(results_set *s, const char *path, bool known_only, char *e
     return rc;
 }
 
+const char *results_file_name(char *buf, size_t size, const char *stem, gelu_format_id f)
+{
+    if (f == GELU_FORMAT_BINARY32) snprintf(buf, size, "%s.csv", stem);
+    else snprintf(buf, size, "%s_%s.csv", stem, gelu_format_of(f)->name);
+    return buf;
+}
+
 int results_load_format(results_set *s, const char *accuracy_path, const char *bench_path,
                         gelu_format_id format, bool known_only, char *err, size_t errsize)
 {
