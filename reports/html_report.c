@@ -904,7 +904,7 @@ static void formats16_section(FILE *f, const html_report *h)
     fputs("<p>All 65,536 encodings of each format, forward and derivative, against the correctly "
           "rounded value in the format (MPFR). A <em>widened</em> implementation is a binary32 one "
           "run as frameworks run it: x widened to binary32, its kernel, the result rounded to "
-          "nearest even to the format; its &ldquo;not correctly rounded&rdquo; count is what that "
+          "nearest even to the format; its &#8220;not correctly rounded&#8221; count is what that "
           "costs. A <em>native</em> one takes and returns the format's encodings.</p>\n", f);
     for (size_t k = 0; k < h->nformats; k++) format_section(f, &h->formats[k]);
 }
