@@ -286,14 +286,14 @@ static void html_not_cr(FILE *f, const accuracy_column *c, const results_row *r,
 {
     (void)c;
     const results_error *e = error_read(r, ref, dir);
-    if (!e->present || e->correctly_rounded < 0 || e->inputs == 0) {
+    long long wrong = results_not_correctly_rounded(e);
+    if (wrong < 0) {
         fputs(forward_only(r, dir) ? html_no_derivative : "<td>&#8211;</td>", f);
         return;
     }
-    unsigned long long wrong = e->inputs - (unsigned long long)e->correctly_rounded;
     double share = 100.0 * (double)wrong / (double)e->inputs;
     html_open_num(f, share);
-    fprintf(f, "%llu<small>%.3g%%</small></td>", wrong, share);
+    fprintf(f, "%lld<small>%.3g%%</small></td>", wrong, share);
 }
 /* Both directions in one cell, "fwd / grad", sorted by their sum. */
 static void html_specials_failed(FILE *f, const accuracy_column *c, const results_row *r, int ref, int dir)

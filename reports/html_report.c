@@ -465,13 +465,6 @@ static bool all_correctly_rounded_exact(const results_row *r)
     return true;
 }
 
-/* Inputs of a scanned row not correctly rounded against its own target (−1: not counted). */
-static long long not_correctly_rounded(const results_error *e)
-{
-    return e->present && e->correctly_rounded >= 0 ? (long long)e->inputs - e->correctly_rounded
-                                                   : -1;
-}
-
 /* The answer's line per other format, from its results: the implementations correctly rounded
  * at every input (exact GELU, forward and derivative); none: the exact-target one with the
  * fewest forward inputs not correctly rounded. Without results, why (formats_note). */
@@ -500,7 +493,7 @@ static void answer_formats(FILE *f, const html_report *h)
                 name, name, (unsigned long long)inputs, grad ? " and derivative" : "");
         for (size_t i = 0; i < s->n; i++) {
             const results_row *r = &s->rows[i];
-            long long wrong = not_correctly_rounded(&r->own[DIR_FORWARD]);
+            long long wrong = results_not_correctly_rounded(&r->own[DIR_FORWARD]);
             if (all_correctly_rounded_exact(r)) {
                 fputs(listed++ ? ", <code>" : "<code>", f);
                 html_text(f, r->name);

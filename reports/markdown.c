@@ -97,13 +97,13 @@ static void thousands(char *buf, size_t size, unsigned long long v)
 /* "0", "128 (0.195%)" or "–" (not measured). */
 static void not_cr_cell(char *buf, size_t size, const results_error *e)
 {
-    if (!e->present || e->correctly_rounded < 0 || e->inputs == 0) {
+    long long wrong = results_not_correctly_rounded(e);
+    if (wrong < 0) {
         snprintf(buf, size, DASH);
         return;
     }
-    unsigned long long wrong = e->inputs - (unsigned long long)e->correctly_rounded;
     char count[32];
-    thousands(count, sizeof count, wrong);
+    thousands(count, sizeof count, (unsigned long long)wrong);
     if (wrong == 0) snprintf(buf, size, "0");
     else snprintf(buf, size, "%s (%.3g%%)", count, 100.0 * (double)wrong / (double)e->inputs);
 }

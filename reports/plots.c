@@ -342,6 +342,12 @@ static void pareto(FILE *f, const results_set *s)
                "notitle\n");
 }
 
+/* Clustered bars, the key top left (the cost and not_cr plots). */
+static const char bars[] = "set key top left\n"
+                           "set style data histograms\n"
+                           "set style histogram clustered gap 1\n"
+                           "set style fill solid 0.8 border -1\n";
+
 static void cost(FILE *f, const results_set *s)
 {
     const char *first = s->nsizes ? s->sizes[0] : "",
@@ -353,25 +359,20 @@ static void cost(FILE *f, const results_set *s)
         if (a && b) fprintf(f, "%s %.6g %.6g\n", s->rows[i].name, a->ratio, b->ratio);
     }
     fprintf(f,
-            "EOD\n"
-            "set key top left\n"
-            "set style data histograms\n"
-            "set style histogram clustered gap 1\n"
-            "set style fill solid 0.8 border -1\n"
+            "EOD\n%s"
             "set logscale y\n"
             "set yrange [0.1:*]\n"
             "set xtics rotate by -45 noenhanced font ',9'\n"
             "set ylabel 'time / ReLU time (same round)'\n"
             "plot $cost using 2:xtic(1) lt 1 title 'size %s', '' using 3 lt 5 title 'size %s'\n",
-            first, last);
+            bars, first, last);
 }
 
 /* The share of inputs not correctly rounded, "NaN" when none (a log scale has no 0: no bar) or
  * not measured. */
 static void not_cr_share(FILE *f, const results_error *e)
 {
-    long long wrong = e->present && e->correctly_rounded >= 0 && e->inputs
-                          ? (long long)e->inputs - e->correctly_rounded : 0;
+    long long wrong = results_not_correctly_rounded(e);
     if (wrong > 0) fprintf(f, " %.6g", (double)wrong / (double)e->inputs);
     else fputs(" NaN", f);
 }
@@ -392,11 +393,7 @@ static void not_cr(FILE *f, const results_set *s)
         }
     }
     fprintf(f,
-            "EOD\n"
-            "set key top left\n"
-            "set style data histograms\n"
-            "set style histogram clustered gap 1\n"
-            "set style fill solid 0.8 border -1\n"
+            "EOD\n%s"
             "set logscale y 10\n"
             "set format y '10^{%%L}'\n"
             "set yrange [1e-6:1]\n"
@@ -404,7 +401,7 @@ static void not_cr(FILE *f, const results_set *s)
             "set ylabel 'share of the %s inputs not correctly rounded'\n"
             "plot $share using 2:xtic(1) lt 1 title 'forward', '' using 3 lt 2 title "
             "'derivative'\n",
-            gelu_format_of(s->format)->name);
+            bars, gelu_format_of(s->format)->name);
 }
 
 int plot_script_write(FILE *f, plot_kind k, const results_set *s)

@@ -82,6 +82,13 @@ const results_row *results_find(const results_set *s, const char *name)
     return NULL;
 }
 
+long long results_not_correctly_rounded(const results_error *e)
+{
+    return e->present && e->correctly_rounded >= 0 && e->inputs > 0
+               ? (long long)e->inputs - e->correctly_rounded
+               : -1;
+}
+
 bool results_all_correctly_rounded(const results_error *e)
 {
     if (!e->present) return false;

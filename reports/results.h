@@ -97,6 +97,10 @@ const char *results_file_name(char *buf, size_t size, const char *stem, gelu_for
 const results_speed *results_speed_at(const results_row *r, const char *size);
 const results_row *results_find(const results_set *s, const char *name);
 
+/* The scanned inputs whose result is not correctly rounded (inputs − correctly_rounded); −1
+ * when not measured (no row, or a file without the column). */
+long long results_not_correctly_rounded(const results_error *e);
+
 /* Every scanned input correctly rounded (by the count, not the rounded fraction: 1 − 2^-32
  * prints as 1). */
 bool results_all_correctly_rounded(const results_error *e);
