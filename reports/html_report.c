@@ -624,14 +624,16 @@ static void broken_section(FILE *f, const html_report *h)
     fputs("</ul>\n", f);
 }
 
-/* A plot as a figure: its title, the SVG inline, its caption and files. */
+/* A plot as a figure: its title (a heading under binary32's Plots or a format's section), the
+ * SVG inline, its caption and files. */
 static void plot_figure(FILE *f, plot_kind k, gelu_format_id format, const char *svg)
 {
     char stem[64];
+    const char *h = format == GELU_FORMAT_BINARY32 ? "h3" : "h4"; /* under the format's h3 */
     plot_stem(k, format, stem, sizeof stem);
-    fprintf(f, "<figure id=\"%s\">\n<h3>", stem);
+    fprintf(f, "<figure id=\"%s\">\n<%s>", stem, h);
     html_text(f, plot_title(k));
-    fputs("</h3>\n", f);
+    fprintf(f, "</%s>\n", h);
     html_inline_svg(f, svg);
     fputs("<figcaption>", f);
     html_text(f, plot_caption(k, format));

@@ -24,9 +24,10 @@ static const struct {
      "the Pareto front, the implementations nothing beats on both, each labelled.",
      "Every GELU of the format as a point: median ns/element in the format's benchmark (log; "
      "arrays of the format's encodings, the binary32 kernels widened) against its max ULP error "
-     "in the format against exact GELU (log), shaped and coloured by family; the dashed line is "
-     "2^precision ULP, the error of a negative tail flushed to zero; the staircase joins the "
-     "Pareto front, each point of it labelled.",
+     "in the format against exact GELU (log; above 2^(precision+10) drawn there), shaped and "
+     "coloured by family; the dashed line is 2^precision ULP (bfloat16 2^8, binary16 2^11), the "
+     "error of a negative tail flushed to zero; the staircase joins the Pareto front, each point "
+     "of it labelled.",
      true},
     {"ulp_by_x", "ULP error against x",
      "The largest ULP error against the implementation's own target in each 1/8 of x over "

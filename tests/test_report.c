@@ -775,7 +775,7 @@ Test(report, page_has_a_section_per_16_bit_format)
     p = strstr(sec_start, "<figure id=\"bfloat16_pareto\">");
     cr_assert_not_null(p);
     cr_expect_not_null(strstr(p, "<svg id=\"planted-pareto\"></svg>"));
-    cr_expect_not_null(strstr(p, "<figure id=\"bfloat16_not_cr\">\n<h3>Inputs not correctly rounded</h3>\n<svg id=\"planted-not-cr\"></svg>"));
+    cr_expect_not_null(strstr(p, "<figure id=\"bfloat16_not_cr\">\n<h4>Inputs not correctly rounded</h4>\n<svg id=\"planted-not-cr\"></svg>"));
     cr_expect_not_null(strstr(p, "(<code>bfloat16_not_cr.svg</code>, drawn by <code>bfloat16_not_cr.gp</code>)"));
     cr_expect_null(strstr(buf, "bfloat16_ulp_by_x.svg"));
     /* the answer names the correctly rounded one, not the widened cr (128 inputs) */
