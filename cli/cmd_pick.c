@@ -182,8 +182,9 @@ static int run_quietly(int (*cmd)(int, char **), int argc, char **argv)
 static int ensure_results16(const char *dir, const gelu_format *f, char *acc, char *bench,
                             size_t size)
 {
-    snprintf(acc, size, "%s/accuracy_%s.csv", dir, f->name);
-    snprintf(bench, size, "%s/bench_%s.csv", dir, f->name);
+    char name[64];
+    snprintf(acc, size, "%s/%s", dir, results_file_name(name, sizeof name, "accuracy", f->id));
+    snprintf(bench, size, "%s/%s", dir, results_file_name(name, sizeof name, "bench", f->id));
     if (access(bench, R_OK) != 0) snprintf(bench, size, "%s/bench.csv", dir);
     if (access(bench, R_OK) != 0) bench[0] = '\0';
     if (access(acc, R_OK) == 0) return EXIT_OK;

@@ -1,7 +1,8 @@
 /* gelucheck report: the main job. The exhaustive scan (forward and derivative) of every
  * implementation this CPU runs, the benchmark against ReLU, the make_moons experiment over the
  * scanned implementations, then DIR/accuracy.csv, ranges.csv, ulp_by_x.csv, implementations.csv, bench.csv,
- * moons.csv, the plots (gnuplot, SVG) and index.html, all published at once
+ * moons.csv, the plots (gnuplot, SVG), then each other format's (bfloat16, binary16: every input)
+ * scan, benchmark and plots, and index.html, all published at once
  * (reports/report_stage.h): an interrupted run leaves the previous report as it was. */
 #include <errno.h>
 #include <stdio.h>
@@ -42,11 +43,16 @@ static void print_help(void)
         "(default %s/): accuracy.csv, ranges.csv, ulp_by_x.csv, implementations.csv,\n"
         "bench.csv, moons.csv, the\n"
         "plots (*.svg, drawn by gnuplot from the *.gp scripts beside them), manifest.json\n"
-        "(what produced them) and index.html, one self-contained page. Every file appears at once at the end: an interrupted run leaves\n"
+        "(what produced them) and index.html, one self-contained page. Then, for bfloat16 and\n"
+        "binary16 (F), every one of the 65,536 inputs of F, the same implementations widened and\n"
+        "F's own (as 'accuracy --format F --grad'), and F's benchmark ('bench --format F'):\n"
+        "accuracy_F.csv, ulp_by_x_F.csv, bench_F.csv, F_*.svg and a section of the page each.\n"
+        "Every file appears at once at the end: an interrupted run leaves\n"
         "the previous report intact.\n\n"
         "  --out DIR     the report directory (created if missing; its parent must exist)\n"
-        "  --quick       a seeded sample of %d encodings, 'bench --quick' and 'moons --quick'\n"
-        "                (under a minute)\n"
+        "  --quick       a seeded sample of %d binary32 encodings, 'bench --quick' and 'moons\n"
+        "                --quick' (the 16-bit scans still every input, their benchmarks --quick):\n"
+        "                about 30 s of CPU\n"
         "  --threads N   scan threads (default: all online CPUs); results do not depend on it\n"
         "  --baseline OLD_DIR  an earlier report of the same kind (quick or full): what changed\n"
         "                since (as 'gelucheck compare OLD_DIR DIR') goes into the page and\n"
@@ -169,15 +175,25 @@ static int run_scan(const report_args *a, const report_impls *impls, scan_result
     return chunked_scan("report", &cfg, a->checkpoint, r);
 }
 
-/* The benchmark through its own command, its CSV into the staging directory. */
-static int run_bench(const report_args *a, report_stage *st)
+/* The benchmark of a format through its own command (binary32: 'bench', another format:
+ * 'bench --format F'), its CSV (bench.csv, bench_F.csv) into the staging directory. */
+static int run_bench(const report_args *a, report_stage *st, gelu_format_id format)
 {
-    char csv[2200];
-    if (!report_stage_path(st, "bench.csv", csv, sizeof csv)) return -1;
-    char *argv[] = {"bench", "--csv", csv, a->quick ? "--quick" : NULL, NULL};
+    char csv[2200], name[64], fmt[32];
+    results_file_name(name, sizeof name, "bench", format);
+    if (!report_stage_path(st, name, csv, sizeof csv)) return -1;
+    snprintf(fmt, sizeof fmt, "%s", gelu_format_of(format)->name);
+    char *argv[6] = {"bench", "--csv", csv};
+    int argc = 3;
+    if (format != GELU_FORMAT_BINARY32) {
+        argv[argc++] = "--format";
+        argv[argc++] = fmt;
+    }
+    if (a->quick) argv[argc++] = "--quick";
+    argv[argc] = NULL;
     printf("\n");
     fflush(stdout);
-    return cmd_bench(a->quick ? 4 : 3, argv) == EXIT_OK ? 0 : -1;
+    return cmd_bench(argc, argv) == EXIT_OK ? 0 : -1;
 }
 
 static double monotonic_seconds(void)
@@ -256,8 +272,8 @@ static char *slurp(const char *path)
     return buf;
 }
 
-/* Writes the scripts and draws the plots; svg[k] gets each drawn plot's text. Returns the note
- * for the page when plots are missing, else NULL. */
+/* Writes the scripts and draws the plots of the results' format; svg[k] gets each drawn plot's
+ * text. Returns the note for the page when plots are missing, else NULL. */
 static const char *draw_plots(report_stage *st, const results_set *s, char *svg[PLOT_COUNT])
 {
     static const char no_gnuplot[] =
@@ -265,13 +281,15 @@ static const char *draw_plots(report_stage *st, const results_set *s, char *svg[
         "scripts are in the report directory";
     const char *note = NULL;
     for (int k = 0; k < PLOT_COUNT; k++) {
-        char name[64], path[2200];
+        if (!plot_drawn((plot_kind)k, s->format)) continue;
+        char stem[64], name[80], path[2200];
         plot_job job = {(plot_kind)k, s};
-        snprintf(name, sizeof name, "%s.gp", plot_name((plot_kind)k));
+        plot_stem((plot_kind)k, s->format, stem, sizeof stem);
+        snprintf(name, sizeof name, "%s.gp", stem);
         if (report_stage_write(st, name, write_plot_script, &job) != 0)
             return "a plot script could not be written";
-        int rc = note == no_gnuplot ? 1 : plot_run(st->stage, (plot_kind)k);
-        snprintf(name, sizeof name, "%s.svg", plot_name((plot_kind)k));
+        int rc = note == no_gnuplot ? 1 : plot_run(st->stage, stem);
+        snprintf(name, sizeof name, "%s.svg", stem);
         if (report_stage_own(st, name) != 0) return "too many report files";
         if (rc == 0 && report_stage_path(st, name, path, sizeof path)) svg[k] = slurp(path);
         if (rc == 1)
@@ -322,52 +340,90 @@ static int run_compare(const report_args *a, report_stage *st, compare_sets **ou
     return 0;
 }
 
-/* The 16-bit formats, bfloat16 and binary16: every input of each, the report's implementations
- * widened and the format's natives (scan_small.h), into out[] (one result per format) and
- * accuracy_<format>.csv. The number of results; −1 after a message. Not in --quick (its note). */
-enum { REPORT_FORMATS16 = 2 };
-static int run_formats16(const report_args *a, const report_impls *impls, report_stage *st,
-                         scan_result *out[REPORT_FORMATS16], gelu_impl **views_out)
+/* The report's other formats, one section each (one entry per format). */
+static const gelu_format_id report_formats[] = {GELU_FORMAT_BFLOAT16, GELU_FORMAT_BINARY16};
+enum { REPORT_FORMATS = sizeof report_formats / sizeof report_formats[0] };
+
+/* What the formats' sections are made of: per format its results read back and its plots. */
+typedef struct {
+    results_set *results[REPORT_FORMATS];
+    char *svg[REPORT_FORMATS][PLOT_COUNT];
+    html_format sections[REPORT_FORMATS];
+    size_t n;
+} report_formats_out;
+
+static void report_formats_free(report_formats_out *o)
 {
-    static const gelu_format_id ids[REPORT_FORMATS16] = {GELU_FORMAT_BFLOAT16, GELU_FORMAT_BINARY16};
-    *views_out = NULL;
-    if (a->quick) return 0;
+    for (size_t k = 0; k < REPORT_FORMATS; k++) {
+        free(o->results[k]);
+        for (int p = 0; p < PLOT_COUNT; p++) free(o->svg[k][p]);
+    }
+}
+
+/* A 16-bit format's scan: every input, the report's implementations widened and the format's
+ * natives (scan_small.h), into accuracy_F.csv and ulp_by_x_F.csv. 0, or −1 after a message. */
+static int scan_format16(const report_args *a, const report_impls *impls, report_stage *st,
+                         gelu_format_id id)
+{
     size_t room = impls->n + gelu_impl16_count();
-    gelu_impl *views = calloc(room * REPORT_FORMATS16, sizeof *views);
+    gelu_impl *views = calloc(room, sizeof *views);
     const gelu_impl **list = calloc(room, sizeof *list);
-    int n = 0, rc = views && list ? 0 : -1;
-    for (int k = 0; k < REPORT_FORMATS16 && rc == 0; k++) {
+    scan_result *r = calloc(1, sizeof *r);
+    const char *err = "out of memory";
+    int rc = -1;
+    if (views && list && r) {
         size_t m = 0;
         for (size_t i = 0; i < impls->n; i++) {
-            views[k * room + m] = gelu_impl_widened(impls->list[i], ids[k]);
-            list[m] = &views[k * room + m];
+            views[m] = gelu_impl_widened(impls->list[i], id);
+            list[m] = &views[m];
             m++;
         }
         for (size_t i = 0; i < gelu_impl16_count(); i++)
-            if (gelu_impl16_at(i)->format == ids[k]) list[m++] = gelu_impl16_at(i);
-        scan_small_config cfg = {.format = ids[k], .impls = list, .nimpls = m, .grad = true,
+            if (gelu_impl16_at(i)->format == id) list[m++] = gelu_impl16_at(i);
+        scan_small_config cfg = {.format = id, .impls = list, .nimpls = m, .grad = true,
                                  .threads = (unsigned)a->threads};
-        const char *err = "out of memory";
+        rc = scan_small_run(&cfg, r, &err) == 0 ? 0 : -1;
+    }
+    if (rc != 0) fprintf(stderr, "gelucheck report: the %s scan: %s\n", gelu_format_of(id)->name, err);
+    csv_job jobs[] = {{r, accuracy_csv_write}, {r, ulp_by_x_csv_write}};
+    const char *stems[] = {"accuracy", "ulp_by_x"};
+    for (size_t j = 0; rc == 0 && j < sizeof jobs / sizeof jobs[0]; j++) {
         char name[64];
-        out[k] = calloc(1, sizeof *out[k]);
-        if (!out[k] || scan_small_run(&cfg, out[k], &err) != 0) {
-            fprintf(stderr, "gelucheck report: the %s scan: %s\n", gelu_format_of(ids[k])->name, err);
-            rc = -1;
-            break;
-        }
-        n++;
-        snprintf(name, sizeof name, "accuracy_%s.csv", gelu_format_of(ids[k])->name);
-        csv_job job = {out[k], accuracy_csv_write};
-        if (report_stage_write(st, name, write_csv, &job) != 0) rc = -1;
+        results_file_name(name, sizeof name, stems[j], id);
+        if (report_stage_write(st, name, write_csv, &jobs[j]) != 0) rc = -1;
     }
+    if (r) scan_result_free(r);
     free(list);
-    if (rc != 0) {
-        for (int k = 0; k < n; k++) scan_result_free(out[k]);
-        free(views);
-        return -1;
+    free(views);
+    return rc;
+}
+
+/* The other formats (report_formats): per format its scan, its benchmark (bench_F.csv), its
+ * results read back from those files as the page's binary32 table is, and its plots, into out.
+ * 0, or −1 after a message. */
+static int run_formats(const report_args *a, const report_impls *impls, report_stage *st,
+                       report_formats_out *out)
+{
+    for (size_t k = 0; k < REPORT_FORMATS; k++) {
+        gelu_format_id id = report_formats[k];
+        char accn[64], benchn[64], acc[2200], bench[2200], err[512];
+        results_file_name(accn, sizeof accn, "accuracy", id);
+        results_file_name(benchn, sizeof benchn, "bench", id);
+        if (scan_format16(a, impls, st, id) != 0 || run_bench(a, st, id) != 0) return -1;
+        results_set *s = out->results[k] = malloc(sizeof *s);
+        if (!s || results_load_format(s, report_stage_path(st, accn, acc, sizeof acc),
+                                      report_stage_path(st, benchn, bench, sizeof bench), id, true,
+                                      err, sizeof err) != 0) {
+            fprintf(stderr, "gelucheck report: %s\n", s ? err : "out of memory");
+            return -1;
+        }
+        html_format *sec = &out->sections[k];
+        sec->results = s;
+        sec->plots_note = draw_plots(st, s, out->svg[k]);
+        for (int p = 0; p < PLOT_COUNT; p++) sec->svg[p] = out->svg[k][p];
+        out->n++;
     }
-    *views_out = views; /* the results point at them: the caller frees both */
-    return n;
+    return 0;
 }
 
 static int write_report(const report_args *a, const report_impls *impls, report_stage *st,
@@ -381,7 +437,7 @@ static int write_report(const report_args *a, const report_impls *impls, report_
     run_manifest manifest;
     manifest_collect(&manifest, a->command);
     if (report_stage_write(st, MANIFEST_FILE, write_manifest, &manifest) != 0) return -1;
-    if (run_bench(a, st) != 0) return -1;
+    if (run_bench(a, st, GELU_FORMAT_BINARY32) != 0) return -1;
     moons_experiment e;
     moons_summary *sum;
     if (run_moons(a, impls, st, &e, &sum) != 0) return -1;
@@ -434,10 +490,10 @@ static int write_report(const report_args *a, const report_impls *impls, report_
         for (int k = 0; k < PLOT_COUNT; k++) free(svg[k]);
         return -1;
     }
-    scan_result *formats16[REPORT_FORMATS16] = {NULL};
-    gelu_impl *views16 = NULL;
-    int nformats16 = run_formats16(a, impls, st, formats16, &views16);
-    if (nformats16 < 0) {
+    report_formats_out *formats = calloc(1, sizeof *formats);
+    if (!formats || run_formats(a, impls, st, formats) != 0) {
+        if (formats) report_formats_free(formats);
+        free(formats);
         free(why);
         free(broken);
         for (int k = 0; k < PLOT_COUNT; k++) free(svg[k]);
@@ -447,18 +503,16 @@ static int write_report(const report_args *a, const report_impls *impls, report_
                      broken,   0,           &moons,     baseline,
                      a->baseline, baseline_note[0] ? baseline_note : NULL, NULL, 0, NULL};
     for (int k = 0; k < PLOT_COUNT; k++) h.svg[k] = svg[k];
-    h.formats16 = (const scan_result *const *)formats16;
-    h.nformats16 = (size_t)nformats16;
-    h.formats16_note = "Not run in --quick: gelucheck accuracy --format bfloat16 --grad (and "
-                       "binary16) scans them, about 10 s of CPU.";
+    h.formats = formats->sections;
+    h.nformats = formats->n;
     for (size_t i = 0; i < r->nimpls; i++)
         if (scan_contract_violations(r, i, why + h.nbroken * WHY_SIZE, WHY_SIZE)) {
             broken[h.nbroken] = why + h.nbroken * WHY_SIZE;
             h.nbroken++;
         }
     int rc = report_stage_write(st, "index.html", write_html, &h); /* manifest.json is staged */
-    for (int k = 0; k < nformats16; k++) scan_result_free(formats16[k]);
-    free(views16);
+    report_formats_free(formats);
+    free(formats);
     for (int k = 0; k < PLOT_COUNT; k++) free(svg[k]);
     free(why);
     free(broken);
@@ -556,7 +610,8 @@ int cmd_report(int argc, char **argv)
     } else {
         printf("\nreport written: %s/index.html (with accuracy.csv, ranges.csv, ulp_by_x.csv, "
                "implementations.csv, "
-               "bench.csv, moons.csv, manifest.json%s)\n",
+               "bench.csv, moons.csv, manifest.json, accuracy_F.csv, ulp_by_x_F.csv and "
+               "bench_F.csv for F = bfloat16, binary16%s)\n",
                a.out, a.baseline && baseline_status != EXIT_USAGE ? ", compare.csv" : "");
         if (baseline_status == EXIT_USAGE || (baseline_status && st == EXIT_OK))
             st = baseline_status;

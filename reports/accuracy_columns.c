@@ -280,6 +280,21 @@ static void html_cr_fraction(FILE *f, const accuracy_column *c, const results_ro
     } else
         fputs(forward_only(r, dir) ? html_no_derivative : "<td>&#8211;</td>", f);
 }
+/* The inputs not correctly rounded over the share of the scanned ones (sorted by the share);
+ * "–" when not measured. */
+static void html_not_cr(FILE *f, const accuracy_column *c, const results_row *r, int ref, int dir)
+{
+    (void)c;
+    const results_error *e = error_read(r, ref, dir);
+    long long wrong = results_not_correctly_rounded(e);
+    if (wrong < 0) {
+        fputs(forward_only(r, dir) ? html_no_derivative : "<td>&#8211;</td>", f);
+        return;
+    }
+    double share = 100.0 * (double)wrong / (double)e->inputs;
+    html_open_num(f, share);
+    fprintf(f, "%lld<small>%.3g%%</small></td>", wrong, share);
+}
 /* Both directions in one cell, "fwd / grad", sorted by their sum. */
 static void html_specials_failed(FILE *f, const accuracy_column *c, const results_row *r, int ref, int dir)
 {
@@ -322,7 +337,7 @@ static const accuracy_column columns[] = {
     {"max_ulp", csv_max_ulp, 11, NULL, con_max_ulp, html_max_ulp},
     {"max_ulp_x", csv_max_ulp_x, -16, "at", con_max_ulp_x, NULL},
     {"mean_ulp", csv_mean_ulp, 9, NULL, con_mean_ulp, NULL},
-    {"correctly_rounded", csv_correctly_rounded, 0, NULL, NULL, NULL},
+    {"correctly_rounded", csv_correctly_rounded, 0, NULL, NULL, html_not_cr},
     {"cr_fraction", csv_cr_fraction, 9, "CR", con_cr_fraction, html_cr_fraction},
     {"max_abs", csv_max_abs, 10, NULL, con_max_abs, html_max_abs},
     {"max_abs_x", csv_max_abs_x, -16, "at", con_max_abs_x, NULL},

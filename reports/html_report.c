@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "accuracy_columns.h"
+#include "gelu_cr16.h"
 #include "gelu_impl.h"
 #include "known_names.h"
 #include "pick.h"
@@ -159,14 +160,17 @@ void html_open_num(FILE *f, double v)
     fputs(">", f);
 }
 
-/* The summary's accuracy columns, picked from the column table (accuracy_columns.h) by name,
- * with the reference and direction each reads and its header. */
-static const struct {
+/* A summary table's accuracy column, picked from the column table (accuracy_columns.h) by name,
+ * with the reference and direction it reads and its header. */
+typedef struct {
     const char *column;
     int ref, dir;
     const char *header;
     bool sorts_as_text; /* else as numbers (data-v) */
-} summary_columns[] = {
+} summary_column;
+
+/* binary32's summary */
+static const summary_column summary_columns[] = {
     {"max_ulp", REF_OWN, DIR_FORWARD, "max ULP<small>own target</small>", false},
     {"max_ulp", REF_EXACT, DIR_FORWARD, "max ULP<small>exact GELU</small>", false},
     {"max_abs", REF_EXACT, DIR_FORWARD, "max abs<small>exact GELU</small>", false},
@@ -179,6 +183,19 @@ static const struct {
     {"contract", REF_OWN, DIR_FORWARD, "con&#173;tract", true},
 };
 enum { SUMMARY_COLUMNS = sizeof summary_columns / sizeof summary_columns[0] };
+
+/* Another format's summary (its section): correct rounding counted, ULPs in the format */
+static const summary_column format_columns[] = {
+    {"correctly_rounded", REF_OWN, DIR_FORWARD, "not correctly rounded<small>forward, own target</small>", false},
+    {"correctly_rounded", REF_OWN, DIR_DERIVATIVE, "not correctly rounded<small>derivative</small>", false},
+    {"max_ulp", REF_OWN, DIR_FORWARD, "max ULP<small>own target</small>", false},
+    {"max_ulp", REF_EXACT, DIR_FORWARD, "max ULP<small>exact GELU</small>", false},
+    {"max_ulp", REF_OWN, DIR_DERIVATIVE, "gradient<small>max ULP, own</small>", false},
+    {"mono_violations", REF_OWN, DIR_FORWARD, "mono&#173;tone<small>violations</small>", false},
+    {"specials_failed", REF_OWN, DIR_FORWARD, "specials<small>fwd / grad</small>", false},
+    {"contract", REF_OWN, DIR_FORWARD, "con&#173;tract", true},
+};
+enum { FORMAT_COLUMNS = sizeof format_columns / sizeof format_columns[0] };
 
 static void speed_cells(FILE *f, const results_row *r, const char *size)
 {
@@ -194,7 +211,8 @@ static void speed_cells(FILE *f, const results_row *r, const char *size)
         fputs("<td>&#8211;</td><td>&#8211;</td>", f);
 }
 
-static void summary_row(FILE *f, const results_set *s, const results_row *r)
+static void summary_row(FILE *f, const results_set *s, const results_row *r,
+                        const summary_column *cols, size_t ncols)
 {
     char feat[128];
     fprintf(f, "<tr class=\"%s\"><td class=\"l\" data-v=\"",
@@ -212,10 +230,12 @@ static void summary_row(FILE *f, const results_set *s, const results_row *r)
         html_text(f, r->dispatched_isa);
     } else
         html_text(f, isa_label(r->features));
+    if (s->format != GELU_FORMAT_BINARY32) /* run as frameworks do, or the format's own */
+        fputs(gelu_impl16_find(r->name, s->format) ? " &#183; native" : " &#183; widened", f);
     fputs("</small></td>", f);
-    for (size_t k = 0; k < SUMMARY_COLUMNS; k++) {
-        const accuracy_column *c = accuracy_column_find(summary_columns[k].column);
-        c->html(f, c, r, summary_columns[k].ref, summary_columns[k].dir);
+    for (size_t k = 0; k < ncols; k++) {
+        const accuracy_column *c = accuracy_column_find(cols[k].column);
+        c->html(f, c, r, cols[k].ref, cols[k].dir);
     }
     speed_cells(f, r, s->nsizes ? s->sizes[0] : NULL);
     speed_cells(f, r, s->nsizes > 1 ? s->sizes[s->nsizes - 1] : NULL);
@@ -247,19 +267,21 @@ static void names_footnote(FILE *f, const results_set *s)
     fputs("</ul>\n</details>\n", f);
 }
 
-static void summary(FILE *f, const results_set *s)
+/* A summary table, one row per implementation of the results: the columns, then the speed at
+ * the first and the last size measured; id: the table's container's. */
+static void summary_table(FILE *f, const results_set *s, const summary_column *cols, size_t ncols,
+                          const char *id)
 {
     const char *first = s->nsizes ? s->sizes[0] : "-",
                *last = s->nsizes > 1 ? s->sizes[s->nsizes - 1] : "-";
-    fputs("<h2 id=\"summary\">Every implementation</h2>\n<div class=\"scroll\" id=\"summary-table\">\n"
-          "<table class=\"sortable\">\n<thead><tr>"
-          "<th class=\"l\" data-sort=\"text\">impl<small>target &#183; ISA</small></th>",
-          f);
-    for (size_t k = 0; k < SUMMARY_COLUMNS; k++)
+    fprintf(f, "<div class=\"scroll\" id=\"%s\">\n"
+               "<table class=\"sortable\">\n<thead><tr>"
+               "<th class=\"l\" data-sort=\"text\">impl<small>target &#183; ISA%s</small></th>",
+            id, s->format != GELU_FORMAT_BINARY32 ? " &#183; run as" : "");
+    for (size_t k = 0; k < ncols; k++)
         fprintf(f, "<th%s>%s</th>",
-                summary_columns[k].sorts_as_text ? " class=\"l\" data-sort=\"text\""
-                                                 : " data-sort=\"num\"",
-                summary_columns[k].header);
+                cols[k].sorts_as_text ? " class=\"l\" data-sort=\"text\"" : " data-sort=\"num\"",
+                cols[k].header);
     fprintf(f,
             "<th data-sort=\"num\">ns/elem<small>%s</small></th>"
             "<th data-sort=\"num\">&#215;ReLU<small>%s</small></th>"
@@ -267,8 +289,14 @@ static void summary(FILE *f, const results_set *s)
             "<th data-sort=\"num\">&#215;ReLU<small>%s</small></th>"
             "</tr></thead>\n<tbody>\n",
             first, first, last, last);
-    for (size_t i = 0; i < s->n; i++) summary_row(f, s, &s->rows[i]);
+    for (size_t i = 0; i < s->n; i++) summary_row(f, s, &s->rows[i], cols, ncols);
     fputs("</tbody>\n</table>\n</div>\n", f);
+}
+
+static void summary(FILE *f, const results_set *s)
+{
+    fputs("<h2 id=\"summary\">Every implementation</h2>\n", f);
+    summary_table(f, s, summary_columns, SUMMARY_COLUMNS, "summary-table");
     if (s->baseline[0]) {
         fputs("<p>&#215;ReLU: against <code>", f);
         html_text(f, s->baseline);
@@ -427,59 +455,60 @@ static void changes_section(FILE *f, const html_report *h)
     fputs("</tbody>\n</table>\n</div>\n", f);
 }
 
-/* Every scanned input of implementation i correctly rounded against exact GELU, forward and
- * (when scanned) derivative: its own target's rows, so exact-target implementations only. */
-static bool all_correctly_rounded16(const scan_result *r, size_t i)
+/* Every scanned input of the row correctly rounded against exact GELU, forward and (when
+ * scanned) derivative: its own target's rows, so exact-target implementations only. */
+static bool all_correctly_rounded_exact(const results_row *r)
 {
-    if (r->impls[i]->target != GELU_TARGET_EXACT) return false;
-    for (int d = 0; d < scan_directions(r->impls[i], r->grad); d++) {
-        const error_metrics *e = &r->metrics[i].err[REF_OWN][d];
-        if (e->count == 0 || e->correctly_rounded != e->count) return false;
-    }
+    if (strcmp(r->target, "exact") != 0 || !r->own[DIR_FORWARD].present) return false;
+    for (int d = 0; d < DIR_COUNT; d++)
+        if (r->own[d].present && !results_all_correctly_rounded(&r->own[d])) return false;
     return true;
 }
 
-/* The answer's line per 16-bit format, from its scan: the implementations correctly rounded at
- * every input (exact GELU, forward and derivative); none: the exact-target one with the fewest
- * forward inputs not correctly rounded. Without scans, why (formats16_note). */
-static void answer_formats16(FILE *f, const html_report *h)
+/* The answer's line on the other formats, from their results: per format the implementations
+ * correctly rounded at every input (exact GELU, forward and derivative); none: the exact-target
+ * one with the fewest forward inputs not correctly rounded. Without results, why (formats_note). */
+static void answer_formats(FILE *f, const html_report *h)
 {
-    if (!h->nformats16) {
+    if (!h->nformats) {
         fputs("<p>16-bit formats: ", f);
-        html_text(f, h->formats16_note ? h->formats16_note : "not scanned");
+        html_text(f, h->formats_note ? h->formats_note : "not scanned");
         fputs("</p>\n", f);
         return;
     }
-    for (size_t k = 0; k < h->nformats16; k++) {
-        const scan_result *r = h->formats16[k];
-        size_t listed = 0, closest = r->nimpls;
-        uint64_t fewest = UINT64_MAX;
-        fprintf(f, "<p>Correctly rounded in <a href=\"#formats16\">%s</a> at all %llu inputs (exact "
-                   "GELU, forward%s): ",
-                gelu_format_of(r->impls[0]->format)->name, (unsigned long long)r->inputs,
-                r->grad ? " and derivative" : "");
-        for (size_t i = 0; i < r->nimpls; i++) {
-            const error_metrics *e = &r->metrics[i].err[REF_OWN][DIR_FORWARD];
-            if (all_correctly_rounded16(r, i)) {
+    /* one paragraph for all formats: the answer must fit the first screen (tests/test_browser.sh) */
+    fputs("<p>Correctly rounded, exact GELU, every input, forward and derivative: ", f);
+    for (size_t k = 0; k < h->nformats; k++) {
+        const results_set *s = h->formats[k].results;
+        const char *name = gelu_format_of(s->format)->name;
+        size_t listed = 0;
+        const results_row *closest = NULL;
+        long long fewest = -1;
+        bool grad = false;
+        for (size_t i = 0; i < s->n; i++) grad |= s->rows[i].own[DIR_DERIVATIVE].present;
+        fprintf(f, "%s<a href=\"#%s\">%s</a>%s ", k ? "; " : "", name, name,
+                grad ? "" : " (forward only scanned)");
+        for (size_t i = 0; i < s->n; i++) {
+            const results_row *r = &s->rows[i];
+            long long wrong = results_not_correctly_rounded(&r->own[DIR_FORWARD]);
+            if (all_correctly_rounded_exact(r)) {
                 fputs(listed++ ? ", <code>" : "<code>", f);
-                html_text(f, r->impls[i]->name);
-                fprintf(f, "</code>%s", r->grad && scan_directions(r->impls[i], true) < DIR_COUNT
-                                            ? " (forward only)" : "");
-            } else if (r->impls[i]->target == GELU_TARGET_EXACT &&
-                       e->count - e->correctly_rounded < fewest) {
-                fewest = e->count - e->correctly_rounded;
-                closest = i;
+                html_text(f, r->name);
+                fprintf(f, "</code>%s", grad && !r->own[DIR_DERIVATIVE].present ? " (forward only)" : "");
+            } else if (strcmp(r->target, "exact") == 0 && wrong >= 0 && (!closest || wrong < fewest)) {
+                fewest = wrong;
+                closest = r;
             }
         }
-        if (listed == 0 && closest < r->nimpls) {
-            fputs("none; the closest, <code>", f);
-            html_text(f, r->impls[closest]->name);
-            fprintf(f, "</code>, misses %llu forward inputs", (unsigned long long)fewest);
+        if (listed == 0 && closest) {
+            fputs("none (closest: <code>", f);
+            html_text(f, closest->name);
+            fprintf(f, "</code>, %lld forward inputs missed)", fewest);
         } else if (listed == 0) {
             fputs("none", f);
         }
-        fputs(".</p>\n", f);
     }
+    fputs(".</p>\n", f);
 }
 
 static void answer_section(FILE *f, const html_report *h)
@@ -507,7 +536,7 @@ static void answer_section(FILE *f, const html_report *h)
     }
     fputs(". Ranked by median ns/element at l2, in binary32 (<code>gelucheck pick --format "
           "bfloat16|binary16</code> chooses within a 16-bit format).</p>\n", f);
-    answer_formats16(f, h);
+    answer_formats(f, h);
     broken_summary(f, h);
     baseline_summary(f, h);
     fputs("</div>\n", f);
@@ -515,7 +544,7 @@ static void answer_section(FILE *f, const html_report *h)
         fputs("<figure id=\"pareto\">\n", f);
         html_inline_svg(f, h->svg[PLOT_PARETO]);
         fputs("<figcaption>", f);
-        html_text(f, plot_caption(PLOT_PARETO));
+        html_text(f, plot_caption(PLOT_PARETO, GELU_FORMAT_BINARY32));
         fputs(" (<code>pareto.svg</code>, <code>pareto.gp</code>)</figcaption>\n</figure>\n", f);
     }
     fputs("</section>\n", f);
@@ -592,6 +621,23 @@ static void broken_section(FILE *f, const html_report *h)
     fputs("</ul>\n", f);
 }
 
+/* A plot as a figure: its title (a heading under binary32's Plots or a format's section), the
+ * SVG inline, its caption and files. */
+static void plot_figure(FILE *f, plot_kind k, gelu_format_id format, const char *svg)
+{
+    char stem[64];
+    const char *h = format == GELU_FORMAT_BINARY32 ? "h3" : "h4"; /* under the format's h3 */
+    plot_stem(k, format, stem, sizeof stem);
+    fprintf(f, "<figure id=\"%s\">\n<%s>", stem, h);
+    html_text(f, plot_title(k));
+    fprintf(f, "</%s>\n", h);
+    html_inline_svg(f, svg);
+    fputs("<figcaption>", f);
+    html_text(f, plot_caption(k, format));
+    fprintf(f, " (<code>%s.svg</code>, drawn by <code>%s.gp</code>)</figcaption>\n</figure>\n",
+            stem, stem);
+}
+
 static void plots_section(FILE *f, const html_report *h)
 {
     fputs("<h2 id=\"plots\">Plots</h2>\n", f);
@@ -600,17 +646,9 @@ static void plots_section(FILE *f, const html_report *h)
         html_text(f, h->plots_note);
         fputs("</b></p>\n", f);
     }
-    for (int k = 0; k < PLOT_COUNT; k++) {
-        if (!h->svg[k] || k == PLOT_PARETO) continue;
-        fprintf(f, "<figure id=\"%s\">\n<h3>", plot_name((plot_kind)k));
-        html_text(f, plot_title((plot_kind)k));
-        fputs("</h3>\n", f);
-        html_inline_svg(f, h->svg[k]);
-        fputs("<figcaption>", f);
-        html_text(f, plot_caption((plot_kind)k));
-        fprintf(f, " (<code>%s.svg</code>, drawn by <code>%s.gp</code>)</figcaption>\n</figure>\n",
-                plot_name((plot_kind)k), plot_name((plot_kind)k));
-    }
+    for (int k = 0; k < PLOT_COUNT; k++)
+        if (h->svg[k] && k != PLOT_PARETO && plot_drawn((plot_kind)k, GELU_FORMAT_BINARY32))
+            plot_figure(f, (plot_kind)k, GELU_FORMAT_BINARY32, h->svg[k]);
 }
 
 /* ---- the make_moons experiment */
@@ -805,76 +843,62 @@ static const char files_section[] =
     "an exec child timed by its own clock).</li>\n"
     "<li><code>moons.csv</code>: the make_moons experiment, one row per seed and "
     "implementation (as <code>gelucheck moons --csv</code>).</li>\n"
-    "<li><code>accuracy_bfloat16.csv</code>, <code>accuracy_binary16.csv</code> (not in "
-    "<code>--quick</code>): the 16-bit formats' scans, with <code>accuracy.csv</code>'s "
-    "columns.</li>\n</ul>\n";
+    "<li><code>accuracy_bfloat16.csv</code>, <code>accuracy_binary16.csv</code>: the 16-bit "
+    "formats' scans, with <code>accuracy.csv</code>'s columns; <code>ulp_by_x_bfloat16.csv</code>, "
+    "<code>ulp_by_x_binary16.csv</code> as <code>ulp_by_x.csv</code>; "
+    "<code>bench_bfloat16.csv</code>, <code>bench_binary16.csv</code>: their benchmarks "
+    "(<code>gelucheck bench --format F</code>), with <code>bench.csv</code>'s columns.</li>\n"
+    "</ul>\n";
 
-/* Share of a row's inputs that are not correctly rounded, as a cell. */
-static void not_cr_cell(FILE *f, const error_metrics *e)
+/* One format's section: its summary table (accuracy read back from accuracy_F.csv, speed from
+ * bench_F.csv) and its plots. */
+static void format_section(FILE *f, const html_format *hf)
 {
-    uint64_t wrong = e->count - e->correctly_rounded;
-    double share = e->count ? 100.0 * (double)wrong / (double)e->count : 0;
-    html_open_num(f, share);
-    fprintf(f, "%llu <small>%.3g%%</small></td>", (unsigned long long)wrong, share);
-}
-
-/* One table per 16-bit format: per implementation (widened binary32 ones, then the natives),
- * against its own target, the inputs whose result is not correctly rounded in the format (the
- * double rounding's cost for a widened one), the max ULP, monotonicity, specials, contract. */
-static void format16_table(FILE *f, const scan_result *r)
-{
-    const char *name = gelu_format_of(r->impls[0]->format)->name;
-    fprintf(f, "<h3>%s</h3>\n<div class=\"scroll\">\n<table>\n<thead><tr><th class=\"l\">implementation</th>"
-               "<th>run as</th><th>not correctly rounded, forward</th><th>derivative</th>"
-               "<th>max ULP (%s), forward</th><th>derivative</th><th>monotonicity violations</th>"
-               "<th>special values wrong</th><th>contract</th></tr></thead>\n<tbody>\n", name, name);
-    for (size_t i = 0; i < r->nimpls; i++) {
-        const gelu_impl *m = r->impls[i];
-        const impl_metrics *im = &r->metrics[i];
-        char why[512];
-        fputs("<tr><td><code>", f);
-        html_text(f, m->name);
-        fprintf(f, "</code></td><td>%s</td>", gelu_impl_is_widened(m) ? "widened" : "native");
-        int ndir = scan_directions(m, r->grad); /* 1: forward only, or no --grad */
-        for (int d = 0; d < DIR_COUNT; d++) {
-            if (d < ndir) not_cr_cell(f, &im->err[REF_OWN][d]);
-            else fputs(r->grad ? "<td title=\"forward only: no derivative\">n/a</td>" : "<td>–</td>", f);
-        }
-        for (int d = 0; d < DIR_COUNT; d++) {
-            double u = im->err[REF_OWN][d].max_ulp.value;
-            if (d >= ndir) {
-                fputs(r->grad ? "<td title=\"forward only: no derivative\">n/a</td>" : "<td>–</td>", f);
-            } else {
-                html_open_num(f, u);
-                fprintf(f, "%.4g</td>", u);
-            }
-        }
-        size_t specials = r->extras[i].nspecial_failed[0] + r->extras[i].nspecial_failed[1];
-        html_open_num(f, (double)im->mono.violations);
-        fprintf(f, "%llu</td>", (unsigned long long)im->mono.violations);
-        html_open_num(f, (double)specials);
-        fprintf(f, "%zu</td><td>%s</td></tr>\n", specials,
-                scan_contract_violations(r, i, why, sizeof why) ? "<strong>broken</strong>" : "kept");
+    const results_set *s = hf->results;
+    const char *name = gelu_format_of(s->format)->name;
+    char acc[64], bench[64], byx[64];
+    results_file_name(acc, sizeof acc, "accuracy", s->format);
+    results_file_name(bench, sizeof bench, "bench", s->format);
+    results_file_name(byx, sizeof byx, "ulp_by_x", s->format);
+    fprintf(f, "<h3 id=\"%s\">%s</h3>\n", name, name);
+    char id[64];
+    snprintf(id, sizeof id, "summary-%s", name);
+    summary_table(f, s, format_columns, FORMAT_COLUMNS, id);
+    fprintf(f, "<p>ULPs are %s's. ", name);
+    if (s->baseline[0]) {
+        fputs("&#215;ReLU: against <code>", f);
+        html_text(f, s->baseline);
+        fprintf(f, "</code> run in %s the same way (widened), in the same rounds: ", name);
+    } else
+        fputs("Not benchmarked. ", f);
+    fprintf(f, "<code>gelucheck bench --format %s</code>, 2 bytes read and 2 written per element. "
+               "The files: <code>%s</code>, <code>%s</code>, <code>%s</code>.</p>\n",
+            name, acc, bench, byx);
+    if (hf->plots_note) {
+        fputs("<p><b>", f);
+        html_text(f, hf->plots_note);
+        fputs("</b></p>\n", f);
     }
-    fputs("</tbody></table>\n</div>\n", f);
+    for (int k = 0; k < PLOT_COUNT; k++)
+        if (plot_drawn((plot_kind)k, s->format) && hf->svg[k])
+            plot_figure(f, (plot_kind)k, s->format, hf->svg[k]);
 }
 
 static void formats16_section(FILE *f, const html_report *h)
 {
     fputs("<h2 id=\"formats16\">16-bit formats: every bfloat16 and binary16 input</h2>\n", f);
-    if (!h->nformats16) {
+    if (!h->nformats) {
         fputs("<p>", f);
-        html_text(f, h->formats16_note ? h->formats16_note : "Not run.");
+        html_text(f, h->formats_note ? h->formats_note : "Not run.");
         fputs("</p>\n", f);
         return;
     }
     fputs("<p>All 65,536 encodings of each format, forward and derivative, against the correctly "
           "rounded value in the format (MPFR). A <em>widened</em> implementation is a binary32 one "
           "run as frameworks run it: x widened to binary32, its kernel, the result rounded to "
-          "nearest even to the format; its &ldquo;not correctly rounded&rdquo; count is what that "
-          "costs. A <em>native</em> one takes and returns the format's encodings. The CSV: <code>accuracy_bfloat16.csv</code>, "
-          "<code>accuracy_binary16.csv</code>.</p>\n", f);
-    for (size_t k = 0; k < h->nformats16; k++) format16_table(f, h->formats16[k]);
+          "nearest even to the format; its &#8220;not correctly rounded&#8221; count is what that "
+          "costs. A <em>native</em> one takes and returns the format's encodings.</p>\n", f);
+    for (size_t k = 0; k < h->nformats; k++) format_section(f, &h->formats[k]);
 }
 
 int html_report_write(FILE *f, const html_report *h)

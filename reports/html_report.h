@@ -35,6 +35,14 @@ typedef struct {
     const char *run;                    /* how: "the default run", "the quick run" */
 } html_moons;
 
+/* Another format's section (bfloat16, binary16): its results read back (accuracy_F.csv with
+ * bench_F.csv, results_load_format) and its plots. */
+typedef struct {
+    const results_set *results;
+    const char *svg[PLOT_COUNT]; /* gnuplot's SVG text of the plots drawn for it; NULL: none */
+    const char *plots_note;      /* why plots are missing, or NULL */
+} html_format;
+
 typedef struct {
     const results_set *results;
     const report_meta *meta;
@@ -46,11 +54,11 @@ typedef struct {
     const compare_sets *baseline; /* report --baseline: what changed since; NULL: no section */
     const char *baseline_dir;     /* the baseline's directory, NULL without --baseline */
     const char *baseline_note;    /* why the baseline could not be compared, or NULL */
-    /* The 16-bit formats' scans (scan_small.h), one result per format, its section's tables;
-     * none: the section says why (formats16_note). */
-    const scan_result *const *formats16;
-    size_t nformats16;
-    const char *formats16_note;
+    /* The other formats' sections, one per format (a table and plots each); none: the section
+     * says why (formats_note). */
+    const html_format *formats;
+    size_t nformats;
+    const char *formats_note;
 } html_report;
 
 /* Writes the page; 0, or −1 when the stream fails. */

@@ -4,6 +4,10 @@
 #include "markdown.h"
 
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gelu_cr16.h"
 
 #define DASH "\xe2\x80\x93" /* – */
 
@@ -63,4 +67,97 @@ void markdown_accuracy_table(FILE *f, const results_set *s)
           f);
     for (size_t i = 0; i < s->n; i++)
         if (s->rows[i].scanned) row(f, &s->rows[i]);
+}
+
+/* ---- the other formats' table */
+
+enum { CELL = 64, MAX_FORMATS = 4 };
+
+/* One implementation's line: its name, target, whether a native, and its cells. */
+typedef struct {
+    const char *name, *target;
+    bool native;
+    char cells[2 * MAX_FORMATS][CELL];
+    bool done; /* printed, in its own row or another's */
+} formats_line;
+
+/* 15719 → "15,719". */
+static void thousands(char *buf, size_t size, unsigned long long v)
+{
+    char digits[32];
+    int n = snprintf(digits, sizeof digits, "%llu", v);
+    size_t used = 0;
+    for (int i = 0; i < n && used + 2 < size; i++) {
+        if (i > 0 && (n - i) % 3 == 0) buf[used++] = ',';
+        buf[used++] = digits[i];
+    }
+    buf[used] = '\0';
+}
+
+/* "0", "128 (0.195%)" or "–" (not measured). */
+static void not_cr_cell(char *buf, size_t size, const results_error *e)
+{
+    long long wrong = results_not_correctly_rounded(e);
+    if (wrong < 0) {
+        snprintf(buf, size, DASH);
+        return;
+    }
+    char count[32];
+    thousands(count, sizeof count, (unsigned long long)wrong);
+    if (wrong == 0) snprintf(buf, size, "0");
+    else snprintf(buf, size, "%s (%.3g%%)", count, 100.0 * (double)wrong / (double)e->inputs);
+}
+
+static bool same_line(const formats_line *a, const formats_line *b, size_t ncells)
+{
+    if (a->native != b->native || strcmp(a->target, b->target) != 0) return false;
+    for (size_t c = 0; c < ncells; c++)
+        if (strcmp(a->cells[c], b->cells[c]) != 0) return false;
+    return true;
+}
+
+void markdown_formats_table(FILE *f, const results_set *const *sets, size_t n)
+{
+    if (n > MAX_FORMATS) n = MAX_FORMATS;
+    size_t room = n * RESULTS_MAX_ROWS, nlines = 0, ncells = 2 * n;
+    formats_line *lines = calloc(room ? room : 1, sizeof *lines);
+    if (!lines) return;
+    for (size_t k = 0; k < n; k++)
+        for (size_t i = 0; i < sets[k]->n; i++) {
+            const results_row *r = &sets[k]->rows[i];
+            if (!r->scanned) continue;
+            size_t j = 0;
+            while (j < nlines && strcmp(lines[j].name, r->name) != 0) j++;
+            if (j == nlines) { /* first met: not measured in every format until found there */
+                lines[j] = (formats_line){.name = r->name, .target = r->target};
+                for (size_t c = 0; c < ncells; c++) snprintf(lines[j].cells[c], CELL, DASH);
+                nlines++;
+            }
+            lines[j].native |= gelu_impl16_find(r->name, sets[k]->format) != NULL;
+            for (int d = 0; d < 2; d++)
+                not_cr_cell(lines[j].cells[2 * k + (size_t)d], CELL, &r->own[d]);
+        }
+    fputs("| implementation (run widened unless native) |", f);
+    for (size_t k = 0; k < n; k++) {
+        const char *name = gelu_format_of(sets[k]->format)->name;
+        fprintf(f, " %s forward | %s derivative |", name, name);
+    }
+    fputs("\n|---|", f);
+    for (size_t c = 0; c < ncells; c++) fputs("---:|", f);
+    fputs("\n", f);
+    for (size_t i = 0; i < nlines; i++) {
+        if (lines[i].done) continue;
+        fputs("|", f);
+        for (size_t j = i, listed = 0; j < nlines; j++)
+            if (!lines[j].done && same_line(&lines[i], &lines[j], ncells)) {
+                fprintf(f, "%s `%s`", listed++ ? "," : "", lines[j].name);
+                lines[j].done = true;
+            }
+        if (lines[i].native) fputs(" (native)", f);
+        if (strcmp(lines[i].target, "exact") != 0) fprintf(f, " (%s target)", lines[i].target);
+        fputs(" |", f);
+        for (size_t c = 0; c < ncells; c++) fprintf(f, " %s |", lines[i].cells[c]);
+        fputs("\n", f);
+    }
+    free(lines);
 }

@@ -1,6 +1,6 @@
-/* The README's accuracy table as Markdown, from measured results read back (results.h): one row
- * per scanned implementation, in accuracy.csv's order. Generated, never retyped:
- * `gelucheck markdown DIR` prints it for a report directory. */
+/* The README's tables as Markdown, from measured results read back (results.h). Generated, never
+ * retyped: `gelucheck markdown DIR` prints binary32's for a report directory,
+ * `gelucheck markdown --format bfloat16,binary16 DIR` the 16-bit formats'. */
 #ifndef GELUCHECK_MARKDOWN_H
 #define GELUCHECK_MARKDOWN_H
 
@@ -8,6 +8,15 @@
 
 #include "results.h"
 
+/* binary32's accuracy table: one row per scanned implementation, in accuracy.csv's order. */
 void markdown_accuracy_table(FILE *f, const results_set *s);
+
+/* The other formats' table (one results_set per format, n of them, each one format's rows):
+ * per implementation the inputs whose result is not the correctly rounded value of its own
+ * target in each format, forward and derivative, "count (share%)"; "–" where not measured (a
+ * format's native is measured in that format only). Implementations in the order first met;
+ * those whose cells and target are all equal share a row (names in that order); a format's
+ * native is marked "(native)", a target other than exact GELU named. */
+void markdown_formats_table(FILE *f, const results_set *const *sets, size_t n);
 
 #endif

@@ -11,49 +11,90 @@
 #include "gelu_impl.h"
 #include "known_names.h"
 
+/* One row per plot kind: its stem, title and caption on binary32's page, and its caption in
+ * another format's section (NULL: not drawn there); binary32: drawn on binary32's page. */
 static const struct {
-    const char *name, *title, *caption;
+    const char *name, *title, *caption, *format_caption;
+    bool binary32;
 } plots[PLOT_COUNT] = {
     {"pareto", "What accuracy costs",
      "Every GELU as a point: median ns/element in the benchmark (log) against its max ULP error "
      "against exact GELU (log; above 2^34 drawn at 2^34), shaped and coloured by family. The "
      "dashed line is 2^24 ULP, the error of a negative tail flushed to zero; the staircase joins "
-     "the Pareto front, the implementations nothing beats on both, each labelled."},
+     "the Pareto front, the implementations nothing beats on both, each labelled.",
+     "Every GELU of the format as a point: median ns/element in the format's benchmark (log; "
+     "arrays of the format's encodings, the binary32 kernels widened) against its max ULP error "
+     "in the format against exact GELU (log; above 2^(precision+10) drawn there), shaped and "
+     "coloured by family; the dashed line is 2^precision ULP (bfloat16 2^8, binary16 2^11), the "
+     "error of a negative tail flushed to zero; the staircase joins the Pareto front, each point "
+     "of it labelled.",
+     true},
     {"ulp_by_x", "ULP error against x",
      "The largest ULP error against the implementation's own target in each 1/8 of x over "
      "[-16, 16], one panel per family on a shared log scale (zero drawn at 2^-10); dotted lines "
      "at x = -3 and 3 part the negative tail, the core and the positive side. ISA builds whose "
-     "figures in accuracy.csv are all equal are drawn once (named \"+avx2\" etc.)."},
+     "figures in accuracy.csv are all equal are drawn once (named \"+avx2\" etc.).",
+     "The largest ULP error in the format against the implementation's own target in each 1/8 "
+     "of x over [-16, 16] (forward), one panel per family on a shared log scale (zero drawn at "
+     "2^-10): 0.5 is correctly rounded, 1 a missed rounding. ISA builds whose figures are all "
+     "equal are drawn once.",
+     true},
     {"abs_by_x", "Absolute error against x",
      "The largest absolute error against exact GELU in each 1/8 of x, one panel per family on a "
      "shared log scale (below 2^-40 drawn at 2^-40): for the tanh and sigmoid forms this is the "
-     "model's distance from GELU, not a rounding error. ISA twins drawn once, as above."},
+     "model's distance from GELU, not a rounding error. ISA twins drawn once, as above.",
+     NULL, true},
     {"ulp_hist", "ULP histogram",
      "The fraction of scanned inputs in each ULP-error bucket against the own target (log "
-     "scale), one panel per family: mass at 0 and <=0.5 is correctly rounded or nearly so."},
+     "scale), one panel per family: mass at 0 and <=0.5 is correctly rounded or nearly so.",
+     NULL, true},
     {"cost", "Cost against ReLU",
      "Time per element divided by the ReLU baseline's in the same benchmark round (log scale), "
-     "at the smallest and the largest measured size."},
+     "at the smallest and the largest measured size.",
+     NULL, true},
+    {"not_cr", "Inputs not correctly rounded",
+     NULL,
+     "The share of the format's inputs whose result is not the correctly rounded value of the "
+     "implementation's own target, forward and derivative (log scale; no bar: none), per "
+     "implementation: for a widened one, what rounding binary32's result once more costs. ISA "
+     "builds whose figures are all equal are drawn once.",
+     false},
 };
 
-const char *plot_name(plot_kind k) { return plots[k].name; }
+bool plot_drawn(plot_kind k, gelu_format_id f)
+{
+    return f == GELU_FORMAT_BINARY32 ? plots[k].binary32 : plots[k].format_caption != NULL;
+}
+
+const char *plot_stem(plot_kind k, gelu_format_id f, char *buf, size_t size)
+{
+    if (f == GELU_FORMAT_BINARY32) snprintf(buf, size, "%s", plots[k].name);
+    else snprintf(buf, size, "%s_%s", gelu_format_of(f)->name, plots[k].name);
+    return buf;
+}
+
 const char *plot_title(plot_kind k) { return plots[k].title; }
-const char *plot_caption(plot_kind k) { return plots[k].caption; }
+const char *plot_caption(plot_kind k, gelu_format_id f)
+{
+    return f == GELU_FORMAT_BINARY32 ? plots[k].caption : plots[k].format_caption;
+}
 
 /* Okabe–Ito, most distinct first (yellow, weak on white, last). */
 static const char *const palette[] = {"#0072B2", "#D55E00", "#009E73", "#CC79A7",
                                       "#E69F00", "#56B4E9", "#000000", "#F0E442"};
 enum { PALETTE = sizeof palette / sizeof palette[0] };
 
-static void preamble(FILE *f, plot_kind k, int width, int height)
+static void preamble(FILE *f, plot_kind k, gelu_format_id format, int width, int height)
 {
+    char stem[64];
+    plot_stem(k, format, stem, sizeof stem);
     fprintf(f,
             "# Generated by gelucheck report; redraw with: gnuplot %s.gp\n"
             "set terminal svg size %d,%d dynamic enhanced font 'sans,11'\n"
             "set output '%s.svg'\n"
             "set key noenhanced\n"
             "set grid\n",
-            plots[k].name, width, height, plots[k].name);
+            stem, width, height, stem);
     for (int i = 0; i < PALETTE; i++)
         fprintf(f, "set linetype %d lc rgb '%s' lw 1.5\n", i + 1, palette[i]);
     fprintf(f, "set linetype cycle %d\n", PALETTE);
@@ -151,6 +192,8 @@ static void by_x(FILE *f, const results_set *s, const char *ref, int col, const 
             "set label 3 'positive' at 9.5, graph 0.06 center textcolor rgb '#555555'\n"
             "floor = 2.0**%d\n",
             floor_log2, ceil_log2, ylabel, floor_log2);
+    char data[64];
+    results_file_name(data, sizeof data, "ulp_by_x", s->format);
     multiplot_open(f, panel_count(s));
     for (int fam = 0; fam < FAMILY_COUNT; fam++) {
         family_series fs;
@@ -159,10 +202,10 @@ static void by_x(FILE *f, const results_set *s, const char *ref, int col, const 
         fprintf(f, "set title '%s' noenhanced\nplot \\\n", impl_family_name((impl_family)fam));
         for (size_t i = 0; i < fs.n; i++)
             fprintf(f,
-                    "  'ulp_by_x.csv' using ((strcol(1) eq '%s' && strcol(2) eq '%s' && "
+                    "  '%s' using ((strcol(1) eq '%s' && strcol(2) eq '%s' && "
                     "strcol(3) eq 'forward') ? ($4 + $5) / 2 : NaN):(column(%d) > floor ? "
                     "column(%d) : floor) with steps lt %zu dt %zu title '%s'%s\n",
-                    s->rows[fs.row[i]].name, ref, col, col, i % PALETTE + 1, i / PALETTE + 1,
+                    data, s->rows[fs.row[i]].name, ref, col, col, i % PALETTE + 1, i / PALETTE + 1,
                     fs.title[i], i + 1 < fs.n ? ", \\" : "");
     }
     fprintf(f, "unset multiplot\n");
@@ -249,13 +292,16 @@ size_t plot_pareto_front(const results_set *s, const char *size, size_t *idx)
     return n;
 }
 
-enum { PARETO_CEIL_LOG2 = 34 };
+/* The Pareto plot's ceiling: 2^10 above a flushed tail's error, 2^precision ULP (binary32: 2^34). */
+enum { PARETO_CEIL_ABOVE_FLUSH = 10 };
 
 static void pareto(FILE *f, const results_set *s)
 {
     static const int point_type[FAMILY_COUNT] = {7, 5, 9, 13}; /* ●, ■, ▲, ◆ */
     const char *size = plot_pareto_size(s);
-    const double ceil = ldexp(1, PARETO_CEIL_LOG2);
+    const int flush_log2 = gelu_format_of(s->format)->precision,
+              ceil_log2 = flush_log2 + PARETO_CEIL_ABOVE_FLUSH;
+    const double ceil = ldexp(1, ceil_log2);
     fprintf(f, "$points << EOD\n");
     for (size_t i = 0; i < s->n; i++) {
         double ns, ulp;
@@ -281,13 +327,13 @@ static void pareto(FILE *f, const results_set *s)
             "set xlabel 'median ns/element at size %s (log)'\n"
             "set ylabel 'max ULP error vs exact GELU (log)'\n"
             "set key below horizontal font ',9' samplen 1\n"
-            "set arrow 1 from graph 0, first 2.0**24 to graph 1, first 2.0**24 nohead dt 2 "
+            "set arrow 1 from graph 0, first 2.0**%d to graph 1, first 2.0**%d nohead dt 2 "
             "lc rgb '#555555'\n"
-            "set label 1 '2^{24}: the negative tail flushed to zero' at graph 0.98, first "
-            "2.0**25.5 right font ',9' textcolor rgb '#555555'\n"
+            "set label 1 '2^{%d}: the negative tail flushed to zero' at graph 0.98, first "
+            "2.0**%g right font ',9' textcolor rgb '#555555'\n"
             "plot \\\n"
             "  $front using 2:3 with steps lc rgb '#999999' lw 2 title 'Pareto front', \\\n",
-            PARETO_CEIL_LOG2 + 1, size);
+            ceil_log2 + 1, size, flush_log2, flush_log2, flush_log2, flush_log2 + 1.5);
     for (int fam = 0; fam < FAMILY_COUNT; fam++)
         fprintf(f,
                 "  $points using ($4 == %d ? $2 : NaN):3 with points lt %d pt %d ps 1.2 "
@@ -296,6 +342,12 @@ static void pareto(FILE *f, const results_set *s)
     fprintf(f, "  $front using 2:3:1 with labels boxed left offset 0.6,0.7 font ',9' noenhanced "
                "notitle\n");
 }
+
+/* Clustered bars, the key top left (the cost and not_cr plots). */
+static const char bars[] = "set key top left\n"
+                           "set style data histograms\n"
+                           "set style histogram clustered gap 1\n"
+                           "set style fill solid 0.8 border -1\n";
 
 static void cost(FILE *f, const results_set *s)
 {
@@ -308,52 +360,89 @@ static void cost(FILE *f, const results_set *s)
         if (a && b) fprintf(f, "%s %.6g %.6g\n", s->rows[i].name, a->ratio, b->ratio);
     }
     fprintf(f,
-            "EOD\n"
-            "set key top left\n"
-            "set style data histograms\n"
-            "set style histogram clustered gap 1\n"
-            "set style fill solid 0.8 border -1\n"
+            "EOD\n%s"
             "set logscale y\n"
             "set yrange [0.1:*]\n"
             "set xtics rotate by -45 noenhanced font ',9'\n"
             "set ylabel 'time / ReLU time (same round)'\n"
             "plot $cost using 2:xtic(1) lt 1 title 'size %s', '' using 3 lt 5 title 'size %s'\n",
-            first, last);
+            bars, first, last);
+}
+
+/* The share of inputs not correctly rounded, "NaN" when none (a log scale has no 0: no bar) or
+ * not measured. */
+static void not_cr_share(FILE *f, const results_error *e)
+{
+    long long wrong = results_not_correctly_rounded(e);
+    if (wrong > 0) fprintf(f, " %.6g", (double)wrong / (double)e->inputs);
+    else fputs(" NaN", f);
+}
+
+/* Bars per implementation (ISA twins once, family by family): forward and derivative. */
+static void not_cr(FILE *f, const results_set *s)
+{
+    fprintf(f, "$share << EOD\n");
+    for (int fam = 0; fam < FAMILY_COUNT; fam++) {
+        family_series fs;
+        family_series_of(s, (impl_family)fam, &fs);
+        for (size_t i = 0; i < fs.n; i++) {
+            const results_row *r = &s->rows[fs.row[i]];
+            fprintf(f, "\"%s\"", fs.title[i]);
+            not_cr_share(f, &r->own[0]);
+            not_cr_share(f, &r->own[1]);
+            fputc('\n', f);
+        }
+    }
+    fprintf(f,
+            "EOD\n%s"
+            "set logscale y 10\n"
+            "set format y '10^{%%L}'\n"
+            "set yrange [1e-6:1]\n"
+            "set xtics rotate by -45 noenhanced font ',9'\n"
+            "set ylabel 'share of the %s inputs not correctly rounded'\n"
+            "plot $share using 2:xtic(1) lt 1 title 'forward', '' using 3 lt 2 title "
+            "'derivative'\n",
+            bars, gelu_format_of(s->format)->name);
 }
 
 int plot_script_write(FILE *f, plot_kind k, const results_set *s)
 {
+    gelu_format_id format = s->format;
     switch (k) {
     case PLOT_PARETO:
-        preamble(f, k, 640, 400);
+        preamble(f, k, format, 640, 400);
         pareto(f, s);
         break;
     case PLOT_ULP_BY_X:
-        preamble(f, k, 960, 640);
+        preamble(f, k, format, 960, 640);
         by_x(f, s, "own", 6, "max ULP error vs own target", -10, 26);
         break;
     case PLOT_ABS_BY_X:
-        preamble(f, k, 960, 640);
+        preamble(f, k, format, 960, 640);
         by_x(f, s, "exact", 7, "max abs error vs exact GELU", -40, 0);
         break;
     case PLOT_ULP_HIST:
-        preamble(f, k, 960, 640);
+        preamble(f, k, format, 960, 640);
         histogram(f, s);
         break;
     case PLOT_COST:
-        preamble(f, k, 960, 480);
+        preamble(f, k, format, 960, 480);
         cost(f, s);
+        break;
+    case PLOT_NOT_CR:
+        preamble(f, k, format, 960, 480);
+        not_cr(f, s);
         break;
     default: return -1;
     }
     return ferror(f) ? -1 : 0;
 }
 
-int plot_run(const char *dir, plot_kind k)
+int plot_run(const char *dir, const char *stem)
 {
-    char script[64], log[64], svg[2200];
-    snprintf(script, sizeof script, "%s.gp", plots[k].name);
-    snprintf(log, sizeof log, "%s.log", plots[k].name);
+    char script[128], log[128], svg[2200];
+    snprintf(script, sizeof script, "%s.gp", stem);
+    snprintf(log, sizeof log, "%s.log", stem);
     pid_t pid = fork();
     if (pid < 0) return -1;
     if (pid == 0) {
@@ -369,7 +458,7 @@ int plot_run(const char *dir, plot_kind k)
     int status;
     if (waitpid(pid, &status, 0) < 0) return -1;
     if (WIFEXITED(status) && WEXITSTATUS(status) == 127) return 1;
-    snprintf(svg, sizeof svg, "%s/%s.svg", dir, plots[k].name);
+    snprintf(svg, sizeof svg, "%s/%s.svg", dir, stem);
     struct stat st;
     return WIFEXITED(status) && WEXITSTATUS(status) == 0 && stat(svg, &st) == 0 && st.st_size > 0
                ? 0

@@ -1,4 +1,5 @@
-/* The report's plots: gnuplot scripts written beside the CSV files they read (ulp_by_x.csv) or
+/* The report's plots: gnuplot scripts written beside the CSV files they read (ulp_by_x.csv,
+ * ulp_by_x_<format>.csv) or
  * with their data inline (Pareto, histogram, cost), run by gnuplot into SVG. Colours are the
  * Okabe–Ito palette (Okabe & Ito, "Color Universal Design", 2008: told apart with every common
  * colour-vision deficiency), a series' look repeats only after 8 (dash types change then);
@@ -8,6 +9,7 @@
 #ifndef GELUCHECK_PLOTS_H
 #define GELUCHECK_PLOTS_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "results.h"
@@ -18,14 +20,20 @@ typedef enum {
     PLOT_ABS_BY_X, /* max absolute error vs exact GELU per x bucket, log scale */
     PLOT_ULP_HIST, /* fraction of inputs per ULP bucket, vs own target */
     PLOT_COST,     /* ×ReLU per implementation at the smallest and largest measured sizes */
+    PLOT_NOT_CR,   /* share of inputs not correctly rounded per implementation, both directions */
     PLOT_COUNT
 } plot_kind;
 
-/* "pareto", "ulp_by_x", "abs_by_x", "ulp_hist", "cost": the files are NAME.gp and NAME.svg. */
-const char *plot_name(plot_kind k);
-/* A title and a one-sentence caption for the report. */
+/* Whether the report draws plot k for results of format f: binary32's plots are the page's
+ * own; the other formats' sections (a results_set per format) draw the Pareto plot, the ULP
+ * error by x and the share not correctly rounded (what double rounding costs per method). */
+bool plot_drawn(plot_kind k, gelu_format_id f);
+/* The files' stem, NAME.gp and NAME.svg: binary32's "pareto", "ulp_by_x", "abs_by_x",
+ * "ulp_hist", "cost"; another format's prefixed with its name, "bfloat16_pareto". */
+const char *plot_stem(plot_kind k, gelu_format_id f, char *buf, size_t size);
+/* A title and a one-sentence caption for the report (the caption of format f's plot). */
 const char *plot_title(plot_kind k);
-const char *plot_caption(plot_kind k);
+const char *plot_caption(plot_kind k, gelu_format_id f);
 
 /* The Pareto front of accuracy against cost: the GELUs (rows with a forward row against exact
  * GELU and a speed at size) that no other row beats on both max ULP against exact GELU and
@@ -35,11 +43,12 @@ size_t plot_pareto_front(const results_set *s, const char *size, size_t *idx);
 /* The size the Pareto plot uses: l2 when measured, else the largest measured; "" when none. */
 const char *plot_pareto_size(const results_set *s);
 
-/* Writes the gnuplot script of plot k for the results; 0 or −1. */
+/* Writes the gnuplot script of plot k for the results (of s->format: its file names, its ULPs);
+ * 0 or −1. */
 int plot_script_write(FILE *f, plot_kind k, const results_set *s);
 
-/* Runs `gnuplot NAME.gp` in directory dir (stdout and stderr to NAME.log there). Returns 0 when
- * NAME.svg was made, 1 when gnuplot is not on PATH, −1 when it failed. */
-int plot_run(const char *dir, plot_kind k);
+/* Runs `gnuplot STEM.gp` in directory dir (stdout and stderr to STEM.log there). Returns 0 when
+ * STEM.svg was made, 1 when gnuplot is not on PATH, −1 when it failed. */
+int plot_run(const char *dir, const char *stem);
 
 #endif

@@ -14,7 +14,7 @@
 
 #include <stdio.h>
 
-enum { REPORT_STAGE_MAX_FILES = 32 };
+enum { REPORT_STAGE_MAX_FILES = 64 }; /* binary32 18 files, each other format 9 */
 #define REPORT_STAGE_MARK ".gelucheck-stage"
 
 typedef struct {

@@ -82,6 +82,13 @@ const results_row *results_find(const results_set *s, const char *name)
     return NULL;
 }
 
+long long results_not_correctly_rounded(const results_error *e)
+{
+    return e->present && e->correctly_rounded >= 0 && e->inputs > 0
+               ? (long long)e->inputs - e->correctly_rounded
+               : -1;
+}
+
 bool results_all_correctly_rounded(const results_error *e)
 {
     if (!e->present) return false;
@@ -599,6 +606,13 @@ static int load_bench(results_set *s, const char *path, bool known_only, char *e
     if (rc == 0 && rows == 0) rc = bad(&c, "no rows after the header");
     csv_close(&c);
     return rc;
+}
+
+const char *results_file_name(char *buf, size_t size, const char *stem, gelu_format_id f)
+{
+    if (f == GELU_FORMAT_BINARY32) snprintf(buf, size, "%s.csv", stem);
+    else snprintf(buf, size, "%s_%s.csv", stem, gelu_format_of(f)->name);
+    return buf;
 }
 
 int results_load_format(results_set *s, const char *accuracy_path, const char *bench_path,

@@ -89,9 +89,17 @@ int results_load_format(results_set *s, const char *accuracy_path, const char *b
 int results_load(results_set *s, const char *accuracy_path, const char *bench_path, char *err,
                  size_t errsize);
 
+/* A report directory's file of format f's results: "STEM.csv" for binary32, "STEM_F.csv" for
+ * another format (accuracy_bfloat16.csv, bench_binary16.csv, ulp_by_x_bfloat16.csv), into buf. */
+const char *results_file_name(char *buf, size_t size, const char *stem, gelu_format_id f);
+
 /* The row's speed at a size label, NULL when not measured there. */
 const results_speed *results_speed_at(const results_row *r, const char *size);
 const results_row *results_find(const results_set *s, const char *name);
+
+/* The scanned inputs whose result is not correctly rounded (inputs − correctly_rounded); −1
+ * when not measured (no row, or a file without the column). */
+long long results_not_correctly_rounded(const results_error *e);
 
 /* Every scanned input correctly rounded (by the count, not the rounded fraction: 1 − 2^-32
  * prints as 1). */

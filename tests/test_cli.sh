@@ -394,6 +394,37 @@ if bad:
 if text.count("<script") != 1:
     sys.exit("FAIL: index.html should have exactly one inline script (the table sort)")
 PY
+# The 16-bit formats' sections: each format's files (its scan, its benchmark, bench --format
+# F's columns and rows of F only, its baseline the widened ReLU), its section and summary table
+# on the page, its plots' scripts (and SVGs where gnuplot is installed).
+for f16 in bfloat16 binary16; do
+    for f in accuracy_$f16.csv ulp_by_x_$f16.csv bench_$f16.csv ${f16}_pareto.gp ${f16}_ulp_by_x.gp ${f16}_not_cr.gp; do
+        [ -s "$rep/$f" ] || { echo "FAIL: report --quick lacks $f"; fails=$((fails + 1)); }
+    done
+    head -1 "$rep/bench_$f16.csv" | grep -q ',format$' &&
+        [ "$(tail -n +2 "$rep/bench_$f16.csv" | grep -vc ",$f16\$")" -eq 0 ] &&
+        grep -q "^l2,.*,cr_$f16,exact," "$rep/bench_$f16.csv" ||
+        { echo "FAIL: bench_$f16.csv: $(head -3 "$rep/bench_$f16.csv")"; fails=$((fails + 1)); }
+    [ "$(grep -c ",$f16,[a-z]*,own,forward," "$rep/accuracy_$f16.csv")" -eq $((scanned + 1)) ] ||
+        { echo "FAIL: accuracy_$f16.csv has not the $scanned implementations widened and cr_$f16"; fails=$((fails + 1)); }
+    for needle in "<h3 id=\"$f16\">$f16</h3>" "id=\"summary-$f16\"" "<b>cr_$f16</b>" "<code>bench_$f16.csv</code>"; do
+        grep -qF "$needle" "$rep/index.html" || { echo "FAIL: index.html lacks $needle"; fails=$((fails + 1)); }
+    done
+    if command -v gnuplot >/dev/null; then
+        grep -qF "<figure id=\"${f16}_not_cr\">" "$rep/index.html" && [ -s "$rep/${f16}_pareto.svg" ] ||
+            { echo "FAIL: report --quick lacks the $f16 plots"; fails=$((fails + 1)); }
+    fi
+done
+# pick --format chooses within the format from the report's files: cr_F is the only correctly
+# rounded one, ranked by F's own benchmark
+for f16 in bfloat16 binary16; do
+    "$g" pick --platform host --format $f16 --correctly-rounded --results "$rep" >"$out" 2>"$err"
+    st=$?
+    if [ $st -ne 0 ] || ! grep -q "^choice: cr_$f16, the fastest of the 1 " "$out" ||
+       ! grep -qF "($rep/bench_$f16.csv's $f16 rows)" "$out"; then
+        echo "FAIL: pick --format $f16 on the quick report: status $st: $(cat "$out" "$err")"; fails=$((fails + 1))
+    fi
+done
 ls -a "$rep" | grep -q staging && { echo "FAIL: report left its staging directory"; fails=$((fails + 1)); }
 # A run killed midway leaves the previous report as it was.
 cp "$rep/index.html" "$scratch/index.before"
@@ -450,6 +481,40 @@ done
 expect_usage_error "cannot read '$scratch/none/accuracy.csv'" markdown "$scratch/none"
 expect_usage_error "'b': one directory only" markdown "$scratch/md" b
 expect_usage_error "'--csv'" markdown --csv x
+# markdown --format: the README's 16-bit table from planted accuracy_<format>.csv files, the
+# expected rows worked out by hand from the fixture's counts (inputs - correctly_rounded, e.g.
+# 65536 - 65265 = 271, 100*271/65536 = 0.4135 %): cr and pw_accurate share a row (equal cells);
+# tanh is forward only; dnnl_erf is not in the binary16 file; the natives only in their format.
+md16=$(dirname "$0")/fixtures/markdown16
+if ! "$g" markdown --format bfloat16,binary16 "$md16" >"$out" 2>"$err"; then
+    echo "FAIL: markdown --format on the planted 16-bit files: $(cat "$err")"; fails=$((fails + 1))
+fi
+cat >"$scratch/md16.want" <<'WANT'
+| implementation (run widened unless native) | bfloat16 forward | bfloat16 derivative | binary16 forward | binary16 derivative |
+|---|---:|---:|---:|---:|
+| `pw_fast` | 271 (0.414%) | 179 (0.273%) | 118 (0.18%) | 189 (0.288%) |
+| `cr`, `pw_accurate` | 128 (0.195%) | 0 | 3 (0.00458%) | 0 |
+| `tanh` (tanh target) | 128 (0.195%) | – | 8 (0.0122%) | – |
+| `dnnl_erf` | 16,241 (24.8%) | – | – | – |
+| `cr_bfloat16` (native) | 0 | 0 | – | – |
+| `cr_binary16` (native) | – | – | 0 | 0 |
+WANT
+cmp -s "$out" "$scratch/md16.want" ||
+    { echo "FAIL: markdown --format bfloat16,binary16: $(diff "$scratch/md16.want" "$out")"; fails=$((fails + 1)); }
+"$g" markdown --format binary16 "$md16" >"$out" 2>"$err"
+[ "$(sed -n 3p "$out")" = '| `pw_fast` | 118 (0.18%) | 189 (0.288%) |' ] ||
+    { echo "FAIL: markdown --format binary16: $(cat "$out" "$err")"; fails=$((fails + 1)); }
+# a missing or bad 16-bit file is refused, the file (line, column) named; bad lists are usage errors
+mkdir -p "$scratch/md16"
+cp "$md16/accuracy_bfloat16.csv" "$scratch/md16/"
+expect_usage_error "cannot read '$scratch/md16/accuracy_binary16.csv'" markdown --format bfloat16,binary16 "$scratch/md16"
+sed '2s/^pw_fast,bfloat16,/pw_fast,binary16,/' "$md16/accuracy_bfloat16.csv" >"$scratch/md16/accuracy_bfloat16.csv"
+expect_usage_error "$scratch/md16/accuracy_bfloat16.csv:2: column 'format': a binary16 row where bfloat16 rows are read" markdown --format bfloat16 "$scratch/md16"
+awk -F, -v OFS=, 'NR == 3 { $9 = 70000 } { print }' "$md16/accuracy_bfloat16.csv" >"$scratch/md16/accuracy_bfloat16.csv"
+expect_usage_error "$scratch/md16/accuracy_bfloat16.csv:3: column 'correctly_rounded': 70000 of 65536 inputs" markdown --format bfloat16 "$scratch/md16"
+expect_usage_error "--format binary32 is a table of its own" markdown --format bfloat16,binary32 "$md16"
+expect_usage_error "unknown --format 'binary8'" markdown --format binary8 "$md16"
+expect_usage_error "'bfloat16' is given twice" markdown --format bfloat16,bfloat16 "$md16"
 
 # --format: 16-bit values only, known formats, whole-domain scans only; the widened adapter and
 # the correctly rounded bfloat16 GELU at the smallest subnormal 2^-133, by hand: binary32's

@@ -16,6 +16,7 @@
 #include "known_names.h"
 #include "gelu_impl.h"
 #include "accuracy_columns.h"
+#include "accuracy_csv.h"
 #include "html_report.h"
 #include "moons.h"
 #include "pick.h"
@@ -689,72 +690,114 @@ Test(report, dispatched_isa_is_read_back_and_checked)
     unlink(path);
 }
 
-/* The 16-bit formats' section: a table per format from the scans' results, each implementation
- * with how it runs and its contract's verdict — a row planted with a wrong output at x = 1 is
- * shown broken, with 1 input not correctly rounded; without scans, the note says why. */
-static void plant_one(const uint16_t *x, uint16_t *y, size_t n)
+/* The 16-bit formats' sections: a table per format from its results read back from the files
+ * (accuracy_F.csv, bench_F.csv), each implementation with how it runs, its inputs not correctly
+ * rounded, its speed and its contract's verdict, then its plots — a widened row planted with a
+ * wrong output at x = 1 has 1 input more than the widened cr not correctly rounded; without
+ * results, the note says why. */
+static void plant_one(const float *x, float *y, size_t n)
 {
-    gelu_impl16_find("cr_bfloat16", GELU_FORMAT_BFLOAT16)->forward_u16(x, y, n);
-    for (size_t i = 0; i < n; i++)
-        if (x[i] == 0x3f80) y[i]++;
+    gelu_impl_find("cr")->forward(x, y, n);
+    for (size_t i = 0; i < n; i++) /* GELU(1) = 0.8413: 0.8497, 2 bfloat16 ULPs (2^-8) higher */
+        if (x[i] == 1.0f) y[i] *= 1.01f;
 }
 
-Test(report, page_has_a_table_per_16_bit_format)
+/* The scan of impls in bfloat16 written as accuracy_bfloat16.csv and read back, with bench. */
+static results_set *scanned16(const gelu_impl *const *impls, size_t n, const char *bench)
 {
-    gelu_impl planted = *gelu_impl16_find("cr_bfloat16", GELU_FORMAT_BFLOAT16);
-    planted.name = "planted16";
-    planted.forward_u16 = plant_one;
-    gelu_impl widened = gelu_impl_widened(gelu_impl_find("cr"), GELU_FORMAT_BFLOAT16);
-    const gelu_impl *impls[] = {&widened, gelu_impl16_find("cr_bfloat16", GELU_FORMAT_BFLOAT16), &planted};
-    scan_small_config cfg = {.format = GELU_FORMAT_BFLOAT16, .impls = impls, .nimpls = 3, .threads = 2};
+    scan_small_config cfg = {.format = GELU_FORMAT_BFLOAT16, .impls = impls, .nimpls = n,
+                             .grad = true, .threads = 2};
     scan_result *r = calloc(1, sizeof *r);
     const char *err = NULL;
     cr_assert(r && scan_small_run(&cfg, r, &err) == 0, "%s", err ? err : "");
-    report_meta meta = {"cpu", "avx2", "gcc", "-O2", "today", "abc", "report", "scan", "bench"};
-    const scan_result *formats[] = {r};
-    html_report h = {load_fixture(), &meta, {NULL}, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, 0, NULL};
-    h.formats16 = formats;
-    h.nformats16 = 1;
+    char path[] = "/tmp/gelucheck_acc16_XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    accuracy_csv_write(r, f);
+    fclose(f);
+    scan_result_free(r);
+    results_set *s = malloc(sizeof *s);
+    char msg[512];
+    cr_assert_eq(results_load_format(s, path, bench, GELU_FORMAT_BFLOAT16, false, msg, sizeof msg), 0,
+                 "%s", msg);
+    unlink(path);
+    return s;
+}
+
+static char *page_of(const html_report *h)
+{
     char *buf;
     size_t size;
     FILE *f = open_memstream(&buf, &size);
-    cr_assert_eq(html_report_write(f, &h), 0);
+    cr_assert_eq(html_report_write(f, h), 0);
     fclose(f);
-    char *sec = strstr(buf, "<h3>bfloat16</h3>");
-    cr_assert_not_null(sec);
-    cr_expect_not_null(strstr(sec, "<code>cr</code></td><td>widened</td>"), "%s", sec);
-    cr_expect_not_null(strstr(sec, "<code>cr_bfloat16</code></td><td>native</td><td data-v=\"0\">0 "));
-    char *p = strstr(sec, "<code>planted16</code></td><td>native</td>");
+    return buf;
+}
+
+Test(report, page_has_a_section_per_16_bit_format)
+{
+    gelu_impl planted32 = *gelu_impl_find("cr");
+    planted32.name = "planted";
+    planted32.forward = plant_one;
+    gelu_impl planted = gelu_impl_widened(&planted32, GELU_FORMAT_BFLOAT16);
+    gelu_impl widened = gelu_impl_widened(gelu_impl_find("cr"), GELU_FORMAT_BFLOAT16);
+    const gelu_impl *impls[] = {&widened, gelu_impl16_find("cr_bfloat16", GELU_FORMAT_BFLOAT16), &planted};
+    results_set *s = scanned16(impls, 3, GELUCHECK_FIXTURES "/pick16/bench_bfloat16.csv");
+    report_meta meta = {"cpu", "avx2", "gcc", "-O2", "today", "abc", "report", "scan", "bench"};
+    html_format sec = {s, {NULL}, NULL};
+    sec.svg[PLOT_NOT_CR] = "<svg id=\"planted-not-cr\"></svg>";
+    sec.svg[PLOT_PARETO] = "<svg id=\"planted-pareto\"></svg>";
+    html_report h = {load_fixture(), &meta, {NULL}, NULL, NULL, 0, NULL, NULL, NULL, NULL, &sec, 1, NULL};
+    char *buf = page_of(&h);
+    char *p, *sec_start = strstr(buf, "<h3 id=\"bfloat16\">bfloat16</h3>");
+    cr_assert_not_null(sec_start, "%s", buf);
+    cr_expect_not_null(strstr(sec_start, "<div class=\"scroll\" id=\"summary-bfloat16\">"));
+    cr_expect_not_null(strstr(sec_start, "<th data-sort=\"num\">not correctly rounded<small>forward, own target</small></th>"));
+    /* the widened cr: 128 forward inputs (the odd subnormals, README "16-bit formats"),
+     * 100 * 128 / 65536 = 0.1953125 %; 3 ns/element and 6 x ReLU at l2 in the planted bench file,
+     * its one size (the last size's cells: dashes) */
+    p = strstr(sec_start, "<b>cr</b>");
     cr_assert_not_null(p);
-    /* its forward cell: 1 of 65,536 inputs, 100/65536 = 0.00152587890625 % */
-    cr_expect_not_null(strstr(p, "native</td><td data-v=\"0.00152587890625\">1 <small>"), "%.300s", p);
-    cr_expect_not_null(strstr(p, "<strong>broken</strong>"));
-    /* the answer names the correctly rounded one, not the widened cr (128 inputs) nor the
-     * planted row (1 input) */
-    cr_expect_not_null(strstr(buf, "<p>Correctly rounded in <a href=\"#formats16\">bfloat16</a> at "
-                                   "all 65536 inputs (exact GELU, forward): <code>cr_bfloat16</code>.</p>"),
+    cr_expect_not_null(strstr(p, "exact &#183; portable &#183; widened</small></td><td data-v=\"0.1953125\">128<small>0.195%</small></td>"),
+                       "%.600s", p);
+    cr_expect_not_null(strstr(p, "<td data-v=\"3\">3</td><td data-v=\"6\">6</td><td>&#8211;</td><td>&#8211;</td></tr>"), "%.1500s", p);
+    p = strstr(sec_start, "<b>cr_bfloat16</b>");
+    cr_assert_not_null(p);
+    cr_expect_not_null(strstr(p, "native</small></td><td data-v=\"0\">0<small>0%</small></td>"), "%.300s", p);
+    cr_expect_not_null(strstr(p, "<td data-v=\"50\">50</td><td data-v=\"100\">100</td><td>&#8211;</td><td>&#8211;</td></tr>"), "%.1500s", p);
+    p = strstr(sec_start, "<b>planted</b>");
+    cr_assert_not_null(p);
+    /* its forward cell: cr's 128 and x = 1, 100 * 129/65536 = 0.19683837890625 %; not benchmarked */
+    cr_expect_not_null(strstr(p, "widened</small></td><td data-v=\"0.19683837890625\">129<small>0.197%</small></td>"), "%.300s", p);
+    cr_expect_not_null(strstr(p, "</td><td>&#8211;</td><td>&#8211;</td></tr>"), "%.1500s", p);
+    /* the plots drawn, in the plot list's order, with the format's captions; ulp_by_x not drawn */
+    p = strstr(sec_start, "<figure id=\"bfloat16_pareto\">");
+    cr_assert_not_null(p);
+    cr_expect_not_null(strstr(p, "<svg id=\"planted-pareto\"></svg>"));
+    cr_expect_not_null(strstr(p, "<figure id=\"bfloat16_not_cr\">\n<h4>Inputs not correctly rounded</h4>\n<svg id=\"planted-not-cr\"></svg>"));
+    cr_expect_not_null(strstr(p, "(<code>bfloat16_not_cr.svg</code>, drawn by <code>bfloat16_not_cr.gp</code>)"));
+    cr_expect_null(strstr(buf, "bfloat16_ulp_by_x.svg"));
+    /* the answer names the correctly rounded one, not the widened cr (128 inputs) */
+    cr_expect_not_null(strstr(buf, "<p>Correctly rounded, exact GELU, every input, forward and derivative: "
+                                   "<a href=\"#bfloat16\">bfloat16</a> <code>cr_bfloat16</code>.</p>"),
                        "%.2000s", buf);
     free(buf);
-    /* without cr_bfloat16: none, and the closest is the planted row (1 input, cr misses 128) */
+    free(s);
+    /* without cr_bfloat16: none, and the closest is cr (128 inputs; the planted row 129) */
     impls[1] = &planted;
-    cfg.nimpls = 2;
-    scan_result_free(r);
-    r = calloc(1, sizeof *r);
-    cr_assert(r && scan_small_run(&cfg, r, &err) == 0, "%s", err ? err : "");
-    formats[0] = r;
-    f = open_memstream(&buf, &size);
-    cr_assert_eq(html_report_write(f, &h), 0);
-    fclose(f);
-    cr_expect_not_null(strstr(buf, "(exact GELU, forward): none; the closest, <code>planted16</code>, "
-                                   "misses 1 forward inputs.</p>"), "%.2000s", buf);
+    s = scanned16(impls, 2, NULL);
+    sec.results = s;
+    buf = page_of(&h);
+    cr_expect_not_null(strstr(buf, "<a href=\"#bfloat16\">bfloat16</a> none (closest: <code>cr</code>, "
+                                   "128 forward inputs missed).</p>"), "%.2000s", buf);
+    cr_expect_not_null(strstr(buf, "Not benchmarked. <code>gelucheck bench --format bfloat16</code>"));
     free(buf);
+    free(s);
     html_report none = {load_fixture(), &meta, {NULL}, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, 0, NULL};
-    none.formats16_note = "Not run in --quick";
-    f = open_memstream(&buf, &size);
-    cr_assert_eq(html_report_write(f, &none), 0);
-    fclose(f);
+    none.formats_note = "Not run in --quick";
+    buf = page_of(&none);
     cr_expect_not_null(strstr(buf, "every bfloat16 and binary16 input</h2>\n<p>Not run in --quick</p>"));
     cr_expect_not_null(strstr(buf, "<p>16-bit formats: Not run in --quick</p>"));
     free(buf);
-    scan_result_free(r);
 }
