@@ -136,3 +136,20 @@ Test(near, the_reference_markers_are_the_scans)
                       "marker above: %a + %a", e.hi, e.lo);
         }
 }
+
+/* An infinite error is an error: a list whose floor is +inf (an entry certainly infinite) is
+ * well formed, as the merge of a checkpoint's chunks checks (a full report of tanh_libm's
+ * derivative, max ULP inf, was refused as "the floor is not a number" after two hours). */
+Test(near, an_infinite_floor_is_well_formed)
+{
+    near_list l;
+    near_init(&l);
+    near_add(&l, INFINITY, INFINITY, 5, 0x3f800000u, 0x7f800000u, &stub);
+    near_add(&l, INFINITY, INFINITY, 9, 0x40000000u, 0x7f800000u, &stub);
+    cr_expect_eq(l.floor, INFINITY);
+    cr_expect_eq(l.n, 1, "the later certainly infinite input loses the tie");
+    cr_expect_eq(l.e[0].seq, 5);
+    cr_expect_null(near_check(&l), "%s", near_check(&l));
+    l.floor = NAN;
+    cr_expect_not_null(near_check(&l), "a NaN floor is refused");
+}
