@@ -1392,6 +1392,19 @@ static void *worker_main(void *arg)
     return NULL;
 }
 
+/* src's metrics, inputs, reference and fallback counts added into dst (same implementations). */
+static void merge_counts(scan_result *dst, const scan_result *src)
+{
+    for (size_t i = 0; i < dst->nimpls; i++)
+        merge_impl_metrics(dst->impls[i], &dst->metrics[i], &src->metrics[i]);
+    dst->inputs += src->inputs;
+    for (int t = 0; t < GELU_TARGET_COUNT; t++)
+        for (int d = 0; d < DIR_COUNT; d++) {
+            dst->refs[t][d] += src->refs[t][d];
+            dst->fallbacks[t][d] += src->fallbacks[t][d];
+        }
+}
+
 static void worker_free_groups(scan_worker *w, size_t nimpls)
 {
     for (size_t k = 0; w->gy && k < nimpls * DIR_COUNT; k++) free(w->gy[k]);
@@ -1662,21 +1675,10 @@ int scan_run(const scan_config *cfg, scan_result *result, const char **error)
         if (done) break;
     }
     if (!ok) atomic_store(&sh.next_block, sh.ngroups); /* stop the started ones */
+    for (unsigned k = 0; k < started; k++) pthread_join(th[k], NULL);
     for (unsigned k = 0; k < started; k++) {
-        pthread_join(th[k], NULL);
-    }
-    for (unsigned k = 0; k < started; k++) {
-        for (int ph = 0; ph < 2; ph++) {
-            const scan_result *part = ph == 0 ? w[k]->probe_part : w[k]->main_part;
-            for (size_t i = 0; i < cfg->nimpls; i++)
-                merge_impl_metrics(cfg->impls[i], &result->metrics[i], &part->metrics[i]);
-            result->inputs += part->inputs;
-            for (int t = 0; t < GELU_TARGET_COUNT; t++)
-                for (int d = 0; d < DIR_COUNT; d++) {
-                    result->refs[t][d] += part->refs[t][d];
-                    result->fallbacks[t][d] += part->fallbacks[t][d];
-                }
-        }
+        merge_counts(result, w[k]->probe_part);
+        merge_counts(result, w[k]->main_part);
         if (cfg->profile) scan_profile_add(cfg->profile, &w[k]->prof);
     }
     if (cfg->progress && ok) cfg->progress(total, total, cfg->progress_ctx);
@@ -1732,14 +1734,7 @@ int scan_result_merge(scan_result *dst, const scan_result *src, const char **err
         *error = "not parts of the same run (implementations, domain, --grad or shard count differ)";
         return -1;
     }
-    for (size_t i = 0; i < dst->nimpls; i++)
-        merge_impl_metrics(dst->impls[i], &dst->metrics[i], &src->metrics[i]);
-    dst->inputs += src->inputs;
-    for (int t = 0; t < GELU_TARGET_COUNT; t++)
-        for (int d = 0; d < DIR_COUNT; d++) {
-            dst->refs[t][d] += src->refs[t][d];
-            dst->fallbacks[t][d] += src->fallbacks[t][d];
-        }
+    merge_counts(dst, src);
     if (src->has_extras) {
         dst->has_extras = true;
         memcpy(dst->extras, src->extras, dst->nimpls * sizeof *dst->extras);
