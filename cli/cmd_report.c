@@ -183,7 +183,7 @@ static int run_bench(const report_args *a, report_stage *st, gelu_format_id form
     results_file_name(name, sizeof name, "bench", format);
     if (!report_stage_path(st, name, csv, sizeof csv)) return -1;
     snprintf(fmt, sizeof fmt, "%s", gelu_format_of(format)->name);
-    char *argv[6] = {"bench", "--csv", csv};
+    char *argv[7] = {"bench", "--csv", csv}; /* + --format F, --quick, NULL */
     int argc = 3;
     if (format != GELU_FORMAT_BINARY32) {
         argv[argc++] = "--format";
