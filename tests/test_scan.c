@@ -410,3 +410,51 @@ Test(scan, more_than_64_rows, .timeout = 120)
     free(rows);
     free(base);
 }
+
+/* The probe phase (scan.c) scans every 64th group first. What it finds there must not win over
+ * what lies earlier in the domain: a row +inf at ten inputs of early groups (10..19) and at one
+ * of probe group 64, scanned after it in domain order but before it in claim order. The
+ * maximum's input is the earliest, and the listed monotonicity breaks are the first ten in
+ * domain order (the probe's is the eleventh), with 1 and 2 threads. */
+static const float probe_lo = 1.0f;
+enum { PROBE_GROUPS = 200 }; /* groups of one block: 200 ≥ 2 strides, so the part has probes */
+
+static uint32_t probe_pos(const float *x) { return float_bits(*x) - float_bits(probe_lo); }
+
+static bool probe_planted(uint32_t pos)
+{
+    return (pos >= 10 * SCAN_BLOCK && pos < 20 * SCAN_BLOCK && pos % SCAN_BLOCK == 5) ||
+           pos == 64 * SCAN_BLOCK + 7;
+}
+
+static void forward_inf_in_and_before_a_probe(const float *x, float *y, size_t n)
+{
+    cr_forward(x, y, n);
+    for (size_t i = 0; i < n; i++)
+        if (probe_planted(probe_pos(&x[i]))) y[i] = INFINITY;
+}
+
+Test(scan, a_probe_groups_maximum_does_not_hide_an_earlier_one, .timeout = 240)
+{
+    gelu_impl bad = cr_impl("inf_twice", forward_inf_in_and_before_a_probe, cr_derivative);
+    bad.contract.max_ulp = INFINITY;
+    const gelu_impl *impls[] = {&bad};
+    float hi = float_from_bits(float_bits(probe_lo) + PROBE_GROUPS * SCAN_BLOCK - 1);
+    for (unsigned threads = 1; threads <= 2; threads++) {
+        scan_result *r = calloc(1, sizeof *r);
+        run(impls, 1, probe_lo, hi, threads, 0, 1, r);
+        const error_metrics *f = &r->metrics[0].err[REF_OWN][DIR_FORWARD];
+        uint32_t first = float_bits(probe_lo) + 10 * SCAN_BLOCK + 5;
+        cr_expect(isinf(f->max_ulp.value), "%g", f->max_ulp.value);
+        cr_expect_eq(f->max_ulp.bits, first, "threads %u: max ULP at %#x, want %#x", threads,
+                     f->max_ulp.bits, first);
+        cr_expect_eq(f->max_abs.bits, first, "threads %u: max abs at %#x", threads, f->max_abs.bits);
+        cr_expect_eq(f->count - f->correctly_rounded, 11);
+        const mono_metrics *m = &r->metrics[0].mono;
+        cr_expect_eq(m->violations, 11);
+        for (unsigned k = 0; k < MONO_LISTED; k++)
+            cr_expect_eq(m->listed_bits[k], first + k * SCAN_BLOCK + 1,
+                         "threads %u: listed break %u at %#x", threads, k, m->listed_bits[k]);
+        scan_result_free(r);
+    }
+}
