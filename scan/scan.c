@@ -871,16 +871,17 @@ static void near_point(const near_list *l, const near_bucket *xl, const refine_c
     if (tight < E) near_bounds(c->k, y[j], r, j, tight, v, lo, hi);
 }
 
-/* Past x = 4 the targets' tails fall strictly (every target S in f(x) = x·S(x) has S(−x) at
- * most e^-4-ish and falling faster than 1/x): an output x has the true error x − f(x) = x·S(−x),
- * falling with x (its derivative S(−x) − x·S'(−x) < 0 where x·S'(−x) > S(−x): for Φ where the
- * Mills ratio Φ(−x)/φ(x) < 1/x < x, for σ(kx) where kx·σ(kx) > 1); an output 1 of the
- * derivative has the error f'(x) − 1 (exact GELU: x·φ(x) − Φ(−x), whose slope φ(x)·(2 − x²) is
- * negative past √2; the σ and tanh forms alike: e^{−t}(t' x − 1)-shaped, falling); relative
- * errors divide those by f or f', which grow or fall toward 1 with them. Within one x bucket
- * (one binade past x = 1/8, so one ULP) each error of such a point then falls with x: only a
- * run's first such point can be a maximum of its bucket or row (ReLU: every error 0, the first
- * input wins). */
+/* Past x = 4 every target's tail falls strictly. With f(x) = x·S(x) (S = Φ, σ(1.702x), σ(x),
+ * or the tanh form's σ(2u(x))), an output x has the true error x − f(x) = x·S(−x), whose slope
+ * S(−x) − x·S'(−x) is negative where x·S'(−x) > S(−x): for Φ past x = 1 (the Mills ratio
+ * Φ(−x)/φ(x) < 1/x), for σ(kx) past kx·σ(kx) = 1 (kx ≈ 1.28), for the tanh form past x ≈ 1.
+ * An output 1 of the derivative has the error f'(x) − 1 > 0: exact GELU's x·φ(x) − Φ(−x), of
+ * slope φ(x)·(2 − x²), negative past √2; σ(−kx)·(kx·σ(kx) − 1) ≈ e^{−kx}(kx − 1), falling past
+ * kx = 2; the tanh form's ≈ e^{−2u}(2x·u' − 1), falling past x ≈ 1. The relative errors divide
+ * those by f (growing) or f' (falling to 1), and fall too; ReLU's are all 0. Within one x bucket
+ * (one binade past x = 1/8, so one ULP of f or f') each error of such a point then falls with x:
+ * only a run's first such point can be a maximum of its bucket or row, or the first input
+ * reaching one. */
 #define NEAR_TAIL_X 4.0f
 static inline bool near_tail_point(int d, float x, float y)
 {
