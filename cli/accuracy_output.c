@@ -93,6 +93,31 @@ static void print_details(const scan_result *r)
                                               : r->metrics[i].err[k][d].max_rel.value,
                                l->dropped);
                 }
+        /* the same for the x buckets' maxima (ulp_by_x.csv): how many, and the worst bound */
+        for (int k = 0; k < REF_KINDS; k++)
+            for (int d = 0; d < DIR_COUNT; d++)
+                for (int e = 0; e < X_KINDS; e++) {
+                    const error_metrics *m = &r->metrics[i].err[k][d];
+                    const double *shown = e == ERR_ULP ? m->x_max_ulp : m->x_max_abs;
+                    int undecided = 0, first = -1;
+                    double bound = -INFINITY;
+                    for (int b = 0; b < X_BUCKETS; b++) {
+                        double dropped = m->x_near[e][b].dropped;
+                        if (dropped == -INFINITY) continue;
+                        undecided++;
+                        first = first < 0 ? b : first;
+                        bound = dropped > bound ? dropped : bound;
+                    }
+                    if (undecided == 0) continue;
+                    double lo, hi;
+                    x_bucket_bounds(first, &lo, &hi);
+                    printf("%s %s vs %s: %s of %d x bucket%s not decided among near ties past the MPFR "
+                           "budget (ulp_by_x.csv shows the largest error found), the first [%g, %g) "
+                           "shown %.9g, the true ones at most %.9g\n",
+                           r->impls[i]->name, d == DIR_FORWARD ? "forward" : "derivative",
+                           k == REF_OWN ? "own target" : "exact", kind[e], undecided,
+                           undecided > 1 ? "s" : "", lo, hi, shown[first], bound);
+                }
         for (int d = 0; r->has_extras && d < DIR_COUNT; d++) {
             const impl_extras *e = &r->extras[i];
             if (!e->nspecial_failed[d]) continue;
@@ -214,15 +239,21 @@ void print_scan_profile(const scan_result *r, const scan_profile *p, double wall
             printf(" %10.2f %10llu", p->fallback[t][d], (unsigned long long)r->fallbacks[t][d]);
         printf("\n");
     }
-    /* near ties (scan/near.h): the entries resolved with MPFR during the scan, lists full */
+    /* near ties (scan/near.h): the entries resolved with MPFR during the scan, lists full (the
+     * rows' maxima, then the x buckets') */
     for (size_t i = 0; i < r->nimpls; i++) {
-        unsigned long long resolved = 0;
+        unsigned long long resolved = 0, by_x = 0;
         for (int k = 0; k < REF_KINDS; k++)
-            for (int d = 0; d < DIR_COUNT; d++)
-                for (int e = 0; e < ERR_KINDS; e++) resolved += r->metrics[i].err[k][d].near[e].resolved;
-        if (resolved)
-            printf("near ties of %s's maxima resolved with MPFR in the scan (a list was full): %llu\n",
-                   r->impls[i]->name, resolved);
+            for (int d = 0; d < DIR_COUNT; d++) {
+                const error_metrics *e = &r->metrics[i].err[k][d];
+                for (int q = 0; q < ERR_KINDS; q++) resolved += e->near[q].resolved;
+                for (int q = 0; q < X_KINDS; q++)
+                    for (int b = 0; b < X_BUCKETS; b++) by_x += e->x_near[q][b].resolved;
+            }
+        if (resolved || by_x)
+            printf("near ties of %s's maxima resolved with MPFR in the scan (a list was full): %llu, "
+                   "of its x buckets' maxima: %llu\n",
+                   r->impls[i]->name, resolved, by_x);
     }
     printf("total %.1f thread s: kernels %.1f (%.0f%%), metrics %.1f (%.0f%%), references %.1f "
            "(%.0f%%, of which MPFR %.1f), inputs %.1f\n",

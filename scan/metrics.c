@@ -89,6 +89,8 @@ void error_metrics_init(error_metrics *m)
     arg_max_init(&m->max_rel);
     for (int b = 0; b < X_BUCKETS; b++) m->x_max_ulp[b] = m->x_max_abs[b] = -INFINITY;
     for (int k = 0; k < ERR_KINDS; k++) near_init(&m->near[k]);
+    for (int k = 0; k < X_KINDS; k++)
+        for (int b = 0; b < X_BUCKETS; b++) near_bucket_init(&m->x_near[k][b]);
 }
 
 void impl_metrics_init(impl_metrics *m)

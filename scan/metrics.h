@@ -38,6 +38,8 @@ typedef enum { RANGE_NEG_TAIL, RANGE_CORE, RANGE_POSITIVE, RANGE_TINY, RANGE_NAN
 enum { REF_OWN, REF_EXACT, REF_KINDS };
 /* The three errors of a point, in the order of near[] below. */
 typedef enum { ERR_ULP, ERR_ABS, ERR_REL, ERR_KINDS } error_kind;
+/* The kinds of error kept per x bucket: ERR_ULP and ERR_ABS. */
+enum { X_KINDS = 2 };
 enum { DIR_FORWARD, DIR_DERIVATIVE, DIR_COUNT };
 
 input_range input_range_of(float x);
@@ -103,6 +105,10 @@ typedef struct {
      * which can resolve them with MPFR (scan.c), and resolved by refine.h */
     near_list near[ERR_KINDS];
     dist_sums dist[DIST_COUNT]; /* weighted as activations are drawn (weights.h) */
+    /* Per x bucket, the inputs that could be its largest ULP and absolute error (x_near[ERR_ULP],
+     * x_near[ERR_ABS]): resolved by refine.h into x_max_ulp and x_max_abs. Last, and kept
+     * apart in partial files (only the entries in use are written: partial.c). */
+    near_bucket x_near[X_KINDS][X_BUCKETS];
 } error_metrics;
 
 typedef struct {

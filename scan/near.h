@@ -33,6 +33,12 @@
 
 enum { NEAR_MAX = 32, NEAR_BUDGET = 2048 };
 
+/* The lists of the x buckets' maxima (metrics.h's error by x): one per bucket, row and kind
+ * (ULP, absolute), each as above with room for NEAR_BUCKET_MAX entries and NEAR_BUCKET_BUDGET
+ * MPFR resolutions. Most buckets hold one input clearly above the others (the list's one
+ * entry) or none; two entries are room for a near tie without a resolution. */
+enum { NEAR_BUCKET_MAX = 2, NEAR_BUCKET_BUDGET = 256 };
+
 typedef struct {
     double lower, upper; /* the true error lies in [lower, upper]; equal when exact */
     uint64_t seq;        /* position in the domain */
@@ -50,6 +56,13 @@ typedef struct {
     uint32_t resolved; /* entries resolved with MPFR because the list was full */
     near_entry e[NEAR_MAX];
 } near_list;
+
+/* A bucket's list: near_list's fields, room for NEAR_BUCKET_MAX entries. */
+typedef struct {
+    double floor, dropped;
+    uint32_t n, resolved;
+    near_entry e[NEAR_BUCKET_MAX];
+} near_bucket;
 
 /* The exact error of output `out` at the input with encoding bits (MPFR), for one row and kind
  * of error. */
@@ -83,5 +96,16 @@ int near_resolve_all(near_list *l, const near_resolver *r);
 /* The list's invariants (bounds ordered, sorted, none dropping another, at most NEAR_MAX):
  * NULL, or what is wrong. */
 const char *near_check(const near_list *l);
+
+/* The same operations on a bucket's list (near_bucket: NEAR_BUCKET_MAX entries, a budget of
+ * NEAR_BUCKET_BUDGET resolutions). */
+void near_bucket_init(near_bucket *l);
+void near_bucket_add(near_bucket *l, double lower, double upper, uint64_t seq, uint32_t bits,
+                     uint32_t out, const near_resolver *r);
+void near_bucket_merge(near_bucket *dst, const near_bucket *src, const near_resolver *r);
+void near_bucket_raise_floor(near_bucket *l, double lower);
+bool near_bucket_rejects(const near_bucket *l, double upper);
+int near_bucket_resolve_all(near_bucket *l, const near_resolver *r);
+const char *near_bucket_check(const near_bucket *l);
 
 #endif

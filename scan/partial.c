@@ -17,6 +17,9 @@ static const char format_line[] = "gelucheck-partial";
 /* The weighted sums in the data (metrics.h, weights.h): their distributions and unit. */
 #define DIST_KEY "normal(0,1) uniform[-10,10) weight=2^-70 ulp=2^-27"
 
+static size_t row_bytes(void);
+static size_t metrics_bytes(void);
+
 /* What the data's bytes depend on: the architecture's byte order and the structures' sizes. */
 static void data_layout(char *buf, size_t size)
 {
@@ -30,17 +33,103 @@ static void data_layout(char *buf, size_t size)
     const uint16_t one = 1;
     unsigned char first;
     memcpy(&first, &one, 1);
-    snprintf(buf, size, "%s-%s refs=%zu metrics=%zu extras=%zu", arch, first ? "le" : "be",
-             2 * sizeof(((scan_result *)0)->refs), sizeof(impl_metrics), sizeof(impl_extras));
+    snprintf(buf, size, "%s-%s refs=%zu row=%zu metrics=%zu extras=%zu", arch, first ? "le" : "be",
+             2 * sizeof(((scan_result *)0)->refs), row_bytes(), metrics_bytes(), sizeof(impl_extras));
 }
 
 /* The near-tie lists' key: their capacity, MPFR budget, and "outputs" since the entries carry the
- * output the scan judged (near.h; files before that kept a zero there and are refused). */
-static void near_key(char *buf, size_t size) { snprintf(buf, size, "%d %d outputs", NEAR_MAX, NEAR_BUDGET); }
-
-static size_t data_bytes(size_t nimpls)
+ * output the scan judged (near.h; files before that kept a zero there and are refused); then
+ * the x buckets' lists' capacity and budget ("buckets=2 256"; files before them are refused). */
+static void near_key(char *buf, size_t size)
 {
-    return 2 * sizeof(((scan_result *)0)->refs) + nimpls * (sizeof(impl_metrics) + sizeof(impl_extras));
+    snprintf(buf, size, "%d %d outputs buckets=%d %d", NEAR_MAX, NEAR_BUDGET, NEAR_BUCKET_MAX,
+             NEAR_BUCKET_BUDGET);
+}
+
+/* The data: refs, fallbacks; per implementation its metrics as bytes but the x buckets' lists
+ * (each row written up to x_near, then the monotonicity and sign counters; an implementation
+ * whose target is exact GELU has its own rows as its rows against exact GELU, scan.h, and
+ * those are not written twice); per implementation its extras; then every x bucket's list
+ * (per row written, kind and bucket), as only what it holds (most lists are untouched or hold
+ * one entry): a tag byte, 0 for a list never touched, else XTAG_USED | n | the flags below,
+ * then the floor (double) unless it is the first entry's lower bound, the dropped bound
+ * (double) unless −inf, the resolved count (uint32) unless 0, and the n entries: lower, upper
+ * (doubles), position, input, output (uint32 each: a position is below 2^32). A list takes 29
+ * bytes where it holds one entry, 1 where untouched. */
+enum { ROWS = REF_KINDS * DIR_COUNT, XLISTS_PER_ROW = X_KINDS * X_BUCKETS };
+enum { XTAG_COUNT = 0x3, XTAG_FLOOR = 0x4, XTAG_DROPPED = 0x8, XTAG_RESOLVED = 0x10, XTAG_USED = 0x80 };
+#define ROW_BYTES offsetof(error_metrics, x_near)
+#define TAIL_BYTES (sizeof(impl_metrics) - offsetof(impl_metrics, mono))
+#define XENTRY_BYTES (2 * sizeof(double) + 3 * sizeof(uint32_t))
+#define XMAX_BYTES (1 + 2 * sizeof(double) + sizeof(uint32_t) + NEAR_BUCKET_MAX * XENTRY_BYTES)
+_Static_assert((int)NEAR_BUCKET_MAX <= (int)XTAG_COUNT, "a bucket list's count fits its tag");
+
+/* data.layout's sizes: a row's bytes, and an implementation's after its rows */
+static size_t row_bytes(void) { return ROW_BYTES; }
+static size_t metrics_bytes(void) { return TAIL_BYTES; }
+
+/* Whether the file holds the rows against reference ref of impl (not a copy of its own). */
+static bool row_written(const gelu_impl *impl, int ref)
+{
+    return ref == REF_OWN || impl->target != GELU_TARGET_EXACT;
+}
+
+static size_t rows_written(const scan_result *r)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < r->nimpls; i++)
+        for (int ref = 0; ref < REF_KINDS; ref++) n += row_written(r->impls[i], ref) ? DIR_COUNT : 0;
+    return n;
+}
+
+/* The bytes of the data before the x buckets' lists (r's implementations known). */
+static size_t fixed_bytes(const scan_result *r)
+{
+    return 2 * sizeof(r->refs) + rows_written(r) * ROW_BYTES + r->nimpls * (TAIL_BYTES + sizeof(impl_extras));
+}
+
+/* Whether two doubles have the same bits (a floor equal to an entry's bound is left out). */
+static bool same_bits(double a, double b) { return memcmp(&a, &b, sizeof a) == 0; }
+
+/* A list's tag byte (0: untouched). */
+static unsigned xlist_tag(const near_bucket *l)
+{
+    if (l->floor == -INFINITY && l->dropped == -INFINITY && l->n == 0 && l->resolved == 0) return 0;
+    bool floor_is_first = l->n > 0 && same_bits(l->floor, l->e[0].lower);
+    return XTAG_USED | (l->n & XTAG_COUNT) | (floor_is_first ? 0 : XTAG_FLOOR) |
+           (l->dropped == -INFINITY ? 0 : XTAG_DROPPED) | (l->resolved == 0 ? 0 : XTAG_RESOLVED);
+}
+
+/* The bytes of a list of tag t after its tag. */
+static size_t xlist_bytes(unsigned t)
+{
+    return (t & XTAG_FLOOR ? sizeof(double) : 0) + (t & XTAG_DROPPED ? sizeof(double) : 0) +
+           (t & XTAG_RESOLVED ? sizeof(uint32_t) : 0) + (t & XTAG_COUNT) * XENTRY_BYTES;
+}
+
+/* The x buckets' lists of r's rows written, in the file's order: calls f on each. */
+static int each_xlist(const scan_result *r, int (*f)(near_bucket *l, void *arg), void *arg)
+{
+    for (size_t i = 0; i < r->nimpls; i++)
+        for (int ref = 0; ref < REF_KINDS; ref++)
+            for (int d = 0; d < DIR_COUNT && row_written(r->impls[i], ref); d++)
+                for (int k = 0; k < X_KINDS; k++)
+                    for (int b = 0; b < X_BUCKETS; b++)
+                        if (f(&r->metrics[i].err[ref][d].x_near[k][b], arg) != 0) return -1;
+    return 0;
+}
+
+static int add_xlist_bytes(near_bucket *l, void *arg)
+{
+    *(size_t *)arg += 1 + xlist_bytes(xlist_tag(l));
+    return 0;
+}
+
+static size_t data_bytes(const scan_result *r)
+{
+    size_t n = fixed_bytes(r);
+    each_xlist(r, add_xlist_bytes, &n);
+    return n;
 }
 
 static void contract_text(const gelu_contract *c, char *buf, size_t size)
@@ -95,6 +184,27 @@ static void put_line(crc_writer *w, const char *fmt, ...)
     put_bytes(w, line, (size_t)n + 1);
 }
 
+/* A bucket's list as only what it holds (the data's layout, above). */
+static int put_xlist(near_bucket *l, void *arg)
+{
+    crc_writer *w = arg;
+    unsigned char tag = (unsigned char)xlist_tag(l);
+    put_bytes(w, &tag, 1);
+    if (tag & XTAG_FLOOR) put_bytes(w, &l->floor, sizeof l->floor);
+    if (tag & XTAG_DROPPED) put_bytes(w, &l->dropped, sizeof l->dropped);
+    if (tag & XTAG_RESOLVED) put_bytes(w, &l->resolved, sizeof l->resolved);
+    for (size_t k = 0; k < l->n; k++) {
+        const near_entry *e = &l->e[k];
+        uint32_t seq = (uint32_t)e->seq; /* positions are below 2^32 */
+        put_bytes(w, &e->lower, sizeof e->lower);
+        put_bytes(w, &e->upper, sizeof e->upper);
+        put_bytes(w, &seq, sizeof seq);
+        put_bytes(w, &e->bits, sizeof e->bits);
+        put_bytes(w, &e->out, sizeof e->out);
+    }
+    return 0;
+}
+
 int partial_write(const scan_result *r, FILE *f)
 {
     crc_writer w = {f, crc32(0, Z_NULL, 0), true};
@@ -121,12 +231,19 @@ int partial_write(const scan_result *r, FILE *f)
     put_line(&w, "dist=%s", DIST_KEY);
     data_layout(text, sizeof text);
     put_line(&w, "data.layout=%s", text);
-    put_line(&w, "data.bytes=%zu", data_bytes(r->nimpls));
+    put_line(&w, "data.bytes=%zu", data_bytes(r));
     put_line(&w, "end");
     put_bytes(&w, r->refs, sizeof r->refs);
     put_bytes(&w, r->fallbacks, sizeof r->fallbacks);
-    put_bytes(&w, r->metrics, r->nimpls * sizeof r->metrics[0]);
+    for (size_t i = 0; i < r->nimpls; i++) {
+        const impl_metrics *m = &r->metrics[i];
+        for (int ref = 0; ref < REF_KINDS; ref++)
+            for (int d = 0; d < DIR_COUNT && row_written(r->impls[i], ref); d++)
+                put_bytes(&w, &m->err[ref][d], ROW_BYTES);
+        put_bytes(&w, &m->mono, TAIL_BYTES);
+    }
     put_bytes(&w, r->extras, r->nimpls * sizeof r->extras[0]);
+    each_xlist(r, put_xlist, &w);
     uLong crc = w.crc;
     put_line(&w, "crc32=%08lx", crc);
     return w.ok && !ferror(f) ? 0 : -1;
@@ -337,7 +454,7 @@ static int get_exact(header *h, const char *key, const char *want, const char *w
     return 0;
 }
 
-static int parse_header(header *h, scan_result *r)
+static int parse_header(header *h, scan_result *r, uint64_t *data_bytes_out)
 {
     char layout[128];
     uint64_t v;
@@ -358,13 +475,73 @@ static int parse_header(header *h, scan_result *r)
         get_exact(h, "near", near, "the near-tie lists' capacity, MPFR budget and entries") ||
         get_exact(h, "dist", DIST_KEY, "the weighted sums' distributions and fixed point") ||
         get_exact(h, "data.layout", layout, "written by a build with another data layout") ||
-        get_u64(h, "data.bytes", data_bytes(r->nimpls), data_bytes(r->nimpls), &v) ||
+        get_u64(h, "data.bytes", fixed_bytes(r) + rows_written(r) * XLISTS_PER_ROW,
+                fixed_bytes(r) + rows_written(r) * XLISTS_PER_ROW * XMAX_BYTES, data_bytes_out) ||
         /* last, so that a file from another build is first checked field by field */
         get_exact(h, "gelucheck.version", GELUCHECK_VERSION, "merge with the gelucheck that wrote it") ||
         get_exact(h, "gelucheck.commit", GELUCHECK_COMMIT, "merge with the gelucheck that wrote it"))
         return -1;
     for (size_t i = 0; i < h->n; i++)
         if (!h->e[i].used) return fail(h->err, h->errsize, "unknown key '%s'", h->e[i].key);
+    return 0;
+}
+
+/* The reading of the x buckets' lists: the bytes left, where the first error goes. */
+typedef struct {
+    const unsigned char *p, *end;
+    char *err;
+    size_t errsize;
+} xlist_reader;
+
+/* One bucket's list (the data's layout, above): its tag and count within their ranges, its bytes
+ * within the data. Its invariants are scan_result_check's. */
+static int get_xlist(near_bucket *l, void *arg)
+{
+    xlist_reader *x = arg;
+    near_bucket_init(l);
+    if (x->p == x->end) return fail(x->err, x->errsize, "the x buckets' near-tie lists end early (key 'data.bytes')");
+    unsigned tag = *x->p++;
+    if (tag == 0) return 0;
+    unsigned n = tag & XTAG_COUNT;
+    if (!(tag & XTAG_USED) || (tag & ~(XTAG_USED | XTAG_COUNT | XTAG_FLOOR | XTAG_DROPPED | XTAG_RESOLVED)) ||
+        n > NEAR_BUCKET_MAX || (n == 0 && !(tag & XTAG_FLOOR)))
+        return fail(x->err, x->errsize, "an x bucket's near-tie list with the tag 0x%02x", tag);
+    if ((size_t)(x->end - x->p) < xlist_bytes(tag))
+        return fail(x->err, x->errsize, "the x buckets' near-tie lists end early (key 'data.bytes')");
+    const unsigned char *p = x->p, *floor_at = tag & XTAG_FLOOR ? p : NULL;
+    p += floor_at ? sizeof(double) : 0;
+    if (tag & XTAG_DROPPED) memcpy(&l->dropped, p, sizeof l->dropped);
+    p += tag & XTAG_DROPPED ? sizeof(double) : 0;
+    if (tag & XTAG_RESOLVED) memcpy(&l->resolved, p, sizeof l->resolved);
+    p += tag & XTAG_RESOLVED ? sizeof(uint32_t) : 0;
+    for (unsigned k = 0; k < n; k++, p += XENTRY_BYTES) {
+        near_entry *e = &l->e[k];
+        uint32_t seq;
+        memcpy(&e->lower, p, sizeof e->lower);
+        memcpy(&e->upper, p + 8, sizeof e->upper);
+        memcpy(&seq, p + 16, sizeof seq);
+        memcpy(&e->bits, p + 20, sizeof e->bits);
+        memcpy(&e->out, p + 24, sizeof e->out);
+        e->seq = seq;
+    }
+    l->n = n;
+    if (floor_at) memcpy(&l->floor, floor_at, sizeof l->floor);
+    else l->floor = l->e[0].lower;
+    x->p = p;
+    return 0;
+}
+
+/* The x buckets' lists from [p, end), the data's last part: exactly that many bytes. The rows
+ * not written (row_written) are then copied. */
+static int parse_xlists(scan_result *r, const unsigned char *p, const unsigned char *end, char *err,
+                        size_t errsize)
+{
+    xlist_reader x = {p, end, err, errsize};
+    if (each_xlist(r, get_xlist, &x) != 0) return -1;
+    if (x.p != end) return fail(err, errsize, "bytes after the x buckets' near-tie lists (key 'data.bytes')");
+    for (size_t i = 0; i < r->nimpls; i++)
+        for (int d = 0; d < DIR_COUNT && !row_written(r->impls[i], REF_EXACT); d++)
+            r->metrics[i].err[REF_EXACT][d] = r->metrics[i].err[REF_OWN][d];
     return 0;
 }
 
@@ -400,17 +577,18 @@ int partial_parse(scan_result *r, const unsigned char *buf, size_t len, char *er
     lines[hend - hstart] = '\0';
     header h = {.err = err, .errsize = errsize, .e = calloc(max_keys(), sizeof *h.e)};
     int rc = h.e ? header_split(&h, lines, hend - hstart) : fail(err, errsize, "out of memory");
-    if (rc == 0) rc = parse_header(&h, r);
+    uint64_t nbytes = 0;
+    if (rc == 0) rc = parse_header(&h, r, &nbytes);
     free(h.e);
     free(lines);
     if (rc != 0) return -1;
     /* the data and the checksum line after it */
-    size_t data = hend + 4, nbytes = data_bytes(r->nimpls);
+    size_t data = hend + 4;
     static const char crc_key[] = "crc32=";
     size_t crc_line = sizeof crc_key - 1 + 8 + 1;
     if (len - data != nbytes + crc_line)
-        return fail(err, errsize, "data of %zu bytes where key 'data.bytes' says %zu (truncated, or bytes after it)",
-                    len - data < crc_line ? 0 : len - data - crc_line, nbytes);
+        return fail(err, errsize, "data of %zu bytes where key 'data.bytes' says %llu (truncated, or bytes after it)",
+                    len - data < crc_line ? 0 : len - data - crc_line, (unsigned long long)nbytes);
     const unsigned char *tail = buf + data + nbytes;
     uint32_t recorded = 0;
     char hex[11] = "0x";
@@ -422,20 +600,30 @@ int partial_parse(scan_result *r, const unsigned char *buf, size_t len, char *er
     if (crc != recorded)
         return fail(err, errsize, "checksum mismatch: crc32 recorded %08x, computed %08lx (the file is damaged)",
                     recorded, crc);
-    const unsigned char *p = buf + data;
+    const unsigned char *p = buf + data, *end = p + nbytes;
     memcpy(r->refs, p, sizeof r->refs);
     p += sizeof r->refs;
     memcpy(r->fallbacks, p, sizeof r->fallbacks);
     p += sizeof r->fallbacks;
-    memcpy(r->metrics, p, r->nimpls * sizeof r->metrics[0]);
-    p += r->nimpls * sizeof r->metrics[0];
+    for (size_t i = 0; i < r->nimpls; i++) {
+        impl_metrics *m = &r->metrics[i];
+        for (int ref = 0; ref < REF_KINDS; ref++)
+            for (int d = 0; d < DIR_COUNT && row_written(r->impls[i], ref); d++, p += ROW_BYTES)
+                memcpy(&m->err[ref][d], p, ROW_BYTES);
+        memcpy(&m->mono, p, TAIL_BYTES);
+        p += TAIL_BYTES;
+    }
     memcpy(r->extras, p, r->nimpls * sizeof r->extras[0]);
-    return 0;
+    p += r->nimpls * sizeof r->extras[0];
+    return parse_xlists(r, p, end, err, errsize);
 }
 
 int partial_read(scan_result *r, FILE *f, char *err, size_t errsize)
 {
-    size_t cap = max_header() + 64 + data_bytes(max_impls()) + 32;
+    /* every implementation of this build, each with all its rows */
+    size_t cap = max_header() + 64 + 2 * sizeof r->refs +
+                 max_impls() * (ROWS * (ROW_BYTES + XLISTS_PER_ROW * XMAX_BYTES) + TAIL_BYTES +
+                                sizeof(impl_extras)) + 32;
     unsigned char *buf = malloc(cap + 1);
     if (!buf) return fail(err, errsize, "out of memory");
     size_t len = fread(buf, 1, cap + 1, f);
@@ -476,6 +664,20 @@ static int check_arg_max(const span *s, const arg_max *m, const char *what)
     return 0;
 }
 
+/* The inputs of a near-tie list's entries: within the shard, their encodings those of their
+ * positions (all and range domains). NULL, or what is wrong. */
+static const char *check_entries(const span *s, const near_entry *e, uint32_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (!seq_ok(s, e[i].seq)) return "an entry outside the shard's inputs";
+        if (s->domain->kind == DOMAIN_ALL && e[i].bits != (uint32_t)e[i].seq)
+            return "an entry's input is not the one at its position";
+        if (s->domain->kind == DOMAIN_RANGE && e[i].bits != range_bits(s->domain, e[i].seq))
+            return "an entry's input is not the one at its position";
+    }
+    return NULL;
+}
+
 /* A near-tie list (near.h): its own invariants, its inputs within the shard and their encodings
  * those of their positions (all and range domains); for ULP and absolute errors (whose bounds
  * hold the computed value), the floor at most the computed maximum, whose input is among the
@@ -490,19 +692,34 @@ static int check_near(const span *s, const near_list *l, const arg_max *top, uin
      * there the floor can exceed the computed maximum: a shard wholly past x = 16 had it.) */
     if (!bad && (top->seq == UINT64_MAX) != (l->n == 0)) bad = "entries without a maximum, or the reverse";
     bool found = false;
-    for (size_t i = 0; !bad && i < l->n; i++) {
-        const near_entry *n = &l->e[i];
-        found |= n->seq == top->seq;
-        if (!seq_ok(s, n->seq)) bad = "an entry outside the shard's inputs";
-        else if (s->domain->kind == DOMAIN_ALL && n->bits != (uint32_t)n->seq)
-            bad = "an entry's input is not the one at its position";
-        else if (s->domain->kind == DOMAIN_RANGE && n->bits != range_bits(s->domain, n->seq))
-            bad = "an entry's input is not the one at its position";
-    }
+    for (size_t i = 0; i < l->n; i++) found |= l->e[i].seq == top->seq;
+    if (!bad) bad = check_entries(s, l->e, l->n);
     if (!bad && holds_computed && l->n && !found && l->dropped == -INFINITY && l->resolved == 0)
         bad = "the computed maximum's input is not among the entries";
     if (bad)
         return fail(s->err, s->errsize, "%s near ties of the %s: %s", what, kind, bad);
+    return 0;
+}
+
+/* The x buckets' lists of a row (near.h's near_bucket): their own invariants, their inputs
+ * within the shard and in their bucket, and a computed maximum in every bucket with entries. */
+static int check_xlists(const span *s, const error_metrics *e, uint64_t count, const char *what)
+{
+    static const char *const kind[X_KINDS] = {"ULP", "abs"};
+    for (int k = 0; k < X_KINDS; k++)
+        for (int b = 0; b < X_BUCKETS; b++) {
+            const near_bucket *l = &e->x_near[k][b];
+            const double *x_max = k == ERR_ULP ? e->x_max_ulp : e->x_max_abs;
+            const char *bad = near_bucket_check(l);
+            if (!bad && l->resolved > count) bad = "more entries resolved than inputs";
+            if (!bad && l->n > 0 && x_max[b] == -INFINITY) bad = "entries in a bucket without a maximum";
+            if (!bad) bad = check_entries(s, l->e, l->n);
+            for (size_t i = 0; !bad && i < l->n; i++)
+                if (x_bucket_of(float_from_bits(l->e[i].bits)) != b) bad = "an entry's input is in another bucket";
+            if (bad)
+                return fail(s->err, s->errsize, "%s near ties of x bucket %d's max %s: %s", what, b,
+                            kind[k], bad);
+        }
     return 0;
 }
 
@@ -555,7 +772,7 @@ static int check_error_row(const span *s, const error_metrics *e, uint64_t count
     const arg_max *top[ERR_KINDS] = {&e->max_ulp, &e->max_abs, &e->max_rel};
     for (int k = 0; k < ERR_KINDS; k++)
         if (check_near(s, &e->near[k], top[k], count, what, kind[k], k != ERR_REL)) return -1;
-    return 0;
+    return check_xlists(s, e, count, what);
 }
 
 static int check_impl(const span *s, const scan_result *r, size_t i)

@@ -13,12 +13,15 @@
  *   impl.1.name=erfc_f64                     impl.1 .. impl.N
  *   impl.1.target=exact
  *   impl.1.contract=max_ulp=0x1p+0 max_abs=... monotone=1 specials=1 grad_max_ulp=... grad_max_abs=...
- *   near=32 2048                             near-tie lists: capacity, MPFR budget (near.h)
+ *   near=32 2048 outputs buckets=2 256       near-tie lists: capacity, MPFR budget (near.h),
+ *                                            then the x buckets' lists' capacity and budget
  *   dist=normal(0,1) uniform[-10,10) weight=2^-70 ulp=2^-27   weighted sums (metrics.h)
- *   data.layout=x86_64-le refs=320 metrics=22016 extras=472
+ *   data.layout=x86_64-le refs=160 row=8512 metrics=192 extras=368
  *   data.bytes=44672
  *   end
- *   <data.bytes bytes: refs, fallbacks, metrics[impls], extras[impls] as this build lays them out>
+ *   <data.bytes bytes: refs, fallbacks, the metrics' rows (each up to its x buckets' lists) and
+ *    the rest per implementation, extras[impls] as this build lays them out, then every x
+ *    bucket's list as only what it holds (partial.c)>
  *   crc32=1a2b3c4d                           zlib's CRC-32 of every byte before this line
  *
  * Reading checks, in order: the format line; every key's syntax and range (unknown and missing

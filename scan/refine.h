@@ -9,9 +9,11 @@
  * A few MPFR evaluations per maximum; never in the scan's loop (except where a list overflows,
  * near.h).
  *
- * Error by x (ulp_by_x): the bucket holding a row's maximum takes the refined maximum, and no
- * bucket shows more than it; the other buckets keep the fast reference's maxima, within its
- * tolerance (1e-3 ULP, or that amount of absolute error) of the true ones. */
+ * Error by x (ulp_by_x): each x bucket keeps its own lists of the inputs that could be its
+ * largest ULP and absolute error (metrics.h's x_near, near.h's near_bucket), resolved here the
+ * same way: every bucket's maximum printed is MPFR's. Where a bucket's list went past its MPFR
+ * budget (near.h), its maximum is the best entry kept and its `dropped` a bound of the true one
+ * (accuracy's output says so, as for a row). */
 #ifndef GELUCHECK_REFINE_H
 #define GELUCHECK_REFINE_H
 
@@ -26,12 +28,18 @@ void scan_refine_maxima(scan_result *r);
  * JAX's GELUs take other code paths for a lone input) would give another one. */
 double refine_mpfr_error(gelu_target t, int d, uint32_t bits, float y, error_kind k);
 
-/* The resolver of row (m, t, d)'s near-tie list of kind k (near.h); ctx must outlive it. */
+/* The exact values already evaluated by one refinement, per target, direction and input: the
+ * rows of every implementation and the x buckets' lists share most of their inputs (refine.c). */
+typedef struct refine_cache refine_cache;
+
+/* The resolver of row (m, t, d)'s near-tie list of kind k (near.h); ctx must outlive it. cache:
+ * NULL, or the values evaluated before (the scan's resolutions of full lists take none). */
 typedef struct {
     const gelu_impl *impl;
     gelu_target t;
     int d;
     error_kind k;
+    refine_cache *cache;
 } refine_ctx;
 near_resolver refine_resolver(const refine_ctx *ctx);
 

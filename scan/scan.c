@@ -819,14 +819,42 @@ static double near_run_upper(const run_sums *s, const near_run *nr, error_kind k
     return nr->stand_in && !(b >= 1) ? 1 : b;
 }
 
+/* The lists of kind k a run of x bucket b feeds: the row's, and for ULP and absolute errors the
+ * bucket's (NULL for relative errors). */
+static inline near_bucket *near_bucket_of(error_metrics *m, int k, int b)
+{
+    return k < X_KINDS && b != X_BUCKET_NONE ? &m->x_near[k][b] : NULL;
+}
+
+/* Whether an error up to `upper` could enter the row's list l or the bucket's list xl. */
+static inline bool near_open(const near_list *l, const near_bucket *xl, double upper)
+{
+    return !near_rejects(l, upper) || (xl && !near_bucket_rejects(xl, upper));
+}
+
+/* The lower of the two lists' floors: an error below it enters neither. */
+static inline double near_floor(const near_list *l, const near_bucket *xl)
+{
+    return xl && xl->floor < l->floor ? xl->floor : l->floor;
+}
+
+/* Adds a point whose error lies in [lo, hi] to each of the two lists it could enter. */
+static inline void near_add_both(near_list *l, near_bucket *xl, double lo, double hi, uint64_t seq,
+                                 uint32_t bits, uint32_t out, const near_resolver *res)
+{
+    if (!near_rejects(l, hi)) near_add(l, lo, hi, seq, bits, out, res);
+    if (xl && !near_bucket_rejects(xl, hi)) near_bucket_add(xl, lo, hi, seq, bits, out, res);
+}
+
 /* The interval of point j's error of kind k into *lo, *hi (near_bounds with the coarse
- * tolerance, then, where it is not ruled out at once, the tight one). */
-static void near_point(const near_list *l, const refine_ctx *c, const float *x, const float *y,
-                       const point_ref *r, size_t j, double v, double *lo, double *hi)
+ * tolerance, then, where it is not ruled out at once from both lists, the tight one). */
+static void near_point(const near_list *l, const near_bucket *xl, const refine_ctx *c,
+                       const float *x, const float *y, const point_ref *r, size_t j, double v,
+                       double *lo, double *hi)
 {
     double E = near_coarse_tol(c->t, x[j], r, j);
     near_bounds(c->k, y[j], r, j, E, v, lo, hi);
-    if (near_rejects(l, *hi)) return;
+    if (!near_open(l, xl, *hi)) return;
     if (near_upper(r, j) && r->plain[j]) {
         near_upper_bounds(c->k, c->t, c->d == DIR_DERIVATIVE, x[j], y[j], r, j, lo, hi);
         return;
@@ -843,28 +871,51 @@ static void near_point(const near_list *l, const refine_ctx *c, const float *x, 
     if (tight < E) near_bounds(c->k, y[j], r, j, tight, v, lo, hi);
 }
 
-/* The row's near-tie lists given the points [a, b) of a run with tolerances nr: outputs y,
- * computed errors ulp[], abs[], rel[]; only the kinds whose lists the run's bound does not
- * rule out (want[]). The run's largest computed error goes first (it raises the floor); then
- * a point is looked at only where a quick upper bound of its error (its computed error and
- * the run's tolerances) reaches the floor. */
-static void near_scan_run(error_metrics *m, const bool want[ERR_KINDS], const refine_ctx *ctx,
-                          const float *x, const float *y, const point_ref *r, const near_run *nr,
-                          size_t a, size_t b, uint64_t seq0, const double *ulp,
-                          const double *abs, const double *rel)
+/* Past x = 4 every target's tail falls strictly. With f(x) = x·S(x) (S = Φ, σ(1.702x), σ(x),
+ * or the tanh form's σ(2u(x))), an output x has the true error x − f(x) = x·S(−x), whose slope
+ * S(−x) − x·S'(−x) is negative where x·S'(−x) > S(−x): for Φ past x = 1 (the Mills ratio
+ * Φ(−x)/φ(x) < 1/x), for σ(kx) past kx·σ(kx) = 1 (kx ≈ 1.28), for the tanh form past x ≈ 1.
+ * An output 1 of the derivative has the error f'(x) − 1 > 0: exact GELU's x·φ(x) − Φ(−x), of
+ * slope φ(x)·(2 − x²), negative past √2; σ(−kx)·(kx·σ(kx) − 1) ≈ e^{−kx}(kx − 1), falling past
+ * kx = 2; the tanh form's ≈ e^{−2u}(2x·u' − 1), falling past x ≈ 1. The relative errors divide
+ * those by f (growing) or f' (falling to 1), and fall too; ReLU's are all 0. Within one x bucket
+ * (one binade past x = 1/8, so one ULP of f or f') each error of such a point then falls with x:
+ * only a run's first such point can be a maximum of its bucket or row, or the first input
+ * reaching one. */
+#define NEAR_TAIL_X 4.0f
+static inline bool near_tail_point(int d, float x, float y)
+{
+    return x >= NEAR_TAIL_X && float_bits(y) == float_bits(d == DIR_FORWARD ? x : 1.0f);
+}
+
+/* Whether list l's first entry is certainly infinite and so is its floor: an input already seen
+ * (earlier in the domain: within a phase, a worker's blocks come in order) certainly has an
+ * infinite error, and a later one can only tie it and lose (first input). */
+#define NEAR_SETTLED(l) ((l)->floor == INFINITY && (l)->n > 0 && (l)->e[0].lower == INFINITY)
+
+/* The row's near-tie lists, and those of the run's x bucket `bucket` (ULP and absolute), given
+ * the points [a, b) of a run with tolerances nr: outputs y, computed errors ulp[], abs[], rel[];
+ * only the kinds whose lists the run's bound does not rule out (want[]). The run's largest
+ * computed error goes first (it raises the floors); then a point is looked at only where a
+ * quick upper bound of its error (its computed error and the run's tolerances) reaches the
+ * lower of the two floors (the bucket's, but where the probes raised the row's less). */
+static void near_scan_run(error_metrics *m, int bucket, const bool want[ERR_KINDS],
+                          const refine_ctx *ctx, const float *x, const float *y,
+                          const point_ref *r, const near_run *nr, size_t a, size_t b,
+                          uint64_t seq0, const double *ulp, const double *abs, const double *rel)
 {
     const double *v[ERR_KINDS] = {ulp, abs, rel};
     const double up = 1 + 0x1p-46;
     for (int k = 0; k < ERR_KINDS; k++) {
         if (!want[k]) continue;
         near_list *l = &m->near[k];
-        /* An entry certainly infinite: an input already seen (earlier in the domain: within a
-         * phase, a worker's blocks come in order) certainly has an infinite error, and a later
-         * one can only tie it and lose (first input). Below GELU's lower threshold the relative
-         * error of any output that is not ±0 is such (|f(x)| under the smallest double past
-         * x ≈ −39), and these were looked at one by one. (A floor of +inf alone is not enough:
-         * one raised by the probes, seed_floors, comes from an input anywhere in the part.) */
-        if (l->floor == INFINITY && l->n > 0 && l->e[0].lower == INFINITY) continue;
+        near_bucket *xl = near_bucket_of(m, k, bucket);
+        /* An entry certainly infinite (NEAR_SETTLED) in both lists. Below GELU's lower threshold
+         * the relative error of any output that is not ±0 is such (|f(x)| under the smallest
+         * double past x ≈ −39), and these were looked at one by one. (A floor of +inf alone is
+         * not enough: one raised by the probes, seed_floors, comes from an input anywhere in
+         * the part, or the bucket.) */
+        if (NEAR_SETTLED(l) && (!xl || NEAR_SETTLED(xl))) continue;
         near_resolver res = refine_resolver(&ctx[k]);
         const double *e = v[k];
         /* the maxima of groups of 16 points: a group whose maximum cannot reach the floor is
@@ -883,8 +934,8 @@ static void near_scan_run(error_metrics *m, const bool want[ERR_KINDS], const re
             size_t q = 0;
             while (gmax[q] != top) q++;
             size_t j = run_first(e, a + 16 * q, top);
-            near_point(l, &ctx[k], x, y, r, j, e[j], &lo, &hi);
-            if (!near_rejects(l, hi)) near_add(l, lo, hi, seq0 + j, float_bits(x[j]), float_bits(y[j]), &res);
+            near_point(l, xl, &ctx[k], x, y, r, j, e[j], &lo, &hi);
+            near_add_both(l, xl, lo, hi, seq0 + j, float_bits(x[j]), float_bits(y[j]), &res);
         }
         /* the quick bound: v·scale + add (near_run_upper's per point), a group at a time */
         double scale = k == ERR_REL ? nr->rel_scale * up : up;
@@ -905,47 +956,55 @@ static void near_scan_run(error_metrics *m, const bool want[ERR_KINDS], const re
          * thresholds hold for a row whose outputs are not the correctly rounded ones (+0 for −0:
          * ten of the default derivatives below x ≈ −14), and they made those regions about five
          * times dearer to scan. */
+        /* The same holds short of the upper threshold for an output x (forward) or 1
+         * (derivative) at x ≥ NEAR_TAIL_X (near_tail_point): past the x bucket holding the
+         * row's maximum such runs are near ties at the fast reference's resolution (their
+         * errors, ~1e-7 ULP at x ≈ 7.4 for exact GELU, change by less than the enclosure's
+         * bound over thousands of inputs), and every one of them was resolved with MPFR. */
         bool past_taken = false;
         for (size_t q = 0; q < ng; q++) {
             double bound = gmax[q] * scale + add;
-            if (!(bound >= l->floor) && !stand_in_rel) continue;
-            if (!stand_in_rel && near_rejects(l, bound)) continue; /* ties an earlier entry */
+            if (!(bound >= near_floor(l, xl)) && !stand_in_rel) continue;
+            if (!stand_in_rel && !near_open(l, xl, bound)) continue; /* ties an earlier entry */
             size_t g = a + 16 * q, end = g + 16 < b ? g + 16 : b;
             for (size_t j = g; j < end; j++) {
                 bool stand_in_point = stand_in_rel && near_stand_in(r, j);
-                if ((near_stand_in(r, j) || near_upper(r, j)) && float_bits(y[j]) == float_bits(r->cr[j])) {
+                if (((near_stand_in(r, j) || near_upper(r, j)) && float_bits(y[j]) == float_bits(r->cr[j])) ||
+                    near_tail_point(ctx[k].d, x[j], y[j])) {
                     if (past_taken) continue;
                     past_taken = true;
                 } else if (j > a && j + 1 < b && near_stand_in(r, j) && near_stand_in(r, j - 1) &&
                            near_stand_in(r, j + 1) && float_bits(y[j]) == float_bits(y[j - 1]) &&
                            float_bits(y[j]) == float_bits(y[j + 1]))
                     continue;
-                if (!(e[j] * scale + add >= l->floor) && !stand_in_point)
+                if (!(e[j] * scale + add >= near_floor(l, xl)) && !stand_in_point)
                     continue;
-                near_point(l, &ctx[k], x, y, r, j, e[j], &lo, &hi);
-                if (!near_rejects(l, hi)) near_add(l, lo, hi, seq0 + j, float_bits(x[j]), float_bits(y[j]), &res);
+                near_point(l, xl, &ctx[k], x, y, r, j, e[j], &lo, &hi);
+                near_add_both(l, xl, lo, hi, seq0 + j, float_bits(x[j]), float_bits(y[j]), &res);
             }
         }
     }
 }
 
-/* Which lists of m a run k, [a, b), with computed maxima s (upper bounds) could change: by the
- * run's coarse tolerances, then by its tight ones (into *nr). */
-static bool near_wanted(const error_metrics *m, const run_sums *s, const point_ref *r,
-                        const float *x, size_t k, size_t a, size_t b, bool stand_in_nonzero,
+/* Which lists of m (the row's, and those of the run's x bucket) a run k, [a, b), with computed
+ * maxima s (upper bounds) could change: by the run's coarse tolerances, then by its tight ones
+ * (into *nr). */
+static bool near_wanted(error_metrics *m, const run_sums *s, const point_ref *r, const float *x,
+                        size_t k, size_t a, size_t b, int bucket, bool stand_in_nonzero,
                         bool cr_outputs, bool want[ERR_KINDS], const near_run **nr)
 {
     bool any = false;
     *nr = &r->near[k];
     for (int e = 0; e < ERR_KINDS; e++)
-        any |= want[e] = !near_rejects(&m->near[e], near_run_upper(s, *nr, (error_kind)e,
-                                                                   stand_in_nonzero, cr_outputs));
+        any |= want[e] = near_open(&m->near[e], near_bucket_of(m, e, bucket),
+                                   near_run_upper(s, *nr, (error_kind)e, stand_in_nonzero, cr_outputs));
     if (!any) return false;
     *nr = near_tight_run(r, x, k, a, b);
     any = false;
     for (int e = 0; e < ERR_KINDS; e++)
-        any |= want[e] = want[e] && !near_rejects(&m->near[e], near_run_upper(s, *nr, (error_kind)e,
-                                                                             stand_in_nonzero, cr_outputs));
+        any |= want[e] = want[e] && near_open(&m->near[e], near_bucket_of(m, e, bucket),
+                                              near_run_upper(s, *nr, (error_kind)e,
+                                                             stand_in_nonzero, cr_outputs));
     return any;
 }
 
@@ -1041,8 +1100,9 @@ static void row_metrics(scan_worker *w, error_metrics *m, const float *x, const 
             for (; q < w->nmis && w->mis[q] < b; q++)
                 stand_in_nonzero |= near_stand_in(r, w->mis[q]) && y[w->mis[q]] != 0;
             const near_run *nr;
-            if (x_finite && near_wanted(m, &s, r, x, k, a, b, stand_in_nonzero, q == q0, want, &nr))
-                near_scan_run(m, want, ctx, x, y, r, nr, a, b, seq0, w->ulp, w->abs, w->rel);
+            int xb = w->x_bucket[a];
+            if (x_finite && near_wanted(m, &s, r, x, k, a, b, xb, stand_in_nonzero, q == q0, want, &nr))
+                near_scan_run(m, xb, want, ctx, x, y, r, nr, a, b, seq0, w->ulp, w->abs, w->rel);
         }
         if (dir == DIR_FORWARD) {
             criteria_counts c = {0};
@@ -1067,8 +1127,9 @@ static void row_metrics(scan_worker *w, error_metrics *m, const float *x, const 
             if (w->run_weighted[k])
                 for (int d = 0; d < DIST_COUNT; d++) dist_add(&m->dist[d], &r->cr_dist[k][d]);
             const near_run *nr;
-            if (x_finite && near_wanted(m, cs, r, x, k, a, b, false, true, want, &nr))
-                near_scan_run(m, want, ctx, x, r->cr, r, nr, a, b, seq0, r->cr_ulp, r->cr_abs,
+            int xb = w->x_bucket[a];
+            if (x_finite && near_wanted(m, cs, r, x, k, a, b, xb, false, true, want, &nr))
+                near_scan_run(m, xb, want, ctx, x, r->cr, r, nr, a, b, seq0, r->cr_ulp, r->cr_abs,
                               r->cr_rel);
             continue;
         }
@@ -1100,7 +1161,8 @@ static void row_metrics(scan_worker *w, error_metrics *m, const float *x, const 
          * where they could beat m's, the run's errors in full give the exact maxima. */
         bool beats = x_finite && run_beats_maxima(m, &s, w->x_bucket[a]);
         const near_run *nr = NULL;
-        bool near = x_finite && near_wanted(m, &s, r, x, k, a, b, stand_in_nonzero, false, want, &nr);
+        bool near = x_finite && near_wanted(m, &s, r, x, k, a, b, w->x_bucket[a], stand_in_nonzero,
+                                            false, want, &nr);
         if (beats || near) {
             memcpy(w->ulp + a, r->cr_ulp + a, (b - a) * sizeof *w->ulp);
             memcpy(w->abs + a, r->cr_abs + a, (b - a) * sizeof *w->abs);
@@ -1127,7 +1189,9 @@ static void row_metrics(scan_worker *w, error_metrics *m, const float *x, const 
             error_metrics_fold(m, seq0, x, a, b, w->range[a], w->x_bucket[a], x_finite, &s,
                                NULL, NULL, NULL);
         }
-        if (near) near_scan_run(m, want, ctx, x, y, r, nr, a, b, seq0, w->ulp, w->abs, w->rel);
+        if (near)
+            near_scan_run(m, w->x_bucket[a], want, ctx, x, y, r, nr, a, b, seq0, w->ulp, w->abs,
+                          w->rel);
     }
     if (dir == DIR_FORWARD) {
         criteria_counts c = r->cr_criteria;
@@ -1162,14 +1226,14 @@ static void run_impl(scan_worker *w, size_t i, size_t n, bool has_prev, uint64_t
         lap(w, &t0, &w->prof.kernel[i][d]);
         const point_ref *own = w->ref[impl->target][d];
         if (exact_row) {
-            const refine_ctx c[ERR_KINDS] = {{impl, GELU_TARGET_EXACT, d, ERR_ULP},
-                                             {impl, GELU_TARGET_EXACT, d, ERR_ABS},
-                                             {impl, GELU_TARGET_EXACT, d, ERR_REL}};
+            const refine_ctx c[ERR_KINDS] = {{impl, GELU_TARGET_EXACT, d, ERR_ULP, NULL},
+                                             {impl, GELU_TARGET_EXACT, d, ERR_ABS, NULL},
+                                             {impl, GELU_TARGET_EXACT, d, ERR_REL, NULL}};
             row_metrics(w, &m->err[REF_EXACT][d], x, y, w->ref[GELU_TARGET_EXACT][d], n, seq0, c);
         }
-        const refine_ctx c[ERR_KINDS] = {{impl, impl->target, d, ERR_ULP},
-                                         {impl, impl->target, d, ERR_ABS},
-                                         {impl, impl->target, d, ERR_REL}};
+        const refine_ctx c[ERR_KINDS] = {{impl, impl->target, d, ERR_ULP, NULL},
+                                         {impl, impl->target, d, ERR_ABS, NULL},
+                                         {impl, impl->target, d, ERR_REL, NULL}};
         row_metrics(w, &m->err[REF_OWN][d], x, y, own, n, seq0, c); /* leaves own's w->mis */
         /* Where y is correctly rounded and the correctly rounded values pass a check, y passes
          * it: only the points (and pairs) touching a mismatch, and the seam, are checked. */
@@ -1289,9 +1353,14 @@ static void merge_impl_metrics(const gelu_impl *impl, impl_metrics *dst, const i
         gelu_target t = ref == REF_OWN ? impl->target : GELU_TARGET_EXACT;
         for (int d = 0; d < DIR_COUNT; d++)
             for (int k = 0; k < ERR_KINDS; k++) {
-                refine_ctx c = {impl, t, d, (error_kind)k};
+                refine_ctx c = {impl, t, d, (error_kind)k, NULL};
                 near_resolver r = refine_resolver(&c);
-                near_merge(&dst->err[ref][d].near[k], &src->err[ref][d].near[k], &r);
+                error_metrics *de = &dst->err[ref][d];
+                const error_metrics *se = &src->err[ref][d];
+                near_merge(&de->near[k], &se->near[k], &r);
+                for (int b = 0; k < X_KINDS && b < X_BUCKETS; b++)
+                    if (se->x_near[k][b].floor != -INFINITY) /* (an untouched bucket adds nothing) */
+                        near_bucket_merge(&de->x_near[k][b], &se->x_near[k][b], &r);
             }
     }
 }
@@ -1338,21 +1407,34 @@ static uint64_t group_of_claim(const scan_shared *sh, uint64_t c)
     return j / (PROBE_STRIDE - 1) * PROBE_STRIDE + 1 + j % (PROBE_STRIDE - 1);
 }
 
-/* w's main part's floors raised to the largest of every worker's probe part (all probes done). */
+/* w's main part's floors raised to the largest of every worker's probe part (all probes done):
+ * the rows' lists, and each x bucket's (a bucket's floor is a lower bound of the true error of
+ * an input of that bucket, so of the bucket's maximum). */
 static void seed_floors(scan_worker *w)
 {
     const scan_shared *sh = w->sh;
     for (size_t i = 0; i < sh->cfg->nimpls; i++)
         for (int r = 0; r < REF_KINDS; r++)
-            for (int d = 0; d < DIR_COUNT; d++)
+            for (int d = 0; d < DIR_COUNT; d++) {
+                error_metrics *main = &w->main_part->metrics[i].err[r][d];
                 for (int k = 0; k < ERR_KINDS; k++) {
                     double f = -INFINITY;
                     for (unsigned q = 0; q < sh->nworkers; q++) {
                         double g = sh->workers[q]->probe_part->metrics[i].err[r][d].near[k].floor;
                         f = g > f ? g : f;
                     }
-                    near_raise_floor(&w->main_part->metrics[i].err[r][d].near[k], f);
+                    near_raise_floor(&main->near[k], f);
                 }
+                for (int k = 0; k < X_KINDS; k++)
+                    for (int b = 0; b < X_BUCKETS; b++) {
+                        double f = -INFINITY;
+                        for (unsigned q = 0; q < sh->nworkers; q++) {
+                            double g = sh->workers[q]->probe_part->metrics[i].err[r][d].x_near[k][b].floor;
+                            f = g > f ? g : f;
+                        }
+                        near_bucket_raise_floor(&main->x_near[k][b], f);
+                    }
+            }
 }
 
 static void *worker_main(void *arg)
@@ -1640,8 +1722,9 @@ int scan_run(const scan_config *cfg, scan_result *result, const char **error)
         return -1;
     }
     unsigned nthreads = cfg->threads ? cfg->threads : online_cpus();
-    /* no more workers than blocks: each holds a whole partial result (~1.4 MB), so 1024
-     * threads on a 100-input sample took 1.4 GiB */
+    /* no more workers than blocks: each holds two whole results (its probe and main parts,
+     * 216 KB per implementation with the x buckets' near-tie lists; ~1.4 MB in all before them,
+     * when 1024 threads on a 100-input sample took 1.4 GiB) */
     if (nthreads > sh.end_block - sh.first_block)
         nthreads = (unsigned)(sh.end_block - sh.first_block > 0 ? sh.end_block - sh.first_block : 1);
     scan_worker **w = calloc(nthreads, sizeof *w);

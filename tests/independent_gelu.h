@@ -4,6 +4,7 @@
 #ifndef GELUCHECK_INDEPENDENT_GELU_H
 #define GELUCHECK_INDEPENDENT_GELU_H
 
+#include <math.h>
 #include <mpfr.h>
 #include <stdbool.h>
 
@@ -59,6 +60,18 @@ static inline double independent_error(float x, float y, bool grad, bool rel)
 static inline double independent_ulp_error(float x, float y, bool grad)
 {
     return independent_error(x, y, grad, false);
+}
+
+/* |y − f(x)|, at 400 bits. */
+static inline double independent_abs_error(float x, float y, bool grad)
+{
+    mpfr_t v;
+    mpfr_init2(v, 400);
+    independent_gelu(v, x, grad);
+    mpfr_sub_d(v, v, (double)y, MPFR_RNDN);
+    double r = fabs(mpfr_get_d(v, MPFR_RNDN));
+    mpfr_clear(v);
+    return r;
 }
 
 #endif

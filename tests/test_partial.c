@@ -115,21 +115,25 @@ Test(partial, every_header_field_is_range_checked)
         {"domain=range 0x3f800000", "domain=range 0x3f900000", "is not a range LO <= HI"},
         {"domain=range", "domain=ranges", "key 'domain': 'ranges"},
         {"impls=2", "impls=100000", "key 'impls': '100000' is not an integer from 1 to "}, /* the registry's size */
-        {"impls=2", "impls=1", "key 'data.bytes': '"},
+        {"impls=2", "impls=1", "unknown key 'impl.2.name'"},
         {"impls=2", "impls=3", "key 'impl.3.name' is missing"},
         {"impl.2.name=tanh_libm", "impl.2.name=made_up", "key 'impl.2.name': 'made_up' is not an implementation of this build"},
         {"impl.2.name=tanh_libm", "impl.2.name=erfc_f64", "key 'impl.2.name': 'erfc_f64' is listed twice"},
         {"impl.2.target=tanh", "impl.2.target=exact", "key 'impl.2.target': 'exact', but tanh_libm's target in this build is 'tanh'"},
         {"monotone=0", "monotone=1", "key 'impl.2.contract': "},
-        {"data.bytes=", "data.bytes=1", "key 'data.bytes': '1"},
+        {"data.bytes=", "data.bytes=1", "where key 'data.bytes' says 1"},
+        {"data.bytes=", "data.bytes=99999999999", "key 'data.bytes': '99999999999"},
         {"gelucheck.commit=", "gelucheck.commit=x", "key 'gelucheck.commit': 'x"},
         {"x86_64-le", "x86_64-be", "key 'data.layout': 'x86_64-be refs"},
         {"gelucheck-partial 2", "gelucheck-partial 1", "partial format '1', this gelucheck reads format 2"},
         {"gelucheck-partial 2", "gelucheck-partia 2", "not a gelucheck partial result"},
         {"\nend\n", "\nend \n", "header line longer than 1024 bytes"},
         /* a file from before the near-tie entries kept their outputs (refine would take a
-         * zero output's error) */
-        {"near=32 2048 outputs", "near=32 2048", "key 'near': '32 2048'"},
+         * zero output's error), and one from before the x buckets' lists (their maxima would
+         * be the enclosure's) */
+        {"near=32 2048 outputs buckets=2 256", "near=32 2048", "key 'near': '32 2048', but"},
+        {"near=32 2048 outputs buckets=2 256", "near=32 2048 outputs",
+         "key 'near': '32 2048 outputs', but this gelucheck has '32 2048 outputs buckets=2 256'"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         bytes e = edit(&b, cases[i].from, cases[i].to);
@@ -180,7 +184,7 @@ Test(partial, broken_invariants_are_refused_with_a_right_checksum)
         "erfc_f64 forward vs own target: 16385 inputs counted where the run has 16384",
         "a count (finite, correctly rounded, criteria) exceeds",
         "tanh_libm derivative vs own target max ULP: maximum nan",
-        "erfc_f64 forward vs exact max abs: maximum",
+        "tanh_libm forward vs exact max abs: maximum",
         "tanh_libm monotonicity: 3 violations with 11 listed",
         "erfc_f64: 15 special values failed",
         "MPFR fallbacks of",
@@ -192,8 +196,14 @@ Test(partial, broken_invariants_are_refused_with_a_right_checksum)
         "near ties of the max ULP: an unused entry is not zero",
         "near ties of the max abs: an entry outside the shard's inputs",
         "the normal-weighted sums exceed their bounds",
+        /* the x buckets' lists */
+        "near ties of x bucket 135's max ULP: an entry's input is in another bucket",
+        "near ties of x bucket 136's max abs: entries without a floor, or a floor without entries",
+        "near ties of x bucket 136's max ULP: an entry outside the shard's inputs",
+        "near ties of x bucket 137's max abs: entries in a bucket without a maximum",
     };
-    for (int c = 0; c < 15; c++) {
+    int xb = x_bucket_of(1.0f); /* 136: [1, 1.125), where shard 1 of 3 lies */
+    for (int c = 0; c < 19; c++) {
         cr_assert_eq(scan_result_copy(r, orig), 0);
         error_metrics *e = &r->metrics[0].err[REF_OWN][DIR_FORWARD];
         switch (c) {
@@ -201,7 +211,7 @@ Test(partial, broken_invariants_are_refused_with_a_right_checksum)
         case 1: e->count++; break;
         case 2: e->correctly_rounded = e->count + 1; break;
         case 3: r->metrics[1].err[REF_OWN][DIR_DERIVATIVE].max_ulp.value = NAN; break;
-        case 4: r->metrics[0].err[REF_EXACT][DIR_FORWARD].max_abs.seq = r->inputs + 5; break;
+        case 4: r->metrics[1].err[REF_EXACT][DIR_FORWARD].max_abs.seq = r->inputs + 5; break;
         case 5: r->metrics[1].mono.violations = 3; r->metrics[1].mono.nlisted = 11; break;
         case 6: r->extras[0].nspecial_failed[0] = 15; break;
         case 7: r->fallbacks[0][0] = r->refs[0][0] + 1; break;
@@ -212,6 +222,10 @@ Test(partial, broken_invariants_are_refused_with_a_right_checksum)
         case 12: e->near[ERR_ULP].e[NEAR_MAX - 1].seq = 7; break;
         case 13: e->near[ERR_ABS].e[0].seq = r->inputs + 1; break;
         case 14: e->dist[DIST_NORMAL].weight = (u128)1 << 91; break;
+        case 15: e->x_near[ERR_ULP][xb - 1] = e->x_near[ERR_ULP][xb]; e->x_max_ulp[xb - 1] = 0; break;
+        case 16: e->x_near[ERR_ABS][xb].n = 0; memset(e->x_near[ERR_ABS][xb].e, 0, sizeof e->x_near[0][0].e); break;
+        case 17: e->x_near[ERR_ULP][xb].e[0].seq = r->inputs + 1; break;
+        case 18: e->x_near[ERR_ABS][xb + 1] = e->x_near[ERR_ABS][xb]; break;
         }
         bytes b = to_bytes(r);
         char err[512] = "";

@@ -14,6 +14,7 @@
 #include <math.h>
 #include <mpfr.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "accuracy_csv.h"
 #include "reference.h"
@@ -21,7 +22,7 @@
 #include "scan.h"
 #include "independent_gelu.h"
 
-extern const gelu_impl gelu_impl_erfc_accurate;
+extern const gelu_impl gelu_impl_erfc_accurate, gelu_impl_cr;
 
 static void check(float x, bool grad)
 {
@@ -232,22 +233,40 @@ Test(refine, threads_and_shards_give_the_same_refined_maxima, .timeout = 300)
     scan_result_free(acc);
 }
 
-/* Correctly rounded outputs on [12, 12 + n steps]: every output is x, its error x·Q(x) far below
- * the enclosure's tolerance (about 3e-8 ULP there), so every input is a near tie of the maximum:
- * the list overflows and is resolved with MPFR in the scan; the refined maximum and its first
- * input are those of a slow loop over every input (the error computed independently, above).
- * Past the MPFR budget (near.h), the list keeps a bound instead, at least the true maximum. */
+/* The correctly rounded GELU's successor: on [12, 13) (where GELU rounds to x), x's. */
+static void successor_forward(const float *x, float *y, size_t n)
+{
+    cr_forward(x, y, n);
+    for (size_t i = 0; i < n; i++) y[i] = float_from_bits(float_bits(y[i]) + 1);
+}
+
+/* The successor of the correctly rounded output on [12, 12 + n steps]: every error is 1 ULP
+ * plus x·Q(x), which is far below the enclosure's tolerance (about 3e-8 ULP there), so every
+ * input is a near tie of the maximum (an output x itself would be one the scan knows falls with
+ * x, scan.c's near_tail_point): the list overflows and is resolved with MPFR in the scan; the
+ * refined maximum and its first input are those of a slow loop over every input (the error
+ * computed independently, above). Past the MPFR budget (near.h), the list keeps a bound instead,
+ * at least the true maximum. */
 static void check_tiny_errors(uint32_t n, bool past_budget)
 {
+    static const gelu_impl successor = {.name = "successor", .target = GELU_TARGET_EXACT,
+                                        .forward = successor_forward, .derivative = cr_forward,
+                                        .contract = {2, INFINITY, true, false, INFINITY, INFINITY},
+                                        .origin = "test: near ties of 1 ULP"};
+    const gelu_impl *impls[] = {&successor};
     const float lo = 0x1.8p3f, hi = float_from_bits(float_bits(lo) + n - 1);
-    scan_result *r = scan_planted(lo, hi, 2, 0, 1);
+    scan_config cfg = {.impls = impls, .nimpls = 1, .threads = 2, .shard_n = 1,
+                       .domain = {.kind = DOMAIN_RANGE, .lo = lo, .hi = hi}};
+    scan_result *r = calloc(1, sizeof *r);
+    const char *error = NULL;
+    cr_assert_eq(scan_run(&cfg, r, &error), 0, "%s", error ? error : "");
     scan_refine_maxima(r);
     const error_metrics *e = &r->metrics[0].err[REF_OWN][DIR_FORWARD];
     double best = -1;
     uint32_t first = 0;
     for (uint32_t b = float_bits(lo); b <= float_bits(hi); b++) {
         float x = float_from_bits(b), y;
-        cr_forward(&x, &y, 1);
+        successor_forward(&x, &y, 1);
         double u = independent_ulp_error(x, y, false);
         if (u > best) {
             best = u;
@@ -255,6 +274,12 @@ static void check_tiny_errors(uint32_t n, bool past_budget)
         }
     }
     cr_expect_gt(e->near[ERR_ULP].resolved, 0, "the list overflowed: the test bites");
+    /* the x bucket [12, 12.125): its list (2 entries, 256 resolutions) went past its budget; it
+     * shows the row's maximum, and its bound holds it */
+    const near_bucket *xl = &e->x_near[ERR_ULP][x_bucket_of(lo)];
+    cr_expect_neq(xl->dropped, -INFINITY, "the bucket's list went past its budget");
+    cr_expect_geq(xl->dropped, best, "the bucket's bound %.17g holds the maximum %.17g", xl->dropped, best);
+    cr_expect_eq(e->x_max_ulp[x_bucket_of(lo)], e->max_ulp.value);
     if (past_budget) {
         cr_expect_geq(e->near[ERR_ULP].dropped, best, "the bound %.17g holds the maximum %.17g",
                       e->near[ERR_ULP].dropped, best);
@@ -278,4 +303,123 @@ Test(refine, overflowing_lists_give_the_maximum_of_every_input, .timeout = 300)
 Test(refine, lists_past_the_budget_keep_a_bound_of_the_maximum, .timeout = 300)
 {
     check_tiny_errors(NEAR_BUDGET + 200, true);
+}
+
+/* ---- the x buckets' maxima (ulp_by_x.csv) */
+
+/* Found by a search of [−0x1.812p-1, −0x1.8p-1] (near x_min, where the derivative's enclosure is
+ * loosest) for derivative outputs 2 binary32 steps above the correctly rounded one whose MPFR
+ * error is just above 2 ULP; all in the x bucket [−0.875, −0.75):
+ *   2.00029136 at −0x1.80b1c4p-1 and 2.00011363 at −0x1.80315ep-1: within 1e-3 ULP (the
+ *     enclosure's coarse tolerance) of each other;
+ *   2.00057064 at −0x1.807846p-1 and 2.00057019 at −0x1.807bd8p-1 (first in the domain): within
+ *     the enclosure's own bound there too (about 1e-5 ULP), so the bucket's list keeps both.
+ * The row's maximum, 8 steps above, is at BX_TOP in the next bucket [−0.75, −0.625): the
+ * planted pair's bucket is not the maximum's. */
+static const float BX_TOP = -0x1.7ff8p-1f;
+static float bx1, bx2; /* the pair planted: bx1's error the larger */
+/* From below the pairs to past BX_TOP: 153 blocks, so that a whole run has probes (scan.c) */
+static const float BX_LO = -0x1.8120p-1f, BX_HI = -0x1.6ep-1f;
+
+/* The correctly rounded derivative (the cr kernels, fast), moved at the planted inputs. */
+static void bucket_planted_derivative(const float *x, float *y, size_t n)
+{
+    gelu_impl_cr.derivative(x, y, n);
+    for (size_t i = 0; i < n; i++) {
+        uint32_t b = float_bits(x[i]);
+        int steps = b == float_bits(bx1) || b == float_bits(bx2) ? 2 : b == float_bits(BX_TOP) ? 8 : 0;
+        y[i] = float_from_bits(float_bits(y[i]) + steps);
+    }
+}
+
+static void bucket_planted_forward(const float *x, float *y, size_t n) { gelu_impl_cr.forward(x, y, n); }
+
+static const gelu_impl bucket_planted = {.name = "bucket_planted", .target = GELU_TARGET_EXACT,
+                                         .forward = bucket_planted_forward, .derivative = bucket_planted_derivative,
+                                         .contract = {0.5, INFINITY, true, true, INFINITY, INFINITY},
+                                         .origin = "test: near ties in an x bucket"};
+
+static scan_result *scan_buckets(unsigned threads, unsigned k, unsigned n)
+{
+    const gelu_impl *impls[] = {&bucket_planted};
+    scan_config cfg = {.impls = impls, .nimpls = 1, .grad = true, .threads = threads, .shard_k = k,
+                       .shard_n = n, .domain = {.kind = DOMAIN_RANGE, .lo = BX_LO, .hi = BX_HI}};
+    scan_result *r = calloc(1, sizeof *r);
+    const char *error = NULL;
+    cr_assert_eq(scan_run(&cfg, r, &error), 0, "%s", error ? error : "");
+    return r;
+}
+
+/* The planted pair (p1's error the larger) gives its bucket's maximum as MPFR's at p1, ULP and
+ * absolute, the same bits with 1 and 2 threads and 4 shards merged; both_kept: the pair is
+ * within the enclosure's own bound, so the bucket's list holds both before refinement. */
+static void check_bucket_pair(float p1, float p2, bool both_kept)
+{
+    bx1 = p1;
+    bx2 = p2;
+    float y1, y2, yt;
+    bucket_planted_derivative(&bx1, &y1, 1);
+    bucket_planted_derivative(&bx2, &y2, 1);
+    bucket_planted_derivative(&BX_TOP, &yt, 1);
+    double e1 = independent_ulp_error(bx1, y1, true), e2 = independent_ulp_error(bx2, y2, true);
+    double top = independent_ulp_error(BX_TOP, yt, true);
+    cr_assert(e1 > e2 && e1 - e2 < 1e-3 && e2 > 2, "the planted errors %.9g and %.9g are near ties", e1, e2);
+    int b = x_bucket_of(bx1);
+    cr_assert(b == x_bucket_of(bx2) && b != x_bucket_of(BX_TOP), "one bucket, not the maximum's");
+
+    scan_result *one = scan_buckets(1, 0, 1);
+    const error_metrics *e = &one->metrics[0].err[REF_OWN][DIR_DERIVATIVE];
+    double scanned = e->x_max_ulp[b];
+    const near_bucket *l = &e->x_near[ERR_ULP][b];
+    bool both = l->n == 2 && ((l->e[0].bits == float_bits(bx1) && l->e[1].bits == float_bits(bx2)) ||
+                              (l->e[0].bits == float_bits(bx2) && l->e[1].bits == float_bits(bx1)));
+    if (both_kept) cr_expect(both, "the bucket's list keeps both inputs (%u entries)", l->n);
+    scan_refine_maxima(one);
+    cr_expect(fabs(e->max_ulp.value - top) <= 1e-15 * top, "the row's maximum %.17g, MPFR's %.17g",
+              e->max_ulp.value, top);
+    cr_expect(fabs(e->x_max_ulp[b] - e1) <= 1e-15 * e1, "bucket [%g, %g): %.17g, MPFR's at %a %.17g (at %a %.17g)",
+              -0.875, -0.75, e->x_max_ulp[b], (double)bx1, e1, (double)bx2, e2);
+    cr_expect(fabs(scanned - e1) > 1e-12 * e1,
+              "the scan's own %.17g is already MPFR's %.17g: the test does not bite", scanned, e1);
+    double a1 = independent_abs_error(bx1, y1, true), a2 = independent_abs_error(bx2, y2, true);
+    double amax = a1 > a2 ? a1 : a2;
+    cr_expect(fabs(e->x_max_abs[b] - amax) <= 1e-15 * amax, "abs: %.17g, MPFR's %.17g", e->x_max_abs[b], amax);
+
+    /* the same bits with 2 threads, and from 4 shards merged in reverse */
+    scan_result *two = scan_buckets(2, 0, 1), *acc = scan_buckets(1, 3, 4);
+    for (unsigned k = 3; k-- > 0;) {
+        scan_result *part = scan_buckets(2, k, 4);
+        const char *error = NULL;
+        cr_assert_eq(scan_result_merge(acc, part, &error), 0, "%s", error ? error : "");
+        scan_result_free(part);
+    }
+    scan_refine_maxima(two);
+    scan_refine_maxima(acc);
+    for (int d = 0; d < DIR_COUNT; d++) {
+        const error_metrics *a = &one->metrics[0].err[REF_OWN][d], *t = &two->metrics[0].err[REF_OWN][d],
+                            *s = &acc->metrics[0].err[REF_OWN][d];
+        cr_expect_eq(memcmp(a->x_max_ulp, t->x_max_ulp, sizeof a->x_max_ulp), 0, "2 threads: ULP by x differs");
+        cr_expect_eq(memcmp(a->x_max_abs, t->x_max_abs, sizeof a->x_max_abs), 0, "2 threads: abs by x differs");
+        cr_expect_eq(memcmp(a->x_max_ulp, s->x_max_ulp, sizeof a->x_max_ulp), 0, "4 shards: ULP by x differs");
+        cr_expect_eq(memcmp(a->x_max_abs, s->x_max_abs, sizeof a->x_max_abs), 0, "4 shards: abs by x differs");
+    }
+    char *ca = csv_of(one), *cb = csv_of(two), *cc = csv_of(acc);
+    cr_expect_str_eq(ca, cb);
+    cr_expect_str_eq(ca, cc);
+    free(ca);
+    free(cb);
+    free(cc);
+    scan_result_free(one);
+    scan_result_free(two);
+    scan_result_free(acc);
+}
+
+Test(refine, an_x_bucket_maximum_is_mpfrs_among_near_ties, .timeout = 300)
+{
+    check_bucket_pair(-0x1.80b1c4p-1f, -0x1.80315ep-1f, false); /* 2.0003 and 2.0001 ULP */
+}
+
+Test(refine, an_x_bucket_maximum_is_mpfrs_where_the_enclosure_cannot_order_them, .timeout = 300)
+{
+    check_bucket_pair(-0x1.807846p-1f, -0x1.807bd8p-1f, true); /* 4.5e-7 ULP apart */
 }
