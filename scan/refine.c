@@ -5,12 +5,12 @@
 
 #include "reference.h"
 
-double refine_mpfr_error(gelu_target t, int d, uint32_t bits, float y, error_kind k)
+double refine_mpfr_error(gelu_target t, int d, uint32_t bits, float y, error_kind k, gelu_fpenv env)
 {
     float x = float_from_bits(bits);
     mpfr_t exact;
     mpfr_init2(exact, REF_EXACT_PREC);
-    ref_eval(t, d == DIR_DERIVATIVE, x, exact);
+    ref_eval_fpenv(t, d == DIR_DERIVATIVE, x, env, exact);
     double e = k == ERR_ULP ? ref_ulp_error(y, exact)
                : k == ERR_ABS ? ref_abs_error(y, exact)
                               : ref_rel_error(y, exact);
@@ -21,7 +21,7 @@ double refine_mpfr_error(gelu_target t, int d, uint32_t bits, float y, error_kin
 static double resolve(const void *ctx, uint32_t bits, uint32_t out)
 {
     const refine_ctx *c = ctx;
-    return refine_mpfr_error(c->t, c->d, bits, float_from_bits(out), c->k);
+    return refine_mpfr_error(c->t, c->d, bits, float_from_bits(out), c->k, c->fpenv);
 }
 
 near_resolver refine_resolver(const refine_ctx *ctx) { return (near_resolver){resolve, ctx}; }
@@ -53,7 +53,8 @@ void scan_refine_maxima(scan_result *r)
             for (int d = 0; d < (r->grad ? DIR_COUNT : 1); d++) {
                 error_metrics *e = &r->metrics[i].err[ref][d];
                 if (e->count == 0) continue;
-                refine_ctx c[ERR_KINDS] = {{m, t, d, ERR_ULP}, {m, t, d, ERR_ABS}, {m, t, d, ERR_REL}};
+                refine_ctx c[ERR_KINDS] = {{m, t, d, ERR_ULP, r->fpenv}, {m, t, d, ERR_ABS, r->fpenv},
+                                           {m, t, d, ERR_REL, r->fpenv}};
                 refine(&e->max_ulp, &e->near[ERR_ULP], e->x_max_ulp, &c[ERR_ULP]);
                 refine(&e->max_abs, &e->near[ERR_ABS], e->x_max_abs, &c[ERR_ABS]);
                 refine(&e->max_rel, &e->near[ERR_REL], NULL, &c[ERR_REL]);

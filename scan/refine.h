@@ -23,8 +23,9 @@ void scan_refine_maxima(scan_result *r);
 /* The error (kind k) of output y at the input with encoding bits, against target t in direction
  * d, with MPFR. y is the output the scan saw (near.h's entries keep it): the implementation is
  * not called again, as a kernel whose output depends on its batch (PyTorch's, TensorFlow's and
- * JAX's GELUs take other code paths for a lone input) would give another one. */
-double refine_mpfr_error(gelu_target t, int d, uint32_t bits, float y, error_kind k);
+ * JAX's GELUs take other code paths for a lone input) would give another one. The exact value
+ * is environment env's (ref_eval_fpenv). */
+double refine_mpfr_error(gelu_target t, int d, uint32_t bits, float y, error_kind k, gelu_fpenv env);
 
 /* The resolver of row (m, t, d)'s near-tie list of kind k (near.h); ctx must outlive it. */
 typedef struct {
@@ -32,6 +33,7 @@ typedef struct {
     gelu_target t;
     int d;
     error_kind k;
+    gelu_fpenv fpenv; /* the run's environment (0, IEEE, when not given) */
 } refine_ctx;
 near_resolver refine_resolver(const refine_ctx *ctx);
 
