@@ -10,7 +10,8 @@
 /* MXCSR's bits (Intel SDM vol. 1, 10.2.3): FTZ bit 15, DAZ bit 6. */
 enum { MXCSR_FTZ = 1u << 15, MXCSR_DAZ = 1u << 6 };
 
-static const char *const names[GELU_FPENV_COUNT] = {"ieee", "ftz", "daz", "ftz,daz"};
+/* "ftz+daz", not "ftz,daz": the name goes into CSV fields (the CLI takes both spellings) */
+static const char *const names[GELU_FPENV_COUNT] = {"ieee", "ftz", "daz", "ftz+daz"};
 
 const char *gelu_fpenv_name(gelu_fpenv e) { return e < GELU_FPENV_COUNT ? names[e] : "?"; }
 
@@ -21,7 +22,7 @@ bool gelu_fpenv_parse(const char *s, gelu_fpenv *e)
             *e = (gelu_fpenv)k;
             return true;
         }
-    if (strcmp(s, "daz,ftz") == 0) {
+    if (strcmp(s, "ftz,daz") == 0 || strcmp(s, "daz,ftz") == 0 || strcmp(s, "daz+ftz") == 0) {
         *e = GELU_FPENV_FTZ_DAZ;
         return true;
     }

@@ -23,9 +23,11 @@ typedef enum {
     GELU_FPENV_COUNT
 } gelu_fpenv;
 
-/* "ieee", "ftz", "daz", "ftz,daz": the CLI's, the CSV's and the partial files' spelling. */
+/* "ieee", "ftz", "daz", "ftz+daz": the CSV's, the partial files' and the messages' spelling (no
+ * comma: it is a CSV field). */
 const char *gelu_fpenv_name(gelu_fpenv e);
-/* The environment named by s (the names above, and "daz,ftz"); false for anything else. */
+/* The environment named by s (the names above, "daz+ftz", and "ftz,daz" or "daz,ftz" as the CLI
+ * takes them); false for anything else. */
 bool gelu_fpenv_parse(const char *s, gelu_fpenv *e);
 /* Whether this machine can set e (IEEE always; FTZ and DAZ: x86-64's SSE MXCSR). */
 bool gelu_fpenv_supported(gelu_fpenv e);
