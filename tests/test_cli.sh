@@ -205,14 +205,14 @@ rm -rf "$csv"
 # A tiny benchmark run writes the documented CSV: the baseline first, then every implementation
 # this CPU runs, ratios positive. Timings themselves are not checked (shared, noisy machine).
 header="size,n,dist,seed,threads,rounds,calls,impl,target,features,ns_per_element_median,"
-header="${header}ns_per_element_q1,ns_per_element_q3,elements_per_s,gb_per_s,ratio_to_baseline,baseline,timed,format"
+header="${header}ns_per_element_q1,ns_per_element_q3,elements_per_s,gb_per_s,ratio_to_baseline,baseline,timed,format,fpenv"
 csv="$csvdir/bench.csv"
 if ! "$g" bench --size 64 --quick --csv "$csv" >"$out" 2>"$err" ||
    [ "$(head -1 "$csv")" != "$header" ] || ! grep -q '^baseline: *relu' "$out"; then
     echo "FAIL: bench --size 64 --quick: $(cat "$err") $(head -3 "$csv" 2>/dev/null)"
     fails=$((fails + 1))
 fi
-awk -F, 'NR == 2 && $8 != $17 {bad = 1} NR > 1 && (!($16 > 0) || $19 != "binary32") {bad = 1}
+awk -F, 'NR == 2 && $8 != $17 {bad = 1} NR > 1 && (!($16 > 0) || $19 != "binary32" || $20 != "ieee") {bad = 1}
          END {exit bad || NR < 3}' "$csv" ||
     { echo "FAIL: bench CSV rows: $(cat "$csv")"; fails=$((fails + 1)); }
 "$g" list | awk 'NR > 1 && $4 == "yes" {print $1}' | while read -r name; do
@@ -401,8 +401,8 @@ for f16 in bfloat16 binary16; do
     for f in accuracy_$f16.csv ulp_by_x_$f16.csv bench_$f16.csv ${f16}_pareto.gp ${f16}_ulp_by_x.gp ${f16}_not_cr.gp; do
         [ -s "$rep/$f" ] || { echo "FAIL: report --quick lacks $f"; fails=$((fails + 1)); }
     done
-    head -1 "$rep/bench_$f16.csv" | grep -q ',format$' &&
-        [ "$(tail -n +2 "$rep/bench_$f16.csv" | grep -vc ",$f16\$")" -eq 0 ] &&
+    head -1 "$rep/bench_$f16.csv" | grep -q ',format,fpenv$' &&
+        [ "$(tail -n +2 "$rep/bench_$f16.csv" | grep -vc ",$f16,ieee\$")" -eq 0 ] &&
         grep -q "^l2,.*,cr_$f16,exact," "$rep/bench_$f16.csv" ||
         { echo "FAIL: bench_$f16.csv: $(head -3 "$rep/bench_$f16.csv")"; fails=$((fails + 1)); }
     [ "$(grep -c ",$f16,[a-z]*,own,forward," "$rep/accuracy_$f16.csv")" -eq $((scanned + 1)) ] ||
@@ -574,6 +574,11 @@ fi
 grep -q '^fpenv=ftz+daz$' "$scratch/e2" && ! grep -q '^fpenv=' "$scratch/e1" ||
     { echo "FAIL: the partials' fpenv key"; fails=$((fails + 1)); }
 expect_usage_error "its --fpenv is ftz+daz, the other part's ieee" merge "$scratch/e1" "$scratch/e2"
+expect_usage_error "'foo'" bench --fpenv foo
+"$g" bench --size 64 --quick --impl pw_fast --fpenv ftz,daz --csv "$scratch/bftz.csv" >"$out" 2>"$err" &&
+    grep -q '^fpenv: *ftz+daz' "$out" &&
+    awk -F, 'NR > 1 && $20 != "ftz+daz" {bad = 1} END {exit bad || NR != 3}' "$scratch/bftz.csv" ||
+    { echo "FAIL: bench --fpenv ftz,daz: $(cat "$err" "$scratch/bftz.csv")"; fails=$((fails + 1)); }
 
 [ $fails -eq 0 ] && echo "cli: all checks passed"
 exit $fails
