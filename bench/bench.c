@@ -86,6 +86,7 @@ typedef struct {
     uint16_t *y16;
     float *wx, *wy;
     const gelu_impl *impl16;
+    gelu_fpenv fpenv;
     bool quit;
 } pool;
 
@@ -97,12 +98,14 @@ typedef struct {
 static void run_slice(const pool *p, unsigned t)
 {
     size_t lo = p->n * t / p->threads, hi = p->n * (t + 1) / p->threads;
+    unsigned saved = p->fpenv ? gelu_fpenv_enter(p->fpenv) : 0; /* two instructions a sample */
     if (p->x16)
         for (size_t c = 0; c < p->calls; c++)
             gelu_impl_run_u16(p->impl16, false, p->x16 + lo, p->y16 + lo, hi - lo, p->wx + lo, p->wy + lo);
     else
         for (size_t c = 0; c < p->calls; c++)
             p->kernel(p->x + lo, p->y + lo, hi - lo);
+    if (p->fpenv) gelu_fpenv_leave(saved);
 }
 
 static void *worker(void *arg)
@@ -250,7 +253,7 @@ int bench_run(const bench_config *cfg, const gelu_impl *baseline, const gelu_imp
     pthread_t *tids = malloc(cfg->threads * sizeof *tids);
     worker_arg *args = malloc(cfg->threads * sizeof *args);
     int status = -1;
-    pool p = {.threads = cfg->threads, .x = x, .y = y, .n = cfg->n};
+    pool p = {.threads = cfg->threads, .x = x, .y = y, .n = cfg->n, .fpenv = cfg->fpenv};
     if (all && times && tmp && x && y && tids && args && (!f16 || (x16 && y16))) {
         all[0] = baseline;
         memcpy(all + 1, impls, count * sizeof *impls);

@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "gelu_fpenv.h"
 #include "gelu_impl.h"
 
 typedef enum {
@@ -42,6 +43,9 @@ typedef struct {
      * (the inputs drawn in binary32 and rounded to it) and every implementation, the baseline
      * included, is a descriptor of that format, native or widened (gelu_impl_run_u16). */
     gelu_format_id format;
+    /* The floating-point environment the kernels run in (gelu_fpenv.h; 0: IEEE): set by each
+     * thread around its share of a sample's calls, baseline included, and restored after. */
+    gelu_fpenv fpenv;
 } bench_config;
 
 typedef struct {

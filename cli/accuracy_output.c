@@ -52,6 +52,11 @@ static void print_table(const scan_result *r)
         if (scan_directions(r->impls[i], true) < DIR_COUNT)
             printf("%s: forward only (no derivative kernel): its derivative is not scanned\n",
                    r->impls[i]->name);
+    if (r->fpenv != GELU_FPENV_IEEE) /* (IEEE's, the default, goes without saying) */
+        printf("\nfpenv %s: the kernels ran with MXCSR's %s set; references: a subnormal input "
+               "read as zero (daz), a subnormal correctly rounded result expected as zero (ftz)\n",
+               gelu_fpenv_name(r->fpenv),
+               r->fpenv == GELU_FPENV_FTZ_DAZ ? "FTZ and DAZ" : r->fpenv == GELU_FPENV_FTZ ? "FTZ" : "DAZ");
     printf("\ninputs: %llu", (unsigned long long)r->inputs);
     uint64_t refs = 0, fb = 0;
     for (int t = 0; t < GELU_TARGET_COUNT; t++)

@@ -12,6 +12,7 @@
 #include "manifest.h"
 #include "cli.h"
 #include "exec_impl.h"
+#include "gelu_fpenv.h"
 
 int usage_error(const char *cmd, const char *fmt, ...)
 {
@@ -236,4 +237,27 @@ int exec_failure_status(const char *cmd)
     if (!why) return EXIT_OK;
     fprintf(stderr, "gelucheck %s: %s; nothing was written\n", cmd, why);
     return EXIT_CHECK_FAILED;
+}
+
+int parse_fpenv(const char *cmd, const char *value, gelu_fpenv *e)
+{
+    gelu_fpenv env;
+    if (!gelu_fpenv_parse(value, &env))
+        return usage_error(cmd, "unknown --fpenv '%s': ieee, ftz, daz or ftz,daz", value);
+    if (!gelu_fpenv_supported(env))
+        return usage_error(cmd, "--fpenv '%s': this machine cannot set it (FTZ/DAZ: x86-64's MXCSR)",
+                           value);
+    *e = env;
+    return EXIT_OK;
+}
+
+int fpenv_check_impls(const char *cmd, gelu_fpenv e, const gelu_impl *const *impls, size_t n)
+{
+    for (size_t i = 0; e != GELU_FPENV_IEEE && i < n; i++)
+        if (exec_impls_owns(impls[i]))
+            return usage_error(cmd, "--fpenv %s: '%s' is an exec child (%s), which runs in a process "
+                               "of its own that this one's MXCSR does not reach; leave it out or "
+                               "run it with --fpenv ieee", gelu_fpenv_name(e), impls[i]->name,
+                               gelu_impl_source(impls[i]));
+    return EXIT_OK;
 }

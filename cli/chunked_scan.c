@@ -84,6 +84,8 @@ static int id_text(const chunk_run *s, char *buf, size_t size)
     for (size_t i = 0; i < s->cfg->nimpls && w >= 0 && (size_t)w < size; i++)
         w += snprintf(buf + w, size - (size_t)w, "%s%s", i ? "," : "", s->cfg->impls[i]->name);
     if (w >= 0 && (size_t)w < size) w += snprintf(buf + w, size - (size_t)w, "\n");
+    if (s->cfg->fpenv != GELU_FPENV_IEEE && w >= 0 && (size_t)w < size) /* (IEEE's ids as before) */
+        w += snprintf(buf + w, size - (size_t)w, "fpenv=%s\n", gelu_fpenv_name(s->cfg->fpenv));
     return w < 0 || (size_t)w >= size ? -1 : 0;
 }
 

@@ -8,6 +8,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "gelu_fpenv.h"
+#include "gelu_impl.h"
+
 enum { EXIT_OK = 0, EXIT_CHECK_FAILED = 1, EXIT_USAGE = 2 };
 
 int cmd_list(int argc, char **argv);
@@ -59,6 +62,14 @@ int split_list(const char *cmd, const char *opt, const char *list, char ***items
 /* An option given twice that is not in `repeatable` (NULL-terminated) is a usage error:
  * EXIT_USAGE with a message, else EXIT_OK. Arguments after "--" are not options. */
 int reject_repeated_options(const char *cmd, int argc, char **argv, const char *const *repeatable);
+
+/* --fpenv's value (gelu_fpenv.h's names) into *e: EXIT_OK, or a usage error naming the value
+ * (also when this machine cannot set it). */
+int parse_fpenv(const char *cmd, const char *value, gelu_fpenv *e);
+/* The implementations [0, n) may run in environment e: a usage error naming
+ * the first one that is an exec child when e is not IEEE (another process: MXCSR is per
+ * process and thread, and the exec protocol carries no environment), else EXIT_OK. */
+int fpenv_check_impls(const char *cmd, gelu_fpenv e, const gelu_impl *const *impls, size_t n);
 
 /* Output files (reports/atomic_file.h): probe_output checks a path before the work (a message
  * and EXIT_CHECK_FAILED when it cannot be written, else EXIT_OK); write_output writes it whole

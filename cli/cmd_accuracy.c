@@ -24,7 +24,8 @@ static void print_help(void)
         "usage: gelucheck accuracy [--impl A,B,...] [--range LO:HI | --sample N [--seed S]]\n"
         "                          [--grad] [--csv FILE] [--ranges-csv FILE] [--threads N]\n"
         "                          [--shard K/N --partial FILE] [--checkpoint DIR] [--profile]\n"
-        "                          [--format binary32|bfloat16|binary16]\n\n"
+        "                          [--format binary32|bfloat16|binary16]\n"
+        "                          [--fpenv ieee|ftz|daz|ftz,daz]\n\n"
         "Scans implementations against the correctly rounded MPFR reference (a fast double\n"
         "enclosure, MPFR where it cannot decide) and prints, per implementation, against its\n"
         "own target and against exact GELU: max ULP error with the first input reaching it,\n"
@@ -57,7 +58,18 @@ static void print_help(void)
         "                    to nearest even to F), a native one (cr_bfloat16, cr_binary16) as\n"
         "                    is; prints, per implementation, the share of inputs whose result\n"
         "                    is not the correctly rounded one. Not with --range, --sample,\n"
-        "                    --shard, --checkpoint or --profile\n\n"
+        "                    --shard, --checkpoint or --profile\n"
+        "  --fpenv E         the floating-point environment the kernels run in (default ieee):\n"
+        "                    ftz, daz or ftz,daz set MXCSR's flush-to-zero / denormals-are-zero\n"
+        "                    bits in each scan thread around the kernel calls only (the\n"
+        "                    references are computed in IEEE's), as frameworks run (TensorFlow\n"
+        "                    sets both). The reference then means: under daz a subnormal input\n"
+        "                    is read as the zero of its sign (expected: f(+-0)); under ftz a\n"
+        "                    correctly rounded result that is subnormal is expected as the zero\n"
+        "                    of its sign, exactly (an output equal to it: 0 ULP, correctly\n"
+        "                    rounded). Files and messages write ftz,daz as ftz+daz (a CSV\n"
+        "                    field). binary32 only; not with exec children (--exec,\n"
+        "                    --frameworks: another process), which are refused by name\n\n"
         "MPI: 'mpirun -n R gelucheck accuracy ...' shares the scan between R processes (chunks\n"
         "handed out as ranks ask); rank 0 prints and writes exactly what one process would.\n\n"
         "Progress goes to stderr: a bar on a terminal, else a line a minute. Exit status: 0 every implementation\n"
@@ -77,6 +89,7 @@ typedef struct {
     const char **impl_lists;   /* each --impl's value (room for argc), read once the format is */
     size_t nimpl_lists;        /* known, in order */
     const char *not_16;        /* an option a 16-bit run refuses, when given */
+    gelu_fpenv fpenv;          /* --fpenv, IEEE by default */
 } accuracy_args;
 
 /* A,B,C → implementations; unavailable ones are skipped with a note. */
@@ -152,6 +165,8 @@ static int parse_args(int argc, char **argv, accuracy_args *a)
             if (got < 0) st = EXIT_USAGE;
             else if (!(a->format = gelu_format_find(v)))
                 st = usage_error("accuracy", "unknown --format '%s': binary32, bfloat16 or binary16", v);
+        } else if ((got = option_value("accuracy", argc, argv, &i, "--fpenv", &v))) {
+            st = got < 0 ? EXIT_USAGE : parse_fpenv("accuracy", v, &a->fpenv);
         } else if ((got = option_value("accuracy", argc, argv, &i, "--range", &v))) {
             st = got < 0 ? EXIT_USAGE : parse_range(v, &a->domain);
             a->have_range = true;
@@ -189,6 +204,9 @@ static int parse_args(int argc, char **argv, accuracy_args *a)
     if (a->format->storage_bits == 16 && a->not_16)
         return usage_error("accuracy", "--format %s scans all 65,536 encodings: %s does not apply",
                            a->format->name, a->not_16);
+    if (a->format->storage_bits == 16 && a->fpenv != GELU_FPENV_IEEE)
+        return usage_error("accuracy", "--fpenv %s: the %s scan runs in IEEE's environment only "
+                           "(--fpenv applies to binary32)", gelu_fpenv_name(a->fpenv), a->format->name);
     if (a->format->storage_bits == 16) return EXIT_OK; /* its --impl: parse_impls16 */
     for (size_t k = 0; k < a->nimpl_lists && st == EXIT_OK; k++) st = parse_impls(a->impl_lists[k], a);
     if (st != EXIT_OK) return st;
@@ -260,6 +278,7 @@ static int run_accuracy(int argc, char **argv, accuracy_args *ap)
     if (st != EXIT_OK) return st;
     if (a.format->storage_bits == 16) return run_accuracy16(&a);
     if (a.nimpls == 0) a.nimpls = accuracy_default_impls("accuracy", a.impls);
+    if ((st = fpenv_check_impls("accuracy", a.fpenv, a.impls, a.nimpls)) != EXIT_OK) return st;
     if (a.shard_n) { /* parts are whole blocks: a small domain has empty parts */
         uint64_t blocks = (scan_domain_size(&a.domain) + SCAN_BLOCK - 1) / SCAN_BLOCK;
         if (blocks * a.shard_k / a.shard_n == blocks * (a.shard_k - 1) / a.shard_n)
@@ -277,7 +296,7 @@ static int run_accuracy(int argc, char **argv, accuracy_args *ap)
         .impls = a.impls, .nimpls = a.nimpls, .domain = a.domain, .grad = a.grad,
         .threads = (unsigned)a.threads, .shard_k = a.shard_n ? (unsigned)a.shard_k - 1 : 0,
         .shard_n = a.shard_n ? (unsigned)a.shard_n : 1,
-        .progress = accuracy_progress, .progress_ctx = &progress,
+        .progress = accuracy_progress, .progress_ctx = &progress, .fpenv = a.fpenv,
     };
     scan_profile *profile = a.profile ? calloc(1, sizeof *profile) : NULL;
     if (a.profile && !profile) {

@@ -48,13 +48,15 @@ typedef struct {
     const char *csv;
     const gelu_format *format; /* binary32 unless --format */
     gelu_impl *views;          /* a 16-bit run's widened descriptors (room for every row) */
+    gelu_fpenv fpenv;          /* --fpenv, IEEE by default */
 } bench_options;
 
 static void print_help(void)
 {
     printf("usage: gelucheck bench [--impl NAME[,NAME...]] [--size l1|l2|dram|N[,...]]\n"
            "                       [--threads N] [--dist normal|uniform[,...]] [--seed N]\n"
-           "                       [--csv FILE] [--quick] [--format binary32|bfloat16|binary16]\n\n"
+           "                       [--csv FILE] [--quick] [--format binary32|bfloat16|binary16]\n"
+           "                       [--fpenv ieee|ftz|daz|ftz,daz]\n\n"
            "Times the forward kernel of each implementation against a ReLU baseline (the widest\n"
            "ReLU this CPU runs), interleaved in one run on the same input buffer: after a warm-up,\n"
            "each round times the baseline, then every implementation. Prints, per size, the median\n"
@@ -75,7 +77,10 @@ static void print_help(void)
            "                  written per element); binary32 implementations run widened\n"
            "                  (x -> binary32 -> kernel -> round to nearest even, as frameworks\n"
            "                  do), the baseline ReLU too; cr_bfloat16/cr_binary16 natively; the\n"
-           "                  CSV's format column says F\n\n"
+           "                  CSV's format column says F\n"
+           "  --fpenv E       run every kernel, the baseline too, with MXCSR's FTZ and/or DAZ set\n"
+           "                  (default ieee), as frameworks do; the CSV's fpenv column says E\n"
+           "                  (ftz,daz written ftz+daz). Not for exec children\n\n"
            "The default run takes 1 to 2.5 minutes, --quick a few seconds, on a loaded 2-core machine.\n"
            "Rows dnnl_*_omp run on oneDNN's own OpenMP threads (all cores) whatever --threads is.\n"
            "Exit status: 0 done, 1 out of memory or threads or the CSV not written, 2 bad usage.\n",
@@ -170,6 +175,10 @@ static int parse_valued(bench_options *o, int argc, char **argv, int *i, int *st
     } else if ((got = option_value("bench", argc, argv, i, "--csv", &v))) {
         if (got < 0) *status = EXIT_USAGE;
         else o->csv = v;
+    } else if ((got = option_value("bench", argc, argv, i, "--fpenv", &v))) {
+        gelu_fpenv e = GELU_FPENV_IEEE;
+        *status = got < 0 ? EXIT_USAGE : parse_fpenv("bench", v, &e);
+        o->fpenv = e;
     } else if ((got = option_value("bench", argc, argv, i, "--format", &v))) {
         if (got < 0) *status = EXIT_USAGE;
         else if (!(o->format = gelu_format_find(v)))
@@ -272,6 +281,9 @@ static void print_header(const bench_options *o, const gelu_impl *baseline)
            baseline->name);
     if (*gelu_absent_peers())
         printf("not built: %s (library absent or disabled at configure time)\n", gelu_absent_peers());
+    if (o->fpenv != GELU_FPENV_IEEE)
+        printf("fpenv:     %s (MXCSR set around every kernel's calls, the baseline's too)\n",
+               gelu_fpenv_name(o->fpenv));
     if (o->format->storage_bits == 16)
         printf("format:    %s, %u bytes per element (read + written); binary32 implementations "
                "and the baseline widened (x -> binary32 -> kernel -> round to nearest even)\n",
@@ -358,6 +370,7 @@ static void csv_ratio(FILE *f, const bench_csv_row *w) { fprintf(f, "%.6g", w->x
 static void csv_baseline(FILE *f, const bench_csv_row *w) { fputs(w->run->results[0].impl->name, f); }
 static void csv_timed(FILE *f, const bench_csv_row *w) { fputs(w->x->timed_inside ? "child" : "host", f); }
 static void csv_format(FILE *f, const bench_csv_row *w) { fputs(gelu_format_of(w->run->cfg.format)->name, f); }
+static void csv_fpenv(FILE *f, const bench_csv_row *w) { fputs(gelu_fpenv_name(w->run->cfg.fpenv), f); }
 
 static const struct {
     const char *name;
@@ -382,6 +395,7 @@ static const struct {
     {"baseline", csv_baseline},
     {"timed", csv_timed},   /* absent in older files: host */
     {"format", csv_format}, /* absent in older files: binary32 */
+    {"fpenv", csv_fpenv},   /* absent in older files: ieee */
 };
 enum { CSV_COLUMNS = sizeof csv_columns / sizeof csv_columns[0] };
 
@@ -409,7 +423,7 @@ static bench_config config_for(const bench_options *o, size_t n, bench_dist d)
     bool big = n >= ((size_t)16 << 20);
     return (bench_config){
         .n = n, .dist = d, .seed = o->seed, .threads = o->threads,
-        .rounds = big ? 5 : o->quick ? 9 : 31, .sample_seconds = 5e-4, .format = o->format->id,
+        .rounds = big ? 5 : o->quick ? 9 : 31, .sample_seconds = 5e-4, .format = o->format->id, .fpenv = o->fpenv,
     };
 }
 
@@ -488,6 +502,9 @@ int cmd_bench(int argc, char **argv)
     }
     if (status == EXIT_OK) {
         complete_options(&o, baseline);
+        status = fpenv_check_impls("bench", o.fpenv, o.impls, o.count);
+    }
+    if (status == EXIT_OK) {
         if (o.format->storage_bits == 16) baseline = widen_options(&o, baseline);
         print_header(&o, baseline);
         status = run_all(&o, baseline, have_csv ? csv.f : NULL);

@@ -27,7 +27,8 @@ static const char *evaluated_targets(char *buf, size_t size)
 static void print_help(void)
 {
     char targets[256];
-    printf("usage: gelucheck eval --impl NAME [--grad] [--against TARGET] [--format F] X...\n\n"
+    printf("usage: gelucheck eval --impl NAME [--grad] [--against TARGET] [--format F]\n"
+           "                      [--fpenv ieee|ftz|daz|ftz,daz] X...\n\n"
            "Evaluates implementation NAME (see 'gelucheck list') at each X and prints one CSV\n"
            "line per input under the header x,y,ref,ulp_error,abs_error:\n"
            "  x, y   the input and the implementation's output, as C99 hex floats (%%a)\n"
@@ -41,7 +42,12 @@ static void print_help(void)
            "  --format F        binary32 (default), bfloat16 or binary16: X must be a value of F;\n"
            "                    a binary32 implementation runs widened (x -> binary32 -> kernel\n"
            "                    -> round to nearest even to F), cr_bfloat16 and cr_binary16 as\n"
-           "                    they are; ref and ulp_error are F's\n\n"
+           "                    they are; ref and ulp_error are F's\n"
+           "  --fpenv E         run the kernel with MXCSR's FTZ and/or DAZ set (default ieee);\n"
+           "                    ref is then E's: under daz f at a subnormal X's signed zero, under\n"
+           "                    ftz a subnormal correctly rounded value as the zero of its sign\n"
+           "                    (the exact value the errors are measured from). binary32 only; not\n"
+           "                    for exec children\n\n"
            "X is decimal or a C99 hex float (-0x1.8p+1), inf or nan; negative numbers are plain\n"
            "arguments. Use -- before inputs that would otherwise look like options.\n",
            evaluated_targets(targets, sizeof targets));
@@ -76,6 +82,7 @@ int cmd_eval(int argc, char **argv)
 {
     const char *impl_name = NULL, *against = "own";
     const gelu_format *format = gelu_format_of(GELU_FORMAT_BINARY32);
+    gelu_fpenv fpenv = GELU_FPENV_IEEE;
     bool grad = false, options_done = false;
     float *xs = malloc((size_t)argc * sizeof *xs);
     size_t n = 0;
@@ -99,6 +106,8 @@ int cmd_eval(int argc, char **argv)
             if (got < 0) status = EXIT_USAGE;
             else if (!(format = gelu_format_find(v)))
                 status = usage_error("eval", "unknown --format '%s': binary32, bfloat16 or binary16", v);
+        } else if (!options_done && (got = option_value("eval", argc, argv, &i, "--fpenv", &v))) {
+            status = got < 0 ? EXIT_USAGE : parse_fpenv("eval", v, &fpenv);
         } else if (!options_done && (got = option_value("eval", argc, argv, &i, "--against", &v))) {
             if (got < 0) status = EXIT_USAGE;
             else against = v;
@@ -124,6 +133,10 @@ int cmd_eval(int argc, char **argv)
             status = usage_error("eval", "input %a is not a %s value (nearest: %a)", (double)xs[i],
                                  format->name,
                                  (double)gelu_format_widen(format, gelu_format_round(format, xs[i])));
+    if (status == EXIT_OK && f16 && fpenv != GELU_FPENV_IEEE)
+        status = usage_error("eval", "--fpenv %s: --format %s runs in IEEE's environment only "
+                             "(--fpenv applies to binary32)", gelu_fpenv_name(fpenv), format->name);
+    if (status == EXIT_OK) status = fpenv_check_impls("eval", fpenv, &impl, 1);
     if (status == EXIT_OK && grad && !impl->derivative && !impl->derivative_u16)
         status = usage_error("eval", "--grad: '%s' is forward only (it has no derivative kernel)",
                              impl->name);
@@ -154,7 +167,11 @@ int cmd_eval(int argc, char **argv)
         return EXIT_CHECK_FAILED;
     }
     if (f16) status = eval16(impl, grad, xs, ys, n);
-    else (grad ? impl->derivative : impl->forward)(xs, ys, n);
+    else {
+        unsigned saved = gelu_fpenv_enter(fpenv); /* around the kernel only */
+        (grad ? impl->derivative : impl->forward)(xs, ys, n);
+        gelu_fpenv_leave(saved);
+    }
     int failed = status != EXIT_OK ? status : exec_failure_status("eval");
     if (failed != EXIT_OK) {
         free(xs);
@@ -166,7 +183,7 @@ int cmd_eval(int argc, char **argv)
     printf("x,y,ref,ulp_error,abs_error\n");
     for (size_t i = 0; i < n; i++) {
         float ref = f16 ? (float)ref_eval_format(format, target, grad, xs[i], exact)
-                        : ref_eval(target, grad, xs[i], exact);
+                        : ref_eval_fpenv(target, grad, xs[i], fpenv, exact);
         printf("%a,%a,%a,%.9g,%.9g\n", (double)xs[i], (double)ys[i], (double)ref,
                ref_ulp_error_format(format, ys[i], exact), ref_abs_error(ys[i], exact));
     }

@@ -43,6 +43,13 @@ static void record_failure(const char *msg)
     pthread_mutex_unlock(&failure_lock);
 }
 
+bool exec_impls_owns(const gelu_impl *impl)
+{
+    for (size_t k = 0; k < nslots; k++)
+        if (impl == &slots[k].impl) return true;
+    return false;
+}
+
 const char *exec_impls_failure(void)
 {
     pthread_mutex_lock(&failure_lock);

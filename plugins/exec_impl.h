@@ -11,7 +11,10 @@
 #ifndef GELUCHECK_EXEC_IMPL_H
 #define GELUCHECK_EXEC_IMPL_H
 
+#include <stdbool.h>
 #include <stddef.h>
+
+#include "gelu_impl.h"
 
 /* EXEC_BATCH_INPUTS: the inputs per request the scan sends (16 blocks): over the pipes the
  * protocol's CPU cost per input is lowest from 2^14 to 2^16 inputs a request; over shared memory
@@ -29,6 +32,9 @@ enum { EXEC_IMPLS_MAX = 16, EXEC_CHILDREN_MAX = 64, EXEC_BATCH_INPUTS = 1 << 16 
  * and both outputs; else "". The finding is the registry entry's batch_dependence. */
 int exec_impls_add(const char *spec, double timeout_s, char *err, size_t errsize, char *note,
                    size_t notesize);
+/* Whether impl is an exec child's registry entry (its kernels run in another process, which
+ * this process's floating-point environment does not reach: --fpenv refuses such rows). */
+bool exec_impls_owns(const gelu_impl *impl);
 /* The first failure of a child while kernels ran; NULL when none. */
 const char *exec_impls_failure(void);
 /* Stops every child. */

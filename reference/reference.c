@@ -262,6 +262,22 @@ float ref_eval(gelu_target t, bool grad, float x, mpfr_t exact)
     return (float)ref_eval_format(gelu_format_of(GELU_FORMAT_BINARY32), t, grad, x, exact);
 }
 
+bool ref_ftz_zero(float cr, const mpfr_t exact)
+{
+    if (gelu_fpenv_subnormal(cr)) return true;
+    if (fabsf(cr) != 0x1p-126f) return false;
+    return mpfr_cmp_d(exact, 0x1p-126 - 0x1p-151) < 0 && mpfr_cmp_d(exact, -(0x1p-126 - 0x1p-151)) > 0;
+}
+
+float ref_eval_fpenv(gelu_target t, bool grad, float x, gelu_fpenv e, mpfr_t exact)
+{
+    float cr = ref_eval(t, grad, gelu_fpenv_input(e, x), exact);
+    if (!(e & GELU_FPENV_FTZ) || !ref_ftz_zero(cr, exact)) return cr;
+    float zero = cr < 0 ? -0.0f : 0.0f;
+    mpfr_set_flt(exact, zero, MPFR_RNDN);
+    return zero;
+}
+
 float ref_round(gelu_target t, bool grad, float x)
 {
     mpfr_t exact;

@@ -24,6 +24,7 @@
 
 #include <mpfr.h>
 
+#include "gelu_fpenv.h"
 #include "gelu_impl.h"
 
 /* Working precision of exact values handed to the error functions. */
@@ -37,6 +38,18 @@ float ref_eval(gelu_target t, bool grad, float x, mpfr_t exact);
 /* ref_eval for an input x of format f (as a double, exactly), rounded to f: the correctly
  * rounded value of f(x) (grad: f'(x)) in f, as a double. */
 double ref_eval_format(const gelu_format *f, gelu_target t, bool grad, double x, mpfr_t exact);
+
+/* Whether MXCSR's FTZ turns the correct rounding of `exact` (cr, its binary32 value) into a zero:
+ * x86 detects tininess after rounding to 24 bits with an unbounded exponent (Intel SDM vol. 1,
+ * 4.9.1.5), so FTZ gives the zero of exact's sign when cr is subnormal, and also when cr is
+ * ±2^-126 but |exact| < 2^-126 − 2^-151 (it rounds to 24 bits below 2^-126). */
+bool ref_ftz_zero(float cr, const mpfr_t exact);
+
+/* ref_eval in floating-point environment e (gelu_fpenv.h; docs/DESIGN.md, "Floating-point
+ * environments"): under DAZ at x's value as the kernel reads it (a subnormal as the zero of its
+ * sign); under FTZ, where ref_ftz_zero, the zero of exact's sign is both the returned value and
+ * the exact one (into `exact`). ref_eval for GELU_FPENV_IEEE. */
+float ref_eval_fpenv(gelu_target t, bool grad, float x, gelu_fpenv e, mpfr_t exact);
 
 /* The values fixed by definition (ReLU everywhere; ±0, ±inf and NaN for the others) into *r;
  * false for the other inputs. No MPFR involved. */

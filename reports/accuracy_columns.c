@@ -49,6 +49,11 @@ static void csv_format(const accuracy_row *w, char *b, size_t n)
 {
     snprintf(b, n, "%s", gelu_format_of(w->r->impls[w->i]->format)->name);
 }
+/* The floating-point environment the kernels ran in (gelu_fpenv.h): ieee, ftz, daz, ftz,daz. */
+static void csv_fpenv(const accuracy_row *w, char *b, size_t n)
+{
+    snprintf(b, n, "%s", gelu_fpenv_name(w->r->fpenv));
+}
 /* The code path a run-time dispatching peer took in this process (oneDNN: "avx2"); "" else. */
 static void csv_dispatched_isa(const accuracy_row *w, char *b, size_t n)
 {
@@ -354,6 +359,7 @@ static const accuracy_column columns[] = {
     {"consistency_x", csv_consistency_x, 0, NULL, NULL, NULL},
     {"ref_fallbacks", csv_ref_fallbacks, 0, NULL, NULL, NULL},
     {"batch_independent", csv_batch_independent, 0, NULL, NULL, NULL},
+    {"fpenv", csv_fpenv, 0, NULL, NULL, NULL},
     {"contract", csv_contract, 0, NULL, NULL, html_contract},
     {"benchdnn_failed", csv_benchdnn_failed, 0, NULL, NULL, html_as_written},
     {"xnnpack_failed", csv_xnnpack_failed, 0, NULL, NULL, html_xnnpack_failed},

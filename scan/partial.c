@@ -216,6 +216,7 @@ int partial_write(const scan_result *r, FILE *f)
     put_line(&w, "domain=%s", text);
     put_line(&w, "grad=%d", r->grad ? 1 : 0);
     put_line(&w, "shard=%u/%u", r->shard_k + 1, r->shard_n);
+    if (r->fpenv != GELU_FPENV_IEEE) put_line(&w, "fpenv=%s", gelu_fpenv_name(r->fpenv));
     put_line(&w, "inputs=%llu", (unsigned long long)r->inputs);
     put_line(&w, "extras=%d", r->has_extras ? 1 : 0);
     put_line(&w, "impls=%zu", r->nimpls);
@@ -324,6 +325,20 @@ static const char *header_get(header *h, const char *key)
         }
     fail(h->err, h->errsize, "key '%s' is missing", key);
     return NULL;
+}
+
+/* The optional key fpenv= (absent: IEEE, as written before there were environments). */
+static int get_fpenv(header *h, gelu_fpenv *out)
+{
+    *out = GELU_FPENV_IEEE;
+    for (size_t i = 0; i < h->n; i++)
+        if (strcmp(h->e[i].key, "fpenv") == 0) {
+            h->e[i].used = true;
+            if (!gelu_fpenv_parse(h->e[i].value, out))
+                return fail(h->err, h->errsize, "key 'fpenv': '%s' is not ieee, ftz, daz or ftz,daz",
+                            h->e[i].value);
+        }
+    return 0;
 }
 
 /* A decimal integer in [min, max]: digits only, no leading zero (but "0"). */
@@ -462,7 +477,8 @@ static int parse_header(header *h, scan_result *r, uint64_t *data_bytes_out)
     if (get_domain(h, &r->domain) || get_u64(h, "grad", 0, 1, &v))
         return -1;
     r->grad = v;
-    if (get_shard(h, r) || get_u64(h, "inputs", 1, UINT64_C(1) << 32, &r->inputs) ||
+    if (get_shard(h, r) || get_fpenv(h, &r->fpenv) ||
+        get_u64(h, "inputs", 1, UINT64_C(1) << 32, &r->inputs) ||
         get_u64(h, "extras", 0, 1, &v))
         return -1;
     r->has_extras = v;

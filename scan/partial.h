@@ -7,6 +7,7 @@
  *   domain=all | range 0x3f800000 0x40000000 | sample 1000000 1   (range: encodings; sample: n seed)
  *   grad=0|1
  *   shard=1/3                                1-based, as on the command line
+ *   fpenv=ftz+daz                            the kernels' environment (gelu_fpenv.h); absent: ieee
  *   inputs=1431655765
  *   extras=0|1                               special values and consistency (shard 1 only)
  *   impls=2

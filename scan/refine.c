@@ -7,12 +7,12 @@
 
 #include "reference.h"
 
-double refine_mpfr_error(gelu_target t, int d, uint32_t bits, float y, error_kind k)
+double refine_mpfr_error(gelu_target t, int d, uint32_t bits, float y, error_kind k, gelu_fpenv env)
 {
     float x = float_from_bits(bits);
     mpfr_t exact;
     mpfr_init2(exact, REF_EXACT_PREC);
-    ref_eval(t, d == DIR_DERIVATIVE, x, exact);
+    ref_eval_fpenv(t, d == DIR_DERIVATIVE, x, env, exact);
     double e = k == ERR_ULP ? ref_ulp_error(y, exact)
                : k == ERR_ABS ? ref_abs_error(y, exact)
                               : ref_rel_error(y, exact);
@@ -27,6 +27,7 @@ struct refine_cache {
     uint64_t *key; /* key + 1; 0: empty */
     mpfr_t *value;
     bool failed; /* out of memory once: evaluate without the table */
+    gelu_fpenv fpenv; /* the run's environment: every value is ref_eval_fpenv's in it */
 };
 
 static uint64_t cache_key(gelu_target t, int d, uint32_t bits)
@@ -87,7 +88,7 @@ static mpfr_ptr cache_value(refine_cache *c, gelu_target t, int d, uint32_t bits
     size_t i = cache_slot(c, key);
     if (!c->key[i]) {
         mpfr_init2(c->value[i], REF_EXACT_PREC);
-        ref_eval(t, d == DIR_DERIVATIVE, float_from_bits(bits), c->value[i]);
+        ref_eval_fpenv(t, d == DIR_DERIVATIVE, float_from_bits(bits), c->fpenv, c->value[i]);
         c->key[i] = key;
         c->n++;
     }
@@ -98,7 +99,7 @@ static double resolve(const void *ctx, uint32_t bits, uint32_t out)
 {
     const refine_ctx *c = ctx;
     mpfr_ptr exact = c->cache ? cache_value(c->cache, c->t, c->d, bits) : NULL;
-    if (!exact) return refine_mpfr_error(c->t, c->d, bits, float_from_bits(out), c->k);
+    if (!exact) return refine_mpfr_error(c->t, c->d, bits, float_from_bits(out), c->k, c->fpenv);
     float y = float_from_bits(out);
     return c->k == ERR_ULP ? ref_ulp_error(y, exact)
            : c->k == ERR_ABS ? ref_abs_error(y, exact)
@@ -143,7 +144,7 @@ static void refine(arg_max *a, near_list *l, double *x_max, const refine_ctx *c)
 
 void scan_refine_maxima(scan_result *r)
 {
-    refine_cache cache = {0};
+    refine_cache cache = {.fpenv = r->fpenv};
     for (size_t i = 0; i < r->nimpls; i++) {
         const gelu_impl *m = r->impls[i];
         for (int ref = 0; ref < REF_KINDS; ref++) {
@@ -152,8 +153,9 @@ void scan_refine_maxima(scan_result *r)
             for (int d = 0; d < (r->grad ? DIR_COUNT : 1); d++) {
                 error_metrics *e = &r->metrics[i].err[ref][d];
                 if (e->count == 0) continue;
-                refine_ctx c[ERR_KINDS] = {{m, t, d, ERR_ULP, &cache}, {m, t, d, ERR_ABS, &cache},
-                                           {m, t, d, ERR_REL, &cache}};
+                refine_ctx c[ERR_KINDS] = {{m, t, d, ERR_ULP, &cache, r->fpenv},
+                                           {m, t, d, ERR_ABS, &cache, r->fpenv},
+                                           {m, t, d, ERR_REL, &cache, r->fpenv}};
                 refine_buckets(e->x_max_ulp, e->x_near[ERR_ULP], &c[ERR_ULP]);
                 refine_buckets(e->x_max_abs, e->x_near[ERR_ABS], &c[ERR_ABS]);
                 refine(&e->max_ulp, &e->near[ERR_ULP], e->x_max_ulp, &c[ERR_ULP]);

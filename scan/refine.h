@@ -25,8 +25,9 @@ void scan_refine_maxima(scan_result *r);
 /* The error (kind k) of output y at the input with encoding bits, against target t in direction
  * d, with MPFR. y is the output the scan saw (near.h's entries keep it): the implementation is
  * not called again, as a kernel whose output depends on its batch (PyTorch's, TensorFlow's and
- * JAX's GELUs take other code paths for a lone input) would give another one. */
-double refine_mpfr_error(gelu_target t, int d, uint32_t bits, float y, error_kind k);
+ * JAX's GELUs take other code paths for a lone input) would give another one. The exact value
+ * is environment env's (ref_eval_fpenv). */
+double refine_mpfr_error(gelu_target t, int d, uint32_t bits, float y, error_kind k, gelu_fpenv env);
 
 /* The exact values already evaluated by one refinement, per target, direction and input: the
  * rows of every implementation and the x buckets' lists share most of their inputs (refine.c). */
@@ -40,6 +41,7 @@ typedef struct {
     int d;
     error_kind k;
     refine_cache *cache;
+    gelu_fpenv fpenv; /* the run's environment (0, IEEE, when not given) */
 } refine_ctx;
 near_resolver refine_resolver(const refine_ctx *ctx);
 

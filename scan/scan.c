@@ -142,6 +142,21 @@ bool scan_has_exact_row(const gelu_impl *impl)
     return gelu_target_is_gelu(impl->target);
 }
 
+/* ---- the kernels' floating-point environment */
+
+/* kernel(x, y, n) in environment e (gelu_fpenv.h): MXCSR set around the call only, so that no
+ * code of the reference runs under it; nothing changes for IEEE's. */
+static inline void run_kernel(gelu_kernel kernel, gelu_fpenv e, const float *x, float *y, size_t n)
+{
+    if (e == GELU_FPENV_IEEE) {
+        kernel(x, y, n);
+        return;
+    }
+    unsigned saved = gelu_fpenv_enter(e);
+    kernel(x, y, n);
+    gelu_fpenv_leave(saved);
+}
+
 /* ---- one block */
 
 /* The peers' criteria counts (criteria.h) of a set of forward points. */
@@ -221,6 +236,7 @@ typedef struct scan_worker {
     scan_shared *sh;
     scan_result *part, *probe_part, *main_part;
     float x[SCAN_BLOCK + 1], y[SCAN_BLOCK + 1];
+    float x_daz[SCAN_BLOCK]; /* under DAZ: the block's inputs as the kernels read them */
     input_range range[SCAN_BLOCK];
     int16_t x_bucket[SCAN_BLOCK];
     point_ref *ref[GELU_TARGET_COUNT][DIR_COUNT]; /* for the targets used */
@@ -483,6 +499,37 @@ static void fill_refs(scan_worker *w, gelu_target t, int ndir, const float *x, s
             w->prof.reference[t][d] += spent;
         }
     }
+}
+
+/* Under FTZ: the reference values of target t (at the inputs x_ref, as the kernels read them)
+ * that FTZ turns to zero (ref_ftz_zero: a subnormal correctly rounded value, or ±2^-126 from an
+ * exact value below 2^-126 − 2^-151, decided with MPFR at those few points) become the zero of
+ * their sign, exact (hi = ±0, lo = 0; its ULP the subnormal one, 2^-149, as for any zero):
+ * docs/DESIGN.md, "Floating-point environments". Applied to fill_refs' values before
+ * prepare_refs reads them, so that the correctly rounded outputs' own metrics are FTZ's. */
+static void flush_refs(scan_worker *w, gelu_target t, int ndir, const float *x_ref, size_t n)
+{
+    mpfr_t exact;
+    bool have_exact = false;
+    for (int d = 0; d < ndir; d++) {
+        ref_value *v = w->ref_values[d];
+        double *inv_ulp = w->ref[t][d]->inv_ulp;
+        for (size_t j = 0; j < n; j++) {
+            bool zero = gelu_fpenv_subnormal(v[j].cr);
+            if (!zero && fabsf(v[j].cr) == 0x1p-126f) {
+                if (!have_exact) mpfr_init2(exact, REF_EXACT_PREC);
+                have_exact = true;
+                ref_eval(t, d == DIR_DERIVATIVE, x_ref[j], exact);
+                zero = ref_ftz_zero(v[j].cr, exact);
+            }
+            if (zero) {
+                float z = v[j].cr < 0 ? -0.0f : 0.0f;
+                v[j] = (ref_value){z, 0.0, z};
+                inv_ulp[j] = ref_inv_ulp(v[j].hi, 0.0);
+            }
+        }
+    }
+    if (have_exact) mpfr_clear(exact);
 }
 
 /* ---- near ties of the maxima (near.h): the interval holding each point's true error
@@ -1216,24 +1263,26 @@ static void run_impl(scan_worker *w, size_t i, size_t n, bool has_prev, uint64_t
     float *y = w->y + has_prev;
     double x_min = w->sh->x_min[impl->target];
     bool exact_row = scan_has_exact_row(impl) && impl->target != GELU_TARGET_EXACT;
+    gelu_fpenv env = w->sh->cfg->fpenv;
     for (int d = 0; d < scan_directions(impl, w->sh->cfg->grad); d++) {
         double t0 = w->profiling ? now_s() : 0;
         const float *batched = w->gy ? w->gy[i * DIR_COUNT + d] : NULL;
         if (batched) /* run by run_group_kernels for the whole group */
             memcpy(w->y, batched + (seq0 - has_prev - w->gseq), (n + has_prev) * sizeof *w->y);
         else
-            (d == DIR_FORWARD ? impl->forward : impl->derivative)(w->x, w->y, n + has_prev);
+            run_kernel(d == DIR_FORWARD ? impl->forward : impl->derivative, w->sh->cfg->fpenv, w->x,
+                       w->y, n + has_prev);
         lap(w, &t0, &w->prof.kernel[i][d]);
         const point_ref *own = w->ref[impl->target][d];
         if (exact_row) {
-            const refine_ctx c[ERR_KINDS] = {{impl, GELU_TARGET_EXACT, d, ERR_ULP, NULL},
-                                             {impl, GELU_TARGET_EXACT, d, ERR_ABS, NULL},
-                                             {impl, GELU_TARGET_EXACT, d, ERR_REL, NULL}};
+            const refine_ctx c[ERR_KINDS] = {{impl, GELU_TARGET_EXACT, d, ERR_ULP, NULL, env},
+                                             {impl, GELU_TARGET_EXACT, d, ERR_ABS, NULL, env},
+                                             {impl, GELU_TARGET_EXACT, d, ERR_REL, NULL, env}};
             row_metrics(w, &m->err[REF_EXACT][d], x, y, w->ref[GELU_TARGET_EXACT][d], n, seq0, c);
         }
-        const refine_ctx c[ERR_KINDS] = {{impl, impl->target, d, ERR_ULP, NULL},
-                                         {impl, impl->target, d, ERR_ABS, NULL},
-                                         {impl, impl->target, d, ERR_REL, NULL}};
+        const refine_ctx c[ERR_KINDS] = {{impl, impl->target, d, ERR_ULP, NULL, env},
+                                         {impl, impl->target, d, ERR_ABS, NULL, env},
+                                         {impl, impl->target, d, ERR_REL, NULL, env}};
         row_metrics(w, &m->err[REF_OWN][d], x, y, own, n, seq0, c); /* leaves own's w->mis */
         /* Where y is correctly rounded and the correctly rounded values pass a check, y passes
          * it: only the points (and pairs) touching a mismatch, and the seam, are checked. */
@@ -1296,9 +1345,16 @@ static void run_block(scan_worker *w, uint64_t block)
     }
     lap(w, &t0, &w->prof.inputs);
     int ndir = w->sh->cfg->grad ? DIR_COUNT : 1;
+    gelu_fpenv env = w->sh->cfg->fpenv;
+    const float *x_ref = x; /* the inputs the references are computed at */
+    if (env & GELU_FPENV_DAZ) {
+        for (size_t j = 0; j < n; j++) w->x_daz[j] = gelu_fpenv_input(env, x[j]);
+        x_ref = w->x_daz;
+    }
     for (int t = 0; t < GELU_TARGET_COUNT; t++)
         if (w->sh->targets_used & (1u << t)) {
-            fill_refs(w, (gelu_target)t, ndir, x, n);
+            fill_refs(w, (gelu_target)t, ndir, x_ref, n);
+            if (env & GELU_FPENV_FTZ) flush_refs(w, (gelu_target)t, ndir, x_ref, n);
             for (int d = 0; d < ndir; d++) prepare_refs(w, (gelu_target)t, d, x, n);
         }
     for (size_t i = 0; i < w->sh->cfg->nimpls; i++)
@@ -1346,14 +1402,15 @@ static void scan_profile_add(scan_profile *dst, const scan_profile *src)
 }
 
 /* impl_metrics_merge, with the near-tie lists (whose overflow needs the implementation). */
-static void merge_impl_metrics(const gelu_impl *impl, impl_metrics *dst, const impl_metrics *src)
+static void merge_impl_metrics(const gelu_impl *impl, gelu_fpenv env, impl_metrics *dst,
+                               const impl_metrics *src)
 {
     impl_metrics_merge(dst, src);
     for (int ref = 0; ref < REF_KINDS; ref++) {
         gelu_target t = ref == REF_OWN ? impl->target : GELU_TARGET_EXACT;
         for (int d = 0; d < DIR_COUNT; d++)
             for (int k = 0; k < ERR_KINDS; k++) {
-                refine_ctx c = {impl, t, d, (error_kind)k, NULL};
+                refine_ctx c = {impl, t, d, (error_kind)k, NULL, env};
                 near_resolver r = refine_resolver(&c);
                 error_metrics *de = &dst->err[ref][d];
                 const error_metrics *se = &src->err[ref][d];
@@ -1380,7 +1437,8 @@ static void run_group_kernels(scan_worker *w, uint64_t b, uint64_t e)
         const gelu_impl *impl = w->sh->cfg->impls[i];
         for (int d = 0; d < DIR_COUNT; d++)
             if (w->gy[i * DIR_COUNT + d]) {
-                (d == DIR_FORWARD ? impl->forward : impl->derivative)(w->gx, w->gy[i * DIR_COUNT + d], m);
+                run_kernel(d == DIR_FORWARD ? impl->forward : impl->derivative, w->sh->cfg->fpenv,
+                           w->gx, w->gy[i * DIR_COUNT + d], m);
                 lap(w, &t0, &w->prof.kernel[i][d]);
             }
     }
@@ -1478,7 +1536,7 @@ static void *worker_main(void *arg)
 static void merge_counts(scan_result *dst, const scan_result *src)
 {
     for (size_t i = 0; i < dst->nimpls; i++)
-        merge_impl_metrics(dst->impls[i], &dst->metrics[i], &src->metrics[i]);
+        merge_impl_metrics(dst->impls[i], dst->fpenv, &dst->metrics[i], &src->metrics[i]);
     dst->inputs += src->inputs;
     for (int t = 0; t < GELU_TARGET_COUNT; t++)
         for (int d = 0; d < DIR_COUNT; d++) {
@@ -1548,40 +1606,44 @@ static void worker_free(scan_worker *w)
 
 /* ---- once per run: special values and forward/derivative consistency */
 
-static void check_specials(const gelu_impl *impl, bool grad, impl_extras *e)
+static void check_specials(const gelu_impl *impl, bool grad, gelu_fpenv env, impl_extras *e)
 {
     float x[CONTRACT_SPECIAL_COUNT], y[CONTRACT_SPECIAL_COUNT];
     contract_special_inputs(x);
+    mpfr_t exact;
+    mpfr_init2(exact, REF_EXACT_PREC);
     for (int d = 0; d < scan_directions(impl, grad); d++) {
-        (d == DIR_FORWARD ? impl->forward : impl->derivative)(x, y, CONTRACT_SPECIAL_COUNT);
+        run_kernel(d == DIR_FORWARD ? impl->forward : impl->derivative, env, x, y, CONTRACT_SPECIAL_COUNT);
         for (size_t i = 0; i < CONTRACT_SPECIAL_COUNT; i++) {
-            float want = ref_round(impl->target, d == DIR_DERIVATIVE, x[i]);
+            float want = ref_eval_fpenv(impl->target, d == DIR_DERIVATIVE, x[i], env, exact);
             if (!contract_same_value(want, y[i]))
                 e->special_failed[d][e->nspecial_failed[d]++] = (special_failure){x[i], want, y[i]};
         }
     }
+    mpfr_clear(exact);
 }
 
 typedef struct {
     const gelu_impl *impl;
+    gelu_fpenv env;
 } forward_ctx;
 
 static double forward_at(double x, void *p)
 {
     const forward_ctx *c = p;
     float xf = (float)x, y;
-    c->impl->forward(&xf, &y, 1);
+    run_kernel(c->impl->forward, c->env, &xf, &y, 1);
     return y;
 }
 
 /* The derivative against GSL's central difference of the implementation's own forward, on a
  * fixed sample of [−8, 8]; step 2^-10·max(1, |x|) (forward rounding noise ≈ 2^-24·|f|/h stays
  * below 1e-4 relative). */
-static void check_consistency(const gelu_impl *impl, impl_extras *e)
+static void check_consistency(const gelu_impl *impl, gelu_fpenv env, impl_extras *e)
 {
     float xs[CONSISTENCY_POINTS];
     sample_range(0x5eed, -8.0f, 8.0f, xs, CONSISTENCY_POINTS);
-    forward_ctx c = {impl};
+    forward_ctx c = {impl, env};
     gsl_function f = {forward_at, &c};
     e->consistency_max_rel = 0;
     e->consistency_x = 0;
@@ -1589,7 +1651,7 @@ static void check_consistency(const gelu_impl *impl, impl_extras *e)
         double num, abserr;
         gsl_deriv_central(&f, xs[i], 0x1p-10 * fmax(1.0, fabs(xs[i])), &num, &abserr);
         float yd;
-        impl->derivative(&xs[i], &yd, 1);
+        run_kernel(impl->derivative, env, &xs[i], &yd, 1);
         double rel = fabs(num - yd) / fmax(fabs((double)yd), 1e-2);
         if (!(rel <= e->consistency_max_rel)) {
             e->consistency_max_rel = rel;
@@ -1659,6 +1721,7 @@ static int result_init(scan_result *r, const scan_config *cfg)
     r->domain = cfg->domain;
     r->shard_k = cfg->shard_k;
     r->shard_n = cfg->shard_n;
+    r->fpenv = cfg->fpenv;
     return 0;
 }
 
@@ -1682,6 +1745,10 @@ int scan_run(const scan_config *cfg, scan_result *result, const char **error)
         }
     if (cfg->shard_n == 0 || cfg->shard_k >= cfg->shard_n) {
         *error = "shard K/N needs 0 <= K < N";
+        return -1;
+    }
+    if (!gelu_fpenv_supported(cfg->fpenv)) {
+        *error = "this machine cannot set that floating-point environment (FTZ/DAZ: x86-64's MXCSR)";
         return -1;
     }
     domain_view dom;
@@ -1784,9 +1851,9 @@ int scan_run(const scan_config *cfg, scan_result *result, const char **error)
     if (cfg->shard_k == 0) {
         result->has_extras = true;
         for (size_t i = 0; i < cfg->nimpls; i++) {
-            check_specials(cfg->impls[i], cfg->grad, &result->extras[i]);
+            check_specials(cfg->impls[i], cfg->grad, cfg->fpenv, &result->extras[i]);
             if (scan_directions(cfg->impls[i], cfg->grad) == DIR_COUNT)
-                check_consistency(cfg->impls[i], &result->extras[i]);
+                check_consistency(cfg->impls[i], cfg->fpenv, &result->extras[i]);
         }
     }
     return 0;
@@ -1815,6 +1882,14 @@ int scan_result_merge(scan_result *dst, const scan_result *src, const char **err
     for (size_t i = 0; same && i < dst->nimpls; i++) same = dst->impls[i] == src->impls[i];
     if (!same) {
         *error = "not parts of the same run (implementations, domain, --grad or shard count differ)";
+        return -1;
+    }
+    if (dst->fpenv != src->fpenv) {
+        static _Thread_local char why[160];
+        snprintf(why, sizeof why, "not parts of the same run: its --fpenv is %s, the other part's %s "
+                 "(kernels and references differ)", gelu_fpenv_name(src->fpenv),
+                 gelu_fpenv_name(dst->fpenv));
+        *error = why;
         return -1;
     }
     merge_counts(dst, src);

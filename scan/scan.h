@@ -17,6 +17,7 @@
 #include <stdio.h>
 
 #include "contract.h"
+#include "gelu_fpenv.h"
 #include "gelu_impl.h"
 #include "metrics.h"
 
@@ -54,6 +55,7 @@ typedef struct {
     bool grad;
     scan_domain domain;
     unsigned shard_k, shard_n;
+    gelu_fpenv fpenv; /* the environment the kernels ran in, the references' meaning */
     uint64_t inputs;   /* inputs scanned */
     uint64_t refs[GELU_TARGET_COUNT][DIR_COUNT];      /* reference values computed */
     uint64_t fallbacks[GELU_TARGET_COUNT][DIR_COUNT]; /* of which MPFR decided */
@@ -100,6 +102,13 @@ typedef struct {
     void *progress_ctx;
     scan_profile *profile;     /* NULL, or zeroed by the caller: filled with the run's times
                                 * (release with scan_profile_release) */
+    /* The floating-point environment the kernels run in (gelu_fpenv.h; 0: IEEE): each worker
+     * sets it around its kernel calls only, as do the special values' and the consistency
+     * check's calls in the calling thread, and restores its MXCSR after each; the references
+     * are computed in IEEE's and adjusted to the environment's meaning (docs/DESIGN.md,
+     * "Floating-point environments"). Implementations in other processes (exec children) do
+     * not see it: the caller refuses them. */
+    gelu_fpenv fpenv;
 } scan_config;
 
 void scan_profile_release(scan_profile *p);

@@ -128,5 +128,16 @@ EOF
     [ "$(rows py_gelu "$d/py.csv")" = "$(rows py_out "$d/py.csv")" ] ||
     fail "the Python client's rows differ between transports (shm, pipes, out=True)"
 
+# --fpenv other than ieee: an exec child is refused by name (another process: MXCSR does not
+# reach it), exit 2 before any work; with ieee it runs.
+"$g" accuracy --exec "ef=$child erfc_f64 --name ef" --impl ef,cr --fpenv ftz,daz --sample 100 \
+    >"$d/out" 2>"$d/err"
+[ $? -eq 2 ] && grep -q "fpenv ftz+daz: 'ef' is an exec child" "$d/err" && [ ! -s "$d/out" ] ||
+    fail "accuracy --fpenv ftz,daz with an exec child: $(cat "$d/out" "$d/err")"
+"$g" eval --exec "ef=$child erfc_f64 --name ef" --impl ef --fpenv daz 1 >"$d/out" 2>"$d/err"
+[ $? -eq 2 ] && grep -q "'ef' is an exec child" "$d/err" || fail "eval --fpenv daz with an exec child: $(cat "$d/err")"
+"$g" accuracy --exec "ef=$child erfc_f64 --name ef" --impl ef --fpenv ieee --sample 100 >/dev/null 2>"$d/err" ||
+    fail "accuracy --fpenv ieee with an exec child: $(cat "$d/err")"
+
 [ $fails -eq 0 ] && echo "exec children: every case as expected"
 exit $((fails > 0))
