@@ -55,7 +55,7 @@ static void cache_free(refine_cache *c)
 
 static bool cache_grow(refine_cache *c)
 {
-    refine_cache bigger = {c->cap ? 2 * c->cap : 1024, 0, NULL, NULL, false};
+    refine_cache bigger = {c->cap ? 2 * c->cap : 1024, 0, NULL, NULL, false, c->fpenv};
     bigger.key = calloc(bigger.cap, sizeof *bigger.key);
     bigger.value = malloc(bigger.cap * sizeof *bigger.value);
     if (!bigger.key || !bigger.value) {
