@@ -35,10 +35,10 @@ static void put_value(char *buf, size_t size, double v)
     if (isinf(v) && v < 0) snprintf(buf, size, "%s", "");
     else snprintf(buf, size, "%.9g", v);
 }
-static void put_x(char *buf, size_t size, const arg_max *m)
+static void put_x(const accuracy_row *w, char *buf, size_t size, const arg_max *m)
 {
     if (m->seq == UINT64_MAX) snprintf(buf, size, "%s", "");
-    else snprintf(buf, size, "%a", (double)float_from_bits(m->bits));
+    else snprintf(buf, size, "%a", scan_result_input(w->r, m->seq, m->bits));
 }
 
 static void csv_impl(const accuracy_row *w, char *b, size_t n)
@@ -63,7 +63,7 @@ static void csv_reference(const accuracy_row *w, char *b, size_t n) { snprintf(b
 static void csv_direction(const accuracy_row *w, char *b, size_t n) { snprintf(b, n, "%s", dir_names[w->dir]); }
 static void csv_inputs(const accuracy_row *w, char *b, size_t n) { put_count(b, n, errors_of(w)->count); }
 static void csv_max_ulp(const accuracy_row *w, char *b, size_t n) { put_value(b, n, errors_of(w)->max_ulp.value); }
-static void csv_max_ulp_x(const accuracy_row *w, char *b, size_t n) { put_x(b, n, &errors_of(w)->max_ulp); }
+static void csv_max_ulp_x(const accuracy_row *w, char *b, size_t n) { put_x(w, b, n, &errors_of(w)->max_ulp); }
 static void csv_mean_ulp(const accuracy_row *w, char *b, size_t n)
 {
     snprintf(b, n, "%.9g", error_metrics_mean_ulp(errors_of(w)));
@@ -78,9 +78,9 @@ static double cr_fraction(const error_metrics *e)
 }
 static void csv_cr_fraction(const accuracy_row *w, char *b, size_t n) { snprintf(b, n, "%.9g", cr_fraction(errors_of(w))); }
 static void csv_max_abs(const accuracy_row *w, char *b, size_t n) { put_value(b, n, errors_of(w)->max_abs.value); }
-static void csv_max_abs_x(const accuracy_row *w, char *b, size_t n) { put_x(b, n, &errors_of(w)->max_abs); }
+static void csv_max_abs_x(const accuracy_row *w, char *b, size_t n) { put_x(w, b, n, &errors_of(w)->max_abs); }
 static void csv_max_rel(const accuracy_row *w, char *b, size_t n) { put_value(b, n, errors_of(w)->max_rel.value); }
-static void csv_max_rel_x(const accuracy_row *w, char *b, size_t n) { put_x(b, n, &errors_of(w)->max_rel); }
+static void csv_max_rel_x(const accuracy_row *w, char *b, size_t n) { put_x(w, b, n, &errors_of(w)->max_rel); }
 static void csv_nonfinite(const accuracy_row *w, char *b, size_t n)
 {
     uint64_t c = 0;
@@ -101,7 +101,7 @@ static void csv_mono_max_steps(const accuracy_row *w, char *b, size_t n)
 }
 static void csv_mono_max_x(const accuracy_row *w, char *b, size_t n)
 {
-    if (mono_broken(w)) put_x(b, n, &metrics_of(w)->mono.largest);
+    if (mono_broken(w)) put_x(w, b, n, &metrics_of(w)->mono.largest);
     else snprintf(b, n, "%s", "");
 }
 /* The derivative's sign, against the own target. */
@@ -113,7 +113,8 @@ static void csv_sign_violations(const accuracy_row *w, char *b, size_t n)
 static void csv_sign_first_x(const accuracy_row *w, char *b, size_t n)
 {
     if (own_derivative(w) && metrics_of(w)->sign.violations)
-        snprintf(b, n, "%a", (double)float_from_bits(metrics_of(w)->sign.first_bits));
+        snprintf(b, n, "%a", scan_result_input(w->r, metrics_of(w)->sign.first_seq,
+                                               metrics_of(w)->sign.first_bits));
     else
         snprintf(b, n, "%s", "");
 }
@@ -208,7 +209,7 @@ static void con_target(const accuracy_row *w, char *b, size_t n)
 static void con_max_ulp(const accuracy_row *w, char *b, size_t n) { put_short(b, n, errors_of(w)->max_ulp.value); }
 static void con_max_ulp_x(const accuracy_row *w, char *b, size_t n)
 {
-    snprintf(b, n, "%a", (double)float_from_bits(errors_of(w)->max_ulp.bits));
+    snprintf(b, n, "%a", scan_result_input(w->r, errors_of(w)->max_ulp.seq, errors_of(w)->max_ulp.bits));
 }
 static void con_mean_ulp(const accuracy_row *w, char *b, size_t n)
 {
@@ -221,7 +222,7 @@ static void con_cr_fraction(const accuracy_row *w, char *b, size_t n)
 static void con_max_abs(const accuracy_row *w, char *b, size_t n) { put_short(b, n, errors_of(w)->max_abs.value); }
 static void con_max_abs_x(const accuracy_row *w, char *b, size_t n)
 {
-    snprintf(b, n, "%a", (double)float_from_bits(errors_of(w)->max_abs.bits));
+    snprintf(b, n, "%a", scan_result_input(w->r, errors_of(w)->max_abs.seq, errors_of(w)->max_abs.bits));
 }
 
 /* ---- HTML summary cells, from the results read back (results.h) */
