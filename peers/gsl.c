@@ -64,7 +64,9 @@ static const gelucheck_impl_v1 impls[] = {
                      .grad_max_abs = 5.98e-08, .monotone = 1},
         .origin = "peer: x·Φ(x) with GSL's gsl_cdf_ugaussian_P in double, rounded once to float",
     },
-    {   /* binary64: the same double kernel, not rounded (a row of the binary64 list) */
+    {   /* binary64: the same double kernel, not rounded (a row of the binary64 list). No claim:
+         * gsl_sf_erfc(z) is NaN for z < −5.02e61 (GSL 2.7, bisected here), so the forward and
+         * derivative are NaN for x > 7.1e61 (2^205.5) */
         .size = sizeof(gelucheck_impl_v1),
         .name = "gsl_erfc",
         .method = "gsl_erfc",

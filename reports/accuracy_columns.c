@@ -159,27 +159,34 @@ static void csv_contract(const accuracy_row *w, char *b, size_t n)
     else
         snprintf(b, n, "%s", "");
 }
-/* The frameworks' criteria: forward only. */
+/* The frameworks' criteria: forward only; binary32 rules, not applied to a binary64 sample
+ * (x64). */
+static bool criteria_applied(const accuracy_row *w) { return w->dir == DIR_FORWARD && !w->r->x64; }
 static void csv_benchdnn_failed(const accuracy_row *w, char *b, size_t n)
 {
-    if (w->dir == DIR_FORWARD) put_count(b, n, errors_of(w)->benchdnn_failed);
+    if (criteria_applied(w)) put_count(b, n, errors_of(w)->benchdnn_failed);
     else snprintf(b, n, "%s", "");
 }
 static void csv_xnnpack_failed(const accuracy_row *w, char *b, size_t n)
 {
-    if (w->dir == DIR_FORWARD) put_count(b, n, errors_of(w)->xnnpack_failed);
+    if (criteria_applied(w)) put_count(b, n, errors_of(w)->xnnpack_failed);
     else snprintf(b, n, "%s", "");
 }
 static void csv_xnnpack_checked(const accuracy_row *w, char *b, size_t n)
 {
-    if (w->dir == DIR_FORWARD) put_count(b, n, errors_of(w)->xnnpack_checked);
+    if (criteria_applied(w)) put_count(b, n, errors_of(w)->xnnpack_checked);
     else snprintf(b, n, "%s", "");
 }
 
 /* Weighted as activations are drawn (scan/weights.h): the mean, and the maximum over the
- * distribution's inputs of non-negligible mass ("" when none was scanned). */
+ * distribution's inputs of non-negligible mass ("" when none was scanned; "" for a binary64
+ * sample, whose points carry no weight). */
 static void put_dist(const accuracy_row *w, char *b, size_t n, input_dist g, error_kind k, bool max)
 {
+    if (w->r->x64) {
+        snprintf(b, n, "%s", "");
+        return;
+    }
     double v = max ? error_metrics_dist_max(errors_of(w), g, k) : error_metrics_dist_mean(errors_of(w), g, k);
     if (max && isinf(v) && v < 0) snprintf(b, n, "%s", "");
     else snprintf(b, n, "%.9g", v);
