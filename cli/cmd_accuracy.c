@@ -86,6 +86,7 @@ typedef struct {
     const char **impl_lists;   /* each --impl's value (room for argc), read once the format is */
     size_t nimpl_lists;        /* known, in order */
     const char *not_16;        /* an option a 16-bit run refuses, when given */
+    const char *not_64;        /* an option a binary64 run refuses, when given */
 } accuracy_args;
 
 /* A,B,C → implementations; unavailable ones are skipped with a note. */
@@ -192,7 +193,10 @@ static int parse_args(int argc, char **argv, accuracy_args *a)
         static const char *const whole_domain[] = {"--range", "--sample", "--seed", "--shard",
                                                    "--partial", "--checkpoint", "--profile"};
         for (size_t k = 0; k < sizeof whole_domain / sizeof *whole_domain; k++)
-            if (strcmp(arg, whole_domain[k]) == 0) a->not_16 = whole_domain[k];
+            if (strcmp(arg, whole_domain[k]) == 0) {
+                a->not_16 = whole_domain[k];
+                if (k == 0 || k >= 3) a->not_64 = whole_domain[k]; /* not --sample, --seed */
+            }
     }
     if (st != EXIT_OK) return st;
     if (!a->format) a->format = gelu_format_of(GELU_FORMAT_BINARY32);
@@ -203,9 +207,9 @@ static int parse_args(int argc, char **argv, accuracy_args *a)
     if (a->format->id == GELU_FORMAT_BINARY64) {
         /* sampled (scan_f64.h): --sample and --seed are its own, the rest of the domain's
          * options do not apply; its --impl: parse_impls64 */
-        if (a->not_16 && strcmp(a->not_16, "--sample") && strcmp(a->not_16, "--seed"))
+        if (a->not_64)
             return usage_error("accuracy", "--format binary64 scans a sample: %s does not apply",
-                               a->not_16);
+                               a->not_64);
         return EXIT_OK;
     }
     for (size_t k = 0; k < a->nimpl_lists && st == EXIT_OK; k++) st = parse_impls(a->impl_lists[k], a);
