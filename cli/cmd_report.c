@@ -442,6 +442,8 @@ static int run_binary64(const report_args *a, report_stage *st, results_set **ou
     scan_result *r = calloc(1, sizeof *r);
     size_t n = 0;
     const char *err = "out of memory";
+    char name[64];
+    results_file_name(name, sizeof name, "accuracy", GELU_FORMAT_BINARY64);
     int rc = list && r ? 0 : -1;
     for (size_t i = 0; rc == 0 && i < gelu_impl64_count(); i++)
         if (gelu_impl_available(gelu_impl64_at(i))) list[n++] = gelu_impl64_at(i);
@@ -452,12 +454,12 @@ static int run_binary64(const report_args *a, report_stage *st, results_set **ou
         csv_job job = {r, accuracy_csv_write};
         snprintf(sampled, size, "%llu inputs (%llu draws, seed 1, and binary64's hard inputs)",
                  (unsigned long long)r->inputs, (unsigned long long)cfg.n);
-        if (report_stage_write(st, "accuracy_binary64.csv", write_csv, &job) != 0) rc = -1, err = NULL;
+        if (report_stage_write(st, name, write_csv, &job) != 0) rc = -1, err = NULL;
     }
     char acc[2200], why[512];
     results_set *s = NULL;
     if (rc == 0 && (!(s = malloc(sizeof *s)) ||
-                    results_load_format(s, report_stage_path(st, "accuracy_binary64.csv", acc, sizeof acc),
+                    results_load_format(s, report_stage_path(st, name, acc, sizeof acc),
                                         NULL, GELU_FORMAT_BINARY64, true, why, sizeof why) != 0)) {
         err = s ? why : "out of memory";
         rc = -1;

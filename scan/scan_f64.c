@@ -30,6 +30,13 @@ static uint64_t as_bits(double x)
     return b;
 }
 
+/* x as a binary32 value for the metrics' unused encodings and special_failure (scan_f64.h),
+ * without the undefined conversion of a double beyond binary32's range: ±inf there. */
+static float narrow(double x)
+{
+    return fabs(x) > 0x1.fffffep+127 ? (x > 0 ? INFINITY : -INFINITY) : (float)x;
+}
+
 /* Same encoding, any NaN matching any NaN. */
 static bool same_value(double a, double b) { return isnan(a) ? isnan(b) : as_bits(a) == as_bits(b); }
 
@@ -231,7 +238,7 @@ static void check_monotone(mono_metrics *m, uint64_t seq0, const double *x, cons
             if (dist < 0) dist = -dist;
             uint64_t steps = isnan(y[lo]) || isnan(y[hi]) || dist > (i128)UINT64_MAX
                                  ? UINT64_MAX : (uint64_t)dist;
-            mono_add(m, seq0 + j, (float)b, steps);
+            mono_add(m, seq0 + j, narrow(b), steps);
         }
     }
 }
@@ -242,7 +249,7 @@ static void check_sign(sign_metrics *m, uint64_t seq0, const double *x, const do
     for (size_t j = 0; j < n; j++) {
         if (isnan(x[j]) || cr[j] == 0.0) continue;
         bool ok = x[j] < x_min ? y[j] < 0.0 : y[j] > 0.0;
-        if (!ok) sign_add(m, seq0 + j, (float)x[j]);
+        if (!ok) sign_add(m, seq0 + j, narrow(x[j]));
     }
 }
 
@@ -259,7 +266,7 @@ static void scan_block(f64_worker *w, f64_buffers *B, bool grad, uint64_t first,
     size_t prev = first > 0, n = (size_t)(end - first);
     for (size_t j = 0; j < n + prev; j++) B->x[j] = as_double(w->x64[first - prev + j]);
     const double *x = B->x + prev;
-    for (size_t j = 0; j < n; j++) B->xf[j] = (float)x[j]; /* unused bits (scan_result.x64) */
+    for (size_t j = 0; j < n; j++) B->xf[j] = narrow(x[j]); /* unused bits (scan_result.x64) */
     for (int t = 0; t < GELU_TARGET_COUNT; t++)
         if (w->needed[t]) block_reference((gelu_target)t, grad, x, n, &B->ref[t]);
     for (size_t i = 0; i < cfg->nimpls; i++) {
@@ -320,7 +327,7 @@ static void check_specials(const scan_f64_config *cfg, scan_result *r)
                 double want = cr64(m->target, d, x[k]);
                 if (!same_value(want, y[k]))
                     e->special_failed[d][e->nspecial_failed[d]++] =
-                        (special_failure){(float)x[k], (float)want, (float)y[k]};
+                        (special_failure){narrow(x[k]), narrow(want), narrow(y[k])};
             }
         }
     }
