@@ -663,7 +663,7 @@ int cmd_report(int argc, char **argv)
         printf("\nreport written: %s/index.html (with accuracy.csv, ranges.csv, ulp_by_x.csv, "
                "implementations.csv, "
                "bench.csv, moons.csv, manifest.json, accuracy_F.csv, ulp_by_x_F.csv and "
-               "bench_F.csv for F = bfloat16, binary16%s)\n",
+               "bench_F.csv for F = bfloat16, binary16, accuracy_binary64.csv%s)\n",
                a.out, a.baseline && baseline_status != EXIT_USAGE ? ", compare.csv" : "");
         if (baseline_status == EXIT_USAGE || (baseline_status && st == EXIT_OK))
             st = baseline_status;
