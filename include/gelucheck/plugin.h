@@ -94,7 +94,7 @@ typedef struct {
      * (list, accuracy CSV, report) because the figures hold for that path only; NULL: the
      * kernels have one path. Called after gelucheck_plugin_v1, from one thread at a time. */
     const char *(*dispatched_isa)(void);
-    /* Appended in gelucheck 0.3 (still ABI 1, read only when size covers them): the kernels of
+    /* Appended after those (still ABI 1, read only when size covers them): the kernels of
      * a row whose format is "binary64" (forward and derivative then NULL; derivative_binary64
      * NULL: forward only). gelucheck scans binary64 rows by sampling (`accuracy --format
      * binary64`), in a list of their own: a binary64 row may share its name with a binary32
