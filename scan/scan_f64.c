@@ -125,8 +125,9 @@ size_t scan_f64_hard_inputs(uint64_t *out)
 
 /* ---- the sample */
 
-/* SplitMix64's finaliser (Steele, Lea & Flood 2014): draw i of seed s is mix(s·φ + i·…), a
- * function of (s, i) alone. */
+/* SplitMix64's output mix (Steele, Lea & Flood 2014; the constants of Vigna's splitmix64.c):
+ * draw i of seed s hashes mix(s + 2^64/φ) with i times an odd constant, a function of (s, i)
+ * alone. */
 static uint64_t mix(uint64_t z)
 {
     z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
