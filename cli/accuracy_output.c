@@ -77,9 +77,9 @@ static void print_details(const scan_result *r)
         if (m->violations) {
             printf("%s: %llu monotonicity break%s, largest %.0f steps at %a; first at", r->impls[i]->name,
                    (unsigned long long)m->violations, m->violations > 1 ? "s" : "", m->largest.value,
-                   (double)float_from_bits(m->largest.bits));
+                   scan_result_input(r, m->largest.seq, m->largest.bits));
             for (size_t k = 0; k < m->nlisted; k++)
-                printf(" %a", (double)float_from_bits(m->listed_bits[k]));
+                printf(" %a", scan_result_input(r, m->listed_seq[k], m->listed_bits[k]));
             printf("\n");
         }
         /* maxima whose near ties went past the MPFR budget (scan/near.h) */
@@ -128,6 +128,11 @@ static void print_details(const scan_result *r)
             if (!e->nspecial_failed[d]) continue;
             printf("%s %s: special values wrong:", r->impls[i]->name,
                    d == DIR_FORWARD ? "forward" : "derivative");
+            if (r->x64) { /* binary64: special_failure holds binary32 values; the inputs are the
+                           * sample's special encodings (scan_f64.h), each a row of its errors */
+                printf(" %zu of %d special inputs\n", e->nspecial_failed[d], GELU_FORMAT_SPECIAL_COUNT);
+                continue;
+            }
             for (size_t k = 0; k < e->nspecial_failed[d]; k++) {
                 const special_failure *f = &e->special_failed[d][k];
                 printf(" x=0x%08x want 0x%08x got 0x%08x;", float_bits(f->x), float_bits(f->expected),

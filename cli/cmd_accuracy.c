@@ -17,6 +17,8 @@
 #include "refine.h"
 #include "scan_small.h"
 #include "gelu_cr16.h"
+#include "gelu_f64.h"
+#include "scan_f64.h"
 
 static void print_help(void)
 {
@@ -24,7 +26,7 @@ static void print_help(void)
         "usage: gelucheck accuracy [--impl A,B,...] [--range LO:HI | --sample N [--seed S]]\n"
         "                          [--grad] [--csv FILE] [--ranges-csv FILE] [--threads N]\n"
         "                          [--shard K/N --partial FILE] [--checkpoint DIR] [--profile]\n"
-        "                          [--format binary32|bfloat16|binary16]\n"
+        "                          [--format binary32|bfloat16|binary16|binary64]\n"
         "                          [--fpenv ieee|ftz|daz|ftz,daz]\n\n"
         "Scans implementations against the correctly rounded MPFR reference (a fast double\n"
         "enclosure, MPFR where it cannot decide) and prints, per implementation, against its\n"
@@ -58,7 +60,14 @@ static void print_help(void)
         "                    to nearest even to F), a native one (cr_bfloat16, cr_binary16) as\n"
         "                    is; prints, per implementation, the share of inputs whose result\n"
         "                    is not the correctly rounded one. Not with --range, --sample,\n"
-        "                    --shard, --checkpoint or --profile\n"
+        "                    --shard, --checkpoint or --profile.\n"
+        "                    binary64: sampled, never exhaustive: --sample N draws (default\n"
+        "                    400000; --seed S) plus binary64's hard inputs (underflow\n"
+        "                    thresholds, x_min's neighbours, subnormal midpoints, where f\n"
+        "                    rounds to x, specials), against MPFR rounded to binary64; the\n"
+        "                    binary64 implementations (erfc_libm, tanh_libm, sigmoid, and\n"
+        "                    the peers' binary64 rows); no progress display. Not with\n"
+        "                    --range, --shard, --checkpoint or --profile\n"
         "  --fpenv E         the floating-point environment the kernels run in (default ieee):\n"
         "                    ftz, daz or ftz,daz set MXCSR's flush-to-zero / denormals-are-zero\n"
         "                    bits in each scan thread around the kernel calls only (the\n"
@@ -68,8 +77,9 @@ static void print_help(void)
         "                    correctly rounded result that is subnormal is expected as the zero\n"
         "                    of its sign, exactly (an output equal to it: 0 ULP, correctly\n"
         "                    rounded). Files and messages write ftz,daz as ftz+daz (a CSV\n"
-        "                    field). binary32 only; not with exec children (--exec,\n"
-        "                    --frameworks: another process), which are refused by name\n\n"
+        "                    field). binary32 only (not 16-bit formats, not binary64); not\n"
+        "                    with exec children (--exec, --frameworks: another process),\n"
+        "                    which are refused by name\n\n"
         "MPI: 'mpirun -n R gelucheck accuracy ...' shares the scan between R processes (chunks\n"
         "handed out as ranks ask); rank 0 prints and writes exactly what one process would.\n\n"
         "Progress goes to stderr: a bar on a terminal, else a line a minute. Exit status: 0 every implementation\n"
@@ -90,6 +100,7 @@ typedef struct {
     size_t nimpl_lists;        /* known, in order */
     const char *not_16;        /* an option a 16-bit run refuses, when given */
     gelu_fpenv fpenv;          /* --fpenv, IEEE by default */
+    const char *not_64;        /* an option a binary64 run refuses, when given */
 } accuracy_args;
 
 /* A,B,C → implementations; unavailable ones are skipped with a note. */
@@ -164,7 +175,8 @@ static int parse_args(int argc, char **argv, accuracy_args *a)
         else if ((got = option_value("accuracy", argc, argv, &i, "--format", &v))) {
             if (got < 0) st = EXIT_USAGE;
             else if (!(a->format = gelu_format_find(v)))
-                st = usage_error("accuracy", "unknown --format '%s': binary32, bfloat16 or binary16", v);
+                st = usage_error("accuracy", "unknown --format '%s': binary32, bfloat16, binary16 or "
+                                 "binary64", v);
         } else if ((got = option_value("accuracy", argc, argv, &i, "--fpenv", &v))) {
             st = got < 0 ? EXIT_USAGE : parse_fpenv("accuracy", v, &a->fpenv);
         } else if ((got = option_value("accuracy", argc, argv, &i, "--range", &v))) {
@@ -197,7 +209,10 @@ static int parse_args(int argc, char **argv, accuracy_args *a)
         static const char *const whole_domain[] = {"--range", "--sample", "--seed", "--shard",
                                                    "--partial", "--checkpoint", "--profile"};
         for (size_t k = 0; k < sizeof whole_domain / sizeof *whole_domain; k++)
-            if (strcmp(arg, whole_domain[k]) == 0) a->not_16 = whole_domain[k];
+            if (strcmp(arg, whole_domain[k]) == 0) {
+                a->not_16 = whole_domain[k];
+                if (k == 0 || k >= 3) a->not_64 = whole_domain[k]; /* not --sample, --seed */
+            }
     }
     if (st != EXIT_OK) return st;
     if (!a->format) a->format = gelu_format_of(GELU_FORMAT_BINARY32);
@@ -208,6 +223,17 @@ static int parse_args(int argc, char **argv, accuracy_args *a)
         return usage_error("accuracy", "--fpenv %s: the %s scan runs in IEEE's environment only "
                            "(--fpenv applies to binary32)", gelu_fpenv_name(a->fpenv), a->format->name);
     if (a->format->storage_bits == 16) return EXIT_OK; /* its --impl: parse_impls16 */
+    if (a->format->id == GELU_FORMAT_BINARY64) {
+        if (a->fpenv != GELU_FPENV_IEEE)
+            return usage_error("accuracy", "--fpenv %s: the binary64 scan runs in IEEE's environment "
+                               "only (--fpenv applies to binary32)", gelu_fpenv_name(a->fpenv));
+        /* sampled (scan_f64.h): --sample and --seed are its own, the rest of the domain's
+         * options do not apply; its --impl: parse_impls64 */
+        if (a->not_64)
+            return usage_error("accuracy", "--format binary64 scans a sample: %s does not apply",
+                               a->not_64);
+        return EXIT_OK;
+    }
     for (size_t k = 0; k < a->nimpl_lists && st == EXIT_OK; k++) st = parse_impls(a->impl_lists[k], a);
     if (st != EXIT_OK) return st;
     if (a->have_range && a->have_sample) return usage_error("accuracy", "--range and --sample exclude each other");
@@ -247,6 +273,7 @@ static int write_partial(const scan_result *r, const char *path)
 
 static int run_accuracy(int argc, char **argv, accuracy_args *ap);
 static int run_accuracy16(accuracy_args *a);
+static int run_accuracy64(accuracy_args *a);
 
 int cmd_accuracy(int argc, char **argv)
 {
@@ -277,6 +304,7 @@ static int run_accuracy(int argc, char **argv, accuracy_args *ap)
     int st = parse_args(argc, argv, &a);
     if (st != EXIT_OK) return st;
     if (a.format->storage_bits == 16) return run_accuracy16(&a);
+    if (a.format->id == GELU_FORMAT_BINARY64) return run_accuracy64(&a);
     if (a.nimpls == 0) a.nimpls = accuracy_default_impls("accuracy", a.impls);
     if ((st = fpenv_check_impls("accuracy", a.fpenv, a.impls, a.nimpls)) != EXIT_OK) return st;
     if (a.shard_n) { /* parts are whole blocks: a small domain has empty parts */
@@ -436,5 +464,72 @@ static int run_accuracy16(accuracy_args *a)
     scan_result_free(r);
     free(list);
     free(views);
+    return st;
+}
+
+/* ---- binary64: a sample, scan_f64.h */
+
+/* The binary64 implementations named in list (all of them when there is no list). */
+static int parse_impls64(const accuracy_args *a, const gelu_impl **list, size_t *n)
+{
+    int status = EXIT_OK;
+    for (size_t k = 0; k < a->nimpl_lists && status == EXIT_OK; k++) {
+        char **names;
+        size_t count;
+        status = split_list("accuracy", "--impl", a->impl_lists[k], &names, &count);
+        for (size_t j = 0; j < count && status == EXIT_OK; j++) {
+            const gelu_impl *m = gelu_impl64_find(names[j]);
+            bool twice = false;
+            for (size_t i = 0; m && i < *n; i++) twice |= list[i] == m;
+            if (!m)
+                status = usage_error("accuracy", "unknown implementation '%s' for --format binary64 "
+                                     "(see 'gelucheck list')", names[j]);
+            else if (twice) status = usage_error("accuracy", "--impl '%s' is given twice", names[j]);
+            else if (!gelu_impl_available(m))
+                fprintf(stderr, "gelucheck accuracy: skipping '%s': this CPU lacks its features\n",
+                        names[j]);
+            else list[(*n)++] = m;
+        }
+        free(names);
+    }
+    for (size_t i = 0; a->nimpl_lists == 0 && i < gelu_impl64_count(); i++)
+        if (gelu_impl_available(gelu_impl64_at(i))) list[(*n)++] = gelu_impl64_at(i);
+    if (status == EXIT_OK && *n == 0)
+        status = usage_error("accuracy", "no binary64 implementation can run on this CPU");
+    return status;
+}
+
+static int run_accuracy64(accuracy_args *a)
+{
+    const gelu_impl **list = calloc(gelu_impl64_count() + 1, sizeof *list);
+    scan_result *r = calloc(1, sizeof *r);
+    size_t n = 0;
+    int st = list && r ? EXIT_OK : EXIT_CHECK_FAILED;
+    if (st != EXIT_OK) fprintf(stderr, "gelucheck accuracy: out of memory\n");
+    if (st == EXIT_OK) st = parse_impls64(a, list, &n);
+    if (st == EXIT_OK && accuracy_files_probe("accuracy", &a->files) != 0) st = EXIT_CHECK_FAILED;
+    if (st == EXIT_OK) {
+        struct timespec start, end;
+        clock_gettime(CLOCK_MONOTONIC, &start);
+        scan_f64_config cfg = {.impls = list, .nimpls = n, .grad = a->grad,
+                               .n = a->have_sample ? a->domain.n : SCAN_F64_DEFAULT_SAMPLE,
+                               .seed = a->domain.seed, .threads = (unsigned)a->threads};
+        const char *err = NULL;
+        if (scan_f64_run(&cfg, r, &err) != 0) {
+            fprintf(stderr, "gelucheck accuracy: %s\n", err);
+            st = EXIT_CHECK_FAILED;
+        } else {
+            clock_gettime(CLOCK_MONOTONIC, &end);
+            printf("format binary64: SAMPLED, not exhaustive: %llu inputs (%llu draws, seed %llu, "
+                   "and binary64's hard inputs), every figure below over these only\n",
+                   (unsigned long long)r->inputs, (unsigned long long)cfg.n,
+                   (unsigned long long)cfg.seed);
+            st = accuracy_output("accuracy", r, &a->files);
+            printf("wall %.1f s\n", (double)(end.tv_sec - start.tv_sec) +
+                                        1e-9 * (double)(end.tv_nsec - start.tv_nsec));
+        }
+    }
+    scan_result_free(r);
+    free(list);
     return st;
 }

@@ -183,6 +183,9 @@ static int parse_valued(bench_options *o, int argc, char **argv, int *i, int *st
         if (got < 0) *status = EXIT_USAGE;
         else if (!(o->format = gelu_format_find(v)))
             *status = usage_error("bench", "unknown --format '%s': binary32, bfloat16 or binary16", v);
+        else if (o->format->id == GELU_FORMAT_BINARY64)
+            *status = usage_error("bench", "--format binary64 is not benchmarked (its accuracy is "
+                                  "sampled: 'gelucheck accuracy --format binary64')");
     } else {
         return 0;
     }

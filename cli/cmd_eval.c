@@ -106,6 +106,9 @@ int cmd_eval(int argc, char **argv)
             if (got < 0) status = EXIT_USAGE;
             else if (!(format = gelu_format_find(v)))
                 status = usage_error("eval", "unknown --format '%s': binary32, bfloat16 or binary16", v);
+            else if (format->id == GELU_FORMAT_BINARY64)
+                status = usage_error("eval", "--format binary64 is not evaluated here ('gelucheck "
+                                     "accuracy --format binary64' scans its sample)");
         } else if (!options_done && (got = option_value("eval", argc, argv, &i, "--fpenv", &v))) {
             status = got < 0 ? EXIT_USAGE : parse_fpenv("eval", v, &fpenv);
         } else if (!options_done && (got = option_value("eval", argc, argv, &i, "--against", &v))) {

@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "exec_frameworks.h"
 #include "gelu_cr16.h"
+#include "gelu_f64.h"
 #include "gelu_impl.h"
 #include "plugin.h"
 
@@ -120,6 +121,14 @@ int cmd_list(int argc, char **argv)
         printf("  %s: %s, target %s, correctly rounded %s\n", m->name,
                gelu_format_of(m->format)->name, gelu_target_name(m->target),
                m->contract.correctly_rounded ? "(claimed)" : "(no claim)");
+    }
+    printf("\nbinary64 (accuracy --format binary64, by sampling; a list of its own):\n");
+    for (size_t i = 0; i < gelu_impl64_count(); i++) {
+        const gelu_impl *m = gelu_impl64_at(i);
+        printf("  %s: target %s, needs %s%s%s\n", m->name, gelu_target_name(m->target),
+               cpu_features_string(m->features, feat, sizeof feat),
+               gelu_impl_available(m) ? "" : " (not on this CPU)",
+               m->derivative_f64 ? "" : "; forward only");
     }
     printf("\nthis CPU: %s\n", cpu_features_string(cpu_features(), feat, sizeof feat));
     print_peers();

@@ -44,6 +44,9 @@ static int parse_formats(const char *list, gelu_format_id *ids, size_t *n)
         if (!f)
             st = usage_error("markdown", "unknown --format '%s': binary32, bfloat16 or binary16",
                              items[k]);
+        else if (f->id == GELU_FORMAT_BINARY64)
+            st = usage_error("markdown", "--format binary64: no table (its section of the report "
+                             "shows the sample)");
         else if (count > 1 && f->id == GELU_FORMAT_BINARY32)
             st = usage_error("markdown", "--format binary32 is a table of its own: give it alone");
         else if (*n == MAX_FORMATS)

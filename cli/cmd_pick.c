@@ -121,6 +121,9 @@ static int parse_args(int argc, char **argv, pick_args *a)
             if (got < 0) return EXIT_USAGE;
             if (!(a->format = gelu_format_find(v)))
                 st = usage_error("pick", "unknown --format '%s': binary32, bfloat16 or binary16", v);
+            else if (a->format->id == GELU_FORMAT_BINARY64)
+                st = usage_error("pick", "--format binary64: not benchmarked, its accuracy only "
+                                 "sampled: nothing to pick from");
         } else if ((got = option_value("pick", argc, argv, &i, "--results", &v)))
             st = got < 0 ? EXIT_USAGE : (a->results = v, EXIT_OK);
         else

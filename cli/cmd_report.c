@@ -28,9 +28,11 @@
 #include "report_stage.h"
 #include "gelu_cr16.h"
 #include "scan_small.h"
+#include "scan_f64.h"
+#include "gelu_f64.h"
 
 #define DEFAULT_DIR "report"
-enum { QUICK_SAMPLE = 1000000, QUICK_SEED = 1 };
+enum { QUICK_SAMPLE = 1000000, QUICK_SEED = 1, QUICK_F64_SAMPLE = 20000 };
 
 static void print_help(void)
 {
@@ -47,12 +49,15 @@ static void print_help(void)
         "binary16 (F), every one of the 65,536 inputs of F, the same implementations widened and\n"
         "F's own (as 'accuracy --format F --grad'), and F's benchmark ('bench --format F'):\n"
         "accuracy_F.csv, ulp_by_x_F.csv, bench_F.csv, F_*.svg and a section of the page each.\n"
+        "Then binary64, by sampling only: %d draws (seed 1) and binary64's hard inputs, every\n"
+        "binary64 implementation forward and derivative (as 'accuracy --format binary64\n"
+        "--grad'): accuracy_binary64.csv and a section of the page that says it is sampled.\n"
         "Every file appears at once at the end: an interrupted run leaves\n"
         "the previous report intact.\n\n"
         "  --out DIR     the report directory (created if missing; its parent must exist)\n"
         "  --quick       a seeded sample of %d binary32 encodings, 'bench --quick' and 'moons\n"
-        "                --quick' (the 16-bit scans still every input, their benchmarks --quick):\n"
-        "                about 30 s of CPU\n"
+        "                --quick' (the 16-bit scans still every input, their benchmarks --quick;\n"
+        "                binary64 %d draws): about 30 s of CPU\n"
         "  --threads N   scan threads (default: all online CPUs); results do not depend on it\n"
         "  --baseline OLD_DIR  an earlier report of the same kind (quick or full): what changed\n"
         "                since (as 'gelucheck compare OLD_DIR DIR') goes into the page and\n"
@@ -68,7 +73,7 @@ static void print_help(void)
         "to stdout. Exit status: 0 report written and every contract met, 1 report written\n"
         "but a contract is broken (see its table) or accuracy regressed against the baseline,\n"
         "or the report could not be written, 2 bad usage or a baseline that cannot be compared.\n",
-        DEFAULT_DIR, QUICK_SAMPLE);
+        DEFAULT_DIR, SCAN_F64_DEFAULT_SAMPLE, QUICK_SAMPLE, QUICK_F64_SAMPLE);
 }
 
 typedef struct {
@@ -426,6 +431,47 @@ static int run_formats(const report_args *a, const report_impls *impls, report_s
     return 0;
 }
 
+/* binary64's section (scan_f64.h): every binary64 implementation this CPU runs, forward and
+ * derivative, on the default sample (--quick: QUICK_F64_SAMPLE draws), into
+ * accuracy_binary64.csv, read back as the other formats' are, into *out, and what was sampled
+ * into `sampled`. 0, or −1 after a message. */
+static int run_binary64(const report_args *a, report_stage *st, results_set **out, char *sampled,
+                        size_t size)
+{
+    const gelu_impl **list = calloc(gelu_impl64_count() + 1, sizeof *list);
+    scan_result *r = calloc(1, sizeof *r);
+    size_t n = 0;
+    const char *err = "out of memory";
+    char name[64];
+    results_file_name(name, sizeof name, "accuracy", GELU_FORMAT_BINARY64);
+    int rc = list && r ? 0 : -1;
+    for (size_t i = 0; rc == 0 && i < gelu_impl64_count(); i++)
+        if (gelu_impl_available(gelu_impl64_at(i))) list[n++] = gelu_impl64_at(i);
+    scan_f64_config cfg = {.impls = list, .nimpls = n, .grad = true, .seed = 1,
+                           .n = a->quick ? QUICK_F64_SAMPLE : SCAN_F64_DEFAULT_SAMPLE,
+                           .threads = (unsigned)a->threads};
+    if (rc == 0 && (rc = scan_f64_run(&cfg, r, &err)) == 0) {
+        csv_job job = {r, accuracy_csv_write};
+        snprintf(sampled, size, "%llu inputs (%llu draws, seed 1, and binary64's hard inputs)",
+                 (unsigned long long)r->inputs, (unsigned long long)cfg.n);
+        if (report_stage_write(st, name, write_csv, &job) != 0) rc = -1, err = NULL;
+    }
+    char acc[2200], why[512];
+    results_set *s = NULL;
+    if (rc == 0 && (!(s = malloc(sizeof *s)) ||
+                    results_load_format(s, report_stage_path(st, name, acc, sizeof acc),
+                                        NULL, GELU_FORMAT_BINARY64, true, why, sizeof why) != 0)) {
+        err = s ? why : "out of memory";
+        rc = -1;
+    }
+    if (rc != 0 && err) fprintf(stderr, "gelucheck report: the binary64 scan: %s\n", err);
+    if (rc != 0) free(s);
+    else *out = s;
+    scan_result_free(r);
+    free(list);
+    return rc;
+}
+
 static int write_report(const report_args *a, const report_impls *impls, report_stage *st,
                         const scan_result *r, int *baseline_status)
 {
@@ -491,7 +537,10 @@ static int write_report(const report_args *a, const report_impls *impls, report_
         return -1;
     }
     report_formats_out *formats = calloc(1, sizeof *formats);
-    if (!formats || run_formats(a, impls, st, formats) != 0) {
+    results_set *f64 = NULL;
+    char f64_sampled[160];
+    if (!formats || run_formats(a, impls, st, formats) != 0 ||
+        run_binary64(a, st, &f64, f64_sampled, sizeof f64_sampled) != 0) {
         if (formats) report_formats_free(formats);
         free(formats);
         free(why);
@@ -501,10 +550,12 @@ static int write_report(const report_args *a, const report_impls *impls, report_
     }
     html_report h = {s,        &meta,       {NULL},     note,
                      broken,   0,           &moons,     baseline,
-                     a->baseline, baseline_note[0] ? baseline_note : NULL, NULL, 0, NULL};
+                     a->baseline, baseline_note[0] ? baseline_note : NULL, NULL, 0, NULL, NULL, NULL};
     for (int k = 0; k < PLOT_COUNT; k++) h.svg[k] = svg[k];
     h.formats = formats->sections;
     h.nformats = formats->n;
+    h.f64 = f64;
+    h.f64_sampled = f64_sampled;
     for (size_t i = 0; i < r->nimpls; i++)
         if (scan_contract_violations(r, i, why + h.nbroken * WHY_SIZE, WHY_SIZE)) {
             broken[h.nbroken] = why + h.nbroken * WHY_SIZE;
@@ -513,6 +564,7 @@ static int write_report(const report_args *a, const report_impls *impls, report_
     int rc = report_stage_write(st, "index.html", write_html, &h); /* manifest.json is staged */
     report_formats_free(formats);
     free(formats);
+    free(f64);
     for (int k = 0; k < PLOT_COUNT; k++) free(svg[k]);
     free(why);
     free(broken);
@@ -611,7 +663,7 @@ int cmd_report(int argc, char **argv)
         printf("\nreport written: %s/index.html (with accuracy.csv, ranges.csv, ulp_by_x.csv, "
                "implementations.csv, "
                "bench.csv, moons.csv, manifest.json, accuracy_F.csv, ulp_by_x_F.csv and "
-               "bench_F.csv for F = bfloat16, binary16%s)\n",
+               "bench_F.csv for F = bfloat16, binary16, accuracy_binary64.csv%s)\n",
                a.out, a.baseline && baseline_status != EXIT_USAGE ? ", compare.csv" : "");
         if (baseline_status == EXIT_USAGE || (baseline_status && st == EXIT_OK))
             st = baseline_status;

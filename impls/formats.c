@@ -101,6 +101,21 @@ static uint64_t binary32_from_double(double v)
     return b;
 }
 
+/* binary64: the encoding is the double's; a NaN's encoding is the quiet NaN of its sign */
+static double binary64_to_double(uint64_t bits)
+{
+    double x;
+    memcpy(&x, &bits, sizeof x);
+    return x;
+}
+
+static uint64_t binary64_from_double(double v)
+{
+    uint64_t b;
+    memcpy(&b, &v, sizeof b);
+    return isnan(v) ? (b & UINT64_C(0x8000000000000000)) | UINT64_C(0x7ff8000000000000) : b;
+}
+
 static const gelu_format formats[GELU_FORMAT_COUNT] = {
     [GELU_FORMAT_BINARY32] = {.id = GELU_FORMAT_BINARY32, .name = "binary32", .storage_bits = 32,
                               .precision = 24, .emin = -126, .emax = 127,
@@ -116,6 +131,11 @@ static const gelu_format formats[GELU_FORMAT_COUNT] = {
                               .precision = 11, .emin = -14, .emax = 15,
                               .to_double = binary16_to_double,
                               .from_double = binary16_from_double},
+    /* IEEE 754-2019 table 3.5: sampled only (gelu_format_encodings is 0) */
+    [GELU_FORMAT_BINARY64] = {.id = GELU_FORMAT_BINARY64, .name = "binary64", .storage_bits = 64,
+                              .precision = 53, .emin = -1022, .emax = 1023,
+                              .to_double = binary64_to_double,
+                              .from_double = binary64_from_double},
 };
 
 const gelu_format *gelu_format_of(gelu_format_id f) { return &formats[f]; }

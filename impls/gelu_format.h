@@ -1,7 +1,7 @@
 /* The number formats kernels read and write: one descriptor per format, {name, storage size,
  * precision, exponent range, encoding <-> value}, and what follows from them (special
- * encodings, the number of encodings). binary32, bfloat16 and binary16 are registered; binary64
- * is the one left of those this descriptor is made for (docs/DESIGN.md, "Formats"):
+ * encodings, the number of encodings). binary32, bfloat16, binary16 and binary64 are registered
+ * (docs/DESIGN.md, "Formats"; binary64 is scanned by sampling, scan/scan_f64.h):
  *
  *   format    storage   bits  precision  emin    emax   smallest subnormal
  *   bfloat16  uint16_t  16    8          −126    127    2^-133
@@ -25,7 +25,7 @@
 /* The registered formats, one line each: the enum's suffix, then the descriptor's row in
  * impls/formats.c. New formats are appended: the ids are part of the descriptor that plugins
  * will be built against (binary32 stays 0, the default of a row that does not set `format`). */
-#define GELU_FORMATS(X) X(BINARY32) X(BFLOAT16) X(BINARY16)
+#define GELU_FORMATS(X) X(BINARY32) X(BFLOAT16) X(BINARY16) X(BINARY64)
 
 typedef enum {
 #define GELU_FORMAT_ENUM(id) GELU_FORMAT_##id,

@@ -4,6 +4,8 @@
  *   gsl_erfc: ½·x·gsl_sf_erfc(−x/√2); derivative ½·erfc(−x/√2) + x·exp(−x²/2)/√(2π) in binary64,
  *             rounded once (kernels: impls/erfc_f64_kernels.h, shared with erfc_f64).
  *   gsl_cdf:  x·gsl_cdf_ugaussian_P(x); derivative Φ(x) + x·φ(x) with gsl_ran_ugaussian_pdf.
+ * And gsl_erfc in binary64 (format "binary64", the ABI's binary64 kernels): the same double
+ * kernel without the final rounding, scanned by `accuracy --format binary64`.
  *
  * Contracts set from the exhaustive run over all 2^32 inputs (README, "Measured over all 2^32
  * inputs"); first estimated on the seeded sample of tests/test_impls.c (10^5 inputs on [−20, 20]):
@@ -61,6 +63,21 @@ static const gelucheck_impl_v1 impls[] = {
         .contract = {.max_ulp = 0.502, .max_abs = 2.39e-07, .grad_max_ulp = 0.501,
                      .grad_max_abs = 5.98e-08, .monotone = 1},
         .origin = "peer: x·Φ(x) with GSL's gsl_cdf_ugaussian_P in double, rounded once to float",
+    },
+    {   /* binary64: the same double kernel, not rounded (a row of the binary64 list). No claim:
+         * gsl_sf_erfc(z) is NaN for z < −5.02e61 (GSL 2.7, bisected here), so the forward and
+         * derivative are NaN for x > 7.1e61 (2^205.5) */
+        .size = sizeof(gelucheck_impl_v1),
+        .name = "gsl_erfc",
+        .method = "gsl_erfc",
+        .target = "exact",
+        .format = "binary64",
+        .cpu_features = "",
+        .forward_binary64 = gelu_f64_erfc_forward,
+        .derivative_binary64 = gelu_f64_erfc_derivative,
+        .contract = {.max_ulp = GELUCHECK_NO_CLAIM, .max_abs = GELUCHECK_NO_CLAIM,
+                     .grad_max_ulp = GELUCHECK_NO_CLAIM, .grad_max_abs = GELUCHECK_NO_CLAIM},
+        .origin = "peer: x·Φ(x) as ½·x·gsl_sf_erfc(−x/√2) in double (GSL)",
     },
 };
 

@@ -1,6 +1,7 @@
 /* Shared-library plugins (plugin.h, include/gelucheck/plugin.h). */
 #define _GNU_SOURCE
 #include "plugin.h"
+#include "gelu_f64.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -157,6 +158,11 @@ static gelu_isa isa_of(const gelucheck_impl_v1 *d)
     return GELU_ISA_COUNT;
 }
 
+static bool is_binary64(const gelucheck_impl_v1 *d)
+{
+    return strcmp(d->format, "binary64") == 0; /* after check_impl: a known format */
+}
+
 /* Checks one description; the field at fault into why. */
 static int check_impl(const gelucheck_impl_v1 *d, unsigned *features, gelu_target *target,
                       char *why, size_t size)
@@ -171,11 +177,12 @@ static int check_impl(const gelucheck_impl_v1 *d, unsigned *features, gelu_targe
     if (!d->target || (*target = gelu_target_from_name(d->target)) == GELU_TARGET_COUNT)
         return snprintf(why, size, "target '%.40s' is not %s", d->target ? d->target : "(none)",
                         gelu_target_list(false, names, sizeof names)), -1;
-    /* a registered format (impls/gelu_format.h) whose kernels this ABI carries: binary32's */
+    /* a registered format (impls/gelu_format.h) whose kernels this ABI carries: binary32's,
+     * binary64's (the appended forward_binary64, derivative_binary64) */
     const gelu_format *f = d->format ? gelu_format_find(d->format) : NULL;
-    if (!f || f->id != GELU_FORMAT_BINARY32)
-        return snprintf(why, size, "format '%.40s' is not one this gelucheck scans (binary32)",
-                        d->format ? d->format : "(none)"), -1;
+    if (!f || (f->id != GELU_FORMAT_BINARY32 && f->id != GELU_FORMAT_BINARY64))
+        return snprintf(why, size, "format '%.40s' is not one this gelucheck scans (binary32, "
+                        "binary64)", d->format ? d->format : "(none)"), -1;
     if (parse_features(d->cpu_features ? d->cpu_features : "", features, bad, sizeof bad) != 0)
         return snprintf(why, size, "cpu_features: '%s' is not one of avx2, fma, avx512f, avx512dq, "
                         "avx512bw, avx512vl", bad), -1;
@@ -189,7 +196,17 @@ static int check_impl(const gelucheck_impl_v1 *d, unsigned *features, gelu_targe
     if (gelu_isa_features(isa) & ~*features)
         return snprintf(why, size, "isa '%s' needs cpu_features %s", gelu_isa_name(isa),
                         cpu_features_string(gelu_isa_features(isa), bad, sizeof bad)), -1;
-    if (!d->forward) return snprintf(why, size, "no forward kernel"), -1;
+    if (f->id == GELU_FORMAT_BINARY64) {
+        if (!HAS_FIELD(d, derivative_binary64) || !d->forward_binary64)
+            return snprintf(why, size, "format binary64 and no forward_binary64 kernel"), -1;
+        if (d->forward || d->derivative)
+            return snprintf(why, size, "format binary64 with binary32 kernels (forward, "
+                            "derivative: NULL for a binary64 row)"), -1;
+    } else if (!d->forward) {
+        return snprintf(why, size, "no forward kernel"), -1;
+    } else if (HAS_FIELD(d, derivative_binary64) && (d->forward_binary64 || d->derivative_binary64)) {
+        return snprintf(why, size, "format binary32 with binary64 kernels"), -1;
+    }
     const gelucheck_contract_v1 *c = &d->contract;
     const double b[4] = {c->max_ulp, c->max_abs, c->grad_max_ulp, c->grad_max_abs};
     static const char *const bn[4] = {"max_ulp", "max_abs", "grad_max_ulp", "grad_max_abs"};
@@ -247,7 +264,8 @@ static int load(const char *path, const char *kind, char *err, size_t errsize)
             return -1;
         }
         for (uint32_t j = 0; j < i; j++)
-            if (strcmp(p->impls[j].name, p->impls[i].name) == 0) {
+            if (strcmp(p->impls[j].name, p->impls[i].name) == 0 &&
+                strcmp(p->impls[j].format, p->impls[i].format) == 0) {
                 snprintf(err, errsize, "plugin '%s' names two implementations '%s'", path,
                          p->impls[i].name);
                 dlclose(h);
@@ -300,8 +318,14 @@ static int load(const char *path, const char *kind, char *err, size_t errsize)
             .isa = isa_of(d),
             .dispatched_isa = HAS_FIELD(d, dispatched_isa) ? d->dispatched_isa : NULL,
         };
+        if (is_binary64(d)) { /* a row of the binary64 list (impls/gelu_f64.h), kernels direct */
+            s->impl.format = GELU_FORMAT_BINARY64;
+            s->impl.forward = s->impl.derivative = NULL;
+            s->impl.forward_f64 = d->forward_binary64;
+            s->impl.derivative_f64 = d->derivative_binary64;
+        }
         exec_sanitize_text(origin);
-        if (gelu_impl_add(&s->impl, s->source, err, errsize) != 0) {
+        if ((is_binary64(d) ? gelu_impl64_add : gelu_impl_add)(&s->impl, s->source, err, errsize) != 0) {
             free(origin);
             free(s->source);
             return -1;

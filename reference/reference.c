@@ -334,21 +334,24 @@ double ref_ulp_error(float y, const mpfr_t exact)
     return ref_ulp_error_format(gelu_format_of(GELU_FORMAT_BINARY32), y, exact);
 }
 
-double ref_abs_error(float y, const mpfr_t exact)
+double ref_abs_error(float y, const mpfr_t exact) { return ref_abs_error_d(y, exact); }
+double ref_rel_error(float y, const mpfr_t exact) { return ref_rel_error_d(y, exact); }
+
+double ref_abs_error_d(double y, const mpfr_t exact)
 {
     double err;
     if (nonfinite_error(y, exact, &err)) return err;
     return scaled_difference(y, exact, 0);
 }
 
-double ref_rel_error(float y, const mpfr_t exact)
+double ref_rel_error_d(double y, const mpfr_t exact)
 {
     double err;
     if (nonfinite_error(y, exact, &err)) return err;
-    if (mpfr_zero_p(exact)) return y == 0.0f ? 0.0 : INFINITY;
+    if (mpfr_zero_p(exact)) return y == 0.0 ? 0.0 : INFINITY;
     mpfr_t d;
     mpfr_init2(d, mpfr_get_prec(exact) + 160);
-    mpfr_set_flt(d, y, MPFR_RNDN);
+    mpfr_set_d(d, y, MPFR_RNDN);
     mpfr_sub(d, d, exact, MPFR_RNDN);
     mpfr_div(d, d, exact, MPFR_RNDN);
     mpfr_abs(d, d, MPFR_RNDN);

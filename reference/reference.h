@@ -68,6 +68,9 @@ double ref_abs_error(float y, const mpfr_t exact);
 
 /* |y − exact| / |exact|; 0 when both are 0, INFINITY when exact is 0 and y is not. */
 double ref_rel_error(float y, const mpfr_t exact);
+/* ref_abs_error and ref_rel_error for an output y of any format, as a double (binary64's). */
+double ref_abs_error_d(double y, const mpfr_t exact);
+double ref_rel_error_d(double y, const mpfr_t exact);
 
 /* An exact value carried as an unevaluated sum hi + lo of doubles (106 bits: enough for errors
  * of binary32 outputs to about 2^-80 relative), with its correctly rounded binary32 value. */

@@ -35,10 +35,10 @@ static void put_value(char *buf, size_t size, double v)
     if (isinf(v) && v < 0) snprintf(buf, size, "%s", "");
     else snprintf(buf, size, "%.9g", v);
 }
-static void put_x(char *buf, size_t size, const arg_max *m)
+static void put_x(const accuracy_row *w, char *buf, size_t size, const arg_max *m)
 {
     if (m->seq == UINT64_MAX) snprintf(buf, size, "%s", "");
-    else snprintf(buf, size, "%a", (double)float_from_bits(m->bits));
+    else snprintf(buf, size, "%a", scan_result_input(w->r, m->seq, m->bits));
 }
 
 static void csv_impl(const accuracy_row *w, char *b, size_t n)
@@ -68,7 +68,7 @@ static void csv_reference(const accuracy_row *w, char *b, size_t n) { snprintf(b
 static void csv_direction(const accuracy_row *w, char *b, size_t n) { snprintf(b, n, "%s", dir_names[w->dir]); }
 static void csv_inputs(const accuracy_row *w, char *b, size_t n) { put_count(b, n, errors_of(w)->count); }
 static void csv_max_ulp(const accuracy_row *w, char *b, size_t n) { put_value(b, n, errors_of(w)->max_ulp.value); }
-static void csv_max_ulp_x(const accuracy_row *w, char *b, size_t n) { put_x(b, n, &errors_of(w)->max_ulp); }
+static void csv_max_ulp_x(const accuracy_row *w, char *b, size_t n) { put_x(w, b, n, &errors_of(w)->max_ulp); }
 static void csv_mean_ulp(const accuracy_row *w, char *b, size_t n)
 {
     snprintf(b, n, "%.9g", error_metrics_mean_ulp(errors_of(w)));
@@ -83,9 +83,9 @@ static double cr_fraction(const error_metrics *e)
 }
 static void csv_cr_fraction(const accuracy_row *w, char *b, size_t n) { snprintf(b, n, "%.9g", cr_fraction(errors_of(w))); }
 static void csv_max_abs(const accuracy_row *w, char *b, size_t n) { put_value(b, n, errors_of(w)->max_abs.value); }
-static void csv_max_abs_x(const accuracy_row *w, char *b, size_t n) { put_x(b, n, &errors_of(w)->max_abs); }
+static void csv_max_abs_x(const accuracy_row *w, char *b, size_t n) { put_x(w, b, n, &errors_of(w)->max_abs); }
 static void csv_max_rel(const accuracy_row *w, char *b, size_t n) { put_value(b, n, errors_of(w)->max_rel.value); }
-static void csv_max_rel_x(const accuracy_row *w, char *b, size_t n) { put_x(b, n, &errors_of(w)->max_rel); }
+static void csv_max_rel_x(const accuracy_row *w, char *b, size_t n) { put_x(w, b, n, &errors_of(w)->max_rel); }
 static void csv_nonfinite(const accuracy_row *w, char *b, size_t n)
 {
     uint64_t c = 0;
@@ -106,7 +106,7 @@ static void csv_mono_max_steps(const accuracy_row *w, char *b, size_t n)
 }
 static void csv_mono_max_x(const accuracy_row *w, char *b, size_t n)
 {
-    if (mono_broken(w)) put_x(b, n, &metrics_of(w)->mono.largest);
+    if (mono_broken(w)) put_x(w, b, n, &metrics_of(w)->mono.largest);
     else snprintf(b, n, "%s", "");
 }
 /* The derivative's sign, against the own target. */
@@ -118,7 +118,8 @@ static void csv_sign_violations(const accuracy_row *w, char *b, size_t n)
 static void csv_sign_first_x(const accuracy_row *w, char *b, size_t n)
 {
     if (own_derivative(w) && metrics_of(w)->sign.violations)
-        snprintf(b, n, "%a", (double)float_from_bits(metrics_of(w)->sign.first_bits));
+        snprintf(b, n, "%a", scan_result_input(w->r, metrics_of(w)->sign.first_seq,
+                                               metrics_of(w)->sign.first_bits));
     else
         snprintf(b, n, "%s", "");
 }
@@ -163,27 +164,34 @@ static void csv_contract(const accuracy_row *w, char *b, size_t n)
     else
         snprintf(b, n, "%s", "");
 }
-/* The frameworks' criteria: forward only. */
+/* The frameworks' criteria: forward only; binary32 rules, not applied to a binary64 sample
+ * (x64). */
+static bool criteria_applied(const accuracy_row *w) { return w->dir == DIR_FORWARD && !w->r->x64; }
 static void csv_benchdnn_failed(const accuracy_row *w, char *b, size_t n)
 {
-    if (w->dir == DIR_FORWARD) put_count(b, n, errors_of(w)->benchdnn_failed);
+    if (criteria_applied(w)) put_count(b, n, errors_of(w)->benchdnn_failed);
     else snprintf(b, n, "%s", "");
 }
 static void csv_xnnpack_failed(const accuracy_row *w, char *b, size_t n)
 {
-    if (w->dir == DIR_FORWARD) put_count(b, n, errors_of(w)->xnnpack_failed);
+    if (criteria_applied(w)) put_count(b, n, errors_of(w)->xnnpack_failed);
     else snprintf(b, n, "%s", "");
 }
 static void csv_xnnpack_checked(const accuracy_row *w, char *b, size_t n)
 {
-    if (w->dir == DIR_FORWARD) put_count(b, n, errors_of(w)->xnnpack_checked);
+    if (criteria_applied(w)) put_count(b, n, errors_of(w)->xnnpack_checked);
     else snprintf(b, n, "%s", "");
 }
 
 /* Weighted as activations are drawn (scan/weights.h): the mean, and the maximum over the
- * distribution's inputs of non-negligible mass ("" when none was scanned). */
+ * distribution's inputs of non-negligible mass ("" when none was scanned; "" for a binary64
+ * sample, whose points carry no weight). */
 static void put_dist(const accuracy_row *w, char *b, size_t n, input_dist g, error_kind k, bool max)
 {
+    if (w->r->x64) {
+        snprintf(b, n, "%s", "");
+        return;
+    }
     double v = max ? error_metrics_dist_max(errors_of(w), g, k) : error_metrics_dist_mean(errors_of(w), g, k);
     if (max && isinf(v) && v < 0) snprintf(b, n, "%s", "");
     else snprintf(b, n, "%.9g", v);
@@ -213,7 +221,7 @@ static void con_target(const accuracy_row *w, char *b, size_t n)
 static void con_max_ulp(const accuracy_row *w, char *b, size_t n) { put_short(b, n, errors_of(w)->max_ulp.value); }
 static void con_max_ulp_x(const accuracy_row *w, char *b, size_t n)
 {
-    snprintf(b, n, "%a", (double)float_from_bits(errors_of(w)->max_ulp.bits));
+    snprintf(b, n, "%a", scan_result_input(w->r, errors_of(w)->max_ulp.seq, errors_of(w)->max_ulp.bits));
 }
 static void con_mean_ulp(const accuracy_row *w, char *b, size_t n)
 {
@@ -226,7 +234,7 @@ static void con_cr_fraction(const accuracy_row *w, char *b, size_t n)
 static void con_max_abs(const accuracy_row *w, char *b, size_t n) { put_short(b, n, errors_of(w)->max_abs.value); }
 static void con_max_abs_x(const accuracy_row *w, char *b, size_t n)
 {
-    snprintf(b, n, "%a", (double)float_from_bits(errors_of(w)->max_abs.bits));
+    snprintf(b, n, "%a", scan_result_input(w->r, errors_of(w)->max_abs.seq, errors_of(w)->max_abs.bits));
 }
 
 /* ---- HTML summary cells, from the results read back (results.h) */

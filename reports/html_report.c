@@ -231,7 +231,8 @@ static void summary_row(FILE *f, const results_set *s, const results_row *r,
         html_text(f, r->dispatched_isa);
     } else
         html_text(f, isa_label(r->features));
-    if (s->format != GELU_FORMAT_BINARY32) /* run as frameworks do, or the format's own */
+    if (s->format != GELU_FORMAT_BINARY32 && s->format != GELU_FORMAT_BINARY64)
+        /* run as frameworks do, or the format's own (binary64's are all its own) */
         fputs(gelu_impl16_find(r->name, s->format) ? " &#183; native" : " &#183; widened", f);
     fputs("</small></td>", f);
     for (size_t k = 0; k < ncols; k++) {
@@ -849,6 +850,8 @@ static const char files_section[] =
     "<code>ulp_by_x_binary16.csv</code> as <code>ulp_by_x.csv</code>; "
     "<code>bench_bfloat16.csv</code>, <code>bench_binary16.csv</code>: their benchmarks "
     "(<code>gelucheck bench --format F</code>), with <code>bench.csv</code>'s columns.</li>\n"
+    "<li><code>accuracy_binary64.csv</code>: binary64's sampled scan (<code>gelucheck accuracy "
+    "--format binary64 --grad</code>), with <code>accuracy.csv</code>'s columns.</li>\n"
     "</ul>\n";
 
 /* One format's section: its summary table (accuracy read back from accuracy_F.csv, speed from
@@ -902,6 +905,24 @@ static void formats16_section(FILE *f, const html_report *h)
     for (size_t k = 0; k < h->nformats; k++) format_section(f, &h->formats[k]);
 }
 
+/* binary64: a sample, never every input; the section says so before anything else. */
+static void binary64_section(FILE *f, const html_report *h)
+{
+    fputs("<h2 id=\"binary64\">binary64: a sample</h2>\n", f);
+    if (!h->f64) {
+        fputs("<p>Not run.</p>\n", f);
+        return;
+    }
+    fputs("<p><b>Sampled, not exhaustive: ", f);
+    html_text(f, h->f64_sampled);
+    fputs("</b>. Forward and derivative of each binary64 implementation (GELU's forms in double "
+          "and the peers' double kernels), against the correctly rounded binary64 value (MPFR at "
+          "53 bits, subnormalized); ULPs are binary64's; a figure is the sample's, a bound only "
+          "over it. Not benchmarked. The file: <code>accuracy_binary64.csv</code> (columns of "
+          "<code>accuracy.csv</code>; binary32's criteria and the weighted means empty).</p>\n", f);
+    summary_table(f, h->f64, format_columns, FORMAT_COLUMNS, "summary-binary64");
+}
+
 int html_report_write(FILE *f, const html_report *h)
 {
     fprintf(f,
@@ -917,6 +938,7 @@ int html_report_write(FILE *f, const html_report *h)
     plots_section(f, h);
     moons_section(f, h->moons);
     formats16_section(f, h);
+    binary64_section(f, h);
     fputs(how_to_read, f);
     run_details(f, h->meta, h->results);
     fputs(files_section, f);

@@ -59,6 +59,10 @@ typedef struct {
     const html_format *formats;
     size_t nformats;
     const char *formats_note;
+    /* binary64's section: its results read back (accuracy_binary64.csv) and what was sampled
+     * ("400,141 inputs: ..."); NULL: the section says it was not run. */
+    const results_set *f64;
+    const char *f64_sampled;
 } html_report;
 
 /* Writes the page; 0, or −1 when the stream fails. */

@@ -12,6 +12,7 @@
 
 #include "accuracy_columns.h"
 #include "gelu_cr16.h"
+#include "gelu_f64.h"
 #include "gelu_impl.h"
 
 enum { MAX_FIELDS = 128 };
@@ -71,6 +72,7 @@ int results_parse_features(const char *text, unsigned *bits)
 static const gelu_impl *impl_of(const results_set *s, const char *name)
 {
     const gelu_impl *m = NULL;
+    if (s->format == GELU_FORMAT_BINARY64) return gelu_impl64_find(name); /* a list of its own */
     if (s->format != GELU_FORMAT_BINARY32) m = gelu_impl16_find(name, s->format);
     return m ? m : gelu_impl_find(name);
 }
@@ -417,7 +419,9 @@ static int accuracy_line(csv_file *c, results_set *s, const csv_line *l, const i
         get_count(c, l, col[A_INPUTS], false, &inputs))
         return -2;
     e.normal_mean_ulp = NAN;
-    if (normal_mean >= 0 && get_number(c, l, normal_mean, 0, INFINITY, false, &e.normal_mean_ulp))
+    /* empty for a binary64 sample, whose points carry no weight */
+    bool sampled64 = s->format == GELU_FORMAT_BINARY64;
+    if (normal_mean >= 0 && get_number(c, l, normal_mean, 0, INFINITY, sampled64, &e.normal_mean_ulp))
         return -2;
     if (inputs == 0) return bad(c, "column 'inputs': 0 inputs");
     long correctly_rounded;

@@ -25,6 +25,25 @@ int x_bucket_of(float x)
     return b;
 }
 
+input_range input_range_of_d(double x)
+{
+    if (isnan(x)) return RANGE_NAN;
+    if (fabs(x) < 0x1p-8) return RANGE_TINY;
+    if (x < -3.0) return RANGE_NEG_TAIL;
+    if (x > 3.0) return RANGE_POSITIVE;
+    return RANGE_CORE;
+}
+
+int x_bucket_of_d(double x)
+{
+    if (isnan(x)) return X_BUCKET_NONE;
+    if (x < X_BUCKET_LO) return X_BUCKET_BELOW;
+    if (x >= -X_BUCKET_LO) return X_BUCKET_ABOVE;
+    int b = (int)((x - X_BUCKET_LO) / X_BUCKET_WIDTH); /* may round up onto a boundary, as above */
+    if (X_BUCKET_LO + b * (double)X_BUCKET_WIDTH > x) b--;
+    return b;
+}
+
 void x_bucket_bounds(int bucket, double *lo, double *hi)
 {
     if (bucket == X_BUCKET_BELOW) {

@@ -46,6 +46,9 @@ input_range input_range_of(float x);
 /* The x bucket of an input (X_BUCKET_NONE for NaN); x_bucket_bounds gives [lo, hi). */
 int x_bucket_of(float x);
 void x_bucket_bounds(int bucket, double *lo, double *hi);
+/* The same for a binary64 input (not rounded to binary32 first: that could cross a boundary). */
+input_range input_range_of_d(double x);
+int x_bucket_of_d(double x);
 const char *input_range_name(input_range r);
 /* "0", "<=0.5", "<=1", "<=2", …, "<=2^20", ">2^20", "nonfinite" */
 const char *hist_bucket_name(int bucket);

@@ -1681,24 +1681,54 @@ void scan_result_release(scan_result *r)
     free(r->impls);
     free(r->metrics);
     free(r->extras);
+    free(r->x64);
     r->impls = NULL;
     r->metrics = NULL;
     r->extras = NULL;
+    r->x64 = NULL;
     r->nimpls = 0;
 }
 
 int scan_result_copy(scan_result *dst, const scan_result *src)
 {
     if (scan_result_alloc(dst, src->nimpls) != 0) return -1;
+    uint64_t *x64 = NULL;
+    if (src->x64 && !(x64 = malloc(src->inputs * sizeof *x64))) {
+        scan_result_release(dst);
+        return -1;
+    }
     scan_result copy = *src;
     copy.impls = dst->impls;
     copy.metrics = dst->metrics;
     copy.extras = dst->extras;
+    copy.x64 = x64;
     memcpy(copy.impls, src->impls, src->nimpls * sizeof *copy.impls);
     memcpy(copy.metrics, src->metrics, src->nimpls * sizeof *copy.metrics);
     memcpy(copy.extras, src->extras, src->nimpls * sizeof *copy.extras);
+    if (x64) memcpy(x64, src->x64, src->inputs * sizeof *x64);
     *dst = copy;
     return 0;
+}
+
+double scan_result_input(const scan_result *r, uint64_t seq, uint32_t bits)
+{
+    if (r->x64 && seq < r->inputs) {
+        double x;
+        memcpy(&x, &r->x64[seq], sizeof x);
+        return x;
+    }
+    return float_from_bits(bits);
+}
+
+const char *scan_result_input_text(const scan_result *r, uint64_t seq, uint32_t bits, char *buf,
+                                   size_t size)
+{
+    if (r->x64 && seq < r->inputs)
+        snprintf(buf, size, "%a (0x%016llx)", scan_result_input(r, seq, bits),
+                 (unsigned long long)r->x64[seq]);
+    else
+        snprintf(buf, size, "%a (0x%08x)", (double)float_from_bits(bits), bits);
+    return buf;
 }
 
 void scan_result_free(scan_result *r)
@@ -1861,8 +1891,9 @@ int scan_run(const scan_config *cfg, scan_result *result, const char **error)
 
 int scan_directions(const gelu_impl *impl, bool grad)
 {
-    /* a 16-bit native's derivative is its derivative_u16 (a widened row's, its binary32 one) */
-    return grad && (impl->derivative || impl->derivative_u16) ? DIR_COUNT : 1;
+    /* a 16-bit native's derivative is its derivative_u16 (a widened row's, its binary32 one),
+     * a binary64 row's its derivative_f64 */
+    return grad && (impl->derivative || impl->derivative_u16 || impl->derivative_f64) ? DIR_COUNT : 1;
 }
 
 /* ---- merging shards, the gate, partial files */
@@ -1907,6 +1938,7 @@ int scan_contract_violations(const scan_result *r, size_t i, char *buf, size_t s
     const gelu_contract *c = &impl->contract;
     const impl_metrics *m = &r->metrics[i];
     int broken = 0;
+    char xt[64];
     buf[0] = '\0';
 #define BREAK(...)                                                                                 \
     do {                                                                                           \
@@ -1920,19 +1952,18 @@ int scan_contract_violations(const scan_result *r, size_t i, char *buf, size_t s
         /* One wrong encoding has an error above ½ ULP, the largest of a correctly rounded
          * result (exact ties do not occur), so the max ULP's input is a wrong one. */
         if (c->correctly_rounded && e->correctly_rounded != e->count)
-            BREAK("%s %s: %llu of %llu outputs not correctly rounded, the worst %.6g ULP at x = %a "
-                  "(0x%08x)",
+            BREAK("%s %s: %llu of %llu outputs not correctly rounded, the worst %.6g ULP at x = %s",
                   impl->name, dir, (unsigned long long)(e->count - e->correctly_rounded),
                   (unsigned long long)e->count, e->max_ulp.value,
-                  (double)float_from_bits(e->max_ulp.bits), e->max_ulp.bits);
+                  scan_result_input_text(r, e->max_ulp.seq, e->max_ulp.bits, xt, sizeof xt));
         if (e->count && !(e->max_ulp.value <= max_ulp))
-            BREAK("%s %s: max ULP error %.6g > claimed %g at x = %a (0x%08x)", impl->name, dir,
-                  e->max_ulp.value, max_ulp, (double)float_from_bits(e->max_ulp.bits),
-                  e->max_ulp.bits);
+            BREAK("%s %s: max ULP error %.6g > claimed %g at x = %s", impl->name, dir,
+                  e->max_ulp.value, max_ulp,
+                  scan_result_input_text(r, e->max_ulp.seq, e->max_ulp.bits, xt, sizeof xt));
         if (e->count && !(e->max_abs.value <= max_abs))
-            BREAK("%s %s: max abs error %.6g > claimed %g at x = %a (0x%08x)", impl->name, dir,
-                  e->max_abs.value, max_abs, (double)float_from_bits(e->max_abs.bits),
-                  e->max_abs.bits);
+            BREAK("%s %s: max abs error %.6g > claimed %g at x = %s", impl->name, dir,
+                  e->max_abs.value, max_abs,
+                  scan_result_input_text(r, e->max_abs.seq, e->max_abs.bits, xt, sizeof xt));
         /* near ties past the MPFR budget (near.h): the maximum could be up to `dropped` */
         if (e->count && !(e->near[ERR_ULP].dropped <= max_ulp))
             BREAK("%s %s: max ULP error not decided (near ties past the MPFR budget): up to %.6g > "
@@ -1942,9 +1973,10 @@ int scan_contract_violations(const scan_result *r, size_t i, char *buf, size_t s
                   "claimed %g", impl->name, dir, e->near[ERR_ABS].dropped, max_abs);
     }
     if (c->monotone && m->mono.violations)
-        BREAK("%s: %llu monotonicity violations, the first at x = %a (0x%08x)", impl->name,
+        BREAK("%s: %llu monotonicity violations, the first at x = %s", impl->name,
               (unsigned long long)m->mono.violations,
-              (double)float_from_bits(m->mono.listed_bits[0]), m->mono.listed_bits[0]);
+              scan_result_input_text(r, m->mono.listed_seq[0], m->mono.listed_bits[0], xt,
+                                     sizeof xt));
     for (int d = 0; r->has_extras && c->specials && d < scan_directions(impl, r->grad); d++) {
         const impl_extras *e = &r->extras[i];
         if (e->nspecial_failed[d])

@@ -62,12 +62,24 @@ typedef struct {
     impl_metrics *metrics;
     bool has_extras;
     impl_extras *extras;
+    /* A binary64 sample (scan_f64.h): the encoding of the input at each position of the domain,
+     * `inputs` of them, owned by the result; NULL for the other formats. The metrics keep
+     * binary32 encodings beside their positions (arg_max.bits, mono and sign lists), which
+     * cannot hold a double: a binary64 input is read back from its position here
+     * (scan_result_input). */
+    uint64_t *x64;
 } scan_result;
 
 /* Allocates r's arrays for nimpls implementations, zeroed, after releasing those r held (r is
  * zeroed or was allocated before); the other fields are left as they are. 0, or −1 when out of
  * memory (r then holds none). */
 int scan_result_alloc(scan_result *r, size_t nimpls);
+/* The input at domain position seq whose binary32 encoding the metrics kept as bits (an
+ * arg_max, a monotonicity or sign list entry): a binary64 sample's from r->x64, else the bits'
+ * value. scan_result_input_text writes it as "%a (0x%08x)" (binary64: 16 hex digits) into buf. */
+double scan_result_input(const scan_result *r, uint64_t seq, uint32_t bits);
+const char *scan_result_input_text(const scan_result *r, uint64_t seq, uint32_t bits, char *buf,
+                                   size_t size);
 /* Frees r's arrays (r stays usable: zero implementations). */
 void scan_result_release(scan_result *r);
 /* dst (zeroed or allocated before) becomes a copy of src with arrays of its own. 0, or −1 out

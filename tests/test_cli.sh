@@ -348,6 +348,13 @@ expect_pick16 0 "bench_bfloat16.csv's bfloat16 rows" --monotone
 expect_pick16 0 "choice: cr_bfloat16, the fastest of the 1" --monotone --correctly-rounded --contract-kept
 expect_pick16 0 "choice: pw_fast," --max-ulp 0.5
 expect_usage_error "unknown --format 'binary8'" pick --platform host --format binary8
+# binary64 is sampled by accuracy only: the other commands refuse it with the reason
+expect_usage_error "--format binary64: not benchmarked" pick --platform host --format binary64
+expect_usage_error "--format binary64 is not benchmarked" bench --format binary64
+expect_usage_error "--format binary64 is not evaluated here" eval --format binary64 --impl erfc_libm 1
+expect_usage_error "--format binary64 scans a sample: --range does not apply" accuracy --format binary64 --sample 10 --range 1:2
+expect_usage_error "--format binary64 scans a sample: --shard does not apply" accuracy --format binary64 --shard 1/2
+expect_usage_error "unknown implementation 'erf_naive' for --format binary64" accuracy --format binary64 --impl erf_naive
 # binary32's pick refuses 16-bit rows (they are in their own file, accuracy_<format>.csv)
 cp "$pick16/accuracy_bfloat16.csv" "$pick16/accuracy.csv"
 "$g" pick --results "$pick16" --platform generic >"$out" 2>"$err"
@@ -415,6 +422,14 @@ for f16 in bfloat16 binary16; do
             { echo "FAIL: report --quick lacks the $f16 plots"; fails=$((fails + 1)); }
     fi
 done
+# binary64's section: its sampled scan's file (every binary64 row, forward and derivative, of
+# format binary64), the page's section saying it is sampled and how many inputs
+grep -q "^erfc_libm,binary64,exact,own,derivative," "$rep/accuracy_binary64.csv" &&
+    [ "$(tail -n +2 "$rep/accuracy_binary64.csv" | grep -vc '^[a-z0-9_]*,binary64,')" -eq 0 ] ||
+    { echo "FAIL: accuracy_binary64.csv: $(head -3 "$rep/accuracy_binary64.csv")"; fails=$((fails + 1)); }
+grep -q '<h2 id="binary64">binary64: a sample</h2>' "$rep/index.html" &&
+    grep -q '<p><b>Sampled, not exhaustive: [0-9]* inputs (20000 draws, seed 1' "$rep/index.html" ||
+    { echo "FAIL: index.html lacks binary64's sampled section"; fails=$((fails + 1)); }
 # pick --format chooses within the format from the report's files: cr_F is the only correctly
 # rounded one, ranked by F's own benchmark
 for f16 in bfloat16 binary16; do

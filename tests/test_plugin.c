@@ -26,7 +26,15 @@
  *   badmethod    method "1x"
  *   badisa       isa "avx1024"
  *   isafeatures  isa "avx2" without its CPU features
- *   dispatched   a dispatched_isa function naming "test_path" (accuracy.csv must carry it) */
+ *   dispatched   a dispatched_isa function naming "test_path" (accuracy.csv must carry it)
+ * and a second description, format "binary64" (the ABI's appended binary64 kernels), named as
+ * the first (a list of its own): erfc_libm's double kernels, so its rows must be erfc_libm's:
+ *   f64          that row alone added
+ *   f64wrong     its forward at the largest double has its sign flipped (the binary64 gate must
+ *                name 0x7fefffffffffffff, a hard input of every sample)
+ *   f64both      binary32 kernels too (refused)
+ *   f64none      no forward_binary64 (refused)
+ *   f64clash     named erfc_libm, a built-in binary64 row (refused) */
 #include <math.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -58,6 +66,13 @@ static void forward(const float *x, float *y, size_t n)
 }
 
 static const char *test_path(void) { return "test_path"; }
+
+static void forward64(const double *x, double *y, size_t n)
+{
+    gelu_f64_erfc_forward(x, y, n);
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(planted(), "f64wrong") == 0 && x[i] == 0x1.fffffffffffffp+1023) y[i] = -y[i];
+}
 
 static gelucheck_impl_v1 impls[2];
 static gelucheck_plugin_info_v1 info;
@@ -108,5 +123,18 @@ GELUCHECK_PLUGIN_EXPORT const gelucheck_plugin_info_v1 *gelucheck_plugin_v1(void
     if (strcmp(c, "badisa") == 0) impls[0].isa = "avx1024";
     if (strcmp(c, "isafeatures") == 0) impls[0].isa = "avx2";
     if (strcmp(c, "dispatched") == 0) impls[0].dispatched_isa = test_path;
+    if (strncmp(c, "f64", 3) == 0) { /* erfc_libm's binary64 row, contract included */
+        info.count = 2;
+        impls[1] = (gelucheck_impl_v1){
+            .size = sizeof(gelucheck_impl_v1), .name = "plug_erfc_f64", .target = "exact",
+            .format = "binary64", .cpu_features = "", .forward_binary64 = forward64,
+            .derivative_binary64 = gelu_f64_erfc_derivative,
+            .contract = {.max_ulp = 1270, .max_abs = 1.33e-15, .grad_max_ulp = GELUCHECK_NO_CLAIM,
+                         .grad_max_abs = 2.7e-16},
+            .origin = "erfc_libm's binary64 kernels through the plugin ABI (tests/test_plugin.c)"};
+    }
+    if (strcmp(c, "f64both") == 0) impls[1].forward = forward;
+    if (strcmp(c, "f64none") == 0) impls[1].forward_binary64 = NULL;
+    if (strcmp(c, "f64clash") == 0) impls[1].name = "erfc_libm";
     return &info;
 }

@@ -92,6 +92,20 @@ run firstsize list || fail "firstsize: a plugin of the first layout is refused: 
 run dispatched accuracy --impl plug_erfc_f64 --sample 1000 --csv "$d/p.csv" &&
     python3 -c 'import csv,sys; r=list(csv.DictReader(open(sys.argv[1]))); sys.exit(not r or any(x["dispatched_isa"] != "test_path" for x in r))' "$d/p.csv" ||
     fail "dispatched: test_path not in every row's dispatched_isa: $(cat "$d/err")"
+# binary64 rows (the appended binary64 kernels): in their own list, erfc_libm's rows to the byte,
+# a planted sign flip at the largest double caught there; malformed ones refused
+run f64 accuracy --format binary64 --impl plug_erfc_f64,erfc_libm --sample 2000 --grad \
+    --csv "$d/b.csv" || fail "f64: $(cat "$d/err") $(tail -3 "$d/out")"
+grep '^erfc_libm,' "$d/b.csv" | cut -d, -f2- >"$d/builtin64"
+grep '^plug_erfc_f64,binary64,' "$d/b.csv" | cut -d, -f2- >"$d/plugin64"
+[ -s "$d/plugin64" ] && cmp -s "$d/builtin64" "$d/plugin64" || fail "f64: the plugin's rows differ from erfc_libm's"
+run f64wrong accuracy --format binary64 --impl plug_erfc_f64 --sample 2000
+st=$?
+[ $st -eq 1 ] && grep -q "CONTRACT BROKEN.*plug_erfc_f64 forward.*(0x7fefffffffffffff)" "$d/out" ||
+    fail "f64wrong: status $st: $(grep CONTRACT "$d/out")"
+refused f64both "format binary64 with binary32 kernels"
+refused f64none "format binary64 and no forward_binary64 kernel"
+refused f64clash "two binary64 implementations are named 'erfc_libm'"
 for bad in "$d/nonexistent.so" "$0"; do
     "$g" list --plugin "$bad" >/dev/null 2>"$d/err"
     st=$?

@@ -24,6 +24,8 @@
 #include "report_stage.h"
 #include "gelu_cr16.h"
 #include "scan_small.h"
+#include "scan_f64.h"
+#include "gelu_f64.h"
 
 /* ---- the report directory */
 
@@ -354,7 +356,7 @@ Test(report, page_inlines_svg_without_external_references)
                         "gelucheck report", "scan", "bench"};
     const char *broken[] = {"tie_b forward: max ULP error 9 > claimed 1"};
     html_report h = {load_fixture(), &meta, {svg, NULL, NULL, NULL}, "a note & more", broken, 1,
-                     NULL, NULL, NULL, NULL, NULL, 0, NULL};
+                     NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL};
     char *buf;
     size_t size;
     FILE *f = open_memstream(&buf, &size);
@@ -382,7 +384,7 @@ Test(report, page_answers_first_with_picks_choices_and_broken_contracts)
 {
     report_meta meta = {"cpu", "avx2", "gcc", "-O2", "today", "abc", "report", "scan", "bench"};
     const char *broken[] = {"tie_b forward: max ULP error 9 > claimed 1"};
-    html_report h = {load_fixture(), &meta, {NULL}, NULL, broken, 1, NULL, NULL, NULL, NULL, NULL, 0, NULL};
+    html_report h = {load_fixture(), &meta, {NULL}, NULL, broken, 1, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL};
     char *buf;
     size_t size;
     FILE *f = open_memstream(&buf, &size);
@@ -421,7 +423,7 @@ Test(report, page_shows_the_changes_since_a_baseline)
     cr_assert_eq(compare_results(&cs->sets[0], &cs->sets[1], true, &cs->result, err, sizeof err),
                  0);
     cr_expect_eq(cs->result.regressions, 2, "max ULP worse and the contract broken");
-    html_report h = {&cs->sets[1], &meta, {NULL}, NULL, NULL, 0, NULL, cs, "old/run", NULL, NULL, 0, NULL};
+    html_report h = {&cs->sets[1], &meta, {NULL}, NULL, NULL, 0, NULL, cs, "old/run", NULL, NULL, 0, NULL, NULL, NULL};
     char *buf;
     size_t size;
     FILE *f = open_memstream(&buf, &size);
@@ -438,7 +440,7 @@ Test(report, page_shows_the_changes_since_a_baseline)
     free(buf);
 
     html_report refused = {&cs->sets[1], &meta, {NULL}, NULL, NULL, 0, NULL,
-                           NULL, "old/run", "not the same domain", NULL, 0, NULL};
+                           NULL, "old/run", "not the same domain", NULL, 0, NULL, NULL, NULL};
     f = open_memstream(&buf, &size);
     cr_assert_eq(html_report_write(f, &refused), 0);
     fclose(f);
@@ -454,7 +456,7 @@ static char *page_with_moons(moons_experiment *e, moons_summary *sum)
 {
     report_meta meta = {"cpu", "avx2", "gcc", "-O2", "today", "abc", "report", "scan", "bench"};
     html_moons moons = {e, sum, "A tiny run"};
-    html_report h = {load_fixture(), &meta, {NULL}, NULL, NULL, 0, &moons, NULL, NULL, NULL, NULL, 0, NULL};
+    html_report h = {load_fixture(), &meta, {NULL}, NULL, NULL, 0, &moons, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL};
     char *buf;
     size_t size;
     FILE *f = open_memstream(&buf, &size);
@@ -748,7 +750,7 @@ Test(report, page_has_a_section_per_16_bit_format)
     html_format sec = {s, {NULL}, NULL};
     sec.svg[PLOT_NOT_CR] = "<svg id=\"planted-not-cr\"></svg>";
     sec.svg[PLOT_PARETO] = "<svg id=\"planted-pareto\"></svg>";
-    html_report h = {load_fixture(), &meta, {NULL}, NULL, NULL, 0, NULL, NULL, NULL, NULL, &sec, 1, NULL};
+    html_report h = {load_fixture(), &meta, {NULL}, NULL, NULL, 0, NULL, NULL, NULL, NULL, &sec, 1, NULL, NULL, NULL};
     char *buf = page_of(&h);
     char *p, *sec_start = strstr(buf, "<h3 id=\"bfloat16\">bfloat16</h3>");
     cr_assert_not_null(sec_start, "%s", buf);
@@ -794,10 +796,55 @@ Test(report, page_has_a_section_per_16_bit_format)
     cr_expect_not_null(strstr(buf, "Not benchmarked. <code>gelucheck bench --format bfloat16</code>"));
     free(buf);
     free(s);
-    html_report none = {load_fixture(), &meta, {NULL}, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, 0, NULL};
+    html_report none = {load_fixture(), &meta, {NULL}, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL};
     none.formats_note = "Not run in --quick";
     buf = page_of(&none);
     cr_expect_not_null(strstr(buf, "every bfloat16 and binary16 input</h2>\n<p>Not run in --quick</p>"));
     cr_expect_not_null(strstr(buf, "<p>16-bit formats: Not run in --quick</p>"));
+    free(buf);
+}
+
+/* binary64's section: a sampled scan's accuracy_binary64.csv read back (its empty columns
+ * accepted, its rows known to this build's binary64 list), the section saying first that it is
+ * sampled and how many inputs; without results, "Not run". */
+Test(report, page_has_a_binary64_section_that_says_it_is_sampled)
+{
+    const gelu_impl *impls[] = {gelu_impl64_find("erfc_libm"), gelu_impl64_find("sigmoid")};
+    scan_f64_config cfg = {.impls = impls, .nimpls = 2, .grad = true, .n = 300, .seed = 1,
+                           .threads = 2};
+    scan_result *r = calloc(1, sizeof *r);
+    const char *err = NULL;
+    cr_assert(r && scan_f64_run(&cfg, r, &err) == 0, "%s", err ? err : "");
+    char path[] = "/tmp/gelucheck_acc64_XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    accuracy_csv_write(r, f);
+    fclose(f);
+    results_set *s = malloc(sizeof *s);
+    char msg[512], sampled[64];
+    cr_assert_eq(results_load_format(s, path, NULL, GELU_FORMAT_BINARY64, true, msg, sizeof msg), 0,
+                 "%s", msg);
+    unlink(path);
+    snprintf(sampled, sizeof sampled, "%llu inputs", (unsigned long long)r->inputs);
+    scan_result_free(r);
+    report_meta meta = {"cpu", "avx2", "gcc", "-O2", "today", "abc", "report", "scan", "bench"};
+    html_report h = {load_fixture(), &meta, {NULL}, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, 0,
+                     NULL, s, sampled};
+    char *buf = page_of(&h), *sec = strstr(buf, "<h2 id=\"binary64\">binary64: a sample</h2>");
+    cr_assert_not_null(sec, "%.300s", buf);
+    char want[128];
+    snprintf(want, sizeof want, "<p><b>Sampled, not exhaustive: %s</b>.", sampled);
+    cr_expect_eq(strncmp(strchr(sec, '\n') + 1, want, strlen(want)), 0, "%.300s", sec);
+    cr_expect_not_null(strstr(sec, "<div class=\"scroll\" id=\"summary-binary64\">"));
+    char *p = strstr(sec, "<b>erfc_libm</b>");
+    cr_assert_not_null(p, "%.2000s", sec);
+    cr_expect_not_null(strstr(p, "exact &#183; portable</small></td>"), "%.300s", p); /* not widened */
+    cr_expect_not_null(strstr(sec, "<b>sigmoid</b>"));
+    free(buf);
+    free(s);
+    h.f64 = NULL;
+    buf = page_of(&h);
+    cr_expect_not_null(strstr(buf, "<h2 id=\"binary64\">binary64: a sample</h2>\n<p>Not run.</p>"));
     free(buf);
 }

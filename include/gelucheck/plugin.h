@@ -28,8 +28,9 @@
  *
  * gelucheck refuses (exit 2, naming the file and the field) a plugin whose ABI version is not
  * one it knows, and any description that is malformed: no name or a name outside
- * [A-Za-z][A-Za-z0-9_]{0,47}, a name taken by another implementation, an unknown target, format,
- * CPU feature or ISA, no forward kernel, a contract bound that is NaN or negative.
+ * [A-Za-z][A-Za-z0-9_]{0,47}, a name taken by another implementation of its format, an unknown
+ * target, format, CPU feature or ISA, no forward kernel of its format (or a kernel of another
+ * format), a contract bound that is NaN or negative.
  *
  * A library that dispatches on the CPU at run time chooses its contract for the path it
  * dispatched to when gelucheck_plugin_v1 is called (peers/dnnl.c), and says which path that
@@ -52,6 +53,8 @@ extern "C" {
 /* y[i] = f(x[i]) for i < n, binary32 arrays (the format "binary32"); n can be anything from 1
  * to 2^24, x and y do not overlap. Called from several threads at once: keep no state. */
 typedef void (*gelucheck_kernel_binary32)(const float *x, float *y, size_t n);
+/* The same on binary64 arrays (the format "binary64"). */
+typedef void (*gelucheck_kernel_binary64)(const double *x, double *y, size_t n);
 
 /* What an implementation claims; gelucheck's gate holds it to every claim. */
 typedef struct {
@@ -68,10 +71,10 @@ typedef struct {
     uint32_t size;            /* sizeof(gelucheck_impl_v1) as the plugin was compiled */
     const char *name;         /* [A-Za-z][A-Za-z0-9_]{0,47}, unique among all implementations */
     const char *target;       /* "exact", "tanh", "sigmoid", "silu" or "relu" */
-    const char *format;       /* "binary32" */
+    const char *format;       /* "binary32", or "binary64" (kernels: forward_binary64 below) */
     const char *cpu_features; /* what the kernels need: "" or a list of avx2, fma, avx512f,
                                  avx512dq, avx512bw, avx512vl, comma-separated */
-    gelucheck_kernel_binary32 forward;
+    gelucheck_kernel_binary32 forward; /* binary32's; NULL for a binary64 row */
     /* NULL: forward only (an inference kernel): scanned forward, its derivative "n/a" in every
      * output, left out of make_moons; the grad_* claims are then not judged */
     gelucheck_kernel_binary32 derivative;
@@ -91,6 +94,13 @@ typedef struct {
      * (list, accuracy CSV, report) because the figures hold for that path only; NULL: the
      * kernels have one path. Called after gelucheck_plugin_v1, from one thread at a time. */
     const char *(*dispatched_isa)(void);
+    /* Appended after those (still ABI 1, read only when size covers them): the kernels of
+     * a row whose format is "binary64" (forward and derivative then NULL; derivative_binary64
+     * NULL: forward only). gelucheck scans binary64 rows by sampling (`accuracy --format
+     * binary64`), in a list of their own: a binary64 row may share its name with a binary32
+     * row, not with another binary64 one. Called directly (a crash in one is not named). */
+    gelucheck_kernel_binary64 forward_binary64;
+    gelucheck_kernel_binary64 derivative_binary64;
 } gelucheck_impl_v1;
 
 /* The size of gelucheck_impl_v1 before the fields from `method` on were appended. */
