@@ -276,6 +276,8 @@ static void print_header(const bench_options *o, const gelu_impl *baseline)
         printf("format:    %s, %u bytes per element (read + written); binary32 implementations "
                "and the baseline widened (x -> binary32 -> kernel -> round to nearest even)\n",
                o->format->name, bench_bytes_per_element(o->format->id));
+    if (o->format->id == GELU_FORMAT_BFLOAT16)
+        printf("           bfloat16 conversions: %s\n", gelu_widened_bfloat16_path());
 }
 
 static void print_run(const bench_run_record *run, size_t count)

@@ -121,6 +121,9 @@ int cmd_list(int argc, char **argv)
                gelu_format_of(m->format)->name, gelu_target_name(m->target),
                m->contract.correctly_rounded ? "(claimed)" : "(no claim)");
     }
+    printf("widened bfloat16 conversions (the same bits either way; GELUCHECK_NO_BF16=1: "
+           "portable):\n  %s\n",
+           gelu_widened_bfloat16_path());
     printf("\nthis CPU: %s\n", cpu_features_string(cpu_features(), feat, sizeof feat));
     print_peers();
     if (*gelu_absent_peers())
