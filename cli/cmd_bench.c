@@ -75,7 +75,9 @@ static void print_help(void)
            "                  written per element); binary32 implementations run widened\n"
            "                  (x -> binary32 -> kernel -> round to nearest even, as frameworks\n"
            "                  do), the baseline ReLU too; cr_bfloat16/cr_binary16 natively; the\n"
-           "                  CSV's format column says F\n\n"
+           "                  CSV's format column says F. The conversions around an AVX-512\n"
+           "                  build are AVX-512 BF16's in bfloat16 where the CPU has it (the\n"
+           "                  header says; GELUCHECK_NO_BF16=1: the portable ones, same bits)\n\n"
            "The default run takes 1 to 2.5 minutes, --quick a few seconds, on a loaded 2-core machine.\n"
            "Rows dnnl_*_omp run on oneDNN's own OpenMP threads (all cores) whatever --threads is.\n"
            "Exit status: 0 done, 1 out of memory or threads or the CSV not written, 2 bad usage.\n",
