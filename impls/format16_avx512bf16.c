@@ -4,8 +4,9 @@
  * (every bfloat16 value and every midpoint with its neighbours, all binary32 subnormals, NaNs of
  * every payload class, ±inf, ±0, the overflow threshold, 2^24 random encodings; all 2^32
  * narrowings compared once, 6.4 s of CPU: GELUCHECK_BF16_EXHAUSTIVE=1 build/tests/test_format
- * --filter 'format/avx512bf16_narrowing_exhaustive'). Built with the avx512 flags and -mavx512bf16; the widened adapter (widened.c) calls it around AVX-512 builds
- * only, where the CPU has AVX-512 F, BW, VL and BF16.
+ * --filter 'format/avx512bf16_narrowing_exhaustive'). Built with the avx512 flags and
+ * -mavx512bf16; the widened adapter (widened.c) calls it around AVX-512 builds only, where the CPU
+ * has AVX-512 F, BW, VL and BF16.
  *
  * vcvtneps2bf16 rounds to nearest even by the same integer sum as bfloat16_narrow (u + 0x7fff +
  * bit 16 of u, upper half kept) for normals and ±inf, without consulting MXCSR. It differs in two
