@@ -526,10 +526,7 @@ static void answer_section(FILE *f, const html_report *h)
           f);
     for (size_t i = 0; k && i < pick_need_count(); i++) need_row(f, s, pick_need_at(i), k);
     fputs("</tbody>\n</table>\n</div>\n<p class=\"sub\">", f);
-    /* the features in <code>, which may wrap anywhere: one unbroken word of 62 characters with
-     * avx512_bf16 in it, wider than a phone's viewport */
-    fprintf(f, "Chosen by <code>gelucheck pick --platform host</code> (<code>%s</code>) from these "
-               "results; "
+    fprintf(f, "Chosen by <code>gelucheck pick --platform host</code> (%s) from these results; "
                "a need's constraints: ",
             cpu_features_string(pick_platform_features(PICK_HOST), feat, sizeof feat));
     for (size_t i = 0; i < pick_need_count(); i++) {
