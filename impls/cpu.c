@@ -24,10 +24,11 @@ unsigned cpu_features(void)
     if (__builtin_cpu_supports("avx512bw")) f |= CPU_FEATURE_AVX512BW;
     if (__builtin_cpu_supports("avx512vl")) f |= CPU_FEATURE_AVX512VL;
     if (__builtin_cpu_supports("f16c")) f |= CPU_FEATURE_F16C;
-    /* AVX-512 BF16 from cpuid itself (leaf 7, subleaf 1, EAX bit 5: Intel SDM vol. 2A, CPUID,
-     * "Structured Extended Feature Enumeration Sub-leaf"), as GCC before 11 has no name for it
-     * in __builtin_cpu_supports; it runs on the ZMM state, which the OS has enabled when
-     * avx512f is reported (GCC's check includes XGETBV). */
+    /* AVX-512 BF16 asked of cpuid itself (leaf 7, subleaf 1, EAX bit 5: Intel SDM vol. 2A,
+     * CPUID, "Structured Extended Feature Enumeration Sub-leaf"), not by a name of
+     * __builtin_cpu_supports, whose names depend on the compiler's version; its instructions run
+     * on the ZMM state, which the OS has enabled when avx512f is reported (the compiler's check
+     * of avx512f reads XGETBV). */
     unsigned a, b, c, d;
     if ((f & CPU_FEATURE_AVX512F) && __get_cpuid_count(7, 1, &a, &b, &c, &d) && (a >> 5 & 1u))
         f |= CPU_FEATURE_AVX512BF16;

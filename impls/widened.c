@@ -3,7 +3,10 @@
  * (gelu_format_widen, gelu_format_narrow). A double rounding: the binary32 result is already
  * rounded, and where it lands on a midpoint of the format (or is its binary32 neighbour across
  * one) the format's rounding of it need not be that of the exact value; `gelucheck accuracy
- * --format` measures how often per implementation. */
+ * --format` measures how often per implementation. The conversions are the portable ones of
+ * format16_bits.h, or the same bits by instructions chosen at run time: F16C's in binary16
+ * around a vector build, AVX-512 BF16's in bfloat16 around an AVX-512 build (unless
+ * GELUCHECK_NO_BF16=1). */
 #include "format16_bits.h"
 #include "gelu_impl.h"
 #include "gelucheck_config.h"
