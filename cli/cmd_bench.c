@@ -77,7 +77,9 @@ static void print_help(void)
            "                  written per element); binary32 implementations run widened\n"
            "                  (x -> binary32 -> kernel -> round to nearest even, as frameworks\n"
            "                  do), the baseline ReLU too; cr_bfloat16/cr_binary16 natively; the\n"
-           "                  CSV's format column says F\n"
+           "                  CSV's format column says F. The conversions around an AVX-512\n"
+           "                  build are AVX-512 BF16's in bfloat16 where the CPU has it (the\n"
+           "                  header says; GELUCHECK_NO_BF16=1: the portable ones, same bits)\n"
            "  --fpenv E       run every kernel, the baseline too, with MXCSR's FTZ and/or DAZ set\n"
            "                  (default ieee), as frameworks do; the CSV's fpenv column says E\n"
            "                  (ftz,daz written ftz+daz). Not for exec children\n\n"
@@ -291,6 +293,8 @@ static void print_header(const bench_options *o, const gelu_impl *baseline)
         printf("format:    %s, %u bytes per element (read + written); binary32 implementations "
                "and the baseline widened (x -> binary32 -> kernel -> round to nearest even)\n",
                o->format->name, bench_bytes_per_element(o->format->id));
+    if (o->format->id == GELU_FORMAT_BFLOAT16)
+        printf("           bfloat16 conversions: %s\n", gelu_widened_bfloat16_path());
 }
 
 static void print_run(const bench_run_record *run, size_t count)

@@ -1,5 +1,6 @@
 /* gelucheck list: every registered implementation with its target, the CPU features it needs,
- * whether this CPU has them, and its declared contract. */
+ * whether this CPU has them, and its declared contract; then the run-time ones, the frameworks,
+ * the native 16-bit ones, the widened bfloat16 conversions' path, this CPU and the peers. */
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -75,7 +76,11 @@ int cmd_list(int argc, char **argv)
                    "max ULP and max absolute error against its own target (forward, then\n"
                    "derivative), monotone, special values, correctly rounded (forward and\n"
                    "derivative, by encoding). '-' means no claim; 'n/a' under grad_ulp and\n"
-                   "grad_abs: forward only (no derivative kernel).\n");
+                   "grad_abs: forward only (no derivative kernel). Then the implementations\n"
+                   "added at run time, the frameworks' rows, the native 16-bit ones, the path of\n"
+                   "the widened bfloat16 conversions (avx512_bf16 around the AVX-512 builds, or\n"
+                   "portable and why; GELUCHECK_NO_BF16=1: portable), this CPU's features and the\n"
+                   "default peers.\n");
             return EXIT_OK;
         }
         return usage_error("list", "unexpected argument '%s'", argv[i]);
@@ -130,6 +135,9 @@ int cmd_list(int argc, char **argv)
                gelu_impl_available(m) ? "" : " (not on this CPU)",
                m->derivative_f64 ? "" : "; forward only");
     }
+    printf("\nwidened bfloat16 conversions (the same bits either way; GELUCHECK_NO_BF16=1: "
+           "portable):\n  %s\n",
+           gelu_widened_bfloat16_path());
     printf("\nthis CPU: %s\n", cpu_features_string(cpu_features(), feat, sizeof feat));
     print_peers();
     if (*gelu_absent_peers())

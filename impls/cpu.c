@@ -2,11 +2,14 @@
  * other architectures report no x86 features). */
 #include "gelu_impl.h"
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
 #include <stdio.h>
 #include <string.h>
 
 static const char *const feature_names[CPU_FEATURE_COUNT] = {
-    "avx2", "fma", "avx512f", "avx512dq", "avx512bw", "avx512vl", "f16c",
+    "avx2", "fma", "avx512f", "avx512dq", "avx512bw", "avx512vl", "f16c", "avx512_bf16",
 };
 
 unsigned cpu_features(void)
@@ -21,6 +24,14 @@ unsigned cpu_features(void)
     if (__builtin_cpu_supports("avx512bw")) f |= CPU_FEATURE_AVX512BW;
     if (__builtin_cpu_supports("avx512vl")) f |= CPU_FEATURE_AVX512VL;
     if (__builtin_cpu_supports("f16c")) f |= CPU_FEATURE_F16C;
+    /* AVX-512 BF16 asked of cpuid itself (leaf 7, subleaf 1, EAX bit 5: Intel SDM vol. 2A,
+     * CPUID, "Structured Extended Feature Enumeration Sub-leaf"), not by a name of
+     * __builtin_cpu_supports, whose names depend on the compiler's version; its instructions run
+     * on the ZMM state, which the OS has enabled when avx512f is reported (the compiler's check
+     * of avx512f reads XGETBV). */
+    unsigned a, b, c, d;
+    if ((f & CPU_FEATURE_AVX512F) && __get_cpuid_count(7, 1, &a, &b, &c, &d) && (a >> 5 & 1u))
+        f |= CPU_FEATURE_AVX512BF16;
 #endif
     return f;
 }

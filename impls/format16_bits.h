@@ -69,4 +69,11 @@ static inline uint16_t binary16_narrow(float y)
 void binary16_widen_f16c(const uint16_t *x, float *y, size_t n);
 void binary16_narrow_f16c(const float *y, uint16_t *x, size_t n);
 
+/* bfloat16's, widening by shifts and narrowing with AVX-512 BF16's vcvtneps2bf16 (its binary32
+ * subnormal and NaN lanes rebuilt), bit-identical (impls/format16_avx512bf16.c): built when the
+ * compiler takes the avx512 flags and -mavx512bf16 (GELUCHECK_HAVE_AVX512BF16), to be called only
+ * where the CPU has AVX-512 F, BW, VL and BF16 (CPU_FEATURE_AVX512BF16). */
+void bfloat16_widen_avx512bf16(const uint16_t *x, float *y, size_t n);
+void bfloat16_narrow_avx512bf16(const float *y, uint16_t *x, size_t n);
+
 #endif

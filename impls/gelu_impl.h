@@ -44,7 +44,10 @@ enum {
     CPU_FEATURE_AVX512BW = 1u << 4,
     CPU_FEATURE_AVX512VL = 1u << 5,
     CPU_FEATURE_F16C = 1u << 6, /* binary16 conversions (the widened adapter's, impls/widened.c) */
-    CPU_FEATURE_COUNT = 7
+    /* vcvtneps2bf16, vcvtne2ps2bf16, vdpbf16ps (cpuid leaf 7 subleaf 1, EAX bit 5): the widened
+     * adapter's bfloat16 narrowing around AVX-512 builds (impls/widened.c) */
+    CPU_FEATURE_AVX512BF16 = 1u << 7,
+    CPU_FEATURE_COUNT = 8
 };
 
 /* The instruction sets a kernel is built for, and the CPU features each build needs: one row
@@ -186,6 +189,10 @@ bool gelu_impl_is_widened(const gelu_impl *m);
  * native one). */
 void gelu_impl_run_u16(const gelu_impl *m, bool grad, const uint16_t *x, uint16_t *y, size_t n,
                        float *wx, float *wy);
+/* The path of the widened adapter's bfloat16 conversions in this process, for list, bench and
+ * the report: "avx512_bf16 (vcvtneps2bf16) around the AVX-512 builds, ..." or "portable (why)"
+ * (not built, GELUCHECK_NO_BF16 set, the CPU lacks it). The bits are the same either way. */
+const char *gelu_widened_bfloat16_path(void);
 
 /* The CPU features this machine has (CPU_FEATURE_* bits). */
 unsigned cpu_features(void);

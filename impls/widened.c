@@ -3,12 +3,17 @@
  * (gelu_format_widen, gelu_format_narrow). A double rounding: the binary32 result is already
  * rounded, and where it lands on a midpoint of the format (or is its binary32 neighbour across
  * one) the format's rounding of it need not be that of the exact value; `gelucheck accuracy
- * --format` measures how often per implementation. */
+ * --format` measures how often per implementation. The conversions are the portable ones of
+ * format16_bits.h, or the same bits by instructions chosen at run time: F16C's in binary16
+ * around a vector build, AVX-512 BF16's in bfloat16 around an AVX-512 build (unless
+ * GELUCHECK_NO_BF16=1). */
 #include "format16_bits.h"
 #include "gelu_impl.h"
 #include "gelucheck_config.h"
 
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 gelu_impl gelu_impl_widened(const gelu_impl *b32, gelu_format_id format)
 {
@@ -31,19 +36,66 @@ bool gelu_impl_is_widened(const gelu_impl *m)
     return gelu_format_of(m->format)->storage_bits == 16 && !m->forward_u16 && m->forward;
 }
 
+/* The CPU's features, asked once (any thread may ask: the same answer). */
+static unsigned cpu_features_once(void)
+{
+    static unsigned features = ~0u; /* not asked yet: no CPU has every bit */
+    unsigned f = __atomic_load_n(&features, __ATOMIC_RELAXED);
+    if (f == ~0u) {
+        f = cpu_features();
+        __atomic_store_n(&features, f, __ATOMIC_RELAXED);
+    }
+    return f;
+}
+
 /* Whether binary16's conversions around m's kernels are F16C's (format16_f16c.c, the same
  * bits): for a vector build (any ISA but PORTABLE: the portable build stays portable end to
  * end) on a CPU with F16C. */
 static bool binary16_by_f16c(const gelu_impl *m)
 {
 #if GELUCHECK_HAVE_AVX2
-    static int f16c = -1; /* the CPU's answer, asked once (any thread may ask: the same answer) */
-    int has = __atomic_load_n(&f16c, __ATOMIC_RELAXED);
-    if (has < 0) {
-        has = (cpu_features() & CPU_FEATURE_F16C) != 0;
-        __atomic_store_n(&f16c, has, __ATOMIC_RELAXED);
+    return (cpu_features_once() & CPU_FEATURE_F16C) && m->isa != GELU_ISA_PORTABLE;
+#else
+    (void)m;
+    return false;
+#endif
+}
+
+/* What bfloat16_by_avx512bf16 needs of the CPU: the instruction, and the masked moves and stores
+ * of 16-bit lanes format16_avx512bf16.c makes around it. */
+#define BF16_CPU_FEATURES \
+    (CPU_FEATURE_AVX512BF16 | CPU_FEATURE_AVX512F | CPU_FEATURE_AVX512BW | CPU_FEATURE_AVX512VL)
+
+/* GELUCHECK_NO_BF16 set to anything but "" or "0", read once. */
+static bool bf16_refused(void)
+{
+    static int refused = -1;
+    int r = __atomic_load_n(&refused, __ATOMIC_RELAXED);
+    if (r < 0) {
+        const char *v = getenv("GELUCHECK_NO_BF16");
+        r = v && *v && strcmp(v, "0") != 0;
+        __atomic_store_n(&refused, r, __ATOMIC_RELAXED);
     }
-    return has && m->isa != GELU_ISA_PORTABLE;
+    return r;
+}
+
+const char *gelu_widened_bfloat16_path(void)
+{
+    if (!GELUCHECK_HAVE_AVX512BF16) return "portable (built without -mavx512bf16)";
+    if (bf16_refused()) return "portable (GELUCHECK_NO_BF16 set)";
+    if ((cpu_features_once() & BF16_CPU_FEATURES) != BF16_CPU_FEATURES)
+        return "portable (this CPU has no avx512_bf16)";
+    return "avx512_bf16 (vcvtneps2bf16) around the AVX-512 builds, portable around the others";
+}
+
+/* Whether bfloat16's conversions around m's kernels are AVX-512 BF16's (format16_avx512bf16.c,
+ * the same bits): for a build whose kernels are AVX-512 already (an avx2 row stays an AVX2
+ * program, the portable row portable), on a CPU with AVX-512 BF16, unless GELUCHECK_NO_BF16. */
+static bool bfloat16_by_avx512bf16(const gelu_impl *m)
+{
+#if GELUCHECK_HAVE_AVX512BF16
+    return (gelu_isa_features(m->isa) & CPU_FEATURE_AVX512F) &&
+           (cpu_features_once() & BF16_CPU_FEATURES) == BF16_CPU_FEATURES && !bf16_refused();
 #else
     (void)m;
     return false;
@@ -58,7 +110,11 @@ void gelu_impl_run_u16(const gelu_impl *m, bool grad, const uint16_t *x, uint16_
         return;
     }
     gelu_kernel k = grad ? m->derivative : m->forward;
-    if (m->format == GELU_FORMAT_BFLOAT16) { /* one loop per format: the conversions inline */
+    if (m->format == GELU_FORMAT_BFLOAT16 && bfloat16_by_avx512bf16(m)) {
+        bfloat16_widen_avx512bf16(x, wx, n);
+        k(wx, wy, n);
+        bfloat16_narrow_avx512bf16(wy, y, n);
+    } else if (m->format == GELU_FORMAT_BFLOAT16) { /* one loop per format: conversions inline */
         for (size_t i = 0; i < n; i++) wx[i] = bfloat16_widen(x[i]);
         k(wx, wy, n);
         for (size_t i = 0; i < n; i++) y[i] = bfloat16_narrow(wy[i]);

@@ -430,6 +430,24 @@ grep -q "^erfc_libm,binary64,exact,own,derivative," "$rep/accuracy_binary64.csv"
 grep -q '<h2 id="binary64">binary64: a sample</h2>' "$rep/index.html" &&
     grep -q '<p><b>Sampled, not exhaustive: [0-9]* inputs (20000 draws, seed 1' "$rep/index.html" ||
     { echo "FAIL: index.html lacks binary64's sampled section"; fails=$((fails + 1)); }
+# The widened bfloat16 conversions: AVX-512 BF16's around the AVX-512 builds where the CPU has
+# it (list says which path), the portable ones with GELUCHECK_NO_BF16=1: the same scan of every
+# input of those builds, forward and derivative, byte for byte (bites: without the fix-up of
+# binary32 subnormals, pw_fast_avx512's forward row differs, 64852 correctly rounded, not 65265).
+"$g" list >"$out" 2>&1
+if grep -A1 '^widened bfloat16 conversions' "$out" | grep -q '^  avx512_bf16 (vcvtneps2bf16) around the AVX-512 builds'; then
+    avx512_rows=$(awk '$1 ~ /_avx512f?$/ { print $1 }' "$out" | paste -sd, -)
+    "$g" accuracy --format bfloat16 --impl "$avx512_rows" --grad --csv "$scratch/bf16_native.csv" >/dev/null 2>"$err" &&
+        GELUCHECK_NO_BF16=1 "$g" accuracy --format bfloat16 --impl "$avx512_rows" --grad \
+            --csv "$scratch/bf16_portable.csv" >/dev/null 2>>"$err" &&
+        [ "$(wc -l <"$scratch/bf16_native.csv")" -gt 8 ] &&
+        cmp "$scratch/bf16_native.csv" "$scratch/bf16_portable.csv" >>"$err" 2>&1 ||
+        { echo "FAIL: bfloat16 scan of $avx512_rows: avx512_bf16 and portable conversions differ: $(cat "$err")"; fails=$((fails + 1)); }
+    GELUCHECK_NO_BF16=1 "$g" list 2>&1 | grep -A1 '^widened bfloat16 conversions' | grep -q '^  portable (GELUCHECK_NO_BF16 set)' ||
+        { echo "FAIL: list with GELUCHECK_NO_BF16=1 does not name the portable path"; fails=$((fails + 1)); }
+else
+    echo "cli: no avx512_bf16 path here ($(grep -A1 '^widened bfloat16 conversions' "$out" | tail -1)): its scan not compared"
+fi
 # pick --format chooses within the format from the report's files: cr_F is the only correctly
 # rounded one, ranked by F's own benchmark
 for f16 in bfloat16 binary16; do

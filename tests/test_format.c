@@ -7,7 +7,10 @@
  * ULP function against the general one, and the checks' planted failures: an inconsistent
  * descriptor, a descriptor whose kernels are not its format's, a scan of another format; and the
  * widened adapter's F16C conversions for binary16 against its portable ones, bit for bit, with
- * the bare instructions planted (they differ at NaNs). */
+ * the bare instructions planted (they differ at NaNs); and its AVX-512 BF16 conversions for
+ * bfloat16 the same way, with each of the narrowing's fix-ups left out in turn (binary32
+ * subnormals, NaNs) planted, and all 2^32 narrowings on request (GELUCHECK_BF16_EXHAUSTIVE=1:
+ * 6.4 s of CPU, 11.2 s on the shared machine, over the quick tier's budget of 10 s). */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdlib.h>
@@ -400,9 +403,10 @@ Test(format, bit_conversions_match_the_fields)
 typedef void (*widen_array)(const uint16_t *x, float *y, size_t n);
 typedef void (*narrow_array)(const float *y, uint16_t *x, size_t n);
 
-/* The first encoding that `widen` widens otherwise than binary16_widen, or −1; x and y start one
- * element in (unaligned) and n = 65,536 is not the last call's length (a 7-element tail). */
-static long first_widen_difference(widen_array widen)
+/* The first encoding that `widen` widens otherwise than `portable` (binary16_widen,
+ * bfloat16_widen), or −1; x and y start one element in (unaligned) and n = 65,536 is not the last
+ * call's length (a 7-element tail). */
+static long first_widen_difference(widen_array widen, float (*portable)(uint16_t))
 {
     static uint16_t x[1 + 0x10000];
     static float y[1 + 0x10000];
@@ -410,21 +414,23 @@ static long first_widen_difference(widen_array widen)
     widen(x + 1, y + 1, 0x10000 - 7);
     widen(x + 1 + 0x10000 - 7, y + 1 + 0x10000 - 7, 7);
     for (uint32_t b = 0; b < 0x10000; b++) {
-        float want = binary16_widen((uint16_t)b);
+        float want = portable((uint16_t)b);
         if (memcmp(&want, &y[1 + b], sizeof want) != 0) return (long)b;
     }
     return -1;
 }
 
-/* The first i where `narrow` gives other bits than binary16_narrow at y[i], or −1. */
-static long first_narrow_difference(narrow_array narrow, const float *y, size_t n)
+/* The first i where `narrow` gives other bits than `portable` (binary16_narrow, bfloat16_narrow)
+ * at y[i], or −1. */
+static long first_narrow_difference(narrow_array narrow, uint16_t (*portable)(float),
+                                    const float *y, size_t n)
 {
     uint16_t *got = malloc(n * sizeof *got);
     cr_assert_not_null(got);
     narrow(y, got, n);
     long first = -1;
     for (size_t i = 0; i < n && first < 0; i++)
-        if (got[i] != binary16_narrow(y[i])) first = (long)i;
+        if (got[i] != portable(y[i])) first = (long)i;
     free(got);
     return first;
 }
@@ -502,27 +508,206 @@ Test(format, f16c_conversions_are_the_portable_ones)
         cr_log_info("this CPU has no F16C: its conversions not tested");
         return;
     }
-    long b = first_widen_difference(binary16_widen_f16c);
+    long b = first_widen_difference(binary16_widen_f16c, binary16_widen);
     cr_expect_eq(b, -1, "binary16 0x%04lx widens to other bits with F16C", b);
     float *y = malloc(((size_t)1 << 21) * sizeof *y);
     cr_assert_not_null(y);
     size_t n = narrow_probes(y);
-    long i = first_narrow_difference(binary16_narrow_f16c, y, n);
+    long i = first_narrow_difference(binary16_narrow_f16c, binary16_narrow, y, n);
     uint32_t u = 0;
     if (i >= 0) memcpy(&u, &y[i], sizeof u);
     cr_expect_eq(i, -1, "binary32 0x%08x (%a, probe %ld) narrows to other bits with F16C", u,
                  i < 0 ? 0.0 : (double)y[i], i);
     /* the same at an unaligned start and with a tail */
-    cr_expect_eq(first_narrow_difference(binary16_narrow_f16c, y + 1, n - 1), -1);
+    cr_expect_eq(first_narrow_difference(binary16_narrow_f16c, binary16_narrow, y + 1, n - 1), -1);
     /* planted: the bare instructions are caught at the first NaN that differs — widening the
      * first signalling NaN (which the instruction quiets), narrowing the first NaN probe (whose
      * payload's top bits it keeps) */
-    cr_expect_eq(first_widen_difference(widen_bare), 0x7c01);
+    cr_expect_eq(first_widen_difference(widen_bare, binary16_widen), 0x7c01);
     long first_nan = 0;
     while (!isnan(y[first_nan])) first_nan++; /* 0x7c01 widened: 0x7f802000 */
-    cr_expect_eq(first_narrow_difference(narrow_bare, y, n), first_nan);
+    cr_expect_eq(first_narrow_difference(narrow_bare, binary16_narrow, y, n), first_nan);
     free(y);
 #else
     cr_log_info("built without AVX2: no F16C conversions to test");
+#endif
+}
+
+/* The widened adapter's AVX-512 BF16 conversions for bfloat16 (impls/format16_avx512bf16.c)
+ * against the portable ones (format16_bits.h), by bits. Skipped (logged) where the build or the
+ * CPU has no AVX-512 BF16. */
+
+/* Around every bfloat16 value's encoding b (as binary32: b << 16), finite and not the largest
+ * in magnitude's upper neighbour: b itself, the midpoint to the next encoding away from zero
+ * (b << 16 | 0x8000, exact in binary32: bfloat16 has 8 bits) and the binary32 values either side
+ * of it; the largest finite's midpoint is the overflow threshold 0x7f7f8000. Then ±0's
+ * neighbours, ±inf, ±FLT_MAX, NaNs of every payload class and 2^24 random encodings. Returns
+ * the count; y has room for 2^25. */
+static size_t bf16_narrow_probes(float *y)
+{
+    size_t n = 0;
+    for (uint32_t b = 0; b < 0x10000; b++) {
+        y[n++] = float_of(b << 16);
+        if ((b & 0x7fff) >= 0x7f80) continue; /* inf, NaN */
+        uint32_t mid = b << 16 | 0x8000;
+        y[n++] = float_of(mid);
+        y[n++] = float_of(mid - 1);
+        y[n++] = float_of(mid + 1);
+    }
+    static const uint32_t edges[] = {0x00000001, 0x007fffff, 0x00800000, 0x7f7fffff, 0x7f800000};
+    for (size_t e = 0; e < sizeof edges / sizeof *edges; e++) {
+        y[n++] = float_of(edges[e]);
+        y[n++] = float_of(edges[e] | 0x80000000u);
+    }
+    n += nan_probes(y + n);
+    srand(17);
+    for (int i = 0; i < 1 << 24; i++) y[n++] = float_of((uint32_t)rand() << 16 ^ (uint32_t)rand());
+    return n;
+}
+
+/* The first binary32 encoding in [lo, lo + count) that `narrow` narrows otherwise than
+ * bfloat16_narrow, or −1; in calls of 65,535 values (a 15-value tail each). */
+static int64_t first_bf16_range_difference(narrow_array narrow, uint64_t lo, uint64_t count)
+{
+    enum { CALL = 65535 };
+    static float y[CALL];
+    static uint16_t got[CALL];
+    for (uint64_t done = 0; done < count;) {
+        size_t n = count - done < CALL ? (size_t)(count - done) : CALL;
+        for (size_t i = 0; i < n; i++) y[i] = float_of((uint32_t)(lo + done + i));
+        narrow(y, got, n);
+        for (size_t i = 0; i < n; i++)
+            if (got[i] != bfloat16_narrow(y[i])) return (int64_t)(lo + done + i);
+        done += n;
+    }
+    return -1;
+}
+
+#if GELUCHECK_HAVE_AVX512BF16 && (defined(__x86_64__) || defined(__i386__))
+#include <immintrin.h>
+#define BF16_TARGET __attribute__((target("avx512f,avx512bw,avx512vl,avx512bf16")))
+
+/* Planted: vcvtneps2bf16 with only some of the fix-ups, 16 lanes at a time (masked tail): the
+ * subnormal lanes redone by the portable sum, the NaN lanes given the quiet NaN of their sign. */
+BF16_TARGET static void narrow_bf16_partly_fixed(const float *y, uint16_t *x, size_t n,
+                                                  bool subnormals, bool nans)
+{
+    for (size_t i = 0; i < n; i += 16) {
+        __mmask16 k = n - i >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << (n - i)) - 1);
+        __m512 v = _mm512_maskz_loadu_ps(k, y + i);
+        __m256i r = (__m256i)_mm512_cvtneps_pbh(v);
+        uint16_t lanes[16];
+        _mm256_storeu_si256((__m256i *)lanes, r);
+        for (size_t j = 0; j < 16 && i + j < n; j++) {
+            uint32_t u;
+            memcpy(&u, &y[i + j], sizeof u);
+            uint32_t a = u & 0x7fffffffu;
+            if (subnormals && a != 0 && a < 0x00800000u) lanes[j] = bfloat16_narrow(y[i + j]);
+            if (nans && a > 0x7f800000u) lanes[j] = (uint16_t)((lanes[j] & 0x8000u) | 0x7fc0u);
+        }
+        _mm256_mask_storeu_epi16(x + i, k, _mm256_loadu_si256((const __m256i *)lanes));
+    }
+}
+static void narrow_bf16_no_subnormal_fixup(const float *y, uint16_t *x, size_t n)
+{
+    narrow_bf16_partly_fixed(y, x, n, false, true);
+}
+static void narrow_bf16_no_nan_fixup(const float *y, uint16_t *x, size_t n)
+{
+    narrow_bf16_partly_fixed(y, x, n, true, false);
+}
+static void narrow_bf16_both_fixups(const float *y, uint16_t *x, size_t n)
+{
+    narrow_bf16_partly_fixed(y, x, n, true, true);
+}
+
+static bool cpu_has_bf16(void)
+{
+    unsigned need = CPU_FEATURE_AVX512BF16 | CPU_FEATURE_AVX512F | CPU_FEATURE_AVX512BW |
+                    CPU_FEATURE_AVX512VL;
+    return (cpu_features() & need) == need;
+}
+#endif
+
+Test(format, avx512bf16_conversions_are_the_portable_ones)
+{
+#if GELUCHECK_HAVE_AVX512BF16 && (defined(__x86_64__) || defined(__i386__))
+    if (!cpu_has_bf16()) {
+        cr_log_info("this CPU has no avx512_bf16: its bfloat16 conversions not tested");
+        return;
+    }
+    long b = first_widen_difference(bfloat16_widen_avx512bf16, bfloat16_widen);
+    cr_expect_eq(b, -1, "bfloat16 0x%04lx widens to other bits with AVX-512", b);
+    float *y = malloc(((size_t)1 << 25) * sizeof *y);
+    cr_assert_not_null(y);
+    size_t n = bf16_narrow_probes(y);
+    long i = first_narrow_difference(bfloat16_narrow_avx512bf16, bfloat16_narrow, y, n);
+    uint32_t u = 0;
+    if (i >= 0) memcpy(&u, &y[i], sizeof u);
+    cr_expect_eq(i, -1, "binary32 0x%08x (%a, probe %ld) narrows to other bits with AVX-512 BF16",
+                 u, i < 0 ? 0.0 : (double)y[i], i);
+    /* the same at an unaligned start and with a tail */
+    cr_expect_eq(first_narrow_difference(bfloat16_narrow_avx512bf16, bfloat16_narrow, y + 1, n - 1),
+                 -1);
+    /* every binary32 subnormal and every NaN, both signs */
+    static const uint32_t range[][2] = {{0x00000001, 0x007fffff}, {0x80000001, 0x007fffff},
+                                        {0x7f800001, 0x007fffff}, {0xff800001, 0x007fffff}};
+    for (size_t r = 0; r < 4; r++) {
+        int64_t d = first_bf16_range_difference(bfloat16_narrow_avx512bf16, range[r][0], range[r][1]);
+        cr_expect_eq(d, -1, "binary32 0x%08llx narrows to other bits with AVX-512 BF16",
+                     (unsigned long long)d);
+    }
+    free(y);
+#else
+    cr_log_info("built without -mavx512bf16: no avx512_bf16 conversions to test");
+#endif
+}
+
+/* Planted: without the subnormal fix-up the instruction's zero for a binary32 subnormal is
+ * caught at the first one that rounds to a bfloat16 subnormal, 0x00008001 (2^-149 · 0x8001,
+ * above the midpoint 0x8000 of 0 and 2^-133), probe 3 (0's midpoint's upper neighbour); without
+ * the NaN fix-up, at the first NaN whose payload reaches the upper half, 0x7f810000 (the
+ * instruction gives 0x7fc1, the portable narrowing 0x7fc0). With both it is the real thing. */
+Test(format, avx512bf16_planted_fixups_are_caught)
+{
+#if GELUCHECK_HAVE_AVX512BF16 && (defined(__x86_64__) || defined(__i386__))
+    if (!cpu_has_bf16()) {
+        cr_log_info("this CPU has no avx512_bf16: its planted fix-ups not tested");
+        return;
+    }
+    float *y = malloc(((size_t)1 << 25) * sizeof *y);
+    cr_assert_not_null(y);
+    size_t n = bf16_narrow_probes(y);
+    cr_expect_eq(first_narrow_difference(narrow_bf16_no_subnormal_fixup, bfloat16_narrow, y, n), 3);
+    cr_expect_eq(first_bf16_range_difference(narrow_bf16_no_subnormal_fixup, 1, 0x7fffff), 0x8001);
+    cr_expect_eq(first_bf16_range_difference(narrow_bf16_no_subnormal_fixup, 0x80000001, 0x7fffff),
+                 0x80008001);
+    cr_expect_eq(first_bf16_range_difference(narrow_bf16_no_nan_fixup, 0x7f800001, 0x7fffff),
+                 0x7f810000);
+    cr_expect_eq(first_narrow_difference(narrow_bf16_both_fixups, bfloat16_narrow, y, n), -1);
+    free(y);
+#else
+    cr_log_info("built without -mavx512bf16: no avx512_bf16 conversions to test");
+#endif
+}
+
+/* All 2^32 narrowings (GELUCHECK_BF16_EXHAUSTIVE=1; logged and skipped without it). */
+Test(format, avx512bf16_narrowing_exhaustive)
+{
+#if GELUCHECK_HAVE_AVX512BF16 && (defined(__x86_64__) || defined(__i386__))
+    const char *on = getenv("GELUCHECK_BF16_EXHAUSTIVE");
+    if (!on || strcmp(on, "1") != 0) {
+        cr_log_info("GELUCHECK_BF16_EXHAUSTIVE=1 compares all 2^32 avx512_bf16 narrowings");
+        return;
+    }
+    if (!cpu_has_bf16()) {
+        cr_log_info("this CPU has no avx512_bf16: its bfloat16 conversions not tested");
+        return;
+    }
+    int64_t d = first_bf16_range_difference(bfloat16_narrow_avx512bf16, 0, (uint64_t)1 << 32);
+    cr_expect_eq(d, -1, "binary32 0x%08llx narrows to other bits with AVX-512 BF16",
+                 (unsigned long long)d);
+#else
+    cr_log_info("built without -mavx512bf16: no avx512_bf16 conversions to test");
 #endif
 }
