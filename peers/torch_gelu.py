@@ -6,13 +6,24 @@ tensors or (--format) on bfloat16 / float16 ones.
 
 approximate='none' is the exact GELU (target exact), 'tanh' the tanh form (target tanh). Run it
 with the Python that has torch (tools/setup.sh --frameworks makes one). One thread (intra- and
-inter-op). torch.backends.cpu.get_cpu_capability() (the ISA ATen dispatched to, at most what
-ATEN_CPU_CAPABILITY=default|avx2|avx512 allows, read once per process) is sent as the
-handshake's dispatched_isa (lower case) and is in the origin; the contract is that path's.
+inter-op).
+
+Which code runs, and so the handshake's dispatched_isa (measured with torch 2.15.0, README
+"PyTorch's code paths"): approximate='none' runs oneDNN's eltwise gelu_erf (the oneDNN bundled
+with torch), whose JIT path oneDNN picks at run time, at most ONEDNN_MAX_CPU_ISA; its outputs
+change with that cap and not with ATEN_CPU_CAPABILITY. approximate='tanh' runs ATen's own
+kernel, at most ATEN_CPU_CAPABILITY=default|avx2|avx512, and not oneDNN. So the client asks:
+one call with oneDNN's verbose output on (captured from file descriptor 1, which is the
+protocol's) says whether oneDNN ran it and on which path ("jit:avx512_core_bf16" gives
+avx512_core_bf16); if it did not, the path is ATen's, torch.backends.cpu.get_cpu_capability()
+in lower case. Both caps are read once per process; the contract is that path's.
 """
 import argparse
+import ctypes
 import os
+import re
 import sys
+import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "examples", "exec"))
 
@@ -30,6 +41,28 @@ DTYPES = {"binary32": torch.float32, "bfloat16": torch.bfloat16, "binary16": tor
 # "PyTorch's code paths"). A path not measured gets the largest bound of those measured.
 CONTRACTS = {}
 CONTRACTS_ANY = {}
+
+
+def onednn_path(fn, x):
+    """The oneDNN implementation's ISA that ran fn(x) ("avx512_core_bf16"), None when oneDNN did not
+    run it: oneDNN's verbose lines, written by C code to file descriptor 1, caught in a file."""
+    libc = ctypes.CDLL(None)
+    sys.stdout.flush()
+    libc.fflush(None)
+    saved = os.dup(1)
+    with tempfile.TemporaryFile() as tmp:
+        os.dup2(tmp.fileno(), 1)
+        try:
+            with torch.backends.mkldnn.verbose(torch.backends.mkldnn.VERBOSE_ON):
+                fn(x)
+            libc.fflush(None)
+        finally:
+            os.dup2(saved, 1)
+            os.close(saved)
+        tmp.seek(0)
+        text = tmp.read().decode(errors="replace")
+    found = re.findall(r"^onednn_verbose,.*,exec,cpu,eltwise,jit:([a-z0-9_]+),", text, re.M)
+    return found[0] if found else None
 
 
 def main():
@@ -63,11 +96,16 @@ def main():
         return result(g)
 
     name = "torch_gelu" if a == "none" else "torch_gelu_tanh"
-    cap = torch.backends.cpu.get_cpu_capability().lower()
+    probe = torch.linspace(-4, 4, 4096).to(dtype)
+    with torch.no_grad():
+        cap = onednn_path(lambda t: gelu(t, approximate=a), probe)
+    cap = cap or torch.backends.cpu.get_cpu_capability().lower()
     on = "" if fmt == "binary32" else " on %s tensors" % str(dtype).replace("torch.", "")
     origin = ("torch %s torch.nn.functional.gelu(approximate='%s')%s, CPU capability %s, 1 "
               "thread, autograd backward" % (torch.__version__, a, on,
                                              torch.backends.cpu.get_cpu_capability()))
+    if cap != torch.backends.cpu.get_cpu_capability().lower():
+        origin += ", oneDNN eltwise jit:%s" % cap
     contract = None
     if fmt == "binary32":
         contract = CONTRACTS.get((name, cap), CONTRACTS_ANY.get(name))

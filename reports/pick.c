@@ -91,11 +91,12 @@ static void check_bound(pick_candidate *c, const results_error *e, double value,
         fail(c, "%s %.4g > %g", what, value, bound);
 }
 
-/* The code paths a peer may dispatch to at run time, in its library's words, for the rows whose
- * names start with `peer`: oneDNN's dnnl_cpu_isa_t names (as peers/dnnl.c reports them) and
- * PyTorch's CPU capabilities (torch.backends.cpu.get_cpu_capability() in lower case, as
- * peers/torch_gelu.py reports them); the x86-64 levels whose CPUs take that path (lo to hi), and
- * the cap that makes the library take it on a wider CPU: one row per path.
+/* The code paths a peer may dispatch to at run time, in its library's words, for the rows of
+ * `peer` (a name, or every name starting with it when it ends in '_'): oneDNN's dnnl_cpu_isa_t
+ * names (as peers/dnnl.c reports them; torch_gelu runs the oneDNN bundled with PyTorch, and
+ * peers/torch_gelu.py reports that oneDNN's path) and ATen's CPU capabilities (torch_gelu_tanh:
+ * torch.backends.cpu.get_cpu_capability() in lower case); the x86-64 levels whose CPUs take that
+ * path (lo to hi), and the cap that makes the library take it on a wider CPU: one row per path.
  *
  * oneDNN 2.6's eltwise kernels for the AVX-512 paths beyond avx512_core (vnni, bf16, amx) are
  * avx512_core's (README, "Peers dispatched at run time": the same results under
@@ -114,15 +115,23 @@ static const struct {
     {"dnnl_", "avx512_core_vnni", PICK_X86_64_V4, PICK_X86_64_V4, "DNNL_MAX_CPU_ISA=AVX512_CORE"},
     {"dnnl_", "avx512_core_bf16", PICK_X86_64_V4, PICK_X86_64_V4, "DNNL_MAX_CPU_ISA=AVX512_CORE"},
     {"dnnl_", "avx512_core_amx", PICK_X86_64_V4, PICK_X86_64_V4, "DNNL_MAX_CPU_ISA=AVX512_CORE"},
-    {"torch_", "default", PICK_GENERIC, PICK_X86_64_V2, "ATEN_CPU_CAPABILITY=default"},
-    {"torch_", "avx2", PICK_X86_64_V3, PICK_X86_64_V3, "ATEN_CPU_CAPABILITY=avx2"},
-    {"torch_", "avx512", PICK_X86_64_V4, PICK_X86_64_V4, "ATEN_CPU_CAPABILITY=avx512"},
+    {"torch_gelu", "sse41", PICK_X86_64_V2, PICK_X86_64_V2, "ONEDNN_MAX_CPU_ISA=SSE41"},
+    {"torch_gelu", "avx2", PICK_X86_64_V3, PICK_X86_64_V3, "ONEDNN_MAX_CPU_ISA=AVX2"},
+    {"torch_gelu", "avx512_core", PICK_X86_64_V4, PICK_X86_64_V4, "ONEDNN_MAX_CPU_ISA=AVX512_CORE"},
+    {"torch_gelu", "avx512_core_vnni", PICK_X86_64_V4, PICK_X86_64_V4, "ONEDNN_MAX_CPU_ISA=AVX512_CORE"},
+    {"torch_gelu", "avx512_core_bf16", PICK_X86_64_V4, PICK_X86_64_V4, "ONEDNN_MAX_CPU_ISA=AVX512_CORE"},
+    {"torch_gelu", "avx512_core_amx", PICK_X86_64_V4, PICK_X86_64_V4, "ONEDNN_MAX_CPU_ISA=AVX512_CORE"},
+    {"torch_gelu_tanh", "default", PICK_GENERIC, PICK_X86_64_V2, "ATEN_CPU_CAPABILITY=default"},
+    {"torch_gelu_tanh", "avx2", PICK_X86_64_V3, PICK_X86_64_V3, "ATEN_CPU_CAPABILITY=avx2"},
+    {"torch_gelu_tanh", "avx512", PICK_X86_64_V4, PICK_X86_64_V4, "ATEN_CPU_CAPABILITY=avx512"},
 };
 enum { NPATHS = sizeof dispatch_paths / sizeof dispatch_paths[0] };
 
 static bool of_peer(int i, const char *name)
 {
-    return strncmp(name, dispatch_paths[i].peer, strlen(dispatch_paths[i].peer)) == 0;
+    const char *p = dispatch_paths[i].peer;
+    size_t n = strlen(p);
+    return p[n - 1] == '_' ? strncmp(name, p, n) == 0 : strcmp(name, p) == 0;
 }
 
 static int path_of(const char *name, const char *isa)

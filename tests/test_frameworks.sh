@@ -97,11 +97,17 @@ import csv, sys
 rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["impl"] in sys.argv[2].split(",")]
 sys.exit(0 if rows and all(r["batch_independent"] in ("yes", "no") for r in rows) else 1)
 PY
-    # PyTorch reports the path ATen dispatched to (its CPU capability, lower case) on every row
+    # PyTorch reports its path on every row: torch_gelu_tanh ATen's CPU capability (lower case),
+    # torch_gelu the path of the oneDNN that runs it (sse41, avx2, avx512_core...)
     if [ "$label" = PyTorch ]; then
         cap=$("$py" -c "import torch; print(torch.backends.cpu.get_cpu_capability().lower())" 2>/dev/null)
-        isas=$(python3 -c 'import csv,sys; print(" ".join(sorted({r["dispatched_isa"] for r in csv.DictReader(open(sys.argv[1]))})))' "$d/a.csv")
-        [ -n "$cap" ] && [ "$isas" = "$cap" ] || fail "PyTorch: dispatched_isa '$isas', its capability '$cap'"
+        isas() { python3 -c 'import csv,sys; print(" ".join(sorted({r["dispatched_isa"] for r in csv.DictReader(open(sys.argv[1])) if r["impl"] == sys.argv[2]})))' "$d/a.csv" "$1"; }
+        [ -n "$cap" ] && [ "$(isas torch_gelu_tanh)" = "$cap" ] ||
+            fail "PyTorch: torch_gelu_tanh's dispatched_isa '$(isas torch_gelu_tanh)', its capability '$cap'"
+        case $(isas torch_gelu) in
+        sse41 | avx2 | avx512_core*) ;;
+        *) fail "PyTorch: torch_gelu's dispatched_isa '$(isas torch_gelu)' is not a oneDNN path" ;;
+        esac
     fi
     # the framework's GELU on 16-bit tensors: every encoding, natively (not the binary32 child
     # widened), forward and derivative where it has one
