@@ -110,6 +110,16 @@ PY
         *) fail "PyTorch: torch_gelu's dispatched_isa '$(isas torch_gelu)' is not a oneDNN path" ;;
         esac
     fi
+    # each row's claims are its path's (peers/torch_gelu.py): capped, the child names the capped
+    # path and declares that path's contract
+    if [ "$label" = PyTorch ]; then
+        hs=$(ONEDNN_MAX_CPU_ISA=SSE41 "$py" "$peers/torch_gelu.py" --approximate none </dev/null 2>/dev/null)
+        echo "$hs" | grep -qx "dispatched_isa sse41" && echo "$hs" | grep -qx "contract grad_max_abs=3.55e-07" ||
+            fail "torch_gelu under ONEDNN_MAX_CPU_ISA=SSE41: $(echo "$hs" | grep -E '^(dispatched_isa|contract)')"
+        hs=$(ATEN_CPU_CAPABILITY=default "$py" "$peers/torch_gelu.py" --approximate tanh </dev/null 2>/dev/null)
+        echo "$hs" | grep -qx "dispatched_isa default" && echo "$hs" | grep -qx "contract max_abs=4.34e-07" ||
+            fail "torch_gelu_tanh under ATEN_CPU_CAPABILITY=default: $(echo "$hs" | grep -E '^(dispatched_isa|contract)')"
+    fi
     # the framework's GELU on 16-bit tensors: every encoding, natively (not the binary32 child
     # widened), forward and derivative where it has one
     "$g" accuracy --format "$f16" --impl "$impls" --grad --threads 1 --csv "$d/f16.csv" \
