@@ -48,17 +48,22 @@ static void print_frameworks(void)
 {
     char py[1024], version[32], what[64];
     printf("\nframeworks (peers/*.py over the exec protocol, run by\n  %s;\n  each starts when an --impl "
-           "names it, or all installed ones with --frameworks):\n",
+           "names it, or all installed ones with --frameworks;\n  with --format F also in the 16-bit "
+           "formats listed, on tensors of that type):\n",
            exec_frameworks_python(py, sizeof py));
     for (size_t k = 0; k < exec_framework_count(); k++) {
         const exec_framework *f = exec_framework_at(k);
-        const gelu_impl *m = gelu_impl_find(f->name);
+        const gelu_impl *m = gelu_impl_find(f->name); /* else started in a 16-bit format */
+        for (int k = 0; !m && k < GELU_FORMAT_COUNT; k++)
+            if (gelu_format_of((gelu_format_id)k)->storage_bits == 16)
+                m = gelu_impl16_find(f->name, (gelu_format_id)k);
         if (exec_framework_version(f, version, sizeof version))
             snprintf(what, sizeof what, "%s %s", f->framework, version);
         else
             snprintf(what, sizeof what, "%s not installed", f->framework);
-        printf("  %-16s %-28s %-6s %-22s %s\n", f->name, what, f->target,
+        printf("  %-16s %-28s %-6s %-22s %-26s %s\n", f->name, what, f->target,
                f->derivative ? "forward and derivative" : "forward only",
+               f->formats16[0] ? f->formats16 : "binary32 only",
                !m                       ? "not started"
                : !m->batch_dependence   ? "started"
                : m->batch_dependence[0] ? "started; outputs depend on the batching (above)"
@@ -69,18 +74,29 @@ static void print_frameworks(void)
 int cmd_list(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++) {
+        const char *v = NULL;
+        if (strcmp(argv[i], "--format") == 0 && i + 1 < argc) v = argv[++i];
+        else if (strncmp(argv[i], "--format=", 9) == 0) v = argv[i] + 9;
+        if (v) { /* read before the command runs (main.c): the format --frameworks starts */
+            if (!gelu_format_find(v))
+                return usage_error("list", "unknown --format '%s': binary32, bfloat16 or binary16", v);
+            continue;
+        }
         if (is_help(argv[i])) {
-            printf("usage: gelucheck list\n\n"
+            printf("usage: gelucheck list [--frameworks [--format F]]\n\n"
                    "Lists every implementation: its target (exact | tanh | sigmoid | silu | relu), the CPU\n"
                    "features it needs, whether this CPU has them, and its declared contract:\n"
                    "max ULP and max absolute error against its own target (forward, then\n"
                    "derivative), monotone, special values, correctly rounded (forward and\n"
                    "derivative, by encoding). '-' means no claim; 'n/a' under grad_ulp and\n"
                    "grad_abs: forward only (no derivative kernel). Then the implementations\n"
-                   "added at run time, the frameworks' rows, the native 16-bit ones, the path of\n"
-                   "the widened bfloat16 conversions (avx512_bf16 around the AVX-512 builds, or\n"
-                   "portable and why; GELUCHECK_NO_BF16=1: portable), this CPU's features and the\n"
-                   "default peers.\n");
+                   "added at run time, the frameworks' rows, the native 16-bit ones, the binary64\n"
+                   "ones (accuracy --format binary64 samples them), the path of the widened bfloat16\n"
+                   "conversions (avx512_bf16 around the AVX-512 builds, or portable and why;\n"
+                   "GELUCHECK_NO_BF16=1: portable), this CPU's features and the default peers.\n\n"
+                   "--frameworks starts every installed framework row (their batching probe,\n"
+                   "the code path each dispatched to); with --format bfloat16|binary16 their\n"
+                   "GELUs on tensors of that type instead (listed with the 16-bit formats).\n");
             return EXIT_OK;
         }
         return usage_error("list", "unexpected argument '%s'", argv[i]);
@@ -114,6 +130,7 @@ int cmd_list(int argc, char **argv)
         if (!heading) printf("\nadded at run time:\n");
         heading = true;
         printf("  %s: %s%s\n", m->name, src, m->derivative ? "" : "; forward only");
+        if (m->dispatched_isa) printf("    dispatched ISA: %s\n", m->dispatched_isa());
         if (m->batch_dependence)
             printf("    batching: %s\n", m->batch_dependence[0] ? m->batch_dependence
                    : "outputs independent of it (probed: 1,024 inputs in one request and one by one)");
@@ -123,9 +140,13 @@ int cmd_list(int argc, char **argv)
            "widened; natively:\n");
     for (size_t i = 0; i < gelu_impl16_count(); i++) {
         const gelu_impl *m = gelu_impl16_at(i);
-        printf("  %s: %s, target %s, correctly rounded %s\n", m->name,
+        const char *src = gelu_impl16_source(m);
+        printf("  %s: %s, target %s, correctly rounded %s", m->name,
                gelu_format_of(m->format)->name, gelu_target_name(m->target),
                m->contract.correctly_rounded ? "(claimed)" : "(no claim)");
+        if (src) printf("; %s%s", src, m->derivative_u16 ? "" : "; forward only");
+        if (m->dispatched_isa) printf("; dispatched ISA: %s", m->dispatched_isa());
+        printf("\n");
     }
     printf("\nbinary64 (accuracy --format binary64, by sampling; a list of its own):\n");
     for (size_t i = 0; i < gelu_impl64_count(); i++) {

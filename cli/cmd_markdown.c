@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "cli.h"
+#include "exec_frameworks.h"
+#include "gelu_cr16.h"
 #include "markdown.h"
 #include "results.h"
 
@@ -33,6 +35,14 @@ static void print_help(void)
 }
 
 /* The formats of --format's list into ids (room for MAX_FORMATS); 0 or an exit status. */
+/* Natives of a 16-bit format: the format's own implementations, and the framework rows whose
+ * client serves it (a 16-bit run starts those natively, main.c; the others run widened). */
+static bool native16(const char *name, gelu_format_id format)
+{
+    const exec_framework *fw = exec_framework_find(name);
+    return gelu_impl16_find(name, format) != NULL || (fw && exec_framework_serves(fw, format));
+}
+
 static int parse_formats(const char *list, gelu_format_id *ids, size_t *n)
 {
     char **items;
@@ -100,7 +110,7 @@ int cmd_markdown(int argc, char **argv)
     }
     if (st == EXIT_OK) {
         if (ids[0] == GELU_FORMAT_BINARY32) markdown_accuracy_table(stdout, sets[0]);
-        else markdown_formats_table(stdout, (const results_set *const *)sets, nformats);
+        else markdown_formats_table(stdout, (const results_set *const *)sets, nformats, native16);
         if (fflush(stdout) != 0 || ferror(stdout)) {
             fprintf(stderr, "gelucheck markdown: cannot write standard output\n");
             st = EXIT_CHECK_FAILED;

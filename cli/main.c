@@ -16,6 +16,7 @@
 #include "cli.h"
 #include "exec_frameworks.h"
 #include "exec_impl.h"
+#include "gelu_cr16.h"
 #include "plugin.h"
 #include "ranks.h"
 
@@ -48,21 +49,51 @@ static const struct {
      NULL, false},
 };
 
+/* The format a command's --format F (or --format=F) names when it is one 16-bit format;
+ * binary32 otherwise (absent, binary32, a list: the command judges its value). */
+static gelu_format_id requested_format(int argc, char **argv)
+{
+    const char *v = NULL;
+    for (int i = 2; i < argc; i++) {
+        if (strcmp(argv[i], "--") == 0) break;
+        if (strcmp(argv[i], "--format") == 0 && i + 1 < argc) v = argv[++i];
+        else if (strncmp(argv[i], "--format=", 9) == 0) v = argv[i] + 9;
+    }
+    const gelu_format *f = v ? gelu_format_find(v) : NULL;
+    return f && f->storage_bits == 16 ? f->id : GELU_FORMAT_BINARY32;
+}
+
+/* Starts one row in `format`, or, a 16-bit format its client does not serve, in binary32 (the
+ * command then runs it widened, as any binary32 implementation), saying so. */
+static int start_row(const exec_framework *f, gelu_format_id format, double timeout)
+{
+    char err[2000], note[600];
+    if (!exec_framework_serves(f, format)) {
+        fprintf(stderr, "gelucheck: note: %s serves no %s tensors: its binary32 GELU runs "
+                "widened\n", f->framework, gelu_format_of(format)->name);
+        format = GELU_FORMAT_BINARY32;
+    }
+    if (exec_framework_add(f, format, timeout, err, sizeof err, note, sizeof note) != 0) {
+        fprintf(stderr, "gelucheck: %s\n", err);
+        return EXIT_USAGE;
+    }
+    if (note[0]) fprintf(stderr, "gelucheck: note: %s\n", note);
+    return EXIT_OK;
+}
+
 /* Starts the frameworks' rows (exec_frameworks.h) the command needs: every installed one with
  * --frameworks, and those its --impl values name (NAME, NAME,NAME or --impl=…) that no --exec
- * gave. EXIT_OK, or EXIT_USAGE after the message (a named row not installed, a child that
- * failed). */
+ * gave; in the command's 16-bit --format when it has one (the framework's GELU on tensors of
+ * that type, where its client serves it). EXIT_OK, or EXIT_USAGE after the message (a named row
+ * not installed, a child that failed). */
 static int start_frameworks(int argc, char **argv, bool all, double timeout)
 {
-    char err[2000], note[600], version[32];
+    char version[32];
+    gelu_format_id format = requested_format(argc, argv);
     for (size_t k = 0; all && k < exec_framework_count(); k++) {
         const exec_framework *f = exec_framework_at(k);
         if (!exec_framework_version(f, version, sizeof version)) continue;
-        if (exec_framework_add(f, timeout, err, sizeof err, note, sizeof note) != 0) {
-            fprintf(stderr, "gelucheck: %s\n", err);
-            return EXIT_USAGE;
-        }
-        if (note[0]) fprintf(stderr, "gelucheck: note: %s\n", note);
+        if (start_row(f, format, timeout) != EXIT_OK) return EXIT_USAGE;
     }
     for (int i = 2; i < argc; i++) {
         const char *v = NULL;
@@ -74,12 +105,8 @@ static int start_frameworks(int argc, char **argv, bool all, double timeout)
         snprintf(names, sizeof names, "%s", v);
         for (char *save, *n = strtok_r(names, ",", &save); n; n = strtok_r(NULL, ",", &save)) {
             const exec_framework *f = exec_framework_find(n);
-            if (!f || gelu_impl_find(n)) continue;
-            if (exec_framework_add(f, timeout, err, sizeof err, note, sizeof note) != 0) {
-                fprintf(stderr, "gelucheck: %s\n", err);
-                return EXIT_USAGE;
-            }
-            if (note[0]) fprintf(stderr, "gelucheck: note: %s\n", note);
+            if (!f || gelu_impl_find(n) || gelu_impl16_find(n, format)) continue;
+            if (start_row(f, format, timeout) != EXIT_OK) return EXIT_USAGE;
         }
     }
     return EXIT_OK;

@@ -9,6 +9,13 @@
 
 size_t gelu_impl16_count(void);
 const gelu_impl *gelu_impl16_at(size_t i);
+/* Adds a 16-bit implementation made at run time (an exec child of format bfloat16 or binary16:
+ * a framework's GELU on 16-bit tensors) after the natives, `source` naming where it comes from;
+ * both must outlive the run. Before any scan starts. 0, or −1 with err (a name taken in that
+ * format: both sources named; too many). */
+int gelu_impl16_add(const gelu_impl *impl, const char *source, char *err, size_t errsize);
+/* Where a run-time 16-bit implementation comes from; NULL for a built-in one. */
+const char *gelu_impl16_source(const gelu_impl *impl);
 /* The native implementation called name in format, or NULL. */
 const gelu_impl *gelu_impl16_find(const char *name, gelu_format_id format);
 /* name in 16-bit format `format`: its native implementation of that name, else the registry's

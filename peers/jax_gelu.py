@@ -1,8 +1,9 @@
 """JAX's GELU as a gelucheck implementation over the exec protocol (docs/protocol.md):
-jax.nn.gelu jitted on the CPU backend in binary32, forward and its derivative (jax.vmap of
-jax.grad), XLA on one thread.
+jax.nn.gelu jitted on the CPU backend, forward and its derivative (jax.vmap of jax.grad), XLA
+on one thread, on binary32 arrays or (--format) on bfloat16 / float16 ones.
 
-    python3 jax_gelu.py [--approximate]     # jax_gelu (exact) or jax_gelu_tanh (tanh)
+    python3 jax_gelu.py [--approximate] [--format binary32|bfloat16|binary16]
+    # jax_gelu (exact) or jax_gelu_tanh (tanh)
 """
 import argparse
 import os
@@ -22,23 +23,31 @@ from gelucheck_exec import serve  # noqa: E402
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--approximate", action="store_true")
-    approx = p.parse_args().approximate
+    p.add_argument("--format", choices=["binary32", "bfloat16", "binary16"], default="binary32")
+    args = p.parse_args()
+    approx, fmt = args.approximate, args.format
     f = jax.jit(lambda x: jax.nn.gelu(x, approximate=approx))
     df = jax.jit(jax.vmap(jax.grad(lambda x: jax.nn.gelu(x, approximate=approx))))
+    # numpy's view of the storage: bfloat16 is ml_dtypes' (a dependency of jax)
+    dtype = {"binary32": np.dtype("<f4"), "bfloat16": np.dtype(jnp.bfloat16),
+             "binary16": np.dtype("<f2")}[fmt]
 
     def forward(buf):
-        return np.asarray(f(jnp.asarray(np.frombuffer(buf, dtype="<f4"))))
+        return np.asarray(f(jnp.asarray(np.frombuffer(buf, dtype=dtype))))
 
     def derivative(buf):
-        return np.asarray(df(jnp.asarray(np.frombuffer(buf, dtype="<f4"))))
+        return np.asarray(df(jnp.asarray(np.frombuffer(buf, dtype=dtype))))
 
     name = "jax_gelu_tanh" if approx else "jax_gelu"
-    origin = "jax %s jax.nn.gelu(approximate=%s) jitted, CPU, vmap(grad)" % (jax.__version__, approx)
+    on = "" if fmt == "binary32" else " on %s arrays" % dtype.name
+    origin = "jax %s jax.nn.gelu(approximate=%s)%s jitted, CPU, vmap(grad)" % (
+        jax.__version__, approx, on)
     # Exact form: max abs error 3.8405e-07 at x = 0x1.38e61p+2, over every input of [2^-8, 40]
     # and [-40, -2^-8] (jax 0.10.2; README "Which framework's GELU is closest"), a 10^6 sample
     # elsewhere; the exhaustive framework gate holds it to all 2^32 inputs.
-    contract = None if approx else {"max_abs": 3.85e-07}
-    return serve(name, "tanh" if approx else "exact", forward, derivative, contract=contract, origin=origin)
+    contract = None if approx or fmt != "binary32" else {"max_abs": 3.85e-07}
+    return serve(name, "tanh" if approx else "exact", forward, derivative, contract=contract,
+                 origin=origin, format=fmt)
 
 
 if __name__ == "__main__":

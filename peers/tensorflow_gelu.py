@@ -1,7 +1,9 @@
 """TensorFlow's GELU as a gelucheck implementation over the exec protocol (docs/protocol.md):
-tf.nn.gelu in binary32 on one CPU thread, forward and its gradient (tf.GradientTape).
+tf.nn.gelu on one CPU thread, forward and its gradient (tf.GradientTape), on binary32 tensors
+or (--format) on bfloat16 / float16 ones.
 
-    python3 tensorflow_gelu.py [--approximate]     # tf_gelu (exact) or tf_gelu_tanh (tanh)
+    python3 tensorflow_gelu.py [--approximate] [--format binary32|bfloat16|binary16]
+    # tf_gelu (exact) or tf_gelu_tanh (tanh)
 """
 import argparse
 import os
@@ -20,28 +22,41 @@ from gelucheck_exec import serve  # noqa: E402
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--approximate", action="store_true")
-    approx = p.parse_args().approximate
+    p.add_argument("--format", choices=["binary32", "bfloat16", "binary16"], default="binary32")
+    args = p.parse_args()
+    approx, fmt = args.approximate, args.format
     tf.config.threading.set_intra_op_parallelism_threads(1)
     tf.config.threading.set_inter_op_parallelism_threads(1)
+    dtype = {"bfloat16": tf.bfloat16, "binary16": tf.float16}.get(fmt)
+
+    def tensor(buf):  # 16-bit: the encodings as int16, reinterpreted (tf.bitcast)
+        if dtype is None:
+            return tf.constant(np.frombuffer(buf, dtype="<f4"))
+        return tf.bitcast(tf.constant(np.frombuffer(buf, dtype="<i2")), dtype)
+
+    def result(t):
+        return t.numpy() if dtype is None else tf.bitcast(t, tf.int16).numpy()
 
     def forward(buf):
-        x = tf.constant(np.frombuffer(buf, dtype="<f4"))
-        return tf.nn.gelu(x, approximate=approx).numpy()
+        return result(tf.nn.gelu(tensor(buf), approximate=approx))
 
     def derivative(buf):
-        x = tf.constant(np.frombuffer(buf, dtype="<f4"))
+        x = tensor(buf)
         with tf.GradientTape() as tape:
             tape.watch(x)
             y = tf.nn.gelu(x, approximate=approx)
-        return tape.gradient(y, x).numpy()  # elementwise: the gradient of the sum is f'(x)
+        return result(tape.gradient(y, x))  # elementwise: the gradient of the sum is f'(x)
 
     name = "tf_gelu_tanh" if approx else "tf_gelu"
-    origin = "tensorflow %s tf.nn.gelu(approximate=%s), 1 thread, GradientTape" % (tf.__version__, approx)
+    on = "" if dtype is None else " on %s tensors" % dtype.name
+    origin = "tensorflow %s tf.nn.gelu(approximate=%s)%s, 1 thread, GradientTape" % (
+        tf.__version__, approx, on)
     # Exact form: max abs error 3.8405e-07 at x = 0x1.38e61p+2, over every input of [2^-8, 40]
     # and [-40, -2^-8] (tensorflow-cpu 2.21.0; README "Which framework's GELU is closest"), a
     # 10^6 sample elsewhere; the exhaustive framework gate holds it to all 2^32 inputs.
-    contract = None if approx else {"max_abs": 3.85e-07}
-    return serve(name, "tanh" if approx else "exact", forward, derivative, contract=contract, origin=origin)
+    contract = None if approx or dtype is not None else {"max_abs": 3.85e-07}
+    return serve(name, "tanh" if approx else "exact", forward, derivative, contract=contract,
+                 origin=origin, format=fmt)
 
 
 if __name__ == "__main__":

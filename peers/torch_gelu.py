@@ -1,15 +1,29 @@
 """PyTorch's GELU as a gelucheck implementation over the exec protocol (docs/protocol.md):
-torch.nn.functional.gelu in binary32 on one CPU thread, forward and its autograd backward.
+torch.nn.functional.gelu on one CPU thread, forward and its autograd backward, on binary32
+tensors or (--format) on bfloat16 / float16 ones.
 
-    python3 torch_gelu.py [--approximate none|tanh]
+    python3 torch_gelu.py [--approximate none|tanh] [--format binary32|bfloat16|binary16]
 
 approximate='none' is the exact GELU (target exact), 'tanh' the tanh form (target tanh). Run it
 with the Python that has torch (tools/setup.sh --frameworks makes one). One thread (intra- and
-inter-op); torch.backends.cpu.get_cpu_capability() (the ISA ATen dispatched to) is in the origin.
+inter-op).
+
+Which code runs, and so the handshake's dispatched_isa (measured with torch 2.15.0, README
+"PyTorch's code paths"): approximate='none' runs oneDNN's eltwise gelu_erf (the oneDNN bundled
+with torch), whose JIT path oneDNN picks at run time, at most ONEDNN_MAX_CPU_ISA; its outputs
+change with that cap and not with ATEN_CPU_CAPABILITY. approximate='tanh' runs ATen's own
+kernel, at most ATEN_CPU_CAPABILITY=default|avx2|avx512, and not oneDNN. So the client asks:
+one call with oneDNN's verbose output on (captured from file descriptor 1, which is the
+protocol's) says whether oneDNN ran it and on which path ("jit:avx512_core_bf16" gives
+avx512_core_bf16); if it did not, the path is ATen's, torch.backends.cpu.get_cpu_capability()
+in lower case. Both caps are read once per process; the contract is that path's.
 """
 import argparse
+import ctypes
 import os
+import re
 import sys
+import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "examples", "exec"))
 
@@ -18,30 +32,96 @@ import torch  # noqa: E402
 
 from gelucheck_exec import serve  # noqa: E402
 
+# The tensors' dtype per protocol format.
+DTYPES = {"binary32": torch.float32, "bfloat16": torch.bfloat16, "binary16": torch.float16}
+
+# binary32 claims per dispatched path, each path measured under its cap in its own process
+# (README, "PyTorch's code paths": a 10^6 sample with --grad, and every input of the ranges
+# where the maxima lie). torch_gelu (oneDNN's gelu_erf, ONEDNN_MAX_CPU_ISA): the derivative's
+# max abs error, 3.203e-07 at 0x1.621b4p-5 on avx2 and the AVX-512 paths, 3.543e-07 at
+# 0x1.82e7d6p-5 on sse41 (every input of ±[2^-7, 2^-2]); its forward claims nothing (+inf from
+# x = 2^127 in a batch on the AVX-512 path, −0 below ≈ −5.5, not monotone). torch_gelu_tanh
+# (ATen's kernel, ATEN_CPU_CAPABILITY): the forward's max abs error against the tanh form,
+# 4.332e-07 at 0x1.2d7f06p+2 on every capability (every input of [1, 8], [−8, −1], [5, 40] and
+# [−40, −5]); its derivative overflows from |x| ≈ 2^63. A path not measured gets the largest
+# bound of those measured.
+_WIDE = {"grad_max_abs": 3.21e-07}
+CONTRACTS = {
+    "torch_gelu": {"sse41": {"grad_max_abs": 3.55e-07}, "avx2": _WIDE, "avx512_core": _WIDE,
+                   "avx512_core_vnni": _WIDE, "avx512_core_bf16": _WIDE, "avx512_core_amx": _WIDE},
+    "torch_gelu_tanh": {cap: {"max_abs": 4.34e-07} for cap in ("default", "avx2", "avx512")},
+}
+CONTRACTS_ANY = {"torch_gelu": {"grad_max_abs": 3.55e-07}, "torch_gelu_tanh": {"max_abs": 4.34e-07}}
+
+
+def onednn_path(fn, x):
+    """The oneDNN implementation's ISA that ran fn(x) ("avx512_core_bf16"), None when oneDNN did not
+    run it: oneDNN's verbose lines, written by C code to file descriptor 1, caught in a file."""
+    libc = ctypes.CDLL(None)
+    sys.stdout.flush()
+    libc.fflush(None)
+    saved = os.dup(1)
+    with tempfile.TemporaryFile() as tmp:
+        os.dup2(tmp.fileno(), 1)
+        try:
+            with torch.backends.mkldnn.verbose(torch.backends.mkldnn.VERBOSE_ON):
+                fn(x)
+            libc.fflush(None)
+        finally:
+            os.dup2(saved, 1)
+            os.close(saved)
+        tmp.seek(0)
+        text = tmp.read().decode(errors="replace")
+    found = re.findall(r"^onednn_verbose,.*,exec,cpu,eltwise,jit:([a-z0-9_]+),", text, re.M)
+    return found[0] if found else None
+
 
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--approximate", choices=["none", "tanh"], default="none")
-    a = p.parse_args().approximate
+    p.add_argument("--format", choices=sorted(DTYPES), default="binary32")
+    args = p.parse_args()
+    a, fmt = args.approximate, args.format
     torch.set_num_threads(1)  # intra-op
     torch.set_num_interop_threads(1)
     gelu = torch.nn.functional.gelu
+    dtype = DTYPES[fmt]
+
+    def tensor(buf):
+        if fmt == "binary32":
+            return torch.from_numpy(np.frombuffer(buf, dtype="<f4").copy())
+        return torch.from_numpy(np.frombuffer(buf, dtype="<i2").copy()).view(dtype)
+
+    def result(t):
+        return t.numpy() if fmt == "binary32" else t.view(torch.int16).numpy()
 
     def forward(buf):
-        x = torch.from_numpy(np.frombuffer(buf, dtype="<f4").copy())
+        x = tensor(buf)
         with torch.no_grad():
-            return gelu(x, approximate=a).numpy()
+            return result(gelu(x, approximate=a))
 
     def derivative(buf):
-        x = torch.from_numpy(np.frombuffer(buf, dtype="<f4").copy()).requires_grad_(True)
+        x = tensor(buf).requires_grad_(True)
         y = gelu(x, approximate=a)
         (g,) = torch.autograd.grad(y, x, torch.ones_like(y))
-        return g.numpy()
+        return result(g)
 
     name = "torch_gelu" if a == "none" else "torch_gelu_tanh"
-    origin = ("torch %s torch.nn.functional.gelu(approximate='%s'), CPU capability %s, 1 thread, "
-              "autograd backward" % (torch.__version__, a, torch.backends.cpu.get_cpu_capability()))
-    return serve(name, "exact" if a == "none" else "tanh", forward, derivative, origin=origin)
+    probe = torch.linspace(-4, 4, 4096).to(dtype)
+    with torch.no_grad():
+        cap = onednn_path(lambda t: gelu(t, approximate=a), probe)
+    cap = cap or torch.backends.cpu.get_cpu_capability().lower()
+    on = "" if fmt == "binary32" else " on %s tensors" % str(dtype).replace("torch.", "")
+    origin = ("torch %s torch.nn.functional.gelu(approximate='%s')%s, CPU capability %s, 1 "
+              "thread, autograd backward" % (torch.__version__, a, on,
+                                             torch.backends.cpu.get_cpu_capability()))
+    if cap != torch.backends.cpu.get_cpu_capability().lower():
+        origin += ", oneDNN eltwise jit:%s" % cap
+    contract = None
+    if fmt == "binary32":
+        contract = CONTRACTS[name].get(cap, CONTRACTS_ANY[name])
+    return serve(name, "exact" if a == "none" else "tanh", forward, derivative, contract=contract,
+                 origin=origin, format=fmt, dispatched_isa=cap)
 
 
 if __name__ == "__main__":

@@ -305,6 +305,16 @@ static int parse_contract(char *words, gelu_contract *k, char *why, size_t size)
     return 0;
 }
 
+/* A dispatched_isa value: 1 to 31 of a-z 0-9 _ (what accuracy.csv's column may hold). */
+static bool isa_word_ok(const char *v)
+{
+    size_t n = strlen(v);
+    if (n == 0 || n > 31) return false;
+    for (; *v; v++)
+        if (!((*v >= 'a' && *v <= 'z') || (*v >= '0' && *v <= '9') || *v == '_')) return false;
+    return true;
+}
+
 static int handshake(exec_child *c, char *err, size_t errsize)
 {
     double deadline = now_s() + c->timeout_s;
@@ -316,7 +326,7 @@ static int handshake(exec_child *c, char *err, size_t errsize)
     unsigned seen = 0;
     /* the last one, transport, from version 2 on */
     static const char *const keys[] = {"name", "target", "format", "derivative", "timing",
-                                       "contract", "origin", "transport"};
+                                       "contract", "origin", "transport", "dispatched_isa"};
     const size_t nkeys = sizeof keys / sizeof keys[0];
     for (int n = 0;; n++) {
         if (n == HANDSHAKE_LINES)
@@ -356,11 +366,16 @@ static int handshake(exec_child *c, char *err, size_t errsize)
             h->target = gelu_target_from_name(v);
             bad = h->target == GELU_TARGET_COUNT;
             break;
-        case 2:
-            /* a registered format whose kernels the scan runs: binary32 */
-            bad = !gelu_format_find(v) || gelu_format_find(v)->id != GELU_FORMAT_BINARY32;
-            if (!bad) snprintf(h->format, sizeof h->format, "%s", v);
+        case 2: {
+            /* a registered format whose kernels a scan runs: binary32, or a 16-bit one */
+            const gelu_format *f = gelu_format_find(v);
+            bad = !f || (f->id != GELU_FORMAT_BINARY32 && f->storage_bits != 16);
+            if (!bad) {
+                snprintf(h->format, sizeof h->format, "%s", v);
+                h->format_id = f->id;
+            }
             break;
+        }
         case 3: bad = parse_bool(v, &h->derivative) != 0; break;
         case 4: bad = parse_bool(v, &h->timing) != 0; break;
         case 5:
@@ -370,6 +385,10 @@ static int handshake(exec_child *c, char *err, size_t errsize)
         case 6:
             snprintf(h->origin, sizeof h->origin, "%s", v);
             exec_sanitize_text(h->origin);
+            break;
+        case 8:
+            bad = !isa_word_ok(v);
+            if (!bad) snprintf(h->dispatched_isa, sizeof h->dispatched_isa, "%s", v);
             break;
         default:
             h->shared_memory = strcmp(v, "shm") == 0;
@@ -387,8 +406,9 @@ static int handshake(exec_child *c, char *err, size_t errsize)
                               shown,
                               i == 0   ? " (1 to 48 of A-Z a-z 0-9 _, starting with a letter)"
                               : i == 1 ? why
-                              : i == 2 ? " (binary32)"
+                              : i == 2 ? " (binary32, bfloat16 or binary16)"
                               : i == 7 ? " (pipe or shm)"
+                              : i == 8 ? " (1 to 31 of a-z 0-9 _)"
                                        : " (yes or no)");
         }
     }
@@ -547,27 +567,31 @@ static uint64_t get_u64(const unsigned char *p)
     return v;
 }
 
-/* Copies n floats between the caller's arrays and the region, a cache line at a time. Not
- * memcpy: glibc's memcpy takes `rep movsb` from 2 KiB to 512 KiB on this Zen 3, and between two
- * processes taking turns on a region that cost ~2 ns/input (host CPU, in + out) at 2^16 inputs
- * a request where 16-byte loads and stores cost ~0.7 (a two-process ping-pong under load; README
- * "The exec protocol's cost"). The empty asm keeps the compiler from turning the loop back into
- * a memmove call. */
-static void copy_floats(float *restrict dst, const float *restrict src, size_t n)
+/* Copies n bytes (values of 4 or 2 bytes) between the caller's arrays and the region, 64 bytes
+ * at a time. Not memcpy: glibc's memcpy takes `rep movsb` from 2 KiB to 512 KiB on this Zen 3,
+ * and between two processes taking turns on a region that cost ~2 ns/input (host CPU, in + out)
+ * at 2^16 binary32 inputs a request where 16-byte loads and stores cost ~0.7 (a two-process
+ * ping-pong under load; README "The exec protocol's cost"). The empty asm keeps the compiler
+ * from turning the loop back into a memmove call. */
+static void copy_bytes(void *restrict dst, const void *restrict src, size_t n)
 {
     size_t i = 0;
+    unsigned char *d = dst;
+    const unsigned char *s = src;
 #ifdef __SSE2__
-    for (; i + 16 <= n; i += 16) {
-        __m128 a = _mm_loadu_ps(src + i), b = _mm_loadu_ps(src + i + 4),
-               c = _mm_loadu_ps(src + i + 8), d = _mm_loadu_ps(src + i + 12);
-        _mm_storeu_ps(dst + i, a);
-        _mm_storeu_ps(dst + i + 4, b);
-        _mm_storeu_ps(dst + i + 8, c);
-        _mm_storeu_ps(dst + i + 12, d);
+    for (; i + 64 <= n; i += 64) {
+        __m128i a = _mm_loadu_si128((const __m128i *)(s + i)),
+                b = _mm_loadu_si128((const __m128i *)(s + i + 16)),
+                c = _mm_loadu_si128((const __m128i *)(s + i + 32)),
+                e = _mm_loadu_si128((const __m128i *)(s + i + 48));
+        _mm_storeu_si128((__m128i *)(d + i), a);
+        _mm_storeu_si128((__m128i *)(d + i + 16), b);
+        _mm_storeu_si128((__m128i *)(d + i + 32), c);
+        _mm_storeu_si128((__m128i *)(d + i + 48), e);
         __asm__ volatile("" ::: "memory");
     }
 #endif
-    memcpy(dst + i, src + i, (n - i) * sizeof *dst);
+    memcpy(d + i, s + i, n - i);
 }
 
 /* A reply with an error status: its message (count bytes on the pipe) into the failure. */
@@ -589,7 +613,7 @@ static int reply_error(exec_child *c, const char *req, uint32_t status, uint64_t
  * the inputs are copied to the region's start, the request names where the outputs are wanted
  * (after the inputs, SHM_ALIGN-aligned), and the reply where the child put them: y is written
  * only once the reply has proved valid. */
-static int eval_locked(exec_child *c, bool grad, const float *x, float *y, size_t n,
+static int eval_locked(exec_child *c, bool grad, const void *x, void *y, size_t es, size_t n,
                        uint64_t *kernel_ns, char *err, size_t errsize)
 {
     if (c->failed) {
@@ -597,8 +621,21 @@ static int eval_locked(exec_child *c, bool grad, const float *x, float *y, size_
         return -1;
     }
     const char *op = grad ? "derivative" : "forward";
-    char req[96];
-    snprintf(req, sizeof req, "%s request of %zu inputs from x = %a", op, n, n ? (double)x[0] : 0.0);
+    const gelu_format *f = gelu_format_of(c->info.format_id);
+    char req[128];
+    if (es == 4) {
+        float x0 = 0;
+        if (n) memcpy(&x0, x, 4);
+        snprintf(req, sizeof req, "%s request of %zu inputs from x = %a", op, n, (double)x0);
+    } else {
+        uint16_t x0 = 0;
+        if (n) memcpy(&x0, x, 2);
+        snprintf(req, sizeof req, "%s request of %zu inputs from x = %a (%s 0x%04x)", op, n,
+                 f->storage_bits == 16 ? f->to_double(x0) : 0.0, f->name, x0);
+    }
+    if (es * 8 != f->storage_bits)
+        return child_fail(c, err, errsize, "a %s in %d-byte values, but it declared 'format %s'",
+                          req, (int)es, f->name);
     if (grad && !c->info.derivative)
         return child_fail(c, err, errsize, "a %s, but it declared 'derivative no'", req);
     if (n > EXEC_MAX_COUNT)
@@ -606,15 +643,15 @@ static int eval_locked(exec_child *c, bool grad, const float *x, float *y, size_
     if (n == 0) return 0;
     double deadline = now_s() + c->timeout_s;
     bool shm = c->shm != NULL;
-    size_t bytes = n * sizeof *x;
+    size_t bytes = n * es;
     unsigned char head[SHM_REQ_BYTES];
     memcpy(head, shm ? "GXSQ" : "GXRQ", 4);
     put_u32(head + 4, grad ? 2 : 1);
     put_u64(head + 8, n);
     char why[300];
-    /* x86-64 is little-endian: the floats are the protocol's bytes as they are */
+    /* x86-64 is little-endian: the values are the protocol's bytes as they are */
     if (shm) {
-        copy_floats((float *)c->shm, x, n);
+        copy_bytes(c->shm, x, bytes);
         put_u64(head + 16, 0);
         put_u64(head + 24, (bytes + SHM_ALIGN - 1) / SHM_ALIGN * SHM_ALIGN);
         if (write_full(c, head, SHM_REQ_BYTES, deadline, why, sizeof why) != 0)
@@ -646,11 +683,11 @@ static int eval_locked(exec_child *c, bool grad, const float *x, float *y, size_
             return child_fail(c, err, errsize, "%s: %s", req, why);
     } else {
         uint64_t at = get_u64(head + REPLY_BYTES);
-        if (at % sizeof *y != 0 || at > EXEC_SHM_BYTES || count > (EXEC_SHM_BYTES - at) / sizeof *y)
+        if (at % es != 0 || at > EXEC_SHM_BYTES || count > (EXEC_SHM_BYTES - at) / es)
             return child_fail(c, err, errsize, "%s: the reply puts %llu outputs at byte %llu, "
                               "outside the shared region of %zu bytes (or not %zu-byte aligned)",
                               req, (unsigned long long)count, (unsigned long long)at,
-                              EXEC_SHM_BYTES, sizeof *y);
+                              EXEC_SHM_BYTES, es);
         if (count != n)
             return child_fail(c, err, errsize, "%s: the reply holds %llu outputs", req,
                               (unsigned long long)count);
@@ -658,7 +695,7 @@ static int eval_locked(exec_child *c, bool grad, const float *x, float *y, size_
         if (ioctl(c->from_child, FIONREAD, &pending) == 0 && pending > 0)
             return child_fail(c, err, errsize, "%s: %d bytes on the pipe after the reply (over "
                               "shared memory a reply is its frame alone)", req, pending);
-        copy_floats(y, (const float *)(c->shm + at), n);
+        copy_bytes(y, c->shm + at, bytes);
     }
     if (kernel_ns) *kernel_ns = c->info.timing ? ns : 0;
     return 0;
@@ -668,7 +705,16 @@ int exec_eval(exec_child *c, bool grad, const float *x, float *y, size_t n, uint
               char *err, size_t errsize)
 {
     pthread_mutex_lock(&c->lock);
-    int rc = eval_locked(c, grad, x, y, n, kernel_ns, err, errsize);
+    int rc = eval_locked(c, grad, x, y, sizeof *x, n, kernel_ns, err, errsize);
+    pthread_mutex_unlock(&c->lock);
+    return rc;
+}
+
+int exec_eval_u16(exec_child *c, bool grad, const uint16_t *x, uint16_t *y, size_t n,
+                  uint64_t *kernel_ns, char *err, size_t errsize)
+{
+    pthread_mutex_lock(&c->lock);
+    int rc = eval_locked(c, grad, x, y, sizeof *x, n, kernel_ns, err, errsize);
     pthread_mutex_unlock(&c->lock);
     return rc;
 }

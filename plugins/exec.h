@@ -31,7 +31,11 @@ typedef struct {
     bool shared_memory; /* `transport shm`: inputs and outputs through the offered region */
     char name[EXEC_NAME_MAX + 1];
     gelu_target target;
-    char format[16];  /* "binary32" */
+    char format[16];  /* "binary32", "bfloat16" or "binary16" */
+    gelu_format_id format_id; /* the same, as an id: its storage is 4 or 2 bytes a value */
+    /* The code path the child's library dispatched to (`dispatched_isa`, a word of a-z 0-9 _:
+     * PyTorch's CPU capability, "avx512"), "" when it sent none. */
+    char dispatched_isa[32];
     bool derivative;  /* answers derivative requests */
     bool timing;      /* replies carry the child's own kernel time */
     gelu_contract contract;
@@ -54,6 +58,10 @@ const exec_handshake *exec_info(const exec_child *c);
  * is written only from a reply found valid: a failed call leaves it as it was. */
 int exec_eval(exec_child *c, bool grad, const float *x, float *y, size_t n, uint64_t *kernel_ns,
               char *err, size_t errsize);
+/* The same for a child of a 16-bit format (bfloat16, binary16): encodings in and out. Each of
+ * the two refuses (−1, the child stopped) a child of the other storage size. */
+int exec_eval_u16(exec_child *c, bool grad, const uint16_t *x, uint16_t *y, size_t n,
+                  uint64_t *kernel_ns, char *err, size_t errsize);
 /* Asks the child to end (shutdown request, end of its input), waits a short grace, kills it if
  * it is still there, and frees c. */
 void exec_stop(exec_child *c);

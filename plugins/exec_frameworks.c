@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "exec_impl.h"
+#include "gelu_cr16.h"
 #include "gelu_impl.h"
 
 #ifndef GELUCHECK_PEERS_DIR
@@ -17,19 +18,23 @@
 #endif
 
 /* The one list of the frameworks' rows: name, framework, package, client, arguments, target,
- * derivative. Versions pinned in tools/frameworks.txt. */
+ * derivative, the 16-bit formats its client also serves (--format F: the framework's GELU on
+ * tensors of that type). Versions pinned in tools/frameworks.txt. ONNX Runtime's CPU provider
+ * has no bfloat16 kernel for these operators (peers/onnxruntime_gelu.py). */
+#define B16 "bfloat16 binary16"
 static const exec_framework rows[] = {
-    {"torch_gelu", "PyTorch", "torch", "torch_gelu.py", "--approximate none", "exact", true},
-    {"torch_gelu_tanh", "PyTorch", "torch", "torch_gelu.py", "--approximate tanh", "tanh", true},
-    {"tf_gelu", "TensorFlow", "tensorflow-cpu", "tensorflow_gelu.py", "", "exact", true},
-    {"tf_gelu_tanh", "TensorFlow", "tensorflow-cpu", "tensorflow_gelu.py", "--approximate", "tanh", true},
-    {"jax_gelu", "JAX", "jax", "jax_gelu.py", "", "exact", true},
-    {"jax_gelu_tanh", "JAX", "jax", "jax_gelu.py", "--approximate", "tanh", true},
-    {"ort_gelu", "ONNX Runtime", "onnxruntime", "onnxruntime_gelu.py", "--op gelu", "exact", false},
-    {"ort_gelu_tanh", "ONNX Runtime", "onnxruntime", "onnxruntime_gelu.py", "--op gelu_tanh", "tanh", false},
-    {"ort_ms_gelu", "ONNX Runtime", "onnxruntime", "onnxruntime_gelu.py", "--op ms_gelu", "exact", false},
-    {"ort_ms_fastgelu", "ONNX Runtime", "onnxruntime", "onnxruntime_gelu.py", "--op ms_fastgelu", "tanh", false},
+    {"torch_gelu", "PyTorch", "torch", "torch_gelu.py", "--approximate none", "exact", true, B16},
+    {"torch_gelu_tanh", "PyTorch", "torch", "torch_gelu.py", "--approximate tanh", "tanh", true, B16},
+    {"tf_gelu", "TensorFlow", "tensorflow-cpu", "tensorflow_gelu.py", "", "exact", true, B16},
+    {"tf_gelu_tanh", "TensorFlow", "tensorflow-cpu", "tensorflow_gelu.py", "--approximate", "tanh", true, B16},
+    {"jax_gelu", "JAX", "jax", "jax_gelu.py", "", "exact", true, B16},
+    {"jax_gelu_tanh", "JAX", "jax", "jax_gelu.py", "--approximate", "tanh", true, B16},
+    {"ort_gelu", "ONNX Runtime", "onnxruntime", "onnxruntime_gelu.py", "--op gelu", "exact", false, "binary16"},
+    {"ort_gelu_tanh", "ONNX Runtime", "onnxruntime", "onnxruntime_gelu.py", "--op gelu_tanh", "tanh", false, "binary16"},
+    {"ort_ms_gelu", "ONNX Runtime", "onnxruntime", "onnxruntime_gelu.py", "--op ms_gelu", "exact", false, "binary16"},
+    {"ort_ms_fastgelu", "ONNX Runtime", "onnxruntime", "onnxruntime_gelu.py", "--op ms_fastgelu", "tanh", false, "binary16"},
 };
+#undef B16
 enum { ROWS = sizeof rows / sizeof rows[0] };
 
 size_t exec_framework_count(void) { return ROWS; }
@@ -124,11 +129,25 @@ static const char *client_path(const exec_framework *f, char *buf, size_t size)
     return buf;
 }
 
-int exec_framework_add(const exec_framework *f, double timeout_s, char *err, size_t errsize,
-                       char *note, size_t notesize)
+bool exec_framework_serves(const exec_framework *f, gelu_format_id format)
+{
+    if (format == GELU_FORMAT_BINARY32) return true;
+    const char *name = gelu_format_of(format)->name, *at = strstr(f->formats16, name);
+    size_t n = strlen(name);
+    return at && (at == f->formats16 || at[-1] == ' ') && (at[n] == '\0' || at[n] == ' ');
+}
+
+int exec_framework_add(const exec_framework *f, gelu_format_id format, double timeout_s,
+                       char *err, size_t errsize, char *note, size_t notesize)
 {
     note[0] = '\0';
-    if (gelu_impl_find(f->name)) return 0;
+    bool b32 = format == GELU_FORMAT_BINARY32;
+    if (!exec_framework_serves(f, format)) {
+        snprintf(err, errsize, "%s: its client serves no %s (16-bit formats: %s)", f->name,
+                 gelu_format_of(format)->name, f->formats16[0] ? f->formats16 : "none");
+        return -1;
+    }
+    if (b32 ? gelu_impl_find(f->name) != NULL : gelu_impl16_find(f->name, format) != NULL) return 0;
     char version[32], py[1024], client[1024], spec[4096];
     exec_frameworks_python(py, sizeof py);
     if (!exec_framework_version(f, version, sizeof version)) {
@@ -143,6 +162,10 @@ int exec_framework_add(const exec_framework *f, double timeout_s, char *err, siz
     if (f->args[0]) {
         strncat(spec, " ", sizeof spec - strlen(spec) - 1);
         strncat(spec, f->args, sizeof spec - strlen(spec) - 1);
+    }
+    if (!b32) {
+        strncat(spec, " --format ", sizeof spec - strlen(spec) - 1);
+        strncat(spec, gelu_format_of(format)->name, sizeof spec - strlen(spec) - 1);
     }
     return exec_impls_add(spec, timeout_s, err, errsize, note, notesize);
 }

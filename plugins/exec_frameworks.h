@@ -15,6 +15,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "gelu_format.h"
+
 typedef struct {
     const char *name;      /* the implementation's name, as its client declares it */
     const char *framework; /* "PyTorch" */
@@ -23,6 +25,10 @@ typedef struct {
     const char *args;      /* the client's arguments for this row */
     const char *target;    /* what its outputs approximate */
     bool derivative;       /* false: forward only (inference) */
+    /* The 16-bit formats its client also serves natively, space-separated ("bfloat16
+     * binary16"; "" none): started with --format F, the framework's GELU on tensors of that
+     * type, an implementation of that format of the same name (gelu_cr16.h's list). */
+    const char *formats16;
 } exec_framework;
 
 size_t exec_framework_count(void);
@@ -36,10 +42,13 @@ const char *exec_frameworks_python(char *buf, size_t size);
  * the package is absent (the versions are read once per process). */
 const char *exec_framework_version(const exec_framework *f, char *buf, size_t size);
 
-/* Starts the row's client as an exec child (exec_impls_add), unless an implementation of that
- * name is there already. 0, or −1 with err (not installed: what to run; the child failed);
- * note as exec_impls_add's. */
-int exec_framework_add(const exec_framework *f, double timeout_s, char *err, size_t errsize,
-                       char *note, size_t notesize);
+/* Whether the row's client serves `format` (binary32: every row). */
+bool exec_framework_serves(const exec_framework *f, gelu_format_id format);
+/* Starts the row's client in `format` as an exec child (exec_impls_add; a 16-bit format: the
+ * client's --format F, the child joining that format's list), unless an implementation of that
+ * name and format is there already. 0, or −1 with err (a format it does not serve; not
+ * installed: what to run; the child failed); note as exec_impls_add's. */
+int exec_framework_add(const exec_framework *f, gelu_format_id format, double timeout_s,
+                       char *err, size_t errsize, char *note, size_t notesize);
 
 #endif

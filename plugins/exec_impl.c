@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "exec.h"
+#include "gelu_cr16.h"
 #include "gelu_impl.h"
 
 typedef struct {
@@ -79,7 +80,7 @@ static exec_child *take(slot *s)
     }
     const exec_handshake *h = exec_info(c);
     if (strcmp(h->name, s->info.name) != 0 || h->target != s->info.target ||
-        h->derivative != s->info.derivative) {
+        h->derivative != s->info.derivative || h->format_id != s->info.format_id) {
         snprintf(err, sizeof err, "exec child '%s' (%s): a second instance declared another "
                  "implementation (name '%s')", s->info.name, s->command, h->name);
         exec_stop(c);
@@ -96,13 +97,23 @@ static void give_back(slot *s, exec_child *c)
     pthread_mutex_unlock(&s->lock);
 }
 
-static void run(size_t k, bool grad, const float *x, float *y, size_t n)
+/* One request of x[0..n) in the child's format: floats for binary32, encodings for a 16-bit
+ * format. */
+static int eval_any(exec_child *c, bool grad, const void *x, void *y, size_t n, uint64_t *ns,
+                    char *err, size_t errsize)
+{
+    if (exec_info(c)->format_id == GELU_FORMAT_BINARY32)
+        return exec_eval(c, grad, x, y, n, ns, err, errsize);
+    return exec_eval_u16(c, grad, x, y, n, ns, err, errsize);
+}
+
+static void run(size_t k, bool grad, const void *x, void *y, size_t n)
 {
     slot *s = &slots[k];
     exec_child *c = exec_impls_failure() ? NULL : take(s);
     char err[1400];
     uint64_t ns;
-    if (c && exec_eval(c, grad, x, y, n, &ns, err, sizeof err) == 0) {
+    if (c && eval_any(c, grad, x, y, n, &ns, err, sizeof err) == 0) {
         atomic_fetch_add(&reported_ns[k], ns);
         give_back(s, c);
         return;
@@ -111,14 +122,22 @@ static void run(size_t k, bool grad, const float *x, float *y, size_t n)
         record_failure(err);
         give_back(s, c); /* stopped already: every later call fails at once */
     }
-    for (size_t i = 0; i < n; i++) y[i] = NAN;
+    if (s->info.format_id == GELU_FORMAT_BINARY32)
+        for (size_t i = 0; i < n; i++) ((float *)y)[i] = NAN;
+    else
+        for (size_t i = 0; i < n; i++)
+            ((uint16_t *)y)[i] = gelu_format_round(gelu_format_of(s->info.format_id), NAN);
 }
 
-/* The kernels: C function pointers carry no context, so each slot has its own pair. */
+/* The kernels: C function pointers carry no context, so each slot has its own pairs (binary32,
+ * 16-bit: the slot's format sets which the registry entry gets), its time and its path. */
 #define SLOT_KERNELS(k)                                                                            \
     static void forward_##k(const float *x, float *y, size_t n) { run(k, false, x, y, n); }       \
     static void derivative_##k(const float *x, float *y, size_t n) { run(k, true, x, y, n); }     \
-    static uint64_t own_time_##k(void) { return atomic_load(&reported_ns[k]); }
+    static void forward16_##k(const uint16_t *x, uint16_t *y, size_t n) { run(k, false, x, y, n); } \
+    static void derivative16_##k(const uint16_t *x, uint16_t *y, size_t n) { run(k, true, x, y, n); } \
+    static uint64_t own_time_##k(void) { return atomic_load(&reported_ns[k]); }                   \
+    static const char *isa_##k(void) { return slots[k].info.dispatched_isa; }
 SLOT_KERNELS(0)
 SLOT_KERNELS(1)
 SLOT_KERNELS(2)
@@ -140,6 +159,15 @@ static const gelu_kernel slot_kernels[EXEC_IMPLS_MAX][2] = {
     SLOT_PAIR(0),  SLOT_PAIR(1),  SLOT_PAIR(2),  SLOT_PAIR(3),  SLOT_PAIR(4),  SLOT_PAIR(5),
     SLOT_PAIR(6),  SLOT_PAIR(7),  SLOT_PAIR(8),  SLOT_PAIR(9),  SLOT_PAIR(10), SLOT_PAIR(11),
     SLOT_PAIR(12), SLOT_PAIR(13), SLOT_PAIR(14), SLOT_PAIR(15)};
+#define SLOT_PAIR16(k) {forward16_##k, derivative16_##k}
+static const gelu_kernel_u16 slot_kernels16[EXEC_IMPLS_MAX][2] = {
+    SLOT_PAIR16(0),  SLOT_PAIR16(1),  SLOT_PAIR16(2),  SLOT_PAIR16(3),  SLOT_PAIR16(4),
+    SLOT_PAIR16(5),  SLOT_PAIR16(6),  SLOT_PAIR16(7),  SLOT_PAIR16(8),  SLOT_PAIR16(9),
+    SLOT_PAIR16(10), SLOT_PAIR16(11), SLOT_PAIR16(12), SLOT_PAIR16(13), SLOT_PAIR16(14),
+    SLOT_PAIR16(15)};
+static const char *(*const slot_isas[EXEC_IMPLS_MAX])(void) = {
+    isa_0, isa_1, isa_2,  isa_3,  isa_4,  isa_5,  isa_6,  isa_7,
+    isa_8, isa_9, isa_10, isa_11, isa_12, isa_13, isa_14, isa_15};
 static uint64_t (*const slot_times[EXEC_IMPLS_MAX])(void) = {
     own_time_0,  own_time_1,  own_time_2,  own_time_3,  own_time_4,  own_time_5,
     own_time_6,  own_time_7,  own_time_8,  own_time_9,  own_time_10, own_time_11,
@@ -147,30 +175,37 @@ static uint64_t (*const slot_times[EXEC_IMPLS_MAX])(void) = {
 
 /* The batching probe (see exec_impl.h): the N inputs in one request against the same inputs in
  * requests of each size of `sizes` (the last one shorter: vector tails and unaligned starts
- * move). 0, or −1 with err when the child failed. */
+ * move). In binary32 every 2^22th encoding, in a 16-bit format every 2^6th (both: off the
+ * binades' edges). 0, or −1 with err when the child failed. */
 static int probe_batching(exec_child *c, const char *name, char *err, size_t errsize, char *note,
                           size_t notesize)
 {
     enum { N = 1024 };
     static const size_t sizes[] = {1, 13, 1000};
-    static float x[N], whole[N], part[N];
-    for (uint32_t i = 0; i < N; i++) { /* every 2^22th encoding, off the binade's edges */
-        uint32_t b = i << 22 | 0x25a5a5u;
-        memcpy(&x[i], &b, 4);
+    static uint32_t x[N], whole[N], part[N]; /* room for either storage */
+    const gelu_format *f = gelu_format_of(exec_info(c)->format_id);
+    size_t es = f->storage_bits / 8;
+    for (uint32_t i = 0; i < N; i++) {
+        if (es == 4) x[i] = i << 22 | 0x25a5a5u;
+        else ((uint16_t *)x)[i] = (uint16_t)(i << 6 | 0x25u);
     }
     note[0] = '\0';
     for (int grad = 0; grad < (exec_info(c)->derivative ? 2 : 1) && !note[0]; grad++) {
-        if (exec_eval(c, grad, x, whole, N, NULL, err, errsize) != 0) return -1;
+        if (eval_any(c, grad, x, whole, N, NULL, err, errsize) != 0) return -1;
         for (size_t k = 0; k < sizeof sizes / sizeof sizes[0] && !note[0]; k++) {
             for (size_t at = 0; at < N; at += sizes[k]) {
                 size_t n = N - at < sizes[k] ? N - at : sizes[k];
-                if (exec_eval(c, grad, x + at, part + at, n, NULL, err, errsize) != 0) return -1;
+                if (eval_any(c, grad, (const char *)x + at * es, (char *)part + at * es, n, NULL,
+                             err, errsize) != 0)
+                    return -1;
             }
             for (size_t i = 0; i < N; i++) {
-                uint32_t a, w;
-                memcpy(&a, &part[i], 4);
-                memcpy(&w, &whole[i], 4);
-                if (a == w || (isnan(part[i]) && isnan(whole[i]))) continue;
+                uint32_t a = 0, w = 0, in_bits = 0;
+                memcpy(&a, (const char *)part + i * es, es);
+                memcpy(&w, (const char *)whole + i * es, es);
+                memcpy(&in_bits, (const char *)x + i * es, es);
+                double va = f->to_double(a), vw = f->to_double(w), vx = f->to_double(in_bits);
+                if (a == w || (isnan(va) && isnan(vw))) continue;
                 char in[64];
                 if (sizes[k] == 1) snprintf(in, sizeof in, "alone");
                 else snprintf(in, sizeof in, "in a batch of %zu from position %zu",
@@ -179,8 +214,7 @@ static int probe_batching(exec_child *c, const char *name, char *err, size_t err
                 snprintf(note, notesize, "exec child '%s' gives other outputs for the same input "
                          "in other batches: %s at x = %a is %a in a batch of %d and %a %s; the "
                          "scan's figures are those of its batches (%d inputs a request)", name,
-                         grad ? "derivative" : "forward", (double)x[i], (double)whole[i], N,
-                         (double)part[i], in, EXEC_BATCH_INPUTS);
+                         grad ? "derivative" : "forward", vx, vw, N, va, in, EXEC_BATCH_INPUTS);
                 break;
             }
         }
@@ -238,20 +272,28 @@ int exec_impls_add(const char *spec, double timeout_s, char *err, size_t errsize
     }
     s->idle[s->nidle++] = c;
     s->nchildren = 1;
+    bool b32 = s->info.format_id == GELU_FORMAT_BINARY32;
     s->impl = (gelu_impl){
         .name = s->info.name,
         .target = s->info.target,
         .features = 0,
-        .forward = slot_kernels[nslots][0],
-        .derivative = s->info.derivative ? slot_kernels[nslots][1] : NULL, /* NULL: forward only */
+        .format = s->info.format_id,
+        /* NULL derivatives: forward only */
+        .forward = b32 ? slot_kernels[nslots][0] : NULL,
+        .derivative = b32 && s->info.derivative ? slot_kernels[nslots][1] : NULL,
+        .forward_u16 = b32 ? NULL : slot_kernels16[nslots][0],
+        .derivative_u16 = !b32 && s->info.derivative ? slot_kernels16[nslots][1] : NULL,
         .contract = s->info.contract,
         .origin = s->info.origin,
+        .dispatched_isa = s->info.dispatched_isa[0] ? slot_isas[nslots] : NULL,
         .batch_inputs = EXEC_BATCH_INPUTS,
         .batch_dependence = s->batch_note,
         .own_time_ns = s->info.timing ? slot_times[nslots] : NULL, /* it times its kernel */
     };
     snprintf(s->batch_note, sizeof s->batch_note, "%s", note);
-    if (gelu_impl_add(&s->impl, s->source, err, errsize) != 0) {
+    /* binary32 into the registry; a 16-bit child beside the format's natives (gelu_cr16.h) */
+    if ((b32 ? gelu_impl_add(&s->impl, s->source, err, errsize)
+             : gelu_impl16_add(&s->impl, s->source, err, errsize)) != 0) {
         exec_stop(c);
         s->nidle = 0;
         goto fail;

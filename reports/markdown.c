@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gelu_cr16.h"
 
 #define DASH "\xe2\x80\x93" /* – */
 
@@ -116,7 +115,8 @@ static bool same_line(const formats_line *a, const formats_line *b, size_t ncell
     return true;
 }
 
-void markdown_formats_table(FILE *f, const results_set *const *sets, size_t n)
+void markdown_formats_table(FILE *f, const results_set *const *sets, size_t n,
+                            bool (*native)(const char *name, gelu_format_id format))
 {
     if (n > MAX_FORMATS) n = MAX_FORMATS;
     size_t room = n * RESULTS_MAX_ROWS, nlines = 0, ncells = 2 * n;
@@ -133,7 +133,7 @@ void markdown_formats_table(FILE *f, const results_set *const *sets, size_t n)
                 for (size_t c = 0; c < ncells; c++) snprintf(lines[j].cells[c], CELL, DASH);
                 nlines++;
             }
-            lines[j].native |= gelu_impl16_find(r->name, sets[k]->format) != NULL;
+            lines[j].native |= native(r->name, sets[k]->format);
             for (int d = 0; d < 2; d++)
                 not_cr_cell(lines[j].cells[2 * k + (size_t)d], CELL, &r->own[d]);
         }

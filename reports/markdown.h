@@ -4,6 +4,7 @@
 #ifndef GELUCHECK_MARKDOWN_H
 #define GELUCHECK_MARKDOWN_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "results.h"
@@ -16,7 +17,10 @@ void markdown_accuracy_table(FILE *f, const results_set *s);
  * target in each format, forward and derivative, "count (share%)"; "–" where not measured (a
  * format's native is measured in that format only). Implementations in the order first met;
  * those whose cells and target are all equal share a row (names in that order); a format's
- * native is marked "(native)", a target other than exact GELU named. */
-void markdown_formats_table(FILE *f, const results_set *const *sets, size_t n);
+ * native is marked "(native)", a target other than exact GELU named. native(name, format) says
+ * which rows are natives of a format (the 16-bit list's, and the framework rows whose client
+ * serves that format: the caller's knowledge, cli/cmd_markdown.c). */
+void markdown_formats_table(FILE *f, const results_set *const *sets, size_t n,
+                            bool (*native)(const char *name, gelu_format_id format));
 
 #endif

@@ -91,32 +91,59 @@ static void check_bound(pick_candidate *c, const results_error *e, double value,
         fail(c, "%s %.4g > %g", what, value, bound);
 }
 
-/* The code paths a peer may dispatch to at run time, in its library's words (oneDNN's
- * dnnl_cpu_isa_t names, as peers/dnnl.c reports them), with the x86-64 level whose CPUs take that
- * path and the cap that makes the library take it on a wider CPU: one row per path. oneDNN 2.6's
- * eltwise kernels for the AVX-512 paths beyond avx512_core (vnni, bf16, amx) are avx512_core's
- * (README, "Peers dispatched at run time": the same results under DNNL_MAX_CPU_ISA=AVX512_CORE
- * and uncapped on an AMX CPU), so those paths count as v4's too. SSE4.1 is the least oneDNN
- * runs on; a generic x86-64 CPU may lack it, so no path is generic's. */
+/* The code paths a peer may dispatch to at run time, in its library's words, for the rows of
+ * `peer` (a name, or every name starting with it when it ends in '_'): oneDNN's dnnl_cpu_isa_t
+ * names (as peers/dnnl.c reports them; torch_gelu runs the oneDNN bundled with PyTorch, and
+ * peers/torch_gelu.py reports that oneDNN's path) and ATen's CPU capabilities (torch_gelu_tanh:
+ * torch.backends.cpu.get_cpu_capability() in lower case); the x86-64 levels whose CPUs take that
+ * path (lo to hi), and the cap that makes the library take it on a wider CPU: one row per path.
+ *
+ * oneDNN 2.6's eltwise kernels for the AVX-512 paths beyond avx512_core (vnni, bf16, amx) are
+ * avx512_core's (README, "Peers dispatched at run time": the same results under
+ * DNNL_MAX_CPU_ISA=AVX512_CORE and uncapped on an AMX CPU), so those paths count as v4's too.
+ * SSE4.1 is the least oneDNN runs on; a generic x86-64 CPU may lack it, so no oneDNN path is
+ * generic's. ATen's DEFAULT kernels are built for the baseline, so generic and v2 CPUs take
+ * them; avx2 needs AVX2 and FMA (v3), avx512 AVX-512 F, BW, VL and DQ (v4). */
 static const struct {
-    const char *isa;
-    pick_platform level;
+    const char *peer, *isa;
+    pick_platform lo, hi;
     const char *cap;
 } dispatch_paths[] = {
-    {"sse41", PICK_X86_64_V2, "DNNL_MAX_CPU_ISA=SSE41"},
-    {"avx2", PICK_X86_64_V3, "DNNL_MAX_CPU_ISA=AVX2"},
-    {"avx512_core", PICK_X86_64_V4, "DNNL_MAX_CPU_ISA=AVX512_CORE"},
-    {"avx512_core_vnni", PICK_X86_64_V4, "DNNL_MAX_CPU_ISA=AVX512_CORE"},
-    {"avx512_core_bf16", PICK_X86_64_V4, "DNNL_MAX_CPU_ISA=AVX512_CORE"},
-    {"avx512_core_amx", PICK_X86_64_V4, "DNNL_MAX_CPU_ISA=AVX512_CORE"},
+    {"dnnl_", "sse41", PICK_X86_64_V2, PICK_X86_64_V2, "DNNL_MAX_CPU_ISA=SSE41"},
+    {"dnnl_", "avx2", PICK_X86_64_V3, PICK_X86_64_V3, "DNNL_MAX_CPU_ISA=AVX2"},
+    {"dnnl_", "avx512_core", PICK_X86_64_V4, PICK_X86_64_V4, "DNNL_MAX_CPU_ISA=AVX512_CORE"},
+    {"dnnl_", "avx512_core_vnni", PICK_X86_64_V4, PICK_X86_64_V4, "DNNL_MAX_CPU_ISA=AVX512_CORE"},
+    {"dnnl_", "avx512_core_bf16", PICK_X86_64_V4, PICK_X86_64_V4, "DNNL_MAX_CPU_ISA=AVX512_CORE"},
+    {"dnnl_", "avx512_core_amx", PICK_X86_64_V4, PICK_X86_64_V4, "DNNL_MAX_CPU_ISA=AVX512_CORE"},
+    {"torch_gelu", "sse41", PICK_X86_64_V2, PICK_X86_64_V2, "ONEDNN_MAX_CPU_ISA=SSE41"},
+    {"torch_gelu", "avx2", PICK_X86_64_V3, PICK_X86_64_V3, "ONEDNN_MAX_CPU_ISA=AVX2"},
+    {"torch_gelu", "avx512_core", PICK_X86_64_V4, PICK_X86_64_V4, "ONEDNN_MAX_CPU_ISA=AVX512_CORE"},
+    {"torch_gelu", "avx512_core_vnni", PICK_X86_64_V4, PICK_X86_64_V4, "ONEDNN_MAX_CPU_ISA=AVX512_CORE"},
+    {"torch_gelu", "avx512_core_bf16", PICK_X86_64_V4, PICK_X86_64_V4, "ONEDNN_MAX_CPU_ISA=AVX512_CORE"},
+    {"torch_gelu", "avx512_core_amx", PICK_X86_64_V4, PICK_X86_64_V4, "ONEDNN_MAX_CPU_ISA=AVX512_CORE"},
+    {"torch_gelu_tanh", "default", PICK_GENERIC, PICK_X86_64_V2, "ATEN_CPU_CAPABILITY=default"},
+    {"torch_gelu_tanh", "avx2", PICK_X86_64_V3, PICK_X86_64_V3, "ATEN_CPU_CAPABILITY=avx2"},
+    {"torch_gelu_tanh", "avx512", PICK_X86_64_V4, PICK_X86_64_V4, "ATEN_CPU_CAPABILITY=avx512"},
 };
 enum { NPATHS = sizeof dispatch_paths / sizeof dispatch_paths[0] };
 
-static int path_of(const char *isa)
+static bool of_peer(int i, const char *name)
+{
+    const char *p = dispatch_paths[i].peer;
+    size_t n = strlen(p);
+    return p[n - 1] == '_' ? strncmp(name, p, n) == 0 : strcmp(name, p) == 0;
+}
+
+static int path_of(const char *name, const char *isa)
 {
     for (int i = 0; i < NPATHS; i++)
-        if (strcmp(dispatch_paths[i].isa, isa) == 0) return i;
+        if (of_peer(i, name) && strcmp(dispatch_paths[i].isa, isa) == 0) return i;
     return -1;
+}
+
+static bool same_levels(int a, int b)
+{
+    return dispatch_paths[a].lo == dispatch_paths[b].lo && dispatch_paths[a].hi == dispatch_paths[b].hi;
 }
 
 /* A peer that dispatches at run time: its figures hold for the path it took when measured, so
@@ -125,28 +152,27 @@ static int path_of(const char *isa)
 static void judge_dispatched(pick_candidate *c, pick_platform p)
 {
     const results_row *r = c->row;
-    int measured = path_of(r->dispatched_isa);
+    int measured = path_of(r->name, r->dispatched_isa);
     if (p == PICK_HOST) {
         const gelu_impl *m = gelu_impl_find(r->name);
         const char *now = m && m->dispatched_isa ? m->dispatched_isa() : NULL;
-        int here = now ? path_of(now) : -1;
+        int here = now ? path_of(r->name, now) : -1;
         if (!now)
             fail(c, "measured on its %s path; which path this host takes is unknown (peer not "
                  "loaded)", r->dispatched_isa);
         else if (strcmp(now, r->dispatched_isa) != 0 &&
-                 !(measured >= 0 && here >= 0 &&
-                   dispatch_paths[measured].level == dispatch_paths[here].level))
+                 !(measured >= 0 && here >= 0 && same_levels(measured, here)))
             fail(c, "measured on its %s path; here it takes %s: measure it in this setting",
                  r->dispatched_isa, now);
         return;
     }
     int want = -1;
     for (int i = 0; i < NPATHS && want < 0; i++)
-        if (dispatch_paths[i].level == p) want = i;
+        if (of_peer(i, r->name) && dispatch_paths[i].lo <= p && p <= dispatch_paths[i].hi) want = i;
     if (want < 0)
         fail(c, "measured on its %s path; which path %s CPUs take is unknown: cannot judge it",
              r->dispatched_isa, pick_platform_name(p));
-    else if (measured < 0 || dispatch_paths[measured].level != p)
+    else if (measured < 0 || !same_levels(measured, want))
         fail(c, "measured on its %s path, not %s's %s: measure it under %s", r->dispatched_isa,
              pick_platform_name(p), dispatch_paths[want].isa, dispatch_paths[want].cap);
 }

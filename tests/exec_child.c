@@ -30,6 +30,12 @@
  *   --pipe-reply-after K    after K replies, answer as over the pipes: 'GXRP', outputs after it
  *   --trailing-after K      after K replies, write the outputs on the pipe after a valid frame
  *   --alone-differs      a request of one input gets its output's last bit flipped
+ *   --format F           serve IMPL in 16-bit format F (bfloat16, binary16): 2-byte encodings
+ *                        in and out, IMPL a native of F (cr_bfloat16: declared max_ulp=0.5, the
+ *                        protocol's way to claim correct rounding) or a binary32 one widened;
+ *                        --wrong-at HEX is then a 16-bit encoding whose forward output gets its
+ *                        last bit flipped (1 ULP off)
+ *   --isa WORD           declare 'dispatched_isa WORD' 
  *   --no-derivative      declare 'derivative no'
  *   --handshake FILE     send FILE's bytes as the handshake instead of the real one */
 #include <errno.h>
@@ -44,6 +50,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "gelu_cr16.h"
 #include "gelu_impl.h"
 
 static int read_full(void *buf, size_t n)
@@ -101,8 +108,15 @@ static unsigned char *map_region(size_t *size)
 int main(int argc, char **argv)
 {
     if (argc < 2) return 2;
-    const gelu_impl *impl = gelu_impl_find(argv[1]);
+    const char *fmt_name = option_s(argc, argv, "--format");
+    const gelu_format *fmt = gelu_format_find(fmt_name ? fmt_name : "binary32");
+    if (!fmt) return 2;
+    bool f16 = fmt->storage_bits == 16;
+    gelu_impl view;
+    const gelu_impl *impl = f16 ? gelu_impl16_lookup(argv[1], fmt->id, &view) : gelu_impl_find(argv[1]);
     if (!impl) return 2;
+    const size_t es = f16 ? 2 : 4; /* bytes a value */
+    const char *isa = option_s(argc, argv, "--isa");
     const char *name = option_s(argc, argv, "--name");
     const char *hs = option_s(argc, argv, "--handshake");
     const char *transport = option_s(argc, argv, "--transport");
@@ -135,20 +149,25 @@ int main(int argc, char **argv)
         fclose(f);
         write_full(buf, n);
     } else {
-        char head[1024], line[64] = "";
+        char head[1024], line[64] = "", isa_line[64] = "";
         if (version >= 2) snprintf(line, sizeof line, "transport %s\n", transport);
+        if (isa) snprintf(isa_line, sizeof isa_line, "dispatched_isa %s\n", isa);
+        bool has_derivative = f16 ? impl->derivative_u16 || impl->derivative : impl->derivative != NULL;
+        double max_ulp = impl->contract.correctly_rounded ? 0.5 : impl->contract.max_ulp;
         int n = snprintf(head, sizeof head,
-                         "gelucheck-exec %ld\nname %s\ntarget %s\nformat binary32\nderivative %s\n"
-                         "timing yes\ncontract max_ulp=%a monotone=%s\norigin %s (exec_child)\n%send\n",
+                         "gelucheck-exec %ld\nname %s\ntarget %s\nformat %s\nderivative %s\n"
+                         "timing yes\ncontract max_ulp=%a monotone=%s\norigin %s (exec_child)\n%s%send\n",
                          version, name ? name : impl->name, gelu_target_name(impl->target),
-                         impl->derivative && !no_derivative ? "yes" : "no", impl->contract.max_ulp,
-                         impl->contract.monotone ? "yes" : "no", impl->name, line);
+                         fmt->name, has_derivative && !no_derivative ? "yes" : "no", max_ulp,
+                         impl->contract.monotone ? "yes" : "no", impl->name, isa_line, line);
         write_full(head, (size_t)n);
     }
     size_t region_size = 0;
     unsigned char *region = shm ? map_region(&region_size) : NULL;
     const size_t req_bytes = shm ? 32 : 16, rep_bytes = shm ? 32 : 24;
-    static float *x, *y; /* static: reachable until exit (no leak report under LeakSanitizer) */
+    /* static: reachable until exit (no leak report under LeakSanitizer); x, y hold 4-byte or
+     * (f16) 2-byte values; wx, wy the widened adapter's binary32 room */
+    static float *x, *y, *wx, *wy;
     for (long replies = 0;;) {
         unsigned char req[32];
         if (read_full(req, req_bytes) != 0) return 0; /* end of input: shut down */
@@ -167,16 +186,21 @@ int main(int argc, char **argv)
         if (r == die) return 3;
         if (r == segv) raise(SIGSEGV);
         if (shm) { /* the inputs and the outputs in the region, where the request says */
-            if (!region || in_at > region_size || count > (region_size - in_at) / 4 ||
-                out_at > region_size || count > (region_size - out_at) / 4)
+            if (!region || in_at > region_size || count > (region_size - in_at) / es ||
+                out_at > region_size || count > (region_size - out_at) / es)
                 return 7;
             x = (float *)(region + in_at);
             y = (float *)(region + (in_place ? in_at : out_at));
             out_at = in_place ? in_at : out_at;
         } else {
-            x = realloc(x, count * sizeof *x + 4);
-            y = realloc(y, count * sizeof *y + 4);
-            if (!x || !y || read_full(x, count * sizeof *x) != 0) return 6;
+            x = realloc(x, count * es + 4);
+            y = realloc(y, count * es + 4);
+            if (!x || !y || read_full(x, count * es) != 0) return 6;
+        }
+        if (f16) {
+            wx = realloc(wx, count * sizeof *wx + 4);
+            wy = realloc(wy, count * sizeof *wy + 4);
+            if (!wx || !wy) return 6;
         }
         if (r == hang) pause();
         unsigned char rep[32 + 4096] = {0};
@@ -191,50 +215,54 @@ int main(int argc, char **argv)
             continue;
         }
         if (r == midway) { /* the region half-written, then gone */
-            impl->forward(x, y, count / 2);
+            if (f16) gelu_impl_run_u16(impl, false, (uint16_t *)x, (uint16_t *)y, count / 2, wx, wy);
+            else impl->forward(x, y, count / 2);
             return 3;
         }
         struct timespec t0, t1;
         clock_gettime(CLOCK_MONOTONIC, &t0);
-        (op == 2 ? impl->derivative : impl->forward)(x, y, count);
+        if (f16) gelu_impl_run_u16(impl, op == 2, (uint16_t *)x, (uint16_t *)y, count, wx, wy);
+        else (op == 2 ? impl->derivative : impl->forward)(x, y, count);
         clock_gettime(CLOCK_MONOTONIC, &t1);
-        if (alone_differs && count == 1) {
-            uint32_t b;
-            memcpy(&b, &y[0], 4);
-            b ^= 1;
-            memcpy(&y[0], &b, 4);
-        }
+        if (alone_differs && count == 1) /* the last bit of the (little-endian) output */
+            ((unsigned char *)y)[0] ^= 1;
         if (wrong >= 0 && op == 1)
             for (uint64_t i = 0; i < count; i++) {
+                /* (in place, x[i] is the output: not with --in-place) */
+                if (f16 && ((uint16_t *)x)[i] == (uint16_t)wrong) {
+                    ((uint16_t *)y)[i] ^= 1; /* the next or previous encoding: 1 ULP off */
+                    continue;
+                }
                 uint32_t b;
-                memcpy(&b, &x[i], 4); /* (in place, x[i] is the output: not with --in-place) */
+                if (f16) continue;
+                memcpy(&b, &x[i], 4);
                 if (b == (uint32_t)wrong) y[i] = -y[i];
             }
         uint64_t ns = (uint64_t)(t1.tv_sec - t0.tv_sec) * 1000000000u + (uint64_t)(t1.tv_nsec - t0.tv_nsec);
         uint64_t out = r == countoff && count ? count - 1 : count;
-        if (r == countover) out = region_size / 4 + 1;
+        if (r == countover) out = region_size / es + 1;
         put_u32(rep + 4, 0);
         put_u64(rep + 8, out);
         put_u64(rep + 16, ns ? ns : 1);
         put_u64(rep + 24, r == offsetout ? region_size : out_at);
         if (r == shortr) {
             write_full(rep, shm ? rep_bytes / 2 : rep_bytes);
-            if (!shm) write_full(y, out * sizeof *y / 2);
+            if (!shm) write_full(y, out * es / 2);
             return 0;
         }
         if (r == pipereply) { /* the pipe transport's reply, outputs and all */
             memcpy(rep, "GXRP", 4);
             write_full(rep, 24);
-            write_full(y, count * sizeof *y);
+            write_full(y, count * es);
             continue;
         }
         if (r == trailing) { /* a valid frame with the outputs behind it, in one write */
             size_t k = count < 1000 ? count : 1000; /* frame and all within PIPE_BUF: one piece */
-            memcpy(rep + rep_bytes, y, k * sizeof *y);
-            write_full(rep, rep_bytes + k * sizeof *y);
+            memcpy(rep + rep_bytes, y, k * es);
+            write_full(rep, rep_bytes + k * es);
             continue;
         }
         write_full(rep, rep_bytes);
-        if (!shm) write_full(y, out * sizeof *y);
+        if (!shm) write_full(y, out * es);
     }
 }

@@ -9,7 +9,10 @@
 # - names: a clash with a built-in one and a hostile name are refused (exit 2);
 # - the Python client (examples/exec/python_gelu.py, standard library) runs through the scan
 #   (the frameworks' clients: test_frameworks.sh), with the same rows over shared memory and the
-#   pipes, and so does a Python child that writes its outputs into the region (serve(out=True)).
+#   pipes, and so does a Python child that writes its outputs into the region (serve(out=True));
+# - a 16-bit child (format bfloat16/binary16) gives cr_bfloat16's rows over both transports, a
+#   planted 1-ULP-off output is caught at its input; dispatched_isa is shown (list, CSV); a bad
+#   format or dispatched_isa line is refused (exit 2) naming the value.
 # Usage: test_exec_cli.sh GELUCHECK EXEC_CHILD EXAMPLES_DIR
 set -u
 g=$1 child=$2 examples=$3
@@ -138,6 +141,49 @@ EOF
 [ $? -eq 2 ] && grep -q "'ef' is an exec child" "$d/err" || fail "eval --fpenv daz with an exec child: $(cat "$d/err")"
 "$g" accuracy --exec "ef=$child erfc_f64 --name ef" --impl ef --fpenv ieee --sample 100 >/dev/null 2>"$d/err" ||
     fail "accuracy --fpenv ieee with an exec child: $(cat "$d/err")"
+# a 16-bit child (format bfloat16, binary16: 2-byte encodings; issue 15): serving cr_bfloat16
+# natively it gives cr_bfloat16's rows to the byte over shared memory and over the pipes, and
+# its dispatched_isa is in list and in every row of the CSV; a planted output 1 ULP off at
+# x = 1.5 (0x3fc0) breaks its max_ulp=0.5 claim at that input
+cb="$child cr_bfloat16 --format bfloat16 --name cb --isa test_path"
+"$g" accuracy --format bfloat16 --threads 2 --exec "cb=$cb" \
+    --exec "cp=env -u GELUCHECK_EXEC_SHM $child cr_bfloat16 --format bfloat16 --name cp" \
+    --impl cb,cp,cr_bfloat16 --grad --csv "$d/b16.csv" >"$d/out" 2>"$d/err" ||
+    fail "16-bit child: $(cat "$d/err")"
+isa_col=$(head -1 "$d/b16.csv" | tr , '\n' | grep -n '^dispatched_isa$' | cut -d: -f1)
+bi_col=$(head -1 "$d/b16.csv" | tr , '\n' | grep -n '^batch_independent$' | cut -d: -f1)
+rows16() { grep "^$1," "$d/b16.csv" | cut -d, -f"1,$bi_col,$isa_col" --complement; }
+[ "$(rows cr_bfloat16 "$d/b16.csv" | wc -l)" -eq 4 ] && [ "$(rows16 cb)" = "$(rows16 cr_bfloat16)" ] &&
+    [ "$(rows16 cp)" = "$(rows16 cr_bfloat16)" ] ||
+    fail "the 16-bit child's rows differ from cr_bfloat16's: $(cut -d, -f1-8 "$d/b16.csv")"
+[ "$(grep '^cb,' "$d/b16.csv" | cut -d, -f"$isa_col" | sort -u)" = test_path ] ||
+    fail "dispatched_isa test_path not in cb's rows"
+"$g" accuracy --format bfloat16 --exec "cb=$cb --wrong-at 0x3fc0" --impl cb >"$d/out" 2>&1
+st=$?
+[ $st -eq 1 ] && grep -q "cb forward: max ULP error .* > claimed 0.5 at x = 0x1.8p+0 (0x3fc00000)" "$d/out" ||
+    fail "planted 1-ULP-off bfloat16 output at 1.5: status $st: $(tail -3 "$d/out")"
+"$g" accuracy --format binary16 --exec "ch=$child cr_binary16 --format binary16 --name ch --wrong-at 0x3e00" \
+    --impl ch >"$d/out" 2>&1
+st=$?
+[ $st -eq 1 ] && grep -q "ch forward: max ULP error .* > claimed 0.5 at x = 0x1.8p+0 (0x3fc00000)" "$d/out" ||
+    fail "planted 1-ULP-off binary16 output at 1.5: status $st: $(tail -3 "$d/out")"
+"$g" list --exec "cb=$cb" >"$d/out" 2>&1 &&
+    grep -q "^  cb: bfloat16, target exact, .*exec child .*dispatched ISA: test_path" "$d/out" ||
+    fail "list: the 16-bit child or its dispatched ISA not shown: $(cat "$d/out")"
+"$g" list --exec "ef=$child erfc_f64 --name ef --isa avx2" >"$d/out" 2>&1 &&
+    grep -A1 "^  ef: exec child" "$d/out" | grep -q "dispatched ISA: avx2" ||
+    fail "list: a binary32 child's dispatched ISA not shown: $(cat "$d/out")"
+# a bad format line, a bad dispatched_isa: refused, the value named (exit 2)
+printf 'gelucheck-exec 1\nname hb\ntarget exact\nformat binary64\nend\n' >"$d/hs_format"
+"$g" list --exec "hb=$child erfc_f64 --handshake $d/hs_format" >/dev/null 2>"$d/err"
+st=$?
+[ $st -eq 2 ] && grep -q "handshake line 4: bad format 'binary64' (binary32, bfloat16 or binary16)" "$d/err" ||
+    fail "a bad format line: status $st: $(cat "$d/err")"
+printf 'gelucheck-exec 1\nname hb\ntarget exact\nformat binary32\ndispatched_isa AVX-512\nend\n' >"$d/hs_isa"
+"$g" list --exec "hb=$child erfc_f64 --handshake $d/hs_isa" >/dev/null 2>"$d/err"
+st=$?
+[ $st -eq 2 ] && grep -q "handshake line 5: bad dispatched_isa 'AVX-512' (1 to 31 of a-z 0-9 _)" "$d/err" ||
+    fail "a bad dispatched_isa line: status $st: $(cat "$d/err")"
 
 [ $fails -eq 0 ] && echo "exec children: every case as expected"
 exit $((fails > 0))

@@ -5,7 +5,10 @@
 # - per installed framework, a sampled scan of its rows (--grad, one thread: one child each):
 #   forward rows, derivative rows exactly when it has a derivative (ONNX Runtime: none, said so),
 #   the batching probe's finding in accuracy.csv (yes or no, never empty), list's version the
-#   environment's. Under the sanitize setup only the first part runs (the clients' code is not
+#   environment's; PyTorch's rows carry its CPU capability as dispatched_isa; per framework its
+#   GELU on 16-bit tensors (--format bfloat16 or binary16, all 65,536 encodings) is scanned
+#   natively, and ONNX Runtime's bfloat16 row, which it lacks, runs widened with a note. Under
+#   the sanitize setup only the first part runs (the clients' code is not
 #   ours; gelucheck's side of a child is test_exec_cli.sh's).
 # Usage: test_frameworks.sh GELUCHECK
 set -u
@@ -46,13 +49,16 @@ peers=$(cd "$(dirname "$0")/../peers" && pwd)
 [ -n "${ASAN_OPTIONS:-}" ] && py=/nonexistent/sanitize-run
 "$g" list >"$d/list" 2>&1 || fail "list: $(cat "$d/list")"
 # framework label, pip package, its rows, whether they have a derivative
-for spec in "PyTorch:torch:torch_gelu,torch_gelu_tanh:yes" \
-            "TensorFlow:tensorflow-cpu:tf_gelu,tf_gelu_tanh:yes" \
-            "JAX:jax:jax_gelu,jax_gelu_tanh:yes" \
-            "ONNX Runtime:onnxruntime:ort_gelu,ort_gelu_tanh,ort_ms_gelu,ort_ms_fastgelu:no"; do
+# and the 16-bit format its rows are scanned in here (all 65,536 encodings; one format per
+# framework keeps the cost at one start-up each, the four covering both formats)
+for spec in "PyTorch:torch:torch_gelu,torch_gelu_tanh:yes:bfloat16" \
+            "TensorFlow:tensorflow-cpu:tf_gelu,tf_gelu_tanh:yes:binary16" \
+            "JAX:jax:jax_gelu,jax_gelu_tanh:yes:bfloat16" \
+            "ONNX Runtime:onnxruntime:ort_gelu,ort_gelu_tanh,ort_ms_gelu,ort_ms_fastgelu:no:binary16"; do
     label=${spec%%:*} rest=${spec#*:}
     package=${rest%%:*} rest=${rest#*:}
-    impls=${rest%%:*} deriv=${rest#*:}
+    impls=${rest%%:*} rest=${rest#*:}
+    deriv=${rest%%:*} f16=${rest#*:}
     version=$([ -x "$py" ] && "$py" -c "from importlib.metadata import version; print(version('$package'))" 2>/dev/null)
     if [ -z "$version" ]; then
         echo "SKIP (reported): $label ($package) not installed in $py"
@@ -66,6 +72,7 @@ for spec in "PyTorch:torch:torch_gelu,torch_gelu_tanh:yes" \
     TensorFlow) claims="tensorflow_gelu.py::max_abs=3.85e-07" ;;
     JAX) claims="jax_gelu.py::max_abs=3.85e-07" ;;
     "ONNX Runtime") claims="onnxruntime_gelu.py:--op=gelu:max_abs=4.48e-07 onnxruntime_gelu.py:--op=ms_gelu:max_abs=4.48e-07" ;;
+    PyTorch) claims="torch_gelu.py:--approximate=tanh:max_abs=4.34e-07" ;;
     *) claims= ;;
     esac
     for c in $claims; do
@@ -91,7 +98,48 @@ import csv, sys
 rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["impl"] in sys.argv[2].split(",")]
 sys.exit(0 if rows and all(r["batch_independent"] in ("yes", "no") for r in rows) else 1)
 PY
+    # PyTorch reports its path on every row: torch_gelu_tanh ATen's CPU capability (lower case),
+    # torch_gelu the path of the oneDNN that runs it (sse41, avx2, avx512_core...)
+    if [ "$label" = PyTorch ]; then
+        cap=$("$py" -c "import torch; print(torch.backends.cpu.get_cpu_capability().lower())" 2>/dev/null)
+        isas() { python3 -c 'import csv,sys; print(" ".join(sorted({r["dispatched_isa"] for r in csv.DictReader(open(sys.argv[1])) if r["impl"] == sys.argv[2]})))' "$d/a.csv" "$1"; }
+        [ -n "$cap" ] && [ "$(isas torch_gelu_tanh)" = "$cap" ] ||
+            fail "PyTorch: torch_gelu_tanh's dispatched_isa '$(isas torch_gelu_tanh)', its capability '$cap'"
+        case $(isas torch_gelu) in
+        sse41 | avx2 | avx512_core*) ;;
+        *) fail "PyTorch: torch_gelu's dispatched_isa '$(isas torch_gelu)' is not a oneDNN path" ;;
+        esac
+    fi
+    # each row's claims are its path's (peers/torch_gelu.py): capped, the child names the capped
+    # path and declares that path's contract
+    if [ "$label" = PyTorch ]; then
+        hs=$(ONEDNN_MAX_CPU_ISA=SSE41 "$py" "$peers/torch_gelu.py" --approximate none </dev/null 2>/dev/null)
+        echo "$hs" | grep -qx "dispatched_isa sse41" && echo "$hs" | grep -qx "contract grad_max_abs=3.55e-07" ||
+            fail "torch_gelu under ONEDNN_MAX_CPU_ISA=SSE41: $(echo "$hs" | grep -E '^(dispatched_isa|contract)')"
+        hs=$(ATEN_CPU_CAPABILITY=default "$py" "$peers/torch_gelu.py" --approximate tanh </dev/null 2>/dev/null)
+        echo "$hs" | grep -qx "dispatched_isa default" && echo "$hs" | grep -qx "contract max_abs=4.34e-07" ||
+            fail "torch_gelu_tanh under ATEN_CPU_CAPABILITY=default: $(echo "$hs" | grep -E '^(dispatched_isa|contract)')"
+    fi
+    # the framework's GELU on 16-bit tensors: every encoding, natively (not the binary32 child
+    # widened), forward and derivative where it has one
+    "$g" accuracy --format "$f16" --impl "$impls" --grad --threads 1 --csv "$d/f16.csv" \
+        >"$d/out" 2>"$d/err" || fail "$label in $f16: status $?: $(tail -5 "$d/err")"
+    for name in $(echo "$impls" | tr , ' '); do
+        grep -q "^$name,$f16,[a-z]*,own,forward,65536," "$d/f16.csv" || fail "$name: no $f16 forward row"
+        grep -q "^  $name  *native  *forward" "$d/out" || fail "$name: not native in $f16: $(tail -12 "$d/out")"
+        if [ "$deriv" = yes ]; then
+            grep -q "^$name,$f16,[a-z]*,own,derivative,65536," "$d/f16.csv" || fail "$name: no $f16 derivative row"
+        fi
+    done
 done
+
+# ONNX Runtime's CPU provider has no bfloat16 GELU: its row runs widened there, said so
+if grep -q "^  ort_gelu  *ONNX Runtime [0-9]" "$d/list"; then
+    "$g" accuracy --format bfloat16 --impl ort_gelu --threads 1 >"$d/out" 2>"$d/err" &&
+        grep -q "note: ONNX Runtime serves no bfloat16 tensors: its binary32 GELU runs widened" "$d/err" &&
+        grep -q "^  ort_gelu  *widened  *forward" "$d/out" ||
+        fail "ort_gelu in bfloat16: not widened or not said: $(tail -3 "$d/err")"
+fi
 
 [ $fails -eq 0 ] && echo "frameworks: every case as expected"
 exit $((fails > 0))

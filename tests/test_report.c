@@ -651,6 +651,41 @@ Test(report, pick_judges_a_dispatching_peer_by_the_path_measured)
                                "cannot judge it", "%s", k[1].why);
 }
 
+/* PyTorch's tanh form (dispatched_isa: ATen's CPU capability) is judged by ATen's paths:
+ * measured on avx512 it is not x86-64-v3's answer (the message names ATen's cap, not oneDNN's);
+ * measured on default it is generic's and x86-64-v2's, not v3's. Its exact form runs the oneDNN
+ * bundled with torch: judged by oneDNN's paths, with oneDNN 3's cap. */
+Test(report, pick_judges_torch_by_its_cpu_capability)
+{
+    static results_set s;
+    s.n = 0;
+    results_row *t = gelu_row(&s, "torch_gelu_tanh", 1, 3);
+    gelu_row(&s, "plain", 2, 3);
+    snprintf(t->dispatched_isa, sizeof t->dispatched_isa, "avx512");
+    pick_constraints c = pick_no_constraints("l2");
+    static pick_candidate k[RESULTS_MAX_ROWS];
+    size_t n;
+    cr_expect_eq(pick_rank(&s, PICK_X86_64_V3, &c, k, &n), 1);
+    cr_expect_str_eq(k[1].why, "measured on its avx512 path, not x86-64-v3's avx2: measure it "
+                               "under ATEN_CPU_CAPABILITY=avx2", "%s", k[1].why);
+    cr_expect_eq(pick_rank(&s, PICK_X86_64_V4, &c, k, &n), 2);
+    snprintf(t->dispatched_isa, sizeof t->dispatched_isa, "default");
+    cr_expect_eq(pick_rank(&s, PICK_GENERIC, &c, k, &n), 2);
+    cr_expect_str_eq(k[0].row->name, "torch_gelu_tanh");
+    cr_expect_eq(pick_rank(&s, PICK_X86_64_V2, &c, k, &n), 2);
+    cr_expect_eq(pick_rank(&s, PICK_X86_64_V3, &c, k, &n), 1);
+    cr_expect_str_eq(k[1].why, "measured on its default path, not x86-64-v3's avx2: measure it "
+                               "under ATEN_CPU_CAPABILITY=avx2", "%s", k[1].why);
+    s.n = 0;
+    t = gelu_row(&s, "torch_gelu", 1, 3);
+    gelu_row(&s, "plain", 2, 3);
+    snprintf(t->dispatched_isa, sizeof t->dispatched_isa, "avx512_core_bf16");
+    cr_expect_eq(pick_rank(&s, PICK_X86_64_V3, &c, k, &n), 1);
+    cr_expect_str_eq(k[1].why, "measured on its avx512_core_bf16 path, not x86-64-v3's avx2: "
+                               "measure it under ONEDNN_MAX_CPU_ISA=AVX2", "%s", k[1].why);
+    cr_expect_eq(pick_rank(&s, PICK_GENERIC, &c, k, &n), 1);
+}
+
 /* The fixture's accuracy.csv with a dispatched_isa column: `isa` on every row, except `other` on
  * the second row of tie_c (NULL: the same); into path. */
 static void fixture_with_isa(const char *path, const char *isa, const char *other)

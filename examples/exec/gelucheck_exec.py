@@ -11,6 +11,11 @@ numpy array of dtype '<f4'). With out=True they are called as fn(x, out) instead
 bytes-like object of 4n bytes that they fill (np.frombuffer(out, dtype="<f4") is a writable
 view), returning None: no copy of the outputs.
 
+format="bfloat16" or "binary16" serves a 16-bit GELU instead: inputs and outputs are then n
+little-endian 16-bit encodings (2n bytes; numpy dtype '<u2', or '<f2' for binary16).
+dispatched_isa="avx512" (a word of a-z 0-9 _) tells gelucheck which code path the library
+picked at run time (PyTorch's CPU capability): shown by `gelucheck list`, in accuracy.csv.
+
 When gelucheck offers shared memory (GELUCHECK_EXEC_SHM names the descriptor of the region) the
 helper speaks protocol version 2 over it: x (and out) are then views of the region (numpy's
 frombuffer makes arrays on them without a copy), the pipes carry only small frames. Else it
@@ -65,14 +70,20 @@ def _as_bytes(y):
         return memoryview(y.tobytes() if hasattr(y, "tobytes") else bytes(y))
 
 
+_STORAGE = {"binary32": 4, "bfloat16": 2, "binary16": 2}  # bytes per value
+
+
 def serve(name, target, forward, derivative=None, contract=None, origin="", timing=True,
-          out=False):
+          out=False, format="binary32", dispatched_isa=None):
     """Answer requests on stdin/stdout until shutdown; returns 0 (use as the exit status)."""
     inp, pipe_out = sys.stdin.buffer, sys.stdout.buffer
     region = _region()
+    size = _STORAGE[format]
     lines = ["gelucheck-exec %d" % (2 if region is not None else 1), "name " + name,
-             "target " + target, "format binary32", "derivative " + _yes(derivative is not None),
+             "target " + target, "format " + format, "derivative " + _yes(derivative is not None),
              "timing " + _yes(timing)]
+    if dispatched_isa:
+        lines.append("dispatched_isa " + dispatched_isa)
     if contract:
         words = []
         for key, value in contract.items():
@@ -108,7 +119,7 @@ def serve(name, target, forward, derivative=None, contract=None, origin="", timi
         op, count = fields[1], fields[2]
         if op == 0:
             return 0
-        n = 4 * count
+        n = size * count
         if region is not None:
             at_in, at_out = fields[3], fields[4]
             if max(at_in, at_out) + n > len(region):
@@ -136,9 +147,9 @@ def serve(name, target, forward, derivative=None, contract=None, origin="", timi
         ns = max(time.perf_counter_ns() - t0, 1) if timing else 0
         y = y_at if out else _as_bytes(y)
         if region is None:
-            answer(0, len(y) // 4, ns, 0, y)
+            answer(0, len(y) // size, ns, 0, y)
         elif out or len(y) != n:  # a wrong length: its count, which the host refuses
-            answer(0, len(y) // 4, ns, fields[4])
+            answer(0, len(y) // size, ns, fields[4])
         else:
             y_at[:] = y
             answer(0, count, ns, fields[4])
