@@ -54,6 +54,8 @@ static void print_help(void)
         "  --profile         print where the scan's time went: per implementation its kernels\n"
         "                    and the metrics of its outputs, per direction; the references\n"
         "                    (fast path, MPFR fallbacks); in thread seconds and ns per input\n"
+        );
+    printf( /* two strings: one would pass C's 4,095-character minimum */
         "  --format F        the number format (default binary32). bfloat16, binary16: all\n"
         "                    65,536 encodings against MPFR rounded to F; a binary32\n"
         "                    implementation runs widened (x -> binary32 -> its kernel -> round\n"
