@@ -23,7 +23,12 @@ unsigned cpu_features(void)
     if (__builtin_cpu_supports("avx512dq")) f |= CPU_FEATURE_AVX512DQ;
     if (__builtin_cpu_supports("avx512bw")) f |= CPU_FEATURE_AVX512BW;
     if (__builtin_cpu_supports("avx512vl")) f |= CPU_FEATURE_AVX512VL;
-    if (__builtin_cpu_supports("f16c")) f |= CPU_FEATURE_F16C;
+    /* F16C asked of cpuid itself (leaf 1, ECX bit 29: Intel SDM vol. 2A, CPUID), as clang 14's
+     * __builtin_cpu_supports has no "f16c" (the fuzzers' clang build failed on it); its VEX
+     * instructions need the AVX state, which "avx" checks (XGETBV) */
+    unsigned a1, b1, c1, d1;
+    if (__builtin_cpu_supports("avx") && __get_cpuid(1, &a1, &b1, &c1, &d1) && (c1 >> 29 & 1u))
+        f |= CPU_FEATURE_F16C;
     /* AVX-512 BF16 asked of cpuid itself (leaf 7, subleaf 1, EAX bit 5: Intel SDM vol. 2A,
      * CPUID, "Structured Extended Feature Enumeration Sub-leaf"), not by a name of
      * __builtin_cpu_supports, whose names depend on the compiler's version; its instructions run
