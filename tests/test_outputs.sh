@@ -32,9 +32,15 @@ run() {
     merge-ranges) "$g" merge --ranges-csv "$2" "$d/part" ;;
     bench-csv) "$g" bench --quick --size 64 --impl relu --csv "$2" ;;
     moons-csv) "$g" moons --seeds 1 --epochs 1 --samples 100 --impl relu --csv "$2" ;;
+    accuracy16-csv) "$g" accuracy --format bfloat16 --impl cr_bfloat16 --csv "$2" ;;
+    accuracy64-csv) "$g" accuracy --format binary64 --impl erfc_libm --sample 50 --csv "$2" ;;
+    accuracy-fpenv-csv) "$g" accuracy --impl erfc_f64 --sample 50 --fpenv ftz,daz --csv "$2" ;;
+    bench16-csv) "$g" bench --format binary16 --quick --size 64 --impl relu --csv "$2" ;;
     esac
 }
-kinds="accuracy-csv accuracy-ranges accuracy-partial merge-csv merge-ranges bench-csv moons-csv"
+# every command's file, the other formats' and environment's too
+kinds="accuracy-csv accuracy-ranges accuracy-partial merge-csv merge-ranges bench-csv moons-csv
+       accuracy16-csv accuracy64-csv accuracy-fpenv-csv bench16-csv"
 
 for k in $kinds; do
     w=$d/$k
