@@ -66,7 +66,7 @@ static void print_help(void)
         "                    is not the correctly rounded one. Not with --range, --sample,\n"
         "                    --shard, --checkpoint or --profile.\n"
         "                    binary64: sampled, never exhaustive: --sample N draws (default\n"
-        "                    400000; --seed S) plus binary64's hard inputs (underflow\n"
+        "                    1600000; --seed S) plus binary64's hard inputs (underflow\n"
         "                    thresholds, x_min's neighbours, subnormal midpoints, where f\n"
         "                    rounds to x, specials), against MPFR rounded to binary64; the\n"
         "                    binary64 implementations (erfc_libm, tanh_libm, sigmoid, and\n"

@@ -62,7 +62,12 @@ static void sigmoid_derivative(const double *x, double *y, size_t n)
     }
 }
 
-/* Bounds over the sample's finite inputs; none claims monotonicity (1-step breaks beside x_min,
+/* Bounds over the sample's finite inputs, sampled claims (not proofs): set from the default
+ * 1,600,000-draw sample (`gelucheck accuracy --format binary64 --grad`, seed 1), ~1.3x above its
+ * maxima for the tail's ULP (erfc_libm forward 1535 ULP at x = -0x1.20bd5c1554d44p+5; the
+ * 400,000-draw sample had found 1146, so a bigger sample finds more in the tail, where x·√½'s
+ * rounding is amplified ~2z² times) and a little above for the absolute errors (erfc_libm
+ * derivative 2.723e-16, sigmoid forward 3.586e-15). None claims monotonicity (1-step breaks beside x_min,
  * where f is flat to 2^-53; the tanh form's 1 + tanh cancels below −4) nor specials (−inf·0). */
 #define F64_CLAIMS(ulp, abs, grad_ulp, grad_abs)                                                \
     {.max_ulp = ulp, .max_abs = abs, .grad_max_ulp = grad_ulp, .grad_max_abs = grad_abs}
@@ -73,13 +78,13 @@ static void sigmoid_derivative(const double *x, double *y, size_t n)
 
 static const gelu_impl builtin[] = {
     F64_ROW("erfc_libm", GELU_TARGET_EXACT, gelu_f64_erfc_forward, gelu_f64_erfc_derivative,
-            F64_CLAIMS(1270, 1.33e-15, INFINITY, 2.7e-16),
+            F64_CLAIMS(2000, 1.33e-15, INFINITY, 2.8e-16),
             "x·Φ(x) as 0.5·x·erfc(−x/√2) in double with libm erfc (erfc_f64 without its rounding)"),
     F64_ROW("tanh_libm", GELU_TARGET_TANH, tanh_forward, tanh_derivative,
             F64_CLAIMS(INFINITY, 1.01e-15, INFINITY, INFINITY),
             "tanh approximation of Hendrycks & Gimpel 2016 in double with libm tanh"),
     F64_ROW("sigmoid", GELU_TARGET_SIGMOID, sigmoid_forward, sigmoid_derivative,
-            F64_CLAIMS(INFINITY, 2.7e-15, INFINITY, INFINITY),
+            F64_CLAIMS(INFINITY, 3.7e-15, INFINITY, INFINITY),
             "x·σ(1.702·x) in double with libm exp ('quick GELU')"),
 };
 

@@ -62,21 +62,23 @@ static void erf_derivative(const double *x, double *y, size_t n)
 
 /* The contracts, the same for both ISAs (the same algorithm; measured on each: identical
  * figures), set a little above the maxima of the default sample (`gelucheck accuracy --format
- * binary64 --grad`: 400,000 draws, seed 1, and the hard inputs; SLEEF 3.5.1):
- *   erfc u15: forward 1148 ULP at x ≈ −31.1 (x·√½'s rounding amplified, as libm's), 1.319e-15
- *     abs; derivative 2.39e-16 abs (its ULPs unbounded at x_min, where f' vanishes);
- *   erf u10: forward 1.093e-15 abs, derivative 2.62e-16 abs; no ULP claim: 1 + erf cancels below
- *     x ≈ −4 (9.0e15 ULP).
+ * binary64 --grad`: 1,600,000 draws, seed 1, and the hard inputs; SLEEF 3.5.1), the tail's ULP
+ * ~1.3x above (a bigger sample finds more there: 400,000 draws had found 1148):
+ *   erfc u15: forward 1533 ULP at x = -0x1.20bd5c1554d44p+5 (x·√½'s rounding amplified, as
+ *     libm's), 1.319e-15 abs; derivative 2.584e-16 abs (its ULPs unbounded at x_min, where f'
+ *     vanishes);
+ *   erf u10: forward 1.099e-15 abs, derivative 2.736e-16 abs; no ULP claim: 1 + erf cancels
+ *     below x ≈ −4 (9.0e15 ULP).
  * Neither claims specials (−inf·0 = NaN) nor monotonicity (1-step breaks beside x_min). */
 #define SLEEF_D_ERFC_U15_CONTRACT                                                                \
     {                                                                                            \
-        .max_ulp = 1270, .max_abs = 1.33e-15, .grad_max_ulp = GELUCHECK_NO_CLAIM,                \
-        .grad_max_abs = 2.5e-16,                                                                 \
+        .max_ulp = 2000, .max_abs = 1.33e-15, .grad_max_ulp = GELUCHECK_NO_CLAIM,                \
+        .grad_max_abs = 2.7e-16,                                                                 \
     }
 #define SLEEF_D_ERF_U10_CONTRACT                                                                 \
     {                                                                                            \
         .max_ulp = GELUCHECK_NO_CLAIM, .max_abs = 1.11e-15, .grad_max_ulp = GELUCHECK_NO_CLAIM,  \
-        .grad_max_abs = 2.7e-16,                                                                 \
+        .grad_max_abs = 2.8e-16,                                                                 \
     }
 
 /* One binary64 description: method `method_name` built for gelucheck's ISA `isa_name`. */

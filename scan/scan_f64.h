@@ -29,7 +29,7 @@
 
 /* The default sample: about a minute of MPFR on 2 threads for the built-in rows and peers with
  * --grad (README, "binary64"). */
-#define SCAN_F64_DEFAULT_SAMPLE 400000
+#define SCAN_F64_DEFAULT_SAMPLE 1600000
 
 typedef struct {
     const gelu_impl *const *impls; /* binary64 ones (forward_f64 set) */
