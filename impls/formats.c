@@ -4,6 +4,7 @@
  * binary32 on the bits of each (the widened adapter's conversions, checked against the former in
  * tests/test_format.c). */
 #include "gelu_format.h"
+#include "float_bits.h"
 #include "format16_bits.h"
 
 #include <math.h>
@@ -102,17 +103,11 @@ static uint64_t binary32_from_double(double v)
 }
 
 /* binary64: the encoding is the double's; a NaN's encoding is the quiet NaN of its sign */
-static double binary64_to_double(uint64_t bits)
-{
-    double x;
-    memcpy(&x, &bits, sizeof x);
-    return x;
-}
+static double binary64_to_double(uint64_t bits) { return double_from_bits(bits); }
 
 static uint64_t binary64_from_double(double v)
 {
-    uint64_t b;
-    memcpy(&b, &v, sizeof b);
+    uint64_t b = double_bits(v);
     return isnan(v) ? (b & UINT64_C(0x8000000000000000)) | UINT64_C(0x7ff8000000000000) : b;
 }
 

@@ -9,26 +9,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "float_bits.h"
 #include "reference.h"
 
 enum { F64_BLOCK = 1024 };
 __extension__ typedef __int128 i128;
 
 static const gelu_format *binary64(void) { return gelu_format_of(GELU_FORMAT_BINARY64); }
-
-static double as_double(uint64_t b)
-{
-    double x;
-    memcpy(&x, &b, sizeof x);
-    return x;
-}
-
-static uint64_t as_bits(double x)
-{
-    uint64_t b;
-    memcpy(&b, &x, sizeof b);
-    return b;
-}
 
 /* x as a binary32 value for the metrics' unused encodings and special_failure (scan_f64.h),
  * without the undefined conversion of a double beyond binary32's range: ±inf there. */
@@ -38,7 +25,7 @@ static float narrow(double x)
 }
 
 /* Same encoding, any NaN matching any NaN. */
-static bool same_value(double a, double b) { return isnan(a) ? isnan(b) : as_bits(a) == as_bits(b); }
+static bool same_value(double a, double b) { return isnan(a) ? isnan(b) : double_bits(a) == double_bits(b); }
 
 /* ---- the hard inputs */
 
@@ -68,7 +55,7 @@ static uint64_t bisect(boundary k, gelu_target t, bool grad, uint64_t a, uint64_
 {
     while (b - a > 1) {
         uint64_t m = a + (b - a) / 2;
-        if (reached(k, t, grad, as_double(m))) b = m;
+        if (reached(k, t, grad, double_from_bits(m))) b = m;
         else a = m;
     }
     return b;
@@ -91,10 +78,10 @@ static void compute_hard(void)
     /* From −1 (GELU and GELU' of every target well inside the normals there) to −10^4 (every
      * target's f and f' are below 2^-1075 there: the sigmoid form's f' ≈ 1.702·x·e^(1.702·x)
      * needs x < −440) on the negative side; from 1 (f(1) ≈ 0.84, f'(1) ≈ 1.08) to 10^4 above. */
-    uint64_t neg_a = as_bits(-1.0), neg_b = as_bits(-1e4), pos_a = as_bits(1.0), pos_b = as_bits(1e4);
+    uint64_t neg_a = double_bits(-1.0), neg_b = double_bits(-1e4), pos_a = double_bits(1.0), pos_b = double_bits(1e4);
     for (size_t i = 0; i < sizeof gelus / sizeof *gelus; i++) {
         gelu_target t = gelus[i];
-        n = put_around(hard, n, as_bits(ref_x_min_d(t)), 3);
+        n = put_around(hard, n, double_bits(ref_x_min_d(t)), 3);
         for (int d = 0; d < DIR_COUNT; d++) {
             n = put_around(hard, n, bisect(TO_ZERO, t, d, neg_a, neg_b), 2);
             n = put_around(hard, n, bisect(BELOW_NORMAL, t, d, neg_a, neg_b), 2);
@@ -142,7 +129,7 @@ static uint64_t draw(uint64_t seed, uint64_t i)
     switch (i % 4) {
     case 0:
     case 1: /* uniform in value on [−10, 10): 53 random bits */
-        return as_bits(20.0 * ((double)(h >> 11) * 0x1p-53) - 10.0);
+        return double_bits(20.0 * ((double)(h >> 11) * 0x1p-53) - 10.0);
     case 2: /* uniform in encoding over |x| < 64 */
         return sign | (h >> 1) % UINT64_C(0x4050000000000000);
     default: { /* uniform over the finite encodings: an all-ones exponent field loses its top bit */
@@ -217,7 +204,7 @@ static void add_errors(error_metrics *m, uint64_t seq0, const double *x, const f
 /* Position of a double in increasing order (−0 and +0 both 0), for distances in steps. */
 static i128 ordinal64(double v)
 {
-    uint64_t b = as_bits(v);
+    uint64_t b = double_bits(v);
     return b >> 63 ? -(i128)(b & ~(UINT64_C(1) << 63)) : (i128)b;
 }
 
@@ -265,7 +252,7 @@ static void scan_block(f64_worker *w, f64_buffers *B, bool grad, uint64_t first,
     const scan_f64_config *cfg = w->cfg;
     /* x[0] is the previous point (for the seam's monotonicity pair) when there is one */
     size_t prev = first > 0, n = (size_t)(end - first);
-    for (size_t j = 0; j < n + prev; j++) B->x[j] = as_double(w->x64[first - prev + j]);
+    for (size_t j = 0; j < n + prev; j++) B->x[j] = double_from_bits(w->x64[first - prev + j]);
     const double *x = B->x + prev;
     for (size_t j = 0; j < n; j++) B->xf[j] = narrow(x[j]); /* unused bits (scan_result.x64) */
     for (int t = 0; t < GELU_TARGET_COUNT; t++)
@@ -318,7 +305,7 @@ static void check_specials(const scan_f64_config *cfg, scan_result *r)
     uint64_t s[GELU_FORMAT_SPECIAL_COUNT];
     double x[GELU_FORMAT_SPECIAL_COUNT], y[GELU_FORMAT_SPECIAL_COUNT];
     gelu_format_special_encodings(binary64(), s);
-    for (size_t k = 0; k < GELU_FORMAT_SPECIAL_COUNT; k++) x[k] = as_double(s[k]);
+    for (size_t k = 0; k < GELU_FORMAT_SPECIAL_COUNT; k++) x[k] = double_from_bits(s[k]);
     for (size_t i = 0; i < cfg->nimpls; i++) {
         const gelu_impl *m = cfg->impls[i];
         for (int d = 0; d < scan_directions(m, cfg->grad); d++) {

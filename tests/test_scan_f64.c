@@ -9,24 +9,11 @@
 
 #include "accuracy_csv.h"
 #include "gelu_f64.h"
+#include "float_bits.h"
 #include "reference.h"
 #include "scan_f64.h"
 
 static const gelu_format *b64(void) { return gelu_format_of(GELU_FORMAT_BINARY64); }
-
-static uint64_t bits64(double x)
-{
-    uint64_t b;
-    memcpy(&b, &x, sizeof b);
-    return b;
-}
-
-static double value64(uint64_t b)
-{
-    double x;
-    memcpy(&x, &b, sizeof x);
-    return x;
-}
 
 static double cr64(gelu_target t, bool grad, double x)
 {
@@ -49,7 +36,7 @@ Test(scan_f64, reference_at_sqrt2_from_published_erf1)
     mpfr_inits2(200, r2, erf1, v, d, (mpfr_ptr)0);
     mpfr_sqrt_ui(r2, 2, MPFR_RNDN);
     double s = mpfr_get_d(r2, MPFR_RNDN);
-    cr_assert_eq(bits64(s), UINT64_C(0x3ff6a09e667f3bcd)); /* √2 rounded: 0x1.6a09e667f3bcdp+0 */
+    cr_assert_eq(double_bits(s), UINT64_C(0x3ff6a09e667f3bcd)); /* √2 rounded: 0x1.6a09e667f3bcdp+0 */
     mpfr_set_str(erf1, "0.84270079294971486934122063508260926", 10, MPFR_RNDN);
     mpfr_add_ui(v, erf1, 1, MPFR_RNDN);
     mpfr_mul(v, v, r2, MPFR_RNDN);
@@ -66,7 +53,7 @@ Test(scan_f64, reference_at_sqrt2_from_published_erf1)
     double off = fabs(mpfr_get_d(d, MPFR_RNDN)) / (nextafter(want, 2) - want); /* in ULPs */
     cr_assert(off < 0.5 - 1e-13, "hand value %.3f ULP from its rounding: too near a tie", off);
     double got = cr64(GELU_TARGET_EXACT, false, s);
-    cr_expect_eq(bits64(got), bits64(want), "GELU(%a): oracle %a, by hand %a", s, got, want);
+    cr_expect_eq(double_bits(got), double_bits(want), "GELU(%a): oracle %a, by hand %a", s, got, want);
     mpfr_clears(r2, erf1, v, d, (mpfr_ptr)0);
 }
 
@@ -76,16 +63,16 @@ Test(scan_f64, reference_at_sqrt2_from_published_erf1)
  * below 2^-1148, far below half an ULP of 40 (2^-48); at 2^1000 even more so; GELU'(40) = 1. */
 Test(scan_f64, reference_tails_by_hand)
 {
-    cr_expect_eq(bits64(cr64(GELU_TARGET_EXACT, false, -40.0)), UINT64_C(0x8000000000000000));
-    cr_expect_eq(bits64(cr64(GELU_TARGET_EXACT, true, -40.0)), UINT64_C(0x8000000000000000));
+    cr_expect_eq(double_bits(cr64(GELU_TARGET_EXACT, false, -40.0)), UINT64_C(0x8000000000000000));
+    cr_expect_eq(double_bits(cr64(GELU_TARGET_EXACT, true, -40.0)), UINT64_C(0x8000000000000000));
     cr_expect_eq(cr64(GELU_TARGET_EXACT, false, 40.0), 40.0);
     cr_expect_eq(cr64(GELU_TARGET_EXACT, false, 0x1p1000), 0x1p1000);
     cr_expect_eq(cr64(GELU_TARGET_EXACT, true, 40.0), 1.0);
     /* the smallest subnormal: GELU(x) = x/2 + x²/√(2π) + …; at x = 2^-1074, just above the tie
      * 2^-1075 between 0 and 2^-1074: rounds up to 2^-1074; at x = −2^-1074, −2^-1075 +
      * 2^-2148/√(2π), just inside the tie: rounds to −0 */
-    cr_expect_eq(bits64(cr64(GELU_TARGET_EXACT, false, 0x1p-1074)), UINT64_C(1));
-    cr_expect_eq(bits64(cr64(GELU_TARGET_EXACT, false, -0x1p-1074)), UINT64_C(0x8000000000000000));
+    cr_expect_eq(double_bits(cr64(GELU_TARGET_EXACT, false, 0x1p-1074)), UINT64_C(1));
+    cr_expect_eq(double_bits(cr64(GELU_TARGET_EXACT, false, -0x1p-1074)), UINT64_C(0x8000000000000000));
 }
 
 /* The hard inputs are in every sample, whatever its size and seed; and they are where they
@@ -106,22 +93,22 @@ Test(scan_f64, hard_inputs_in_every_sample)
             bool found = false;
             for (uint64_t i = 0; i < count && !found; i++) found = x[i] == hard[j];
             cr_expect(found, "hard input %a (0x%016llx) missing from sample n=%llu seed=%llu",
-                      value64(hard[j]), (unsigned long long)hard[j], (unsigned long long)ns[k],
+                      double_from_bits(hard[j]), (unsigned long long)hard[j], (unsigned long long)ns[k],
                       (unsigned long long)seeds[k]);
         }
         free(x);
     }
     double threshold = NAN; /* the forward's last non-zero input from −1 down */
     for (size_t j = 0; j < nh; j++) {
-        double t = value64(hard[j]);
+        double t = double_from_bits(hard[j]);
         if (t < -30 && t > -45 && cr64(GELU_TARGET_EXACT, false, t) == 0 &&
-            cr64(GELU_TARGET_EXACT, false, value64(hard[j] - 1)) != 0)
+            cr64(GELU_TARGET_EXACT, false, double_from_bits(hard[j] - 1)) != 0)
             threshold = t;
     }
     cr_expect(fabs(threshold + sqrt(1488.5)) < 0.05, "underflow threshold %a, by hand -38.58",
               threshold);
     bool has[6] = {false};
-    const uint64_t want[6] = {bits64(-0.75179152469356445746), /* x_min (DESIGN.md) rounded */
+    const uint64_t want[6] = {double_bits(-0.75179152469356445746), /* x_min (DESIGN.md) rounded */
                               UINT64_C(0x8000000000000000), UINT64_C(0x7ff0000000000000),
                               UINT64_C(0x7fefffffffffffff), UINT64_C(1), UINT64_C(3)};
     for (size_t j = 0; j < nh; j++)
@@ -138,7 +125,7 @@ static void cr_forward(const double *x, double *y, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         y[i] = cr64(GELU_TARGET_EXACT, false, x[i]);
-        if (bits64(x[i]) == bits64(planted_x))
+        if (double_bits(x[i]) == double_bits(planted_x))
             for (int k = 0; k < 3; k++) y[i] = nextafter(y[i], INFINITY);
     }
 }
@@ -159,9 +146,9 @@ Test(scan_f64, planted_three_ulp_caught_at_its_input)
     uint64_t *x, count;
     cr_assert_eq(scan_f64_sample(600, 5, &x, &count), 0);
     uint64_t at = 0; /* a sampled (drawn) input in the core: the first in [1, 2) */
-    while (at < count && !(value64(x[at]) >= 1 && value64(x[at]) < 2)) at++;
+    while (at < count && !(double_from_bits(x[at]) >= 1 && double_from_bits(x[at]) < 2)) at++;
     cr_assert_lt(at, count);
-    planted_x = value64(x[at]);
+    planted_x = double_from_bits(x[at]);
     free(x);
     const gelu_impl *impls[1] = {&planted_impl};
     scan_f64_config cfg = {.impls = impls, .nimpls = 1, .grad = true, .n = 600, .seed = 5,
@@ -172,14 +159,14 @@ Test(scan_f64, planted_three_ulp_caught_at_its_input)
     const error_metrics *e = &r.metrics[0].err[REF_OWN][DIR_FORWARD];
     cr_expect_eq(e->max_ulp.seq, at, "max ULP at position %llu, planted at %llu",
                  (unsigned long long)e->max_ulp.seq, (unsigned long long)at);
-    cr_expect_eq(bits64(scan_result_input(&r, e->max_ulp.seq, e->max_ulp.bits)), bits64(planted_x));
+    cr_expect_eq(double_bits(scan_result_input(&r, e->max_ulp.seq, e->max_ulp.bits)), double_bits(planted_x));
     cr_expect(e->max_ulp.value > 2.5 && e->max_ulp.value < 3.5, "max ULP %g", e->max_ulp.value);
     cr_expect_eq(e->correctly_rounded, e->count - 1);
     cr_expect_eq(r.metrics[0].err[REF_OWN][DIR_DERIVATIVE].correctly_rounded,
                  r.metrics[0].err[REF_OWN][DIR_DERIVATIVE].count);
     char why[512], xt[64];
     cr_expect_eq(scan_contract_violations(&r, 0, why, sizeof why), 1);
-    snprintf(xt, sizeof xt, "at x = %a (0x%016llx)", planted_x, (unsigned long long)bits64(planted_x));
+    snprintf(xt, sizeof xt, "at x = %a (0x%016llx)", planted_x, (unsigned long long)double_bits(planted_x));
     cr_expect(strstr(why, "max ULP error") && strstr(why, xt), "%s (wanted '%s')", why, xt);
     scan_result_release(&r);
 }
