@@ -436,6 +436,7 @@ static int run_accuracy16(accuracy_args *a)
     if (st == EXIT_OK && a->nimpl_lists == 0) { /* every binary32 default widened, the natives */
         size_t nb = accuracy_default_impls("accuracy", a->impls);
         for (size_t i = 0; i < nb; i++) {
+            if (gelu_impl16_find(a->impls[i]->name, a->format->id)) continue; /* its native */
             views[n] = gelu_impl_widened(a->impls[i], a->format->id);
             list[n] = &views[n];
             n++;

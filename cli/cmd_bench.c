@@ -207,8 +207,9 @@ static void complete_options(bench_options *o, const gelu_impl *baseline)
     for (int d = 0; d < BENCH_DIST_COUNT; d++) any_dist |= o->dists[d];
     if (!any_dist) o->dists[BENCH_DIST_NORMAL] = true;
     if (o->count == 0) {
-        for (size_t i = 0; i < gelu_impl_count(); i++)
-            o->impls[o->count++] = gelu_impl_at(i);
+        for (size_t i = 0; i < gelu_impl_count(); i++) /* a 16-bit native stands in for its name */
+            if (o->format->storage_bits != 16 || !gelu_impl16_find(gelu_impl_at(i)->name, o->format->id))
+                o->impls[o->count++] = gelu_impl_at(i);
         for (size_t i = 0; i < gelu_impl16_count(); i++) /* the natives of a 16-bit --format */
             if (gelu_impl16_at(i)->format == o->format->id) o->impls[o->count++] = gelu_impl16_at(i);
     }
@@ -242,6 +243,11 @@ static int parse_options(bench_options *o, int argc, char **argv)
     }
     if (status != EXIT_OK) return status;
     if (!o->format) o->format = gelu_format_of(GELU_FORMAT_BINARY32);
+    for (size_t i = 0; i < o->count; i++) { /* a name with a native in the format means it */
+        const gelu_impl *native = o->impls[i]->format == GELU_FORMAT_BINARY32
+                                      ? gelu_impl16_find(o->impls[i]->name, o->format->id) : NULL;
+        if (native) o->impls[i] = native;
+    }
     for (size_t i = 0; i < o->count; i++)
         if (o->impls[i]->format != GELU_FORMAT_BINARY32 && o->impls[i]->format != o->format->id)
             return usage_error("bench", "'%s' is a %s implementation: give --format %s",

@@ -90,7 +90,8 @@ int cmd_list(int argc, char **argv)
                    "derivative), monotone, special values, correctly rounded (forward and\n"
                    "derivative, by encoding). '-' means no claim; 'n/a' under grad_ulp and\n"
                    "grad_abs: forward only (no derivative kernel). Then the implementations\n"
-                   "added at run time, the frameworks' rows, the native 16-bit ones, the binary64\n"
+                   "added at run time, the frameworks' rows, the native 16-bit ones (a plugin's\n"
+                   "too) and what a plugin left out and why, the binary64\n"
                    "ones (accuracy --format binary64 samples them), the path of the widened bfloat16\n"
                    "conversions (avx512_bf16 around the AVX-512 builds, or portable and why;\n"
                    "GELUCHECK_NO_BF16=1: portable), this CPU's features and the default peers.\n\n"
@@ -148,6 +149,9 @@ int cmd_list(int argc, char **argv)
         if (m->dispatched_isa) printf("; dispatched ISA: %s", m->dispatched_isa());
         printf("\n");
     }
+    const char *left_src, *left;
+    for (size_t i = 0; (left = plugins_left_out(i, &left_src)); i++)
+        printf("  left out by %s: %s\n", left_src, left);
     printf("\nbinary64 (accuracy --format binary64, by sampling; a list of its own):\n");
     for (size_t i = 0; i < gelu_impl64_count(); i++) {
         const gelu_impl *m = gelu_impl64_at(i);

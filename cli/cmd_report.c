@@ -379,6 +379,7 @@ static int scan_format16(const report_args *a, const report_impls *impls, report
     if (views && list && r) {
         size_t m = 0;
         for (size_t i = 0; i < impls->n; i++) {
+            if (gelu_impl16_find(impls->list[i]->name, id)) continue; /* its native stands in */
             views[m] = gelu_impl_widened(impls->list[i], id);
             list[m] = &views[m];
             m++;

@@ -15,7 +15,11 @@
  * where GELU is tiny and negative (1.7e7 ULP at x ≈ −7.1) and +0 at −0; gelu_tanh's negative
  * tail flushes to 0 (1.7e7 ULP at x ≈ −8.2). −inf gives NaN: no claim on specials. */
 #include <math.h>
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
+
+#include <dnnl_debug.h>
 
 #include "dnnl_eltwise.h"
 #include "gelucheck/plugin.h"
@@ -33,6 +37,17 @@ DNNL_KERNEL(tanh_forward, dnnl_eltwise_gelu_tanh, false, false)
 DNNL_KERNEL(tanh_derivative, dnnl_eltwise_gelu_tanh, true, false)
 DNNL_KERNEL(tanh_forward_omp, dnnl_eltwise_gelu_tanh, false, true)
 DNNL_KERNEL(tanh_derivative_omp, dnnl_eltwise_gelu_tanh, true, true)
+
+/* The same primitives on bf16 memory (rows of the bfloat16 format), single-threaded. */
+#define DNNL_KERNEL_BF16(fn, alg, grad)                                                          \
+    static void fn(const uint16_t *x, uint16_t *y, size_t n)                                     \
+    {                                                                                            \
+        dnnl_eltwise_run_bf16(alg, grad, false, x, y, n);                                        \
+    }
+DNNL_KERNEL_BF16(erf_forward_bf16, dnnl_eltwise_gelu_erf, false)
+DNNL_KERNEL_BF16(erf_derivative_bf16, dnnl_eltwise_gelu_erf, true)
+DNNL_KERNEL_BF16(tanh_forward_bf16, dnnl_eltwise_gelu_tanh, false)
+DNNL_KERNEL_BF16(tanh_derivative_bf16, dnnl_eltwise_gelu_tanh, true)
 
 /* oneDNN's names for its ISAs (dnnl_types.h, dnnl_cpu_isa_t), as DNNL_MAX_CPU_ISA spells them
  * in lower case. */
@@ -101,9 +116,98 @@ static gelucheck_impl_v1 describe(const char *name, const char *target,
         .origin = origin, .own_threads = own_threads, .dispatched_isa = dispatched_isa};
 }
 
+/* The bfloat16 rows' contracts on one dispatched path, in bfloat16's ULPs and absolute terms. */
+typedef struct {
+    double erf_max_ulp, erf_max_abs, erf_grad_max_ulp, erf_grad_max_abs;
+    double tanh_max_ulp, tanh_max_abs, tanh_grad_max_ulp, tanh_grad_max_abs;
+    int erf_monotone, tanh_monotone;
+} dnnl_contracts_bf16;
+
+/* Measured over all 65,536 bfloat16 inputs, forward and derivative, each path under its
+ * DNNL_MAX_CPU_ISA cap in its own process (README, "16-bit formats": `accuracy --format bfloat16
+ * --impl dnnl_erf,dnnl_tanh --grad`): avx512_core_bf16 (this Zen 4 uncapped) and avx512_core
+ * reach the same maxima, against the own target in bfloat16's ULPs: gelu_erf forward 254.93 ULP
+ * (at x = −0x1.14p+3: GELU's negative tail flushed to 0, which in bfloat16 is at most 256 ULP
+ * of a normal result) and 7.769e-3 absolute (at 0x1.62p+1, half an ULP: the format's own
+ * rounding), derivative 255.21 ULP and 3.906e-3; gelu_tanh forward 255.70 ULP and 7.755e-3, its
+ * derivative NaN from x = 0x1.acp+43 on (no claim). Neither is monotone (9 and 7 breaks) nor
+ * claims specials (−inf gives NaN). Bounds a little above. avx2 and sse41 have no bf16 eltwise
+ * (the rows are left out there); any other path (a later oneDNN's, AMX) is not measured and
+ * gets these, the largest measured. */
+static dnnl_contracts_bf16 contracts_bf16_for(dnnl_cpu_isa_t isa)
+{
+    (void)isa; /* the same on every path measured */
+    const double none = GELUCHECK_NO_CLAIM;
+    return (dnnl_contracts_bf16){.erf_max_ulp = 255, .erf_max_abs = 7.77e-3,
+                                 .erf_grad_max_ulp = 255.3, .erf_grad_max_abs = 3.91e-3,
+                                 .tanh_max_ulp = 255.8, .tanh_max_abs = 7.76e-3,
+                                 .tanh_grad_max_ulp = none, .tanh_grad_max_abs = none,
+                                 .erf_monotone = 0, .tanh_monotone = 0};
+}
+
+/* What the peer leaves out in this process and why: the bfloat16 rows where oneDNN has no bf16
+ * eltwise, and binary16 rows always. */
+static char left_out_text[600];
+
+/* The first of the primitives (both algorithms, both directions) on memory of `type` that
+ * oneDNN cannot create on its path in this process, as "has no eltwise gelu_erf forward on bf16
+ * memory on its path avx2 (dnnl_unimplemented)" into why; 0 when it has them all. */
+static int probe(dnnl_data_type_t type, const char *type_name, char *why, size_t size)
+{
+    static const struct {
+        dnnl_alg_kind_t alg;
+        const char *name;
+    } algs[] = {{dnnl_eltwise_gelu_erf, "gelu_erf"}, {dnnl_eltwise_gelu_tanh, "gelu_tanh"}};
+    for (size_t a = 0; a < 2; a++)
+        for (int grad = 0; grad < 2; grad++) {
+            dnnl_status_t st = dnnl_eltwise_probe(algs[a].alg, grad, type);
+            if (st == dnnl_success) continue;
+            snprintf(why, size, "has no eltwise %s %s on %s memory on its path %s (dnnl_%s)",
+                     algs[a].name, grad ? "backward" : "forward", type_name, dispatched_isa(),
+                     dnnl_status2str(st));
+            return -1;
+        }
+    return 0;
+}
+
+/* Probes bf16 and f16 into left_out_text; whether the bfloat16 rows can be made. */
+static bool probe_bf16(void)
+{
+    const dnnl_version_t *v = dnnl_version();
+    char bf16[200], f16[200];
+    bool has_bf16 = probe(dnnl_bf16, "bf16", bf16, sizeof bf16) == 0;
+    /* binary16: no rows on any path (none measured: oneDNN 2.6.3 has no f16 eltwise on this
+     * Zen 4's paths); the probe says whether that still holds */
+    if (probe(dnnl_f16, "f16", f16, sizeof f16) == 0)
+        snprintf(f16, sizeof f16, "has f16 eltwise on its path %s, not measured",
+                 dispatched_isa());
+    if (has_bf16)
+        snprintf(left_out_text, sizeof left_out_text, "dnnl_erf, dnnl_tanh in binary16: oneDNN "
+                 "%d.%d.%d %s", v->major, v->minor, v->patch, f16);
+    else
+        snprintf(left_out_text, sizeof left_out_text, "dnnl_erf, dnnl_tanh in bfloat16: oneDNN "
+                 "%d.%d.%d %s; in binary16: it %s", v->major, v->minor, v->patch, bf16, f16);
+    return has_bf16;
+}
+
+GELUCHECK_PLUGIN_EXPORT const char *gelucheck_plugin_left_out_v1(void) { return left_out_text; }
+
+static gelucheck_impl_v1 describe_bf16(const char *name, const char *target,
+                                       gelucheck_kernel_u16 fwd, gelucheck_kernel_u16 grad,
+                                       double max_ulp, double max_abs, double grad_max_ulp,
+                                       double grad_max_abs, int monotone, const char *origin)
+{
+    return (gelucheck_impl_v1){
+        .size = sizeof(gelucheck_impl_v1), .name = name, .method = name, .target = target,
+        .format = "bfloat16", .cpu_features = "", .forward_u16 = fwd, .derivative_u16 = grad,
+        .contract = {.max_ulp = max_ulp, .max_abs = max_abs, .grad_max_ulp = grad_max_ulp,
+                     .grad_max_abs = grad_max_abs, .monotone = monotone},
+        .origin = origin, .dispatched_isa = dispatched_isa};
+}
+
 GELUCHECK_PLUGIN_EXPORT const gelucheck_plugin_info_v1 *gelucheck_plugin_v1(void)
 {
-    static gelucheck_impl_v1 impls[4];
+    static gelucheck_impl_v1 impls[6];
     static gelucheck_plugin_info_v1 info = {GELUCHECK_PLUGIN_ABI, 4, impls};
     const dnnl_contracts c = contracts_for(dnnl_get_effective_cpu_isa());
     impls[0] = describe("dnnl_erf", "exact", erf_forward, erf_derivative, c.erf_max_abs,
@@ -120,5 +224,19 @@ GELUCHECK_PLUGIN_EXPORT const gelucheck_plugin_info_v1 *gelucheck_plugin_v1(void
                         c.tanh_max_abs, GELUCHECK_NO_CLAIM,
                         "peer: oneDNN eltwise dnnl_eltwise_gelu_tanh on its own OpenMP threads "
                         "(all cores)", 1);
+    if (probe_bf16()) {
+        const dnnl_contracts_bf16 b = contracts_bf16_for(dnnl_get_effective_cpu_isa());
+        impls[4] = describe_bf16("dnnl_erf", "exact", erf_forward_bf16, erf_derivative_bf16,
+                                 b.erf_max_ulp, b.erf_max_abs, b.erf_grad_max_ulp,
+                                 b.erf_grad_max_abs, b.erf_monotone,
+                                 "peer: oneDNN eltwise dnnl_eltwise_gelu_erf on bf16 memory, "
+                                 "single-threaded");
+        impls[5] = describe_bf16("dnnl_tanh", "tanh", tanh_forward_bf16, tanh_derivative_bf16,
+                                 b.tanh_max_ulp, b.tanh_max_abs, b.tanh_grad_max_ulp,
+                                 b.tanh_grad_max_abs, b.tanh_monotone,
+                                 "peer: oneDNN eltwise dnnl_eltwise_gelu_tanh on bf16 memory, "
+                                 "single-threaded");
+        info.count = 6;
+    }
     return &info;
 }

@@ -4,7 +4,9 @@
 #include <math.h>
 #include <omp.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 static dnnl_engine_t engine;
 static dnnl_status_t engine_status = dnnl_runtime_error;
@@ -33,12 +35,13 @@ static dnnl_stream_t thread_stream(void)
     return s;
 }
 
-/* Primitives by (alg, grad, n). Entries are never evicted, so a primitive found here stays valid
+/* Primitives by (alg, grad, data type, n). Entries are never evicted, so a primitive found here stays valid
  * while other threads execute it; past the capacity, primitives are created per call. */
 enum { CACHE_CAPACITY = 64 };
 typedef struct {
     dnnl_alg_kind_t alg;
     bool grad;
+    dnnl_data_type_t type;
     size_t n;
     dnnl_primitive_t prim;
 } cache_entry;
@@ -65,15 +68,16 @@ static dnnl_status_t create_primitive(dnnl_alg_kind_t alg, bool grad, const dnnl
 }
 
 /* The cached primitive, or a new one with *owned set when the cache is full. */
-static dnnl_status_t find_primitive(dnnl_alg_kind_t alg, bool grad, size_t n,
-                                    const dnnl_memory_desc_t *md, dnnl_primitive_t *prim,
-                                    bool *owned)
+static dnnl_status_t find_primitive(dnnl_alg_kind_t alg, bool grad, dnnl_data_type_t type,
+                                    size_t n, const dnnl_memory_desc_t *md,
+                                    dnnl_primitive_t *prim, bool *owned)
 {
     dnnl_status_t st = dnnl_success;
     *owned = false;
     pthread_mutex_lock(&cache_lock);
     for (size_t i = 0; i < cache_used; i++) {
-        if (cache[i].alg == alg && cache[i].grad == grad && cache[i].n == n) {
+        if (cache[i].alg == alg && cache[i].grad == grad && cache[i].type == type &&
+            cache[i].n == n) {
             *prim = cache[i].prim;
             pthread_mutex_unlock(&cache_lock);
             return dnnl_success;
@@ -81,7 +85,7 @@ static dnnl_status_t find_primitive(dnnl_alg_kind_t alg, bool grad, size_t n,
     }
     st = create_primitive(alg, grad, md, prim);
     if (st == dnnl_success && cache_used < CACHE_CAPACITY)
-        cache[cache_used++] = (cache_entry){alg, grad, n, *prim};
+        cache[cache_used++] = (cache_entry){alg, grad, type, n, *prim};
     else if (st == dnnl_success)
         *owned = true;
     pthread_mutex_unlock(&cache_lock);
@@ -89,7 +93,7 @@ static dnnl_status_t find_primitive(dnnl_alg_kind_t alg, bool grad, size_t n,
 }
 
 static dnnl_status_t execute(dnnl_primitive_t prim, dnnl_stream_t stream, bool grad,
-                             const dnnl_memory_desc_t *md, const float *x, float *y, float *ones)
+                             const dnnl_memory_desc_t *md, const void *x, void *y, void *ones)
 {
     dnnl_memory_t src = NULL, dst = NULL, diff_dst = NULL;
     dnnl_status_t st = dnnl_memory_create(&src, md, engine, (void *)x);
@@ -109,22 +113,24 @@ static dnnl_status_t execute(dnnl_primitive_t prim, dnnl_stream_t stream, bool g
     return st;
 }
 
-void dnnl_eltwise_run(dnnl_alg_kind_t alg, bool grad, bool threaded, const float *x, float *y,
-                      size_t n)
+/* The run of dnnl_eltwise_run and dnnl_eltwise_run_bf16 on elements of `size` bytes of
+ * `type`; one is the encoding of 1 in it; nan fills y on error. */
+static void run(dnnl_alg_kind_t alg, bool grad, bool threaded, dnnl_data_type_t type, size_t size,
+                const void *one, const void *nan, const void *x, void *y, size_t n)
 {
     if (n == 0) return;
     dnnl_status_t st = dnnl_runtime_error;
     dnnl_stream_t stream = thread_stream();
-    float *ones = NULL;
-    if (grad && (ones = malloc(n * sizeof *ones)))
-        for (size_t i = 0; i < n; i++) ones[i] = 1.0f;
+    unsigned char *ones = NULL;
+    if (grad && (ones = malloc(n * size)))
+        for (size_t i = 0; i < n; i++) memcpy(ones + i * size, one, size);
     if (stream && (!grad || ones)) {
         dnnl_memory_desc_t md;
         dnnl_dims_t dims = {(dnnl_dim_t)n};
         dnnl_primitive_t prim;
         bool owned = false;
-        st = dnnl_memory_desc_init_by_tag(&md, 1, dims, dnnl_f32, dnnl_a);
-        if (st == dnnl_success) st = find_primitive(alg, grad, n, &md, &prim, &owned);
+        st = dnnl_memory_desc_init_by_tag(&md, 1, dims, type, dnnl_a);
+        if (st == dnnl_success) st = find_primitive(alg, grad, type, n, &md, &prim, &owned);
         if (st == dnnl_success) {
             int saved = omp_get_max_threads();
             if (!threaded) omp_set_num_threads(1);
@@ -135,5 +141,32 @@ void dnnl_eltwise_run(dnnl_alg_kind_t alg, bool grad, bool threaded, const float
     }
     free(ones);
     if (st != dnnl_success)
-        for (size_t i = 0; i < n; i++) y[i] = NAN;
+        for (size_t i = 0; i < n; i++) memcpy((unsigned char *)y + i * size, nan, size);
+}
+
+void dnnl_eltwise_run(dnnl_alg_kind_t alg, bool grad, bool threaded, const float *x, float *y,
+                      size_t n)
+{
+    const float one = 1.0f, nan = NAN;
+    run(alg, grad, threaded, dnnl_f32, sizeof *x, &one, &nan, x, y, n);
+}
+
+void dnnl_eltwise_run_bf16(dnnl_alg_kind_t alg, bool grad, bool threaded, const uint16_t *x,
+                           uint16_t *y, size_t n)
+{
+    const uint16_t one = 0x3f80, nan = 0x7fc0; /* bfloat16's 1 and quiet NaN */
+    run(alg, grad, threaded, dnnl_bf16, sizeof *x, &one, &nan, x, y, n);
+}
+
+dnnl_status_t dnnl_eltwise_probe(dnnl_alg_kind_t alg, bool grad, dnnl_data_type_t type)
+{
+    pthread_once(&engine_once, create_engine);
+    if (engine_status != dnnl_success) return engine_status;
+    dnnl_memory_desc_t md;
+    dnnl_dims_t dims = {64};
+    dnnl_primitive_t prim;
+    dnnl_status_t st = dnnl_memory_desc_init_by_tag(&md, 1, dims, type, dnnl_a);
+    if (st == dnnl_success) st = create_primitive(alg, grad, &md, &prim);
+    if (st == dnnl_success) dnnl_primitive_destroy(prim);
+    return st;
 }

@@ -11,11 +11,20 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include <dnnl.h>
 
 /* y = f(x) (grad: y = f'(x), as backward with diff_dst = 1) for oneDNN's eltwise `alg`. */
 void dnnl_eltwise_run(dnnl_alg_kind_t alg, bool grad, bool threaded, const float *x, float *y,
                       size_t n);
+/* The same on bf16 memory: arrays of bfloat16 encodings (diff_dst the encodings of 1); on error
+ * the outputs are bfloat16's quiet NaN. */
+void dnnl_eltwise_run_bf16(dnnl_alg_kind_t alg, bool grad, bool threaded, const uint16_t *x,
+                           uint16_t *y, size_t n);
+/* Whether oneDNN, on the path it dispatches to in this process, has the primitive for `alg` in
+ * that direction on memory of `type`: dnnl_success, or its status (dnnl_unimplemented when it
+ * has none). */
+dnnl_status_t dnnl_eltwise_probe(dnnl_alg_kind_t alg, bool grad, dnnl_data_type_t type);
 
 #endif

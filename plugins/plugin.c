@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "exec.h"
+#include "gelu_cr16.h"
 #include "gelu_impl.h"
 #include "gelucheck/plugin.h"
 #include "gelucheck_config.h" /* GELUCHECK_PEERS, where they are */
@@ -23,18 +24,25 @@
 typedef struct {
     gelu_impl impl;
     gelucheck_kernel_binary32 forward, derivative; /* the plugin's own */
+    gelucheck_kernel_u16 forward16, derivative16;  /* those of a 16-bit row */
     char *source;
     char crash_text[600]; /* "plugin 'PATH', implementation 'NAME'", made when loaded */
 } slot;
 
 static slot slots[PLUGIN_IMPLS_MAX];
 static size_t nslots;
+/* What each plugin says it left out (gelucheck_plugin_left_out_v1), with its source. */
+static struct {
+    char *text, *source;
+} left_out[PLUGIN_IMPLS_MAX];
+static size_t nleft_out;
 static void (*crash_hook)(void);
 
 /* What this thread runs inside a plugin: the slot, the direction, the call's first input. */
 static _Thread_local const slot *running;
 static _Thread_local int running_grad;
 static _Thread_local uint32_t running_x0;
+static _Thread_local int running_digits; /* of x0 in hex: 8 (binary32), 4 (16-bit encodings) */
 static _Thread_local size_t running_n;
 
 void plugins_set_crash_hook(void (*hook)(void)) { crash_hook = hook; }
@@ -78,7 +86,7 @@ static void on_crash(int sig)
     k = put(msg, k, sizeof msg, running_grad ? ") in a derivative call of " : ") in a forward call of ");
     k = put_dec(msg, k, sizeof msg, running_n);
     k = put(msg, k, sizeof msg, " inputs from x = 0x");
-    k = put_hex(msg, k, sizeof msg, running_x0, 8);
+    k = put_hex(msg, k, sizeof msg, running_x0, running_digits);
     k = put(msg, k, sizeof msg, " (encoding); no output was replaced\n");
     ssize_t w = write(STDERR_FILENO, msg, k);
     (void)w;
@@ -92,15 +100,31 @@ static void call(size_t k, int grad, const float *x, float *y, size_t n)
     running = s;
     running_grad = grad;
     running_n = n;
+    running_digits = 8;
     if (n) memcpy(&running_x0, x, 4);
     (grad ? s->derivative : s->forward)(x, y, n);
     running = NULL;
 }
 
+static void call16(size_t k, int grad, const uint16_t *x, uint16_t *y, size_t n)
+{
+    const slot *s = &slots[k];
+    running = s;
+    running_grad = grad;
+    running_n = n;
+    running_digits = 4;
+    running_x0 = n ? x[0] : 0;
+    (grad ? s->derivative16 : s->forward16)(x, y, n);
+    running = NULL;
+}
+
 #define SLOT_KERNELS(k)                                                                            \
     static void forward_##k(const float *x, float *y, size_t n) { call(k, 0, x, y, n); }          \
-    static void derivative_##k(const float *x, float *y, size_t n) { call(k, 1, x, y, n); }
+    static void derivative_##k(const float *x, float *y, size_t n) { call(k, 1, x, y, n); }       \
+    static void forward16_##k(const uint16_t *x, uint16_t *y, size_t n) { call16(k, 0, x, y, n); } \
+    static void derivative16_##k(const uint16_t *x, uint16_t *y, size_t n) { call16(k, 1, x, y, n); }
 #define SLOT_PAIR(k) {forward_##k, derivative_##k}
+#define SLOT_PAIR16(k) {forward16_##k, derivative16_##k}
 SLOT_KERNELS(0) SLOT_KERNELS(1) SLOT_KERNELS(2) SLOT_KERNELS(3) SLOT_KERNELS(4) SLOT_KERNELS(5)
 SLOT_KERNELS(6) SLOT_KERNELS(7) SLOT_KERNELS(8) SLOT_KERNELS(9) SLOT_KERNELS(10)
 SLOT_KERNELS(11) SLOT_KERNELS(12) SLOT_KERNELS(13) SLOT_KERNELS(14) SLOT_KERNELS(15)
@@ -115,6 +139,14 @@ static const gelu_kernel slot_kernels[PLUGIN_IMPLS_MAX][2] = {
     SLOT_PAIR(18), SLOT_PAIR(19), SLOT_PAIR(20), SLOT_PAIR(21), SLOT_PAIR(22), SLOT_PAIR(23),
     SLOT_PAIR(24), SLOT_PAIR(25), SLOT_PAIR(26), SLOT_PAIR(27), SLOT_PAIR(28), SLOT_PAIR(29),
     SLOT_PAIR(30), SLOT_PAIR(31)};
+static const gelu_kernel_u16 slot_kernels16[PLUGIN_IMPLS_MAX][2] = {
+    SLOT_PAIR16(0),  SLOT_PAIR16(1),  SLOT_PAIR16(2),  SLOT_PAIR16(3),  SLOT_PAIR16(4),
+    SLOT_PAIR16(5),  SLOT_PAIR16(6),  SLOT_PAIR16(7),  SLOT_PAIR16(8),  SLOT_PAIR16(9),
+    SLOT_PAIR16(10), SLOT_PAIR16(11), SLOT_PAIR16(12), SLOT_PAIR16(13), SLOT_PAIR16(14),
+    SLOT_PAIR16(15), SLOT_PAIR16(16), SLOT_PAIR16(17), SLOT_PAIR16(18), SLOT_PAIR16(19),
+    SLOT_PAIR16(20), SLOT_PAIR16(21), SLOT_PAIR16(22), SLOT_PAIR16(23), SLOT_PAIR16(24),
+    SLOT_PAIR16(25), SLOT_PAIR16(26), SLOT_PAIR16(27), SLOT_PAIR16(28), SLOT_PAIR16(29),
+    SLOT_PAIR16(30), SLOT_PAIR16(31)};
 
 /* "avx2,fma" → CPU_FEATURE_* bits; −1 with the unknown word in bad. */
 static int parse_features(const char *s, unsigned *out, char *bad, size_t size)
@@ -158,9 +190,19 @@ static gelu_isa isa_of(const gelucheck_impl_v1 *d)
     return GELU_ISA_COUNT;
 }
 
-static bool is_binary64(const gelucheck_impl_v1 *d)
+/* The row's format, after check_impl (a known one). */
+static gelu_format_id format_of(const gelucheck_impl_v1 *d) { return gelu_format_find(d->format)->id; }
+
+/* Whether the description carries kernels of binary32 (forward, derivative), binary64 or the
+ * 16-bit formats (the appended pairs, when its size covers them). */
+static bool has_binary32(const gelucheck_impl_v1 *d) { return d->forward || d->derivative; }
+static bool has_binary64(const gelucheck_impl_v1 *d)
 {
-    return strcmp(d->format, "binary64") == 0; /* after check_impl: a known format */
+    return HAS_FIELD(d, derivative_binary64) && (d->forward_binary64 || d->derivative_binary64);
+}
+static bool has_u16(const gelucheck_impl_v1 *d)
+{
+    return HAS_FIELD(d, derivative_u16) && (d->forward_u16 || d->derivative_u16);
 }
 
 /* Checks one description; the field at fault into why. */
@@ -177,12 +219,13 @@ static int check_impl(const gelucheck_impl_v1 *d, unsigned *features, gelu_targe
     if (!d->target || (*target = gelu_target_from_name(d->target)) == GELU_TARGET_COUNT)
         return snprintf(why, size, "target '%.40s' is not %s", d->target ? d->target : "(none)",
                         gelu_target_list(false, names, sizeof names)), -1;
-    /* a registered format (impls/gelu_format.h) whose kernels this ABI carries: binary32's,
-     * binary64's (the appended forward_binary64, derivative_binary64) */
+    /* a registered format (impls/gelu_format.h); this ABI carries the kernels of each:
+     * binary32's, binary64's (the appended forward_binary64, derivative_binary64), the 16-bit
+     * formats' (the appended forward_u16, derivative_u16) */
     const gelu_format *f = d->format ? gelu_format_find(d->format) : NULL;
-    if (!f || (f->id != GELU_FORMAT_BINARY32 && f->id != GELU_FORMAT_BINARY64))
+    if (!f)
         return snprintf(why, size, "format '%.40s' is not one this gelucheck scans (binary32, "
-                        "binary64)", d->format ? d->format : "(none)"), -1;
+                        "binary64, bfloat16, binary16)", d->format ? d->format : "(none)"), -1;
     if (parse_features(d->cpu_features ? d->cpu_features : "", features, bad, sizeof bad) != 0)
         return snprintf(why, size, "cpu_features: '%s' is not one of avx2, fma, avx512f, avx512dq, "
                         "avx512bw, avx512vl", bad), -1;
@@ -199,13 +242,31 @@ static int check_impl(const gelucheck_impl_v1 *d, unsigned *features, gelu_targe
     if (f->id == GELU_FORMAT_BINARY64) {
         if (!HAS_FIELD(d, derivative_binary64) || !d->forward_binary64)
             return snprintf(why, size, "format binary64 and no forward_binary64 kernel"), -1;
-        if (d->forward || d->derivative)
+        if (has_binary32(d))
             return snprintf(why, size, "format binary64 with binary32 kernels (forward, "
                             "derivative: NULL for a binary64 row)"), -1;
+        if (has_u16(d))
+            return snprintf(why, size, "format binary64 with 16-bit kernels (forward_u16, "
+                            "derivative_u16: NULL for a binary64 row)"), -1;
+    } else if (f->storage_bits == 16) {
+        if (!HAS_FIELD(d, derivative_u16))
+            return snprintf(why, size, "format %s and no forward_u16 kernel (size %u: a layout "
+                            "before the 16-bit kernels)", f->name, d->size), -1;
+        if (!d->forward_u16)
+            return snprintf(why, size, "format %s and no forward_u16 kernel", f->name), -1;
+        if (has_binary32(d))
+            return snprintf(why, size, "format %s with binary32 kernels (forward, derivative: NULL "
+                            "for a 16-bit row)", f->name), -1;
+        if (has_binary64(d))
+            return snprintf(why, size, "format %s with binary64 kernels (forward_binary64, "
+                            "derivative_binary64: NULL for a 16-bit row)", f->name), -1;
     } else if (!d->forward) {
         return snprintf(why, size, "no forward kernel"), -1;
-    } else if (HAS_FIELD(d, derivative_binary64) && (d->forward_binary64 || d->derivative_binary64)) {
+    } else if (has_binary64(d)) {
         return snprintf(why, size, "format binary32 with binary64 kernels"), -1;
+    } else if (has_u16(d)) {
+        return snprintf(why, size, "format binary32 with 16-bit kernels (forward_u16, "
+                        "derivative_u16: NULL for a binary32 row)"), -1;
     }
     const gelucheck_contract_v1 *c = &d->contract;
     const double b[4] = {c->max_ulp, c->max_abs, c->grad_max_ulp, c->grad_max_abs};
@@ -318,21 +379,56 @@ static int load(const char *path, const char *kind, char *err, size_t errsize)
             .isa = isa_of(d),
             .dispatched_isa = HAS_FIELD(d, dispatched_isa) ? d->dispatched_isa : NULL,
         };
-        if (is_binary64(d)) { /* a row of the binary64 list (impls/gelu_f64.h), kernels direct */
+        const gelu_format_id format = format_of(d);
+        const bool is16 = gelu_format_of(format)->storage_bits == 16;
+        if (format == GELU_FORMAT_BINARY64) { /* the binary64 list (impls/gelu_f64.h), direct */
             s->impl.format = GELU_FORMAT_BINARY64;
             s->impl.forward = s->impl.derivative = NULL;
             s->impl.forward_f64 = d->forward_binary64;
             s->impl.derivative_f64 = d->derivative_binary64;
+        } else if (is16) { /* the format's natives (impls/gelu_cr16.h), behind the trampolines */
+            s->forward16 = d->forward_u16;
+            s->derivative16 = d->derivative_u16;
+            s->impl.format = format;
+            s->impl.forward = s->impl.derivative = NULL;
+            s->impl.forward_u16 = slot_kernels16[nslots][0];
+            s->impl.derivative_u16 = d->derivative_u16 ? slot_kernels16[nslots][1] : NULL;
         }
         exec_sanitize_text(origin);
-        if ((is_binary64(d) ? gelu_impl64_add : gelu_impl_add)(&s->impl, s->source, err, errsize) != 0) {
+        int (*add)(const gelu_impl *, const char *, char *, size_t) =
+            format == GELU_FORMAT_BINARY64 ? gelu_impl64_add : is16 ? gelu_impl16_add : gelu_impl_add;
+        if (add(&s->impl, s->source, err, errsize) != 0) {
             free(origin);
             free(s->source);
             return -1;
         }
         nslots++;
     }
+    const char *(*left)(void);
+    *(void **)&left = dlsym(h, "gelucheck_plugin_left_out_v1");
+    const char *text = left ? left() : NULL;
+    if (text && *text && nleft_out < PLUGIN_IMPLS_MAX) {
+        size_t n = strlen(kind) + strlen(path) + 4;
+        char *copy = strndup(text, 600), *source = malloc(n);
+        if (!copy || !source) {
+            free(copy);
+            free(source);
+            snprintf(err, errsize, "out of memory");
+            return -1;
+        }
+        exec_sanitize_text(copy);
+        snprintf(source, n, "%s '%s'", kind, path);
+        left_out[nleft_out].text = copy;
+        left_out[nleft_out++].source = source;
+    }
     return 0; /* the library stays loaded until the process ends */
+}
+
+const char *plugins_left_out(size_t i, const char **source)
+{
+    if (i >= nleft_out) return NULL;
+    *source = left_out[i].source;
+    return left_out[i].text;
 }
 
 int plugins_load(const char *path, char *err, size_t errsize)

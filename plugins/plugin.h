@@ -30,6 +30,10 @@ int plugins_load_default_peers(char *err, size_t errsize);
  * NULL past the end. */
 size_t plugins_default_peer_count(void);
 const char *plugins_default_peer(size_t i, const char **path, bool *loaded);
+/* What the i-th plugin that said so left out in this process, in its words
+ * (gelucheck_plugin_left_out_v1), and *source its "plugin 'PATH'" or "default peer 'PATH'";
+ * NULL past the end. */
+const char *plugins_left_out(size_t i, const char **source);
 /* Whether an implementation comes from a default peer. */
 bool plugins_is_default_peer(const gelu_impl *impl);
 /* Called by the crash report before the process exits (the CLI removes its temporary files);

@@ -72,10 +72,11 @@ void markdown_accuracy_table(FILE *f, const results_set *s)
 
 enum { CELL = 64, MAX_FORMATS = 4 };
 
-/* One implementation's line: its name, target, whether a native, and its cells. */
+/* One implementation's line: its name, target, in which of the formats (bit k: sets[k]) it was
+ * measured and in which natively, and its cells. */
 typedef struct {
     const char *name, *target;
-    bool native;
+    unsigned measured, native;
     char cells[2 * MAX_FORMATS][CELL];
     bool done; /* printed, in its own row or another's */
 } formats_line;
@@ -109,7 +110,7 @@ static void not_cr_cell(char *buf, size_t size, const results_error *e)
 
 static bool same_line(const formats_line *a, const formats_line *b, size_t ncells)
 {
-    if (a->native != b->native || strcmp(a->target, b->target) != 0) return false;
+    if (a->native != b->native || a->measured != b->measured || strcmp(a->target, b->target) != 0) return false;
     for (size_t c = 0; c < ncells; c++)
         if (strcmp(a->cells[c], b->cells[c]) != 0) return false;
     return true;
@@ -133,7 +134,8 @@ void markdown_formats_table(FILE *f, const results_set *const *sets, size_t n,
                 for (size_t c = 0; c < ncells; c++) snprintf(lines[j].cells[c], CELL, DASH);
                 nlines++;
             }
-            lines[j].native |= native(r->name, sets[k]->format);
+            lines[j].measured |= 1u << k;
+            if (native(r->name, sets[k]->format)) lines[j].native |= 1u << k;
             for (int d = 0; d < 2; d++)
                 not_cr_cell(lines[j].cells[2 * k + (size_t)d], CELL, &r->own[d]);
         }
@@ -153,7 +155,12 @@ void markdown_formats_table(FILE *f, const results_set *const *sets, size_t n,
                 fprintf(f, "%s `%s`", listed++ ? "," : "", lines[j].name);
                 lines[j].done = true;
             }
-        if (lines[i].native) fputs(" (native)", f);
+        /* native wherever measured, or only in some of its formats: which */
+        if (lines[i].native && lines[i].native == lines[i].measured) fputs(" (native)", f);
+        for (size_t k = 0, listed = 0; lines[i].native != lines[i].measured && k < n; k++)
+            if (lines[i].native >> k & 1u)
+                fprintf(f, "%s%s", listed++ ? ", " : " (native in ", gelu_format_of(sets[k]->format)->name);
+        if (lines[i].native && lines[i].native != lines[i].measured) fputs(")", f);
         if (strcmp(lines[i].target, "exact") != 0) fprintf(f, " (%s target)", lines[i].target);
         fputs(" |", f);
         for (size_t c = 0; c < ncells; c++) fprintf(f, " %s |", lines[i].cells[c]);

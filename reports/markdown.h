@@ -16,8 +16,10 @@ void markdown_accuracy_table(FILE *f, const results_set *s);
  * per implementation the inputs whose result is not the correctly rounded value of its own
  * target in each format, forward and derivative, "count (share%)"; "–" where not measured (a
  * format's native is measured in that format only). Implementations in the order first met;
- * those whose cells and target are all equal share a row (names in that order); a format's
- * native is marked "(native)", a target other than exact GELU named. native(name, format) says
+ * those whose cells and target are all equal share a row (names in that order); a row native
+ * in every format it was measured in is marked "(native)", one native in some of them only
+ * "(native in bfloat16)" (oneDNN's bf16 rows: binary16 runs them widened), a target other than
+ * exact GELU named. native(name, format) says
  * which rows are natives of a format (the 16-bit list's, and the framework rows whose client
  * serves that format: the caller's knowledge, cli/cmd_markdown.c). */
 void markdown_formats_table(FILE *f, const results_set *const *sets, size_t n,

@@ -34,9 +34,29 @@
  *                name 0x7fefffffffffffff, a hard input of every sample)
  *   f64both      binary32 kernels too (refused)
  *   f64none      no forward_binary64 (refused)
- *   f64clash     named erfc_libm, a built-in binary64 row (refused) */
+ *   f64clash     named erfc_libm, a built-in binary64 row (refused)
+ *   f64u16       that row with 16-bit kernels too (refused)
+ * and a third, format "bfloat16" (the ABI's appended 16-bit kernels), named as the first:
+ * erfc_f64's binary32 kernels between bfloat16's exact widening and a rounding to nearest even
+ * (impls/format16_bits.h, as gelucheck's widened adapter rounds), so its rows must be those of
+ * erfc_f64 run widened in bfloat16:
+ *   bf16         that row alone added
+ *   bf16wrong    its forward at x = 1.5 (0x3fc0) one encoding low, 1.17 ULP off against a claim
+ *                of 0.501 (the gate must name 0x1.8p+0)
+ *   bf16crash    its forward at x = 3.0 (0x4040) dies of SIGSEGV
+ *   bf16none     no forward_u16 (refused)
+ *   bf16old      its size that of the layout before the 16-bit kernels (refused: no kernel)
+ *   bf16both     binary32 kernels too (refused)
+ *   bf16f64      binary64 kernels too (refused)
+ *   bf16clash    named cr_bfloat16, a built-in bfloat16 row (refused)
+ *   b32u16       the binary32 row with 16-bit kernels (refused)
+ *   b64size      the binary32 row with the size of the layout before the 16-bit kernels and a
+ *                16-bit kernel past it (must load: not read)
+ *   leftout      gelucheck_plugin_left_out_v1 says "plug_erfc_f64 in binary16: planted reason"
+ *                (list must show it) */
 #include <math.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,6 +64,7 @@
 
 #define ERFC_F64(z) erfc(z)
 #include "erfc_f64_kernels.h"
+#include "format16_bits.h"
 
 static const char *planted(void)
 {
@@ -74,7 +95,41 @@ static void forward64(const double *x, double *y, size_t n)
         if (strcmp(planted(), "f64wrong") == 0 && x[i] == 0x1.fffffffffffffp+1023) y[i] = -y[i];
 }
 
-static gelucheck_impl_v1 impls[2];
+/* erfc_f64's kernel on bfloat16 encodings: widened exactly, rounded to nearest even. */
+static void bf16_run(void (*kernel)(const float *, float *, size_t), bool grad, const uint16_t *x,
+                     uint16_t *y, size_t n)
+{
+    float wx[256], wy[256];
+    for (size_t done = 0; done < n; done += 256) {
+        size_t m = n - done < 256 ? n - done : 256;
+        for (size_t i = 0; i < m; i++) wx[i] = bfloat16_widen(x[done + i]);
+        kernel(wx, wy, m);
+        for (size_t i = 0; i < m; i++) {
+            y[done + i] = bfloat16_narrow(wy[i]);
+            if (!grad && strcmp(planted(), "bf16wrong") == 0 && x[done + i] == 0x3fc0)
+                y[done + i]--; /* GELU(1.5) = 1.39979… rounds to 1.3984375; 1.390625 is 1.17 ULP off */
+            if (!grad && strcmp(planted(), "bf16crash") == 0 && x[done + i] == 0x4040)
+                raise(SIGSEGV);
+        }
+    }
+}
+
+static void forward16(const uint16_t *x, uint16_t *y, size_t n)
+{
+    bf16_run(erfc_f64_forward, false, x, y, n);
+}
+
+static void derivative16(const uint16_t *x, uint16_t *y, size_t n)
+{
+    bf16_run(erfc_f64_derivative, true, x, y, n);
+}
+
+GELUCHECK_PLUGIN_EXPORT const char *gelucheck_plugin_left_out_v1(void)
+{
+    return strcmp(planted(), "leftout") == 0 ? "plug_erfc_f64 in binary16: planted reason" : NULL;
+}
+
+static gelucheck_impl_v1 impls[3];
 static gelucheck_plugin_info_v1 info;
 
 GELUCHECK_PLUGIN_EXPORT const gelucheck_plugin_info_v1 *gelucheck_plugin_v1(void)
@@ -136,5 +191,28 @@ GELUCHECK_PLUGIN_EXPORT const gelucheck_plugin_info_v1 *gelucheck_plugin_v1(void
     if (strcmp(c, "f64both") == 0) impls[1].forward = forward;
     if (strcmp(c, "f64none") == 0) impls[1].forward_binary64 = NULL;
     if (strcmp(c, "f64clash") == 0) impls[1].name = "erfc_libm";
+    if (strcmp(c, "f64u16") == 0) impls[1].forward_u16 = forward16;
+    if (strcmp(c, "b32u16") == 0) impls[0].derivative_u16 = derivative16;
+    if (strcmp(c, "b64size") == 0) {
+        impls[0].size = GELUCHECK_IMPL_V1_BINARY64_SIZE;
+        impls[0].forward_u16 = forward16; /* past its size: not read */
+    }
+    if (strncmp(c, "bf16", 4) == 0) { /* erfc_f64 widened to bfloat16, as gelucheck measures it */
+        info.count = 2;
+        impls[1] = (gelucheck_impl_v1){
+            .size = sizeof(gelucheck_impl_v1), .name = "plug_erfc_f64", .target = "exact",
+            .format = "bfloat16", .cpu_features = "", .forward_u16 = forward16,
+            .derivative_u16 = derivative16,
+            /* `accuracy --format bfloat16 --impl erfc_f64 --grad`: max ULP 0.5 forward, 0.49992
+             * derivative, monotone */
+            .contract = {.max_ulp = 0.501, .max_abs = GELUCHECK_NO_CLAIM, .grad_max_ulp = 0.5,
+                         .grad_max_abs = GELUCHECK_NO_CLAIM, .monotone = 1},
+            .origin = "erfc_f64's kernels in bfloat16 through the plugin ABI (tests/test_plugin.c)"};
+    }
+    if (strcmp(c, "bf16none") == 0) impls[1].forward_u16 = NULL;
+    if (strcmp(c, "bf16old") == 0) impls[1].size = GELUCHECK_IMPL_V1_BINARY64_SIZE;
+    if (strcmp(c, "bf16both") == 0) impls[1].forward = forward;
+    if (strcmp(c, "bf16f64") == 0) impls[1].forward_binary64 = forward64;
+    if (strcmp(c, "bf16clash") == 0) impls[1].name = "cr_bfloat16";
     return &info;
 }

@@ -106,6 +106,40 @@ st=$?
 refused f64both "format binary64 with binary32 kernels"
 refused f64none "format binary64 and no forward_binary64 kernel"
 refused f64clash "two binary64 implementations are named 'erfc_libm'"
+refused f64u16 "format binary64 with 16-bit kernels (forward_u16, derivative_u16"
+# bfloat16 rows (the appended 16-bit kernels): among bfloat16's natives under the binary32 row's
+# name, erfc_f64's rows run widened to the byte, scanned over all 65,536 encodings; a planted
+# output one encoding low at 1.5 caught there; a crash named with its 16-bit input; malformed
+# rows refused; a binary32 row of the layout before them loads with junk past its size
+run bf16 accuracy --format bfloat16 --threads 2 --impl plug_erfc_f64,erfc_f64 --grad --csv "$d/h.csv" ||
+    fail "bf16: $(cat "$d/err") $(tail -3 "$d/out")"
+grep -q '^format bfloat16: all 65536 encodings' "$d/out" && grep -q '^  plug_erfc_f64  *native ' "$d/out" ||
+    fail "bf16: not scanned natively over every encoding: $(head -3 "$d/out")"
+grep '^erfc_f64,' "$d/h.csv" | cut -d, -f2- >"$d/widened16"
+grep '^plug_erfc_f64,bfloat16,' "$d/h.csv" | cut -d, -f2- >"$d/plugin16"
+[ "$(wc -l <"$d/plugin16")" -eq 4 ] && cmp -s "$d/widened16" "$d/plugin16" ||
+    fail "bf16: the plugin's rows differ from erfc_f64's widened: $(diff "$d/widened16" "$d/plugin16" | head -4)"
+GELUCHECK_TEST_PLUGIN_CASE=bf16 "$g" list --plugin "$plugin" 2>&1 |
+    grep -q "^  plug_erfc_f64: bfloat16, target exact, correctly rounded (no claim); plugin '$plugin'" ||
+    fail "bf16: list does not show the row among bfloat16's natives"
+run bf16wrong accuracy --format bfloat16 --threads 2 --impl plug_erfc_f64
+st=$?
+[ $st -eq 1 ] && grep -q "CONTRACT BROKEN.*plug_erfc_f64 forward: max ULP error 1.17302 > claimed 0.501 at x = 0x1.8p+0 (0x3fc00000)" "$d/out" ||
+    fail "bf16wrong: status $st: $(grep -i contract "$d/out")"
+echo keep >"$d/keep16.csv"
+run bf16crash accuracy --format bfloat16 --threads 2 --impl plug_erfc_f64 --csv "$d/keep16.csv"
+st=$?
+[ $st -eq 1 ] && grep -q "plugin '$plugin', implementation 'plug_erfc_f64', crashed (signal 11) in a forward call of [0-9]* inputs from x = 0x[0-9a-f]\{4\} (encoding)" "$d/err" &&
+    [ "$(cat "$d/keep16.csv")" = keep ] || fail "bf16crash: status $st: $(cat "$d/err")"
+refused bf16none "format bfloat16 and no forward_u16 kernel"
+refused bf16old "format bfloat16 and no forward_u16 kernel (size "
+refused bf16both "format bfloat16 with binary32 kernels (forward, derivative"
+refused bf16f64 "format bfloat16 with binary64 kernels (forward_binary64"
+refused bf16clash "two bfloat16 implementations are named 'cr_bfloat16': the built-in one and plugin"
+refused b32u16 "format binary32 with 16-bit kernels (forward_u16, derivative_u16"
+run b64size list || fail "b64size: a plugin of the layout before the 16-bit kernels is refused: $(cat "$d/err")"
+run leftout list && grep -qF "  left out by plugin '$plugin': plug_erfc_f64 in binary16: planted reason" "$d/out" ||
+    fail "leftout: list does not say what the plugin left out: $(grep 'left out' "$d/out")"
 for bad in "$d/nonexistent.so" "$0"; do
     "$g" list --plugin "$bad" >/dev/null 2>"$d/err"
     st=$?

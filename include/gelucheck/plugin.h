@@ -30,7 +30,8 @@
  * one it knows, and any description that is malformed: no name or a name outside
  * [A-Za-z][A-Za-z0-9_]{0,47}, a name taken by another implementation of its format, an unknown
  * target, format, CPU feature or ISA, no forward kernel of its format (or a kernel of another
- * format), a contract bound that is NaN or negative.
+ * format), a contract bound that is NaN or negative. A row of a 16-bit format (bfloat16,
+ * binary16) has its kernels in forward_u16 and derivative_u16, appended below.
  *
  * A library that dispatches on the CPU at run time chooses its contract for the path it
  * dispatched to when gelucheck_plugin_v1 is called (peers/dnnl.c), and says which path that
@@ -55,6 +56,10 @@ extern "C" {
 typedef void (*gelucheck_kernel_binary32)(const float *x, float *y, size_t n);
 /* The same on binary64 arrays (the format "binary64"). */
 typedef void (*gelucheck_kernel_binary64)(const double *x, double *y, size_t n);
+/* The same on arrays of 16-bit encodings (the formats "bfloat16" and "binary16": C has no
+ * portable type for either, so a kernel reads and writes their bits; it rounds its results to
+ * the format itself). */
+typedef void (*gelucheck_kernel_u16)(const uint16_t *x, uint16_t *y, size_t n);
 
 /* What an implementation claims; gelucheck's gate holds it to every claim. */
 typedef struct {
@@ -71,7 +76,8 @@ typedef struct {
     uint32_t size;            /* sizeof(gelucheck_impl_v1) as the plugin was compiled */
     const char *name;         /* [A-Za-z][A-Za-z0-9_]{0,47}, unique among all implementations */
     const char *target;       /* "exact", "tanh", "sigmoid", "silu" or "relu" */
-    const char *format;       /* "binary32", or "binary64" (kernels: forward_binary64 below) */
+    const char *format;       /* "binary32", "binary64" (kernels: forward_binary64 below),
+                                 "bfloat16" or "binary16" (kernels: forward_u16 below) */
     const char *cpu_features; /* what the kernels need: "" or a list of avx2, fma, avx512f,
                                  avx512dq, avx512bw, avx512vl, comma-separated */
     gelucheck_kernel_binary32 forward; /* binary32's; NULL for a binary64 row */
@@ -101,10 +107,22 @@ typedef struct {
      * row, not with another binary64 one. Called directly (a crash in one is not named). */
     gelucheck_kernel_binary64 forward_binary64;
     gelucheck_kernel_binary64 derivative_binary64;
+    /* Appended after those (still ABI 1, read only when size covers them): the kernels of a
+     * row whose format is "bfloat16" or "binary16" (forward, derivative and the binary64 pair
+     * then NULL; derivative_u16 NULL: forward only). gelucheck scans such a row over all 65,536
+     * encodings of its format (`accuracy --format bfloat16`), in the format's list of native
+     * implementations: it may share its name with a row of another format (the 16-bit row is
+     * then the one run in its format, not the binary32 one widened), not with another row of
+     * its format. Its contract's ULPs are the format's. */
+    gelucheck_kernel_u16 forward_u16;
+    gelucheck_kernel_u16 derivative_u16;
 } gelucheck_impl_v1;
 
 /* The size of gelucheck_impl_v1 before the fields from `method` on were appended. */
 #define GELUCHECK_IMPL_V1_FIRST_SIZE (offsetof(gelucheck_impl_v1, method))
+/* Its size before the 16-bit kernels were appended (a plugin with binary64 kernels, built
+ * before them). */
+#define GELUCHECK_IMPL_V1_BINARY64_SIZE (offsetof(gelucheck_impl_v1, forward_u16))
 
 typedef struct {
     uint32_t abi;   /* GELUCHECK_PLUGIN_ABI */
@@ -114,6 +132,12 @@ typedef struct {
 
 /* The one symbol a plugin exports. */
 GELUCHECK_PLUGIN_EXPORT const gelucheck_plugin_info_v1 *gelucheck_plugin_v1(void);
+
+/* Optional, looked up after gelucheck_plugin_v1 has been called: one line saying which rows the
+ * plugin left out in this process and why ("dnnl_erf, dnnl_tanh in bfloat16: ..."), shown by
+ * `gelucheck list` under the formats concerned; NULL or "" when none. A plugin without it
+ * loads as before. */
+GELUCHECK_PLUGIN_EXPORT const char *gelucheck_plugin_left_out_v1(void);
 
 #ifdef __cplusplus
 }
