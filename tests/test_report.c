@@ -356,7 +356,7 @@ Test(report, page_inlines_svg_without_external_references)
                         "gelucheck report", "scan", "bench"};
     const char *broken[] = {"tie_b forward: max ULP error 9 > claimed 1"};
     html_report h = {load_fixture(), &meta, {svg, NULL, NULL, NULL}, "a note & more", broken, 1,
-                     NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL};
+                     NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL};
     char *buf;
     size_t size;
     FILE *f = open_memstream(&buf, &size);
@@ -384,7 +384,7 @@ Test(report, page_answers_first_with_picks_choices_and_broken_contracts)
 {
     report_meta meta = {"cpu", "avx2", "gcc", "-O2", "today", "abc", "report", "scan", "bench"};
     const char *broken[] = {"tie_b forward: max ULP error 9 > claimed 1"};
-    html_report h = {load_fixture(), &meta, {NULL}, NULL, broken, 1, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL};
+    html_report h = {load_fixture(), &meta, {NULL}, NULL, broken, 1, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL};
     char *buf;
     size_t size;
     FILE *f = open_memstream(&buf, &size);
@@ -423,7 +423,7 @@ Test(report, page_shows_the_changes_since_a_baseline)
     cr_assert_eq(compare_results(&cs->sets[0], &cs->sets[1], true, &cs->result, err, sizeof err),
                  0);
     cr_expect_eq(cs->result.regressions, 2, "max ULP worse and the contract broken");
-    html_report h = {&cs->sets[1], &meta, {NULL}, NULL, NULL, 0, NULL, cs, "old/run", NULL, NULL, 0, NULL, NULL, NULL};
+    html_report h = {&cs->sets[1], &meta, {NULL}, NULL, NULL, 0, NULL, cs, "old/run", NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL};
     char *buf;
     size_t size;
     FILE *f = open_memstream(&buf, &size);
@@ -440,7 +440,7 @@ Test(report, page_shows_the_changes_since_a_baseline)
     free(buf);
 
     html_report refused = {&cs->sets[1], &meta, {NULL}, NULL, NULL, 0, NULL,
-                           NULL, "old/run", "not the same domain", NULL, 0, NULL, NULL, NULL};
+                           NULL, "old/run", "not the same domain", NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL};
     f = open_memstream(&buf, &size);
     cr_assert_eq(html_report_write(f, &refused), 0);
     fclose(f);
@@ -456,7 +456,7 @@ static char *page_with_moons(moons_experiment *e, moons_summary *sum)
 {
     report_meta meta = {"cpu", "avx2", "gcc", "-O2", "today", "abc", "report", "scan", "bench"};
     html_moons moons = {e, sum, "A tiny run"};
-    html_report h = {load_fixture(), &meta, {NULL}, NULL, NULL, 0, &moons, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL};
+    html_report h = {load_fixture(), &meta, {NULL}, NULL, NULL, 0, &moons, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL};
     char *buf;
     size_t size;
     FILE *f = open_memstream(&buf, &size);
@@ -785,7 +785,7 @@ Test(report, page_has_a_section_per_16_bit_format)
     html_format sec = {s, {NULL}, NULL};
     sec.svg[PLOT_NOT_CR] = "<svg id=\"planted-not-cr\"></svg>";
     sec.svg[PLOT_PARETO] = "<svg id=\"planted-pareto\"></svg>";
-    html_report h = {load_fixture(), &meta, {NULL}, NULL, NULL, 0, NULL, NULL, NULL, NULL, &sec, 1, NULL, NULL, NULL};
+    html_report h = {load_fixture(), &meta, {NULL}, NULL, NULL, 0, NULL, NULL, NULL, NULL, &sec, 1, NULL, NULL, NULL, NULL, NULL, NULL};
     char *buf = page_of(&h);
     char *p, *sec_start = strstr(buf, "<h3 id=\"bfloat16\">bfloat16</h3>");
     cr_assert_not_null(sec_start, "%s", buf);
@@ -831,7 +831,7 @@ Test(report, page_has_a_section_per_16_bit_format)
     cr_expect_not_null(strstr(buf, "Not benchmarked. <code>gelucheck bench --format bfloat16</code>"));
     free(buf);
     free(s);
-    html_report none = {load_fixture(), &meta, {NULL}, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL};
+    html_report none = {load_fixture(), &meta, {NULL}, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL};
     none.formats_note = "Not run in --quick";
     buf = page_of(&none);
     cr_expect_not_null(strstr(buf, "every bfloat16 and binary16 input</h2>\n<p>Not run in --quick</p>"));
@@ -865,7 +865,7 @@ Test(report, page_has_a_binary64_section_that_says_it_is_sampled)
     scan_result_free(r);
     report_meta meta = {"cpu", "avx2", "gcc", "-O2", "today", "abc", "report", "scan", "bench"};
     html_report h = {load_fixture(), &meta, {NULL}, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, 0,
-                     NULL, s, sampled};
+                     NULL, s, sampled, NULL, NULL, NULL};
     char *buf = page_of(&h), *sec = strstr(buf, "<h2 id=\"binary64\">binary64: a sample</h2>");
     cr_assert_not_null(sec, "%.300s", buf);
     char want[128];
