@@ -341,8 +341,6 @@ static int run_accuracy(int argc, char **argv, accuracy_args *ap)
         }
         a.domain.kind = DOMAIN_LIST;
         a.domain.list = ap->cover_list;
-        char what[1024];
-        printf("covering %s\n", fpenv_cover_describe(&c, a.domain.n, what, sizeof what));
     }
     if (a.shard_n) { /* parts are whole blocks: a small domain has empty parts */
         uint64_t blocks = (scan_domain_size(&a.domain) + SCAN_BLOCK - 1) / SCAN_BLOCK;
@@ -354,6 +352,11 @@ static int run_accuracy(int argc, char **argv, accuracy_args *ap)
     }
     a.files.partial = a.partial;
     if (accuracy_files_probe("accuracy", &a.files) != 0) return EXIT_CHECK_FAILED;
+    if (a.cover) { /* what is scanned, once the files are known to be writable */
+        fpenv_cover_config c = fpenv_cover_default(strcmp(a.cover, "quick") == 0);
+        char what[1024];
+        printf("covering %s\n", fpenv_cover_describe(&c, a.domain.n, what, sizeof what));
+    }
     scan_progress_state progress;
     scan_progress_start(&progress);
     struct timespec start = progress.start, end;

@@ -486,9 +486,12 @@ static int run_ftz_daz(const report_args *a, const report_impls *impls, report_s
     int rc = list && r && fpenv_cover_build(&cover, &inputs, &ninputs) == 0 ? 0 : -1;
     size_t n = rc == 0 ? in_process_impls(impls, list, out->left_out, sizeof out->left_out) : 0;
     double t0 = cpu_seconds();
+    scan_progress_state progress;
+    scan_progress_start(&progress);
     scan_config cfg = {.impls = list, .nimpls = n, .grad = true,
                        .domain = {.kind = DOMAIN_LIST, .list = inputs, .n = ninputs},
-                       .threads = (unsigned)a->threads, .shard_n = 1, .fpenv = GELU_FPENV_FTZ_DAZ};
+                       .threads = (unsigned)a->threads, .shard_n = 1, .fpenv = GELU_FPENV_FTZ_DAZ,
+                       .progress = accuracy_progress, .progress_ctx = &progress};
     if (rc == 0 && n == 0) rc = -1, err = "no in-process implementation to scan";
     if (rc == 0 && (rc = scan_run(&cfg, r, &err)) == 0) {
         scan_refine_maxima(r);
