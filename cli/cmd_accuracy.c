@@ -19,11 +19,13 @@
 #include "gelu_cr16.h"
 #include "gelu_f64.h"
 #include "scan_f64.h"
+#include "fpenv_cover.h"
 
 static void print_help(void)
 {
     printf(
-        "usage: gelucheck accuracy [--impl A,B,...] [--range LO:HI | --sample N [--seed S]]\n"
+        "usage: gelucheck accuracy [--impl A,B,...]\n"
+        "                          [--range LO:HI | --sample N [--seed S] | --cover full|quick]\n"
         "                          [--grad] [--csv FILE] [--ranges-csv FILE] [--threads N]\n"
         "                          [--shard K/N --partial FILE] [--checkpoint DIR] [--profile]\n"
         "                          [--format binary32|bfloat16|binary16|binary64]\n"
@@ -35,7 +37,12 @@ static void print_help(void)
         "derivative signs and failed special values.\n\n"
         "Domain (default: all 2^32 binary32 encodings):\n"
         "  --range LO:HI     every float in [LO, HI] (decimal or hex floats)\n"
-        "  --sample N        N encodings drawn uniformly from all 2^32, --seed S (default 1)\n\n"
+        "  --sample N        N encodings drawn uniformly from all 2^32, --seed S (default 1)\n"
+        "  --cover full      the inputs where --fpenv ftz/daz can change a result (the report's\n"
+        "                    ftz,daz section): every input of [-0x1.cp+6, -0x1.2p+3] and of\n"
+        "                    [-0x1p-125, 0x1p-125] and 1,000,000 draws over all encodings\n"
+        "                    (seed 1); 'quick': one input in 61 of those spans (and their ends)\n"
+        "                    and 100,000 draws. Not with --shard, --checkpoint or mpirun\n\n"
         "Options:\n"
         "  --impl A,B,...    implementations (default: every one this CPU can run, except\n"
         "                    threaded benchmark rows such as dnnl_erf_omp)\n"
@@ -105,6 +112,8 @@ typedef struct {
     const char *not_16;        /* an option a 16-bit run refuses, when given */
     gelu_fpenv fpenv;          /* --fpenv, IEEE by default */
     const char *not_64;        /* an option a binary64 run refuses, when given */
+    const char *cover;         /* --cover full|quick, NULL without */
+    uint32_t *cover_list;      /* its inputs (fpenv_cover.h), freed by cmd_accuracy */
 } accuracy_args;
 
 /* A,B,C → implementations; unavailable ones are skipped with a note. */
@@ -183,6 +192,11 @@ static int parse_args(int argc, char **argv, accuracy_args *a)
                                  "binary64", v);
         } else if ((got = option_value("accuracy", argc, argv, &i, "--fpenv", &v))) {
             st = got < 0 ? EXIT_USAGE : parse_fpenv("accuracy", v, &a->fpenv);
+        } else if ((got = option_value("accuracy", argc, argv, &i, "--cover", &v))) {
+            if (got < 0) st = EXIT_USAGE;
+            else if (strcmp(v, "full") != 0 && strcmp(v, "quick") != 0)
+                st = usage_error("accuracy", "bad --cover '%s': full or quick", v);
+            else a->cover = v;
         } else if ((got = option_value("accuracy", argc, argv, &i, "--range", &v))) {
             st = got < 0 ? EXIT_USAGE : parse_range(v, &a->domain);
             a->have_range = true;
@@ -211,7 +225,8 @@ static int parse_args(int argc, char **argv, accuracy_args *a)
             st = got < 0 ? EXIT_USAGE : (a->files.ranges_csv = v, EXIT_OK);
         else st = usage_error("accuracy", "unexpected argument '%s'", arg);
         static const char *const whole_domain[] = {"--range", "--sample", "--seed", "--shard",
-                                                   "--partial", "--checkpoint", "--profile"};
+                                                   "--partial", "--checkpoint", "--profile",
+                                                   "--cover"};
         for (size_t k = 0; k < sizeof whole_domain / sizeof *whole_domain; k++)
             if (strcmp(arg, whole_domain[k]) == 0) {
                 a->not_16 = whole_domain[k];
@@ -241,6 +256,12 @@ static int parse_args(int argc, char **argv, accuracy_args *a)
     for (size_t k = 0; k < a->nimpl_lists && st == EXIT_OK; k++) st = parse_impls(a->impl_lists[k], a);
     if (st != EXIT_OK) return st;
     if (a->have_range && a->have_sample) return usage_error("accuracy", "--range and --sample exclude each other");
+    if (a->cover && (a->have_range || a->have_sample))
+        return usage_error("accuracy", "--cover and --%s exclude each other",
+                           a->have_range ? "range" : "sample");
+    if (a->cover && (a->shard_n || a->checkpoint || ranks_active()))
+        return usage_error("accuracy", "--cover scans in one process: not with %s",
+                           a->shard_n ? "--shard" : a->checkpoint ? "--checkpoint" : "mpirun");
     if (a->have_sample) a->domain.kind = DOMAIN_SAMPLE;
     if (a->checkpoint && !*a->checkpoint)
         return usage_error("accuracy", "--checkpoint needs a directory name");
@@ -296,6 +317,7 @@ int cmd_accuracy(int argc, char **argv)
         return EXIT_CHECK_FAILED;
     }
     int st = run_accuracy(argc, argv, &a);
+    free(a.cover_list);
     free(a.impl_lists);
     free(a.impls);
     return st;
@@ -311,6 +333,15 @@ static int run_accuracy(int argc, char **argv, accuracy_args *ap)
     if (a.format->id == GELU_FORMAT_BINARY64) return run_accuracy64(&a);
     if (a.nimpls == 0) a.nimpls = accuracy_default_impls("accuracy", a.impls);
     if ((st = fpenv_check_impls("accuracy", a.fpenv, a.impls, a.nimpls)) != EXIT_OK) return st;
+    if (a.cover) {
+        fpenv_cover_config c = fpenv_cover_default(strcmp(a.cover, "quick") == 0);
+        if (fpenv_cover_build(&c, &ap->cover_list, &a.domain.n) != 0) {
+            fprintf(stderr, "gelucheck accuracy: out of memory\n");
+            return EXIT_CHECK_FAILED;
+        }
+        a.domain.kind = DOMAIN_LIST;
+        a.domain.list = ap->cover_list;
+    }
     if (a.shard_n) { /* parts are whole blocks: a small domain has empty parts */
         uint64_t blocks = (scan_domain_size(&a.domain) + SCAN_BLOCK - 1) / SCAN_BLOCK;
         if (blocks * a.shard_k / a.shard_n == blocks * (a.shard_k - 1) / a.shard_n)
@@ -321,6 +352,11 @@ static int run_accuracy(int argc, char **argv, accuracy_args *ap)
     }
     a.files.partial = a.partial;
     if (accuracy_files_probe("accuracy", &a.files) != 0) return EXIT_CHECK_FAILED;
+    if (a.cover) { /* what is scanned, once the files are known to be writable */
+        fpenv_cover_config c = fpenv_cover_default(strcmp(a.cover, "quick") == 0);
+        char what[1024];
+        printf("covering %s\n", fpenv_cover_describe(&c, a.domain.n, what, sizeof what));
+    }
     scan_progress_state progress;
     scan_progress_start(&progress);
     struct timespec start = progress.start, end;

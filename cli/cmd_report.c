@@ -30,6 +30,8 @@
 #include "scan_small.h"
 #include "scan_f64.h"
 #include "gelu_f64.h"
+#include "exec_impl.h"
+#include "fpenv_cover.h"
 
 #define DEFAULT_DIR "report"
 enum { QUICK_SAMPLE = 1000000, QUICK_SEED = 1, QUICK_F64_SAMPLE = 20000 };
@@ -52,6 +54,12 @@ static void print_help(void)
         "Then binary64, by sampling only: %d draws (seed 1) and binary64's hard inputs, every\n"
         "binary64 implementation forward and derivative (as 'accuracy --format binary64\n"
         "--grad'): accuracy_binary64.csv and a section of the page that says it is sampled.\n"
+        "Then ftz,daz: the in-process implementations (exec children left out: MXCSR does not\n"
+        "reach their process) with MXCSR's FTZ and DAZ set, forward and derivative, over the\n"
+        "inputs where that can change a result (as 'accuracy --fpenv ftz,daz --cover full\n"
+        "--grad': every input of [-112, -9] and of [-2^-125, 2^-125], and 1,000,000 draws;\n"
+        "--quick: 'cover quick'): accuracy_ftz_daz.csv and a section of the page; the claims\n"
+        "are IEEE's, so this section does not change the exit status.\n"
         "Every file appears at once at the end: an interrupted run leaves\n"
         "the previous report intact.\n\n"
         "  --out DIR     the report directory (created if missing; its parent must exist)\n"
@@ -432,6 +440,87 @@ static int run_formats(const report_args *a, const report_impls *impls, report_s
     return 0;
 }
 
+/* What the ftz,daz section is made of: its results read back, what was covered, the
+ * implementations left out (exec children: "" when none), the scan's CPU seconds. */
+typedef struct {
+    results_set *results;
+    char covered[1024], left_out[512];
+    double cpu_seconds;
+} report_ftz_daz;
+
+static double cpu_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* The report's in-process implementations (exec children are refused under FTZ/DAZ: their
+ * kernels run in another process, which this one's MXCSR does not reach) into list, the names of
+ * those left out into left_out. */
+static size_t in_process_impls(const report_impls *impls, const gelu_impl **list, char *left_out,
+                               size_t size)
+{
+    size_t n = 0, used = 0;
+    left_out[0] = '\0';
+    for (size_t i = 0; i < impls->n; i++)
+        if (!exec_impls_owns(impls->list[i])) list[n++] = impls->list[i];
+        else if (used < size)
+            used += (size_t)snprintf(left_out + used, size - used, "%s%s", used ? ", " : "",
+                                     impls->list[i]->name);
+    return n;
+}
+
+/* The ftz,daz section: the in-process implementations, forward and derivative, with MXCSR's FTZ
+ * and DAZ set, over the inputs where that can change a result (fpenv_cover.h; --quick: a thinned
+ * version), into accuracy_ftz_daz.csv, read back into out as the other sections' files are.
+ * 0, or −1 after a message. */
+static int run_ftz_daz(const report_args *a, const report_impls *impls, report_stage *st,
+                       report_ftz_daz *out)
+{
+    const gelu_impl **list = calloc(impls->n + 1, sizeof *list);
+    scan_result *r = calloc(1, sizeof *r);
+    fpenv_cover_config cover = fpenv_cover_default(a->quick);
+    uint32_t *inputs = NULL;
+    uint64_t ninputs = 0;
+    const char *err = "out of memory";
+    int rc = list && r && fpenv_cover_build(&cover, &inputs, &ninputs) == 0 ? 0 : -1;
+    size_t n = rc == 0 ? in_process_impls(impls, list, out->left_out, sizeof out->left_out) : 0;
+    double t0 = cpu_seconds();
+    scan_progress_state progress;
+    scan_progress_start(&progress);
+    scan_config cfg = {.impls = list, .nimpls = n, .grad = true,
+                       .domain = {.kind = DOMAIN_LIST, .list = inputs, .n = ninputs},
+                       .threads = (unsigned)a->threads, .shard_n = 1, .fpenv = GELU_FPENV_FTZ_DAZ,
+                       .progress = accuracy_progress, .progress_ctx = &progress};
+    if (rc == 0 && n == 0) rc = -1, err = "no in-process implementation to scan";
+    if (rc == 0 && (rc = scan_run(&cfg, r, &err)) == 0) {
+        scan_refine_maxima(r);
+        out->cpu_seconds = cpu_seconds() - t0;
+        fpenv_cover_describe(&cover, r->inputs, out->covered, sizeof out->covered);
+        printf("\nftz,daz: %llu inputs, %zu implementations, forward and derivative, in %.1f s "
+               "of CPU; the table is in index.html\n",
+               (unsigned long long)r->inputs, n, out->cpu_seconds);
+        csv_job job = {r, accuracy_csv_write};
+        if (report_stage_write(st, RESULTS_FTZ_DAZ_FILE, write_csv, &job) != 0) rc = -1, err = NULL;
+    }
+    char acc[2200], why[512];
+    results_set *s = NULL;
+    if (rc == 0 && (!(s = malloc(sizeof *s)) ||
+                    results_load_format(s, report_stage_path(st, RESULTS_FTZ_DAZ_FILE, acc, sizeof acc),
+                                        NULL, GELU_FORMAT_BINARY32, true, why, sizeof why) != 0)) {
+        err = s ? why : "out of memory";
+        rc = -1;
+    }
+    if (rc != 0 && err) fprintf(stderr, "gelucheck report: the ftz,daz scan: %s\n", err);
+    if (rc != 0) free(s);
+    else out->results = s;
+    scan_result_free(r);
+    free(inputs);
+    free(list);
+    return rc;
+}
+
 /* binary64's section (scan_f64.h): every binary64 implementation this CPU runs, forward and
  * derivative, on the default sample (--quick: QUICK_F64_SAMPLE draws), into
  * accuracy_binary64.csv, read back as the other formats' are, into *out, and what was sampled
@@ -538,12 +627,17 @@ static int write_report(const report_args *a, const report_impls *impls, report_
         return -1;
     }
     report_formats_out *formats = calloc(1, sizeof *formats);
+    report_ftz_daz *ftz = calloc(1, sizeof *ftz);
     results_set *f64 = NULL;
     char f64_sampled[160];
-    if (!formats || run_formats(a, impls, st, formats) != 0 ||
-        run_binary64(a, st, &f64, f64_sampled, sizeof f64_sampled) != 0) {
+    if (!formats || !ftz || run_formats(a, impls, st, formats) != 0 ||
+        run_binary64(a, st, &f64, f64_sampled, sizeof f64_sampled) != 0 ||
+        run_ftz_daz(a, impls, st, ftz) != 0) {
         if (formats) report_formats_free(formats);
         free(formats);
+        if (ftz) free(ftz->results);
+        free(ftz);
+        free(f64);
         free(why);
         free(broken);
         for (int k = 0; k < PLOT_COUNT; k++) free(svg[k]);
@@ -551,12 +645,15 @@ static int write_report(const report_args *a, const report_impls *impls, report_
     }
     html_report h = {s,        &meta,       {NULL},     note,
                      broken,   0,           &moons,     baseline,
-                     a->baseline, baseline_note[0] ? baseline_note : NULL, NULL, 0, NULL, NULL, NULL};
+                     a->baseline, baseline_note[0] ? baseline_note : NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL};
     for (int k = 0; k < PLOT_COUNT; k++) h.svg[k] = svg[k];
     h.formats = formats->sections;
     h.nformats = formats->n;
     h.f64 = f64;
     h.f64_sampled = f64_sampled;
+    h.ftz_daz = ftz->results;
+    h.ftz_daz_covered = ftz->covered;
+    h.ftz_daz_left_out = ftz->left_out;
     for (size_t i = 0; i < r->nimpls; i++)
         if (scan_contract_violations(r, i, why + h.nbroken * WHY_SIZE, WHY_SIZE)) {
             broken[h.nbroken] = why + h.nbroken * WHY_SIZE;
@@ -566,6 +663,8 @@ static int write_report(const report_args *a, const report_impls *impls, report_
     report_formats_free(formats);
     free(formats);
     free(f64);
+    free(ftz->results);
+    free(ftz);
     for (int k = 0; k < PLOT_COUNT; k++) free(svg[k]);
     free(why);
     free(broken);
@@ -664,7 +763,7 @@ int cmd_report(int argc, char **argv)
         printf("\nreport written: %s/index.html (with accuracy.csv, ranges.csv, ulp_by_x.csv, "
                "implementations.csv, "
                "bench.csv, moons.csv, manifest.json, accuracy_F.csv, ulp_by_x_F.csv and "
-               "bench_F.csv for F = bfloat16, binary16, accuracy_binary64.csv%s)\n",
+               "bench_F.csv for F = bfloat16, binary16, accuracy_binary64.csv, " RESULTS_FTZ_DAZ_FILE "%s)\n",
                a.out, a.baseline && baseline_status != EXIT_USAGE ? ", compare.csv" : "");
         if (baseline_status == EXIT_USAGE || (baseline_status && st == EXIT_OK))
             st = baseline_status;

@@ -198,6 +198,19 @@ static const summary_column format_columns[] = {
 };
 enum { FORMAT_COLUMNS = sizeof format_columns / sizeof format_columns[0] };
 
+/* The ftz,daz section's summary: binary32's ULPs over the inputs the flags can change */
+static const summary_column ftz_daz_columns[] = {
+    {"max_ulp", REF_OWN, DIR_FORWARD, "max ULP<small>own target</small>", false},
+    {"cr_fraction", REF_OWN, DIR_FORWARD, "CR %<small>own target</small>", false},
+    {"correctly_rounded", REF_OWN, DIR_FORWARD, "not correctly rounded<small>forward, own target</small>", false},
+    {"max_ulp", REF_OWN, DIR_DERIVATIVE, "gradient<small>max ULP, own</small>", false},
+    {"correctly_rounded", REF_OWN, DIR_DERIVATIVE, "not correctly rounded<small>derivative</small>", false},
+    {"mono_violations", REF_OWN, DIR_FORWARD, "mono&#173;tone<small>violations</small>", false},
+    {"specials_failed", REF_OWN, DIR_FORWARD, "specials<small>fwd / grad</small>", false},
+    {"contract", REF_OWN, DIR_FORWARD, "claims<small>held under the flags</small>", true},
+};
+enum { FTZ_DAZ_COLUMNS = sizeof ftz_daz_columns / sizeof ftz_daz_columns[0] };
+
 static void speed_cells(FILE *f, const results_row *r, const char *size)
 {
     const results_speed *sp = size ? results_speed_at(r, size) : NULL;
@@ -852,6 +865,9 @@ static const char files_section[] =
     "(<code>gelucheck bench --format F</code>), with <code>bench.csv</code>'s columns.</li>\n"
     "<li><code>accuracy_binary64.csv</code>: binary64's sampled scan (<code>gelucheck accuracy "
     "--format binary64 --grad</code>), with <code>accuracy.csv</code>'s columns.</li>\n"
+    "<li><code>" RESULTS_FTZ_DAZ_FILE "</code>: the scan with MXCSR's FTZ and DAZ set, over the "
+    "inputs they can change (section ftz,daz), with <code>accuracy.csv</code>'s columns "
+    "(<code>fpenv</code> ftz+daz).</li>\n"
     "</ul>\n";
 
 /* One format's section: its summary table (accuracy read back from accuracy_F.csv, speed from
@@ -923,6 +939,116 @@ static void binary64_section(FILE *f, const html_report *h)
     summary_table(f, h->f64, format_columns, FORMAT_COLUMNS, "summary-binary64");
 }
 
+/* One way an implementation's ftz,daz row is worse than its IEEE row (a maximum above IEEE's,
+ * more failures): "; " between them, the first after ": ". */
+static void ftz_daz_change(FILE *f, int *said, const char *what, const char *ieee, const char *flagged)
+{
+    fputs(*said ? "; " : ": ", f);
+    fprintf(f, "%s ", what);
+    html_text(f, ieee);
+    fputs(" &#8594; ", f);
+    html_text(f, flagged);
+    ++*said;
+}
+
+/* Per implementation of the ftz,daz results, what is worse than in IEEE's table (h->results):
+ * the forward and derivative maxima (own target, with their inputs), the monotonicity
+ * violations, the failed special values, the claims. */
+static void ftz_daz_differences(FILE *f, const html_report *h)
+{
+    const results_set *s = h->ftz_daz;
+    size_t listed = 0;
+    static const char *const dirs[2] = {"forward max ULP", "derivative max ULP"};
+    for (size_t i = 0; i < s->n; i++) {
+        const results_row *z = &s->rows[i], *e = results_find(h->results, z->name);
+        if (!z->scanned || !e || !e->scanned) continue;
+        int said = 0;
+        char a[96], b[96];
+        for (int d = 0; d < 2; d++) {
+            const results_error *ze = &z->own[d], *ee = &e->own[d];
+            if (!ze->present || !ee->present || !(ze->max_ulp > ee->max_ulp)) continue;
+            if (!said++) {
+                fputs(listed++ ? "<li><b>" : "<ul>\n<li><b>", f);
+                html_text(f, z->name);
+                fputs("</b>", f);
+                said = 0;
+            }
+            snprintf(a, sizeof a, "%.3g", ee->max_ulp);
+            snprintf(b, sizeof b, "%.3g at x = %s", ze->max_ulp, ze->max_ulp_x);
+            ftz_daz_change(f, &said, dirs[d], a, b);
+        }
+        for (int d = 0; d < 2; d++)
+            if (z->specials_failed[d] > e->specials_failed[d] && e->specials_failed[d] >= 0) {
+                if (!said) {
+                    fputs(listed++ ? "<li><b>" : "<ul>\n<li><b>", f);
+                    html_text(f, z->name);
+                    fputs("</b>", f);
+                }
+                snprintf(a, sizeof a, "%ld", e->specials_failed[d]);
+                snprintf(b, sizeof b, "%ld", z->specials_failed[d]);
+                ftz_daz_change(f, &said, d ? "failed special values (derivative)"
+                                           : "failed special values (forward)", a, b);
+            }
+        if (z->mono_violations > e->mono_violations && e->mono_violations >= 0) {
+            if (!said) {
+                fputs(listed++ ? "<li><b>" : "<ul>\n<li><b>", f);
+                html_text(f, z->name);
+                fputs("</b>", f);
+            }
+            snprintf(a, sizeof a, "%ld", e->mono_violations);
+            snprintf(b, sizeof b, "%ld", z->mono_violations);
+            ftz_daz_change(f, &said, "monotonicity violations", a, b);
+        }
+        if (strcmp(z->contract, e->contract) != 0 && z->contract[0] && e->contract[0]) {
+            if (!said) {
+                fputs(listed++ ? "<li><b>" : "<ul>\n<li><b>", f);
+                html_text(f, z->name);
+                fputs("</b>", f);
+            }
+            ftz_daz_change(f, &said, "claims", strcmp(e->contract, "pass") ? "broken" : "held",
+                           strcmp(z->contract, "pass") ? "broken" : "held");
+        }
+        if (said) fputs("</li>\n", f);
+    }
+    if (listed) fputs("</ul>\n", f);
+    else fputs("<p>None: no maximum above IEEE's table's, no more failures.</p>\n", f);
+}
+
+/* ftz,daz: the in-process implementations with FTZ and DAZ set, over the inputs where the flags
+ * can change a result; the section says what it covered first. */
+static void ftz_daz_section(FILE *f, const html_report *h)
+{
+    fputs("<h2 id=\"ftz_daz\">ftz,daz (FTZ+DAZ)</h2>\n", f);
+    if (!h->ftz_daz) {
+        fputs("<p>Not run.</p>\n", f);
+        return;
+    }
+    fputs("<p>The kernels run with x86's MXCSR flush-to-zero and denormals-are-zero set, as "
+          "TensorFlow's threads and PyTorch's <code>set_flush_denormal(True)</code> run them, "
+          "against what a correctly rounded GELU returns there (a subnormal input read as its "
+          "signed zero; a subnormal result expected as the zero of its sign). <b>Covered: ", f);
+    html_text(f, h->ftz_daz_covered);
+    fputs("</b>. Elsewhere the flags change no result (measured over every default "
+          "implementation, docs/DESIGN.md), so these inputs' figures are the environment's: a "
+          "maximum here is a maximum over all 2^32 inputs under the flags where it exceeds "
+          "IEEE's table's. ", f);
+    if (h->ftz_daz_left_out && h->ftz_daz_left_out[0]) {
+        fputs("Left out, as exec children: ", f);
+        html_text(f, h->ftz_daz_left_out);
+        fputs(" (their kernels run in another process, which this one's MXCSR does not reach). ",
+              f);
+    } else
+        fputs("Exec children (the frameworks' rows) would be left out: their kernels run in "
+              "another process, which this one's MXCSR does not reach; none was in this run. ", f);
+    fputs("The claims are IEEE's: the last column says whether they would also hold over these "
+          "inputs under the flags; they are not judged here (the exit status is IEEE's "
+          "verdict). Not benchmarked. The file: <code>" RESULTS_FTZ_DAZ_FILE "</code> (columns of "
+          "<code>accuracy.csv</code>, <code>fpenv</code> ftz+daz).</p>\n", f);
+    summary_table(f, h->ftz_daz, ftz_daz_columns, FTZ_DAZ_COLUMNS, "summary-ftz_daz");
+    fputs("<h3>What differs from IEEE's table</h3>\n", f);
+    ftz_daz_differences(f, h);
+}
+
 int html_report_write(FILE *f, const html_report *h)
 {
     fprintf(f,
@@ -939,6 +1065,7 @@ int html_report_write(FILE *f, const html_report *h)
     moons_section(f, h->moons);
     formats16_section(f, h);
     binary64_section(f, h);
+    ftz_daz_section(f, h);
     fputs(how_to_read, f);
     run_details(f, h->meta, h->results);
     fputs(files_section, f);

@@ -63,6 +63,11 @@ typedef struct {
      * ("400,141 inputs: ..."); NULL: the section says it was not run. */
     const results_set *f64;
     const char *f64_sampled;
+    /* The ftz,daz section: its results read back (accuracy_ftz_daz.csv), what the scan covered
+     * (fpenv_cover_describe) and the implementations left out (exec children, "" for none);
+     * NULL results: the section says it was not run. Compared with `results`, IEEE's. */
+    const results_set *ftz_daz;
+    const char *ftz_daz_covered, *ftz_daz_left_out;
 } html_report;
 
 /* Writes the page; 0, or −1 when the stream fails. */

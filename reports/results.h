@@ -92,6 +92,8 @@ int results_load(results_set *s, const char *accuracy_path, const char *bench_pa
 /* A report directory's file of format f's results: "STEM.csv" for binary32, "STEM_F.csv" for
  * another format (accuracy_bfloat16.csv, bench_binary16.csv, ulp_by_x_bfloat16.csv), into buf. */
 const char *results_file_name(char *buf, size_t size, const char *stem, gelu_format_id f);
+/* A report directory's ftz,daz scan (binary32, fpenv ftz+daz: the report's section "ftz,daz"). */
+#define RESULTS_FTZ_DAZ_FILE "accuracy_ftz_daz.csv"
 
 /* The row's speed at a size label, NULL when not measured there. */
 const results_speed *results_speed_at(const results_row *r, const char *size);

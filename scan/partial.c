@@ -149,6 +149,9 @@ void partial_domain_text(const scan_domain *d, char *buf, size_t size)
     case DOMAIN_SAMPLE:
         snprintf(buf, size, "sample %llu %llu", (unsigned long long)d->n, (unsigned long long)d->seed);
         break;
+    case DOMAIN_LIST: /* never written (scan.h): named for messages only, and refused on reading */
+        snprintf(buf, size, "list %llu", (unsigned long long)d->n);
+        break;
     }
 }
 

@@ -41,6 +41,7 @@ typedef struct {
     uint64_t size;
     int64_t first_ordinal; /* DOMAIN_RANGE */
     uint32_t *sample;      /* DOMAIN_SAMPLE: distinct encodings, ascending */
+    const uint32_t *list;  /* DOMAIN_SAMPLE: sample; DOMAIN_LIST: the caller's */
 } domain_view;
 
 /* The format the engine scans: its inputs, outputs and reference values are binary32 (the
@@ -55,6 +56,11 @@ static int domain_open(const scan_domain *d, domain_view *v)
     v->d = *d;
     switch (d->kind) {
     case DOMAIN_ALL: v->size = gelu_format_encodings(gelu_format_of(SCAN_FORMAT)); return 0;
+    case DOMAIN_LIST:
+        if (d->n == 0 || !d->list) return -1;
+        v->list = d->list; /* borrowed: v->sample stays NULL, so nothing is freed */
+        v->size = d->n;
+        return 0;
     case DOMAIN_RANGE:
         v->first_ordinal = ordinal(d->lo);
         v->size = (uint64_t)(ordinal(d->hi) - v->first_ordinal + 1);
@@ -72,6 +78,7 @@ static int domain_open(const scan_domain *d, domain_view *v)
             v->sample = malloc(cached_size * sizeof *v->sample);
             if (v->sample) memcpy(v->sample, cached, cached_size * sizeof *v->sample);
             v->size = cached_size;
+            v->list = v->sample;
             pthread_mutex_unlock(&cache_lock);
             return v->sample ? 0 : -1;
         }
@@ -91,6 +98,7 @@ static int domain_open(const scan_domain *d, domain_view *v)
         for (uint64_t i = 0; i < d->n; i++)
             if (k == 0 || v->sample[i] != v->sample[k - 1]) v->sample[k++] = v->sample[i];
         v->size = k;
+        v->list = v->sample;
         uint32_t *copy = malloc(k * sizeof *copy);
         if (copy) {
             memcpy(copy, v->sample, k * sizeof *copy);
@@ -113,7 +121,7 @@ static float domain_input(const domain_view *v, uint64_t i)
     switch (v->d.kind) {
     case DOMAIN_ALL: return float_from_bits((uint32_t)i);
     case DOMAIN_RANGE: return from_ordinal(v->first_ordinal + (int64_t)i);
-    default: return float_from_bits(v->sample[i]);
+    default: return float_from_bits(v->list[i]);
     }
 }
 
@@ -1903,7 +1911,8 @@ static bool same_domain(const scan_domain *a, const scan_domain *b)
     return a->kind == b->kind &&
            (a->kind != DOMAIN_RANGE ||
             (float_bits(a->lo) == float_bits(b->lo) && float_bits(a->hi) == float_bits(b->hi))) &&
-           (a->kind != DOMAIN_SAMPLE || (a->n == b->n && a->seed == b->seed));
+           (a->kind != DOMAIN_SAMPLE || (a->n == b->n && a->seed == b->seed)) &&
+           (a->kind != DOMAIN_LIST || (a->n == b->n && a->list == b->list));
 }
 
 int scan_result_merge(scan_result *dst, const scan_result *src, const char **error)

@@ -25,13 +25,18 @@
  * asks for batches, gelu_impl.batch_inputs: 2^20 inputs, 4 MiB a buffer). */
 enum { SCAN_BLOCK = 4096, CONSISTENCY_POINTS = 2048, SCAN_GROUP_MAX = 256 };
 
-typedef enum { DOMAIN_ALL, DOMAIN_RANGE, DOMAIN_SAMPLE } domain_kind;
+typedef enum { DOMAIN_ALL, DOMAIN_RANGE, DOMAIN_SAMPLE, DOMAIN_LIST } domain_kind;
 
 typedef struct {
     domain_kind kind;
     float lo, hi;  /* DOMAIN_RANGE: inclusive, lo ≤ hi */
     uint64_t n;    /* DOMAIN_SAMPLE: requested count (distinct encodings are kept) */
     uint64_t seed; /* DOMAIN_SAMPLE */
+    /* DOMAIN_LIST: n distinct encodings, ascending as encodings (the order DOMAIN_SAMPLE scans
+     * in), the caller's, alive until the run and every reader of its result are done (a union
+     * of ranges and a sample: scan/fpenv_cover.h). In-process runs only: no partial file or
+     * checkpoint can name it. */
+    const uint32_t *list;
 } scan_domain;
 
 typedef struct {

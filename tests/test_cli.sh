@@ -37,6 +37,10 @@ expect_usage_error "'1.2.3'" eval --impl erfc_f64 1.2.3
 expect_usage_error "'1e39'" eval --impl erfc_f64 1e39
 expect_usage_error "'1e-60'" eval --impl erfc_f64 1e-60
 expect_usage_error "--impl" eval --impl
+expect_usage_error "bad --cover 'most': full or quick" accuracy --cover most
+expect_usage_error "--cover and --range exclude each other" accuracy --cover quick --range 0:1
+expect_usage_error "--cover scans in one process: not with --shard" accuracy --cover quick --shard 1/2
+expect_usage_error "does not apply" accuracy --format binary16 --cover quick
 expect_usage_error "missing --impl" eval 1
 expect_usage_error "no inputs" eval --impl erfc_f64
 expect_usage_error "'--bogus'" eval --impl erfc_f64 --bogus 1
@@ -430,6 +434,14 @@ grep -q "^erfc_libm,binary64,exact,own,derivative," "$rep/accuracy_binary64.csv"
 grep -q '<h2 id="binary64">binary64: a sample</h2>' "$rep/index.html" &&
     grep -q '<p><b>Sampled, not exhaustive: [0-9]* inputs (20000 draws, seed 1' "$rep/index.html" ||
     { echo "FAIL: index.html lacks binary64's sampled section"; fails=$((fails + 1)); }
+# The ftz,daz section: its file (the scanned implementations, forward and derivative, fpenv
+# ftz+daz in every row) and the page's section saying what it covered
+[ "$(grep -c ',binary32,[a-z]*,own,forward,.*,ftz+daz,' "$rep/accuracy_ftz_daz.csv")" -eq "$scanned" ] &&
+    grep -q '^cr,binary32,exact,own,derivative,' "$rep/accuracy_ftz_daz.csv" ||
+    { echo "FAIL: accuracy_ftz_daz.csv: $(head -3 "$rep/accuracy_ftz_daz.csv")"; fails=$((fails + 1)); }
+grep -q '<h2 id="ftz_daz">ftz,daz (FTZ+DAZ)</h2>' "$rep/index.html" &&
+    grep -q '<b>Covered: one input in 61 (and the ends) of \[-0x1.cp+6, -0x1.2p+3\]' "$rep/index.html" ||
+    { echo "FAIL: index.html lacks the ftz,daz section"; fails=$((fails + 1)); }
 # The widened bfloat16 conversions: AVX-512 BF16's around the AVX-512 builds where the CPU has
 # it (list says which path), the portable ones with GELUCHECK_NO_BF16=1: the same scan of every
 # input of those builds, forward and derivative, byte for byte (bites: without the fix-up of

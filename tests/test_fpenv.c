@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "accuracy_csv.h"
+#include "fpenv_cover.h"
 #include "gelu_fpenv.h"
 #include "partial.h"
 #include "reference.h"
@@ -264,4 +265,115 @@ Test(fpenv, parts_of_other_environments_do_not_merge, .timeout = 240)
     cr_expect(error && strstr(error, "ftz+daz") && strstr(error, "ieee"), "%s", error ? error : "");
     scan_result_free(a);
     scan_result_free(b);
+}
+
+/* ---- the report's ftz,daz section covers every input where the reference changes
+ * (fpenv_cover.h). The boundaries come from MPFR (ref_round), bisected on encodings, not from
+ * the cover's own table: per target and direction, in the negative tail the first input whose
+ * correctly rounded value is subnormal (where FTZ first flushes) and the last that is not 0 (past
+ * it both environments expect 0); at tiny |x| the largest input of each sign whose forward value
+ * is subnormal. */
+
+/* Whether x lies in one of the cover's spans (binary32 order: −0 before +0). */
+static bool in_cover(float x)
+{
+    for (size_t i = 0; i < fpenv_cover_span_count(); i++) {
+        const fpenv_cover_span *s = fpenv_cover_span_at(i);
+        bool after_lo = x > s->lo || (x == s->lo && (!signbit(x) || signbit(s->lo)));
+        bool before_hi = x < s->hi || (x == s->hi && (signbit(x) || !signbit(s->hi)));
+        if (after_lo && before_hi) return true;
+    }
+    return false;
+}
+
+static bool cr_subnormal_or_zero(gelu_target t, bool grad, float x)
+{
+    return fabsf(ref_round(t, grad, x)) < 0x1p-126f;
+}
+
+static bool cr_zero(gelu_target t, bool grad, float x) { return ref_round(t, grad, x) == 0.0f; }
+
+static bool cr_normal(gelu_target t, bool grad, float x) { return !cr_subnormal_or_zero(t, grad, x); }
+
+/* Encodings a < b of one sign, pred false at a and true at b (and monotone between): the first
+ * encoding where it holds. */
+static uint32_t first_true(uint32_t a, uint32_t b, bool (*pred)(gelu_target, bool, float),
+                           gelu_target t, bool grad)
+{
+    while (b - a > 1) {
+        uint32_t m = a + (b - a) / 2;
+        if (pred(t, grad, float_from_bits(m))) b = m;
+        else a = m;
+    }
+    return b;
+}
+
+Test(fpenv, the_report_covers_where_the_reference_changes, .timeout = 240)
+{
+    uint32_t tail_start = float_bits(-9.0f), tail_end = float_bits(-200.0f);
+    int checked = 0;
+    for (int t = 0; t < GELU_TARGET_COUNT; t++)
+        for (int g = 0; g < 2; g++) {
+            if (cr_subnormal_or_zero((gelu_target)t, g, -9.0f)) continue; /* ReLU's 0 from −0 on */
+            cr_assert(cr_zero((gelu_target)t, g, -200.0f), "%s: not 0 at −200", gelu_target_name((gelu_target)t));
+            float first = float_from_bits(first_true(tail_start, tail_end, cr_subnormal_or_zero, (gelu_target)t, g));
+            float zero = float_from_bits(first_true(tail_start, tail_end, cr_zero, (gelu_target)t, g));
+            float last = float_from_bits(float_bits(zero) - 1); /* the last nonzero */
+            cr_expect(in_cover(first), "%s %s: the first subnormal value's input %a is not covered",
+                      gelu_target_name((gelu_target)t), g ? "derivative" : "forward", (double)first);
+            cr_expect(in_cover(last), "%s %s: the last nonzero value's input %a is not covered",
+                      gelu_target_name((gelu_target)t), g ? "derivative" : "forward", (double)last);
+            checked++;
+            if (g) continue;
+            for (int k = 0; k < 2; k++) {
+                uint32_t sign = k ? 0x80000000u : 0;
+                /* at tiny |x| the forward ≈ x/2 (0 for ReLU's negative side: nothing to flush) */
+                uint32_t big = sign | float_bits(0x1p-120f);
+                if (cr_subnormal_or_zero((gelu_target)t, false, float_from_bits(big))) continue;
+                float largest = float_from_bits(first_true(sign | 1u, big, cr_normal, (gelu_target)t, false) - 1);
+                cr_expect(in_cover(largest), "%s: the largest-magnitude input with a subnormal value, %a, is not covered",
+                          gelu_target_name((gelu_target)t), (double)largest);
+            }
+        }
+    cr_expect_geq(checked, 6, "the GELU targets' tails were checked");
+}
+
+/* The scanned list holds each span's ends and the inputs just inside them, the quick one too,
+ * ascending and distinct as a DOMAIN_LIST must be, with the count it describes. */
+static bool listed(const uint32_t *list, uint64_t n, float x)
+{
+    uint32_t b = float_bits(x);
+    uint64_t lo = 0, hi = n;
+    while (lo < hi) {
+        uint64_t m = lo + (hi - lo) / 2;
+        if (list[m] < b) lo = m + 1;
+        else hi = m;
+    }
+    return lo < n && list[lo] == b;
+}
+
+Test(fpenv, the_cover_lists_each_span_from_end_to_end, .timeout = 240)
+{
+    for (int quick = 1; quick >= 0; quick--) {
+        fpenv_cover_config c = fpenv_cover_default(quick);
+        uint32_t *list;
+        uint64_t n, spans = 0;
+        cr_assert_eq(fpenv_cover_build(&c, &list, &n), 0);
+        for (uint64_t i = 1; i < n; i++)
+            if (list[i] <= list[i - 1]) cr_assert_fail("not ascending at %llu", (unsigned long long)i);
+        for (size_t i = 0; i < fpenv_cover_span_count(); i++) {
+            const fpenv_cover_span *s = fpenv_cover_span_at(i);
+            spans += fpenv_cover_span_inputs(&c, i);
+            cr_expect(listed(list, n, s->lo) && listed(list, n, s->hi), "span %zu's ends", i);
+            if (quick) continue;
+            float in_lo = nextafterf(s->lo, s->hi), in_hi = nextafterf(s->hi, s->lo);
+            cr_expect(listed(list, n, in_lo) && listed(list, n, in_hi),
+                      "just inside span %zu: %a and %a", i, (double)in_lo, (double)in_hi);
+        }
+        cr_expect(n > spans && n <= spans + c.sample, "%llu inputs: the spans' %llu and the draws",
+                  (unsigned long long)n, (unsigned long long)spans);
+        char what[1024];
+        cr_expect(strstr(fpenv_cover_describe(&c, n, what, sizeof what), "distinct inputs in all"), "%s", what);
+        free(list);
+    }
 }

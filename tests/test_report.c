@@ -26,6 +26,8 @@
 #include "scan_small.h"
 #include "scan_f64.h"
 #include "gelu_f64.h"
+#include "fpenv_cover.h"
+#include "gelu_fpenv.h"
 
 /* ---- the report directory */
 
@@ -356,7 +358,7 @@ Test(report, page_inlines_svg_without_external_references)
                         "gelucheck report", "scan", "bench"};
     const char *broken[] = {"tie_b forward: max ULP error 9 > claimed 1"};
     html_report h = {load_fixture(), &meta, {svg, NULL, NULL, NULL}, "a note & more", broken, 1,
-                     NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL};
+                     NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL};
     char *buf;
     size_t size;
     FILE *f = open_memstream(&buf, &size);
@@ -384,7 +386,7 @@ Test(report, page_answers_first_with_picks_choices_and_broken_contracts)
 {
     report_meta meta = {"cpu", "avx2", "gcc", "-O2", "today", "abc", "report", "scan", "bench"};
     const char *broken[] = {"tie_b forward: max ULP error 9 > claimed 1"};
-    html_report h = {load_fixture(), &meta, {NULL}, NULL, broken, 1, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL};
+    html_report h = {load_fixture(), &meta, {NULL}, NULL, broken, 1, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL};
     char *buf;
     size_t size;
     FILE *f = open_memstream(&buf, &size);
@@ -423,7 +425,7 @@ Test(report, page_shows_the_changes_since_a_baseline)
     cr_assert_eq(compare_results(&cs->sets[0], &cs->sets[1], true, &cs->result, err, sizeof err),
                  0);
     cr_expect_eq(cs->result.regressions, 2, "max ULP worse and the contract broken");
-    html_report h = {&cs->sets[1], &meta, {NULL}, NULL, NULL, 0, NULL, cs, "old/run", NULL, NULL, 0, NULL, NULL, NULL};
+    html_report h = {&cs->sets[1], &meta, {NULL}, NULL, NULL, 0, NULL, cs, "old/run", NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL};
     char *buf;
     size_t size;
     FILE *f = open_memstream(&buf, &size);
@@ -440,7 +442,7 @@ Test(report, page_shows_the_changes_since_a_baseline)
     free(buf);
 
     html_report refused = {&cs->sets[1], &meta, {NULL}, NULL, NULL, 0, NULL,
-                           NULL, "old/run", "not the same domain", NULL, 0, NULL, NULL, NULL};
+                           NULL, "old/run", "not the same domain", NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL};
     f = open_memstream(&buf, &size);
     cr_assert_eq(html_report_write(f, &refused), 0);
     fclose(f);
@@ -456,7 +458,7 @@ static char *page_with_moons(moons_experiment *e, moons_summary *sum)
 {
     report_meta meta = {"cpu", "avx2", "gcc", "-O2", "today", "abc", "report", "scan", "bench"};
     html_moons moons = {e, sum, "A tiny run"};
-    html_report h = {load_fixture(), &meta, {NULL}, NULL, NULL, 0, &moons, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL};
+    html_report h = {load_fixture(), &meta, {NULL}, NULL, NULL, 0, &moons, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL};
     char *buf;
     size_t size;
     FILE *f = open_memstream(&buf, &size);
@@ -785,7 +787,7 @@ Test(report, page_has_a_section_per_16_bit_format)
     html_format sec = {s, {NULL}, NULL};
     sec.svg[PLOT_NOT_CR] = "<svg id=\"planted-not-cr\"></svg>";
     sec.svg[PLOT_PARETO] = "<svg id=\"planted-pareto\"></svg>";
-    html_report h = {load_fixture(), &meta, {NULL}, NULL, NULL, 0, NULL, NULL, NULL, NULL, &sec, 1, NULL, NULL, NULL};
+    html_report h = {load_fixture(), &meta, {NULL}, NULL, NULL, 0, NULL, NULL, NULL, NULL, &sec, 1, NULL, NULL, NULL, NULL, NULL, NULL};
     char *buf = page_of(&h);
     char *p, *sec_start = strstr(buf, "<h3 id=\"bfloat16\">bfloat16</h3>");
     cr_assert_not_null(sec_start, "%s", buf);
@@ -831,7 +833,7 @@ Test(report, page_has_a_section_per_16_bit_format)
     cr_expect_not_null(strstr(buf, "Not benchmarked. <code>gelucheck bench --format bfloat16</code>"));
     free(buf);
     free(s);
-    html_report none = {load_fixture(), &meta, {NULL}, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL};
+    html_report none = {load_fixture(), &meta, {NULL}, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL};
     none.formats_note = "Not run in --quick";
     buf = page_of(&none);
     cr_expect_not_null(strstr(buf, "every bfloat16 and binary16 input</h2>\n<p>Not run in --quick</p>"));
@@ -865,7 +867,7 @@ Test(report, page_has_a_binary64_section_that_says_it_is_sampled)
     scan_result_free(r);
     report_meta meta = {"cpu", "avx2", "gcc", "-O2", "today", "abc", "report", "scan", "bench"};
     html_report h = {load_fixture(), &meta, {NULL}, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, 0,
-                     NULL, s, sampled};
+                     NULL, s, sampled, NULL, NULL, NULL};
     char *buf = page_of(&h), *sec = strstr(buf, "<h2 id=\"binary64\">binary64: a sample</h2>");
     cr_assert_not_null(sec, "%.300s", buf);
     char want[128];
@@ -882,4 +884,108 @@ Test(report, page_has_a_binary64_section_that_says_it_is_sampled)
     buf = page_of(&h);
     cr_expect_not_null(strstr(buf, "<h2 id=\"binary64\">binary64: a sample</h2>\n<p>Not run.</p>"));
     free(buf);
+}
+
+/* ---- the ftz,daz section */
+
+/* cr, but under FTZ at one input of the negative tail, where the correctly rounded GELU is a
+ * negative subnormal and FTZ expects −0, it "flushes" to −2^-126 instead: 2^23 ULP there. */
+static float ftz_planted_x;
+
+static void cr_forward_flushing_wrongly(const float *x, float *y, size_t n)
+{
+    gelu_impl_find("cr")->forward(x, y, n);
+    if (gelu_fpenv_current() & GELU_FPENV_FTZ)
+        for (size_t i = 0; i < n; i++)
+            if (float_bits(x[i]) == float_bits(ftz_planted_x)) y[i] = -0x1p-126f;
+}
+
+/* A scan of impls over domain d in environment e, its accuracy CSV read back (not known_only:
+ * the planted row is not the registry's). */
+static results_set *scan_read_back(const gelu_impl **impls, size_t n, scan_domain d, gelu_fpenv e)
+{
+    scan_config cfg = {.impls = impls, .nimpls = n, .domain = d, .threads = 2, .shard_n = 1,
+                       .fpenv = e};
+    scan_result *r = calloc(1, sizeof *r);
+    const char *err = NULL;
+    cr_assert(r && scan_run(&cfg, r, &err) == 0, "%s", err ? err : "");
+    char path[] = "/tmp/gelucheck_ftz_XXXXXX", msg[512];
+    int fd = mkstemp(path);
+    cr_assert(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    accuracy_csv_write(r, f);
+    fclose(f);
+    results_set *s = malloc(sizeof *s);
+    cr_assert_eq(results_load_format(s, path, NULL, GELU_FORMAT_BINARY32, false, msg, sizeof msg),
+                 0, "%s", msg);
+    unlink(path);
+    scan_result_free(r);
+    return s;
+}
+
+/* The section reads accuracy_ftz_daz.csv back: it says what it covered and what was left out,
+ * has a row per implementation, and the planted wrong flush shows at its input, in the table
+ * and in what differs from IEEE's table (IEEE's scan of the same kernels, where it is cr). */
+Test(report, page_has_an_ftz_daz_section_that_finds_a_wrong_flush, .timeout = 240)
+{
+    if (!gelu_fpenv_supported(GELU_FPENV_FTZ_DAZ)) {
+        cr_log_info("no MXCSR (not x86-64): the ftz,daz section is not tested");
+        cr_skip_test();
+    }
+    fpenv_cover_config c = fpenv_cover_default(1);
+    uint32_t *list;
+    uint64_t n;
+    cr_assert_eq(fpenv_cover_build(&c, &list, &n), 0);
+    /* the quick list's input nearest below −13.5 (GELU ≈ −1.6·10^-41 there: subnormal) */
+    for (uint64_t i = 0; i < n; i++)
+        if (list[i] >= float_bits(-13.5f) && list[i] < 0xff800000u) {
+            ftz_planted_x = float_from_bits(list[i]);
+            break;
+        }
+    cr_assert(ftz_planted_x < -13.5f && ftz_planted_x > -13.6f, "%a", (double)ftz_planted_x);
+    gelu_impl planted = *gelu_impl_find("cr");
+    planted.name = "cr_flushing_wrongly";
+    planted.forward = cr_forward_flushing_wrongly;
+    const gelu_impl *impls[] = {&planted, gelu_impl_find("cr")};
+    results_set *flagged = scan_read_back(impls, 2, (scan_domain){.kind = DOMAIN_LIST, .list = list, .n = n},
+                                          GELU_FPENV_FTZ_DAZ);
+    results_set *ieee = scan_read_back(impls, 2,
+                                       (scan_domain){.kind = DOMAIN_RANGE, .lo = -13.6f, .hi = -13.5f},
+                                       GELU_FPENV_IEEE);
+    free(list);
+    report_meta meta = {"cpu", "avx2", "gcc", "-O2", "today", "abc", "report", "scan", "bench"};
+    html_report h = {ieee, &meta, {NULL}, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, 0, NULL,
+                     NULL, NULL, flagged, "COVERED-TEXT", ""};
+    char *buf = page_of(&h), *sec = strstr(buf, "<h2 id=\"ftz_daz\">ftz,daz (FTZ+DAZ)</h2>\n");
+    cr_assert_not_null(sec, "%.300s", buf);
+    cr_expect_not_null(strstr(sec, "<b>Covered: COVERED-TEXT</b>"));
+    cr_expect_not_null(strstr(sec, "none was in this run"), "exec children named as left out");
+    cr_expect_not_null(strstr(sec, "they are not judged here"));
+    char *table = strstr(sec, "id=\"summary-ftz_daz\""), *row = strstr(sec, "<b>cr_flushing_wrongly</b>");
+    cr_assert(table && row, "%.3000s", sec);
+    char x[64];
+    snprintf(x, sizeof x, "%a", (double)ftz_planted_x);
+    char *end = strstr(row, "</tr>");
+    cr_assert_not_null(end);
+    *end = '\0';
+    cr_expect_not_null(strstr(row, x), "the row names the input %s: %.2000s", x, row);
+    cr_expect_not_null(strstr(row, "8.39e+06") ? row : strstr(row, "8.389e+06"), "2^23 ULP: %.2000s", row);
+    *end = '<';
+    char *diff = strstr(sec, "<h3>What differs from IEEE's table</h3>");
+    cr_assert_not_null(diff);
+    char want[160];
+    snprintf(want, sizeof want, "<li><b>cr_flushing_wrongly</b>: forward max ULP 0.5 &#8594; 8.39e+06 at x = %s", x);
+    cr_expect_not_null(strstr(diff, want), "want %s in %.1000s", want, diff);
+    cr_expect_null(strstr(diff, "<b>cr</b>"), "cr, correct under the flags, is not listed: %.1000s", diff);
+    free(buf);
+    h.ftz_daz_left_out = "torch_gelu, tf_gelu";
+    buf = page_of(&h);
+    cr_expect_not_null(strstr(buf, "Left out, as exec children: torch_gelu, tf_gelu ("));
+    free(buf);
+    h.ftz_daz = NULL;
+    buf = page_of(&h);
+    cr_expect_not_null(strstr(buf, "<h2 id=\"ftz_daz\">ftz,daz (FTZ+DAZ)</h2>\n<p>Not run.</p>"));
+    free(buf);
+    free(flagged);
+    free(ieee);
 }
