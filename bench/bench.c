@@ -262,10 +262,27 @@ unsigned bench_bytes_per_element(gelu_format_id f)
     return 2 * gelu_format_of(f)->storage_bits / 8;
 }
 
-size_t bench_named_size_elements(size_t n32, gelu_format_id f)
+static const struct {
+    const char *label;
+    size_t n32; /* elements of binary32 */
+} named_sizes[] = {
+    {"l1", 1024},
+    {"l2", 131072},
+    {"dram", (size_t)64 << 20},
+};
+
+const char *bench_named_size(size_t i)
+{
+    return i < sizeof named_sizes / sizeof named_sizes[0] ? named_sizes[i].label : NULL;
+}
+
+size_t bench_named_size_elements(const char *label, gelu_format_id f)
 {
     unsigned bits = gelu_format_of(f)->storage_bits;
-    return bits <= 32 ? n32 : n32 / (bits / 32);
+    for (size_t i = 0; i < sizeof named_sizes / sizeof named_sizes[0]; i++)
+        if (strcmp(label, named_sizes[i].label) == 0)
+            return bits <= 32 ? named_sizes[i].n32 : named_sizes[i].n32 / (bits / 32);
+    return 0;
 }
 
 

@@ -65,11 +65,15 @@ enum { BENCH_BYTES_PER_ELEMENT = 8 };
  * 16 binary64). */
 unsigned bench_bytes_per_element(gelu_format_id f);
 
-/* The elements of a named size (l1, l2, dram: `n32` elements of binary32) in format f: n32 for
- * binary32 and the narrower 16-bit formats (their arrays only get smaller, and stay where the
- * name says), for a wider format as many as fill the same bytes (binary64: n32 / 2, so that
- * l2's 512 KiB of input stay 512 KiB and sit in L2). */
-size_t bench_named_size_elements(size_t n32, gelu_format_id f);
+/* The named sizes, one list: l1 (1024 binary32 elements, 4 KiB of input: sits in L1), l2
+ * (131072, 512 KiB: sits in L2), dram (64 Mi, 256 MiB: streams from DRAM), in this order.
+ * bench_named_size gives label i (NULL past the last); bench_named_size_elements the elements
+ * of `label` in format f, 0 when it is not a named size: binary32's count for binary32 and the
+ * narrower 16-bit formats (their arrays only get smaller, and stay where the name says), for a
+ * wider format as many as fill the same bytes (binary64: half, so that l2's 512 KiB of input
+ * stay 512 KiB and sit in L2). */
+const char *bench_named_size(size_t i);
+size_t bench_named_size_elements(const char *label, gelu_format_id f);
 
 /* Measures `baseline` and then impls[0..count) as described above; results[0] is the baseline,
  * results[1 + i] is impls[i]. Every implementation must be available on this CPU. Returns 0, or

@@ -27,15 +27,6 @@ typedef struct {
     size_t n;
 } bench_size;
 
-static const struct {
-    const char *label;
-    size_t n;
-    const char *what;
-} named_sizes[] = {
-    {"l1", 1024, "4 KiB of input: sits in L1"},
-    {"l2", 131072, "512 KiB: sits in L2"},
-    {"dram", (size_t)64 << 20, "256 MiB: streams from DRAM"},
-};
 
 typedef struct {
     const gelu_impl **impls; /* measured after the baseline */
@@ -134,18 +125,15 @@ static int add_impl(bench_options *o, const char *name)
 
 static int add_size(bench_options *o, const char *tok)
 {
-    bench_size s = {.n = 0};
-    for (size_t i = 0; i < sizeof named_sizes / sizeof named_sizes[0]; i++)
-        if (strcmp(tok, named_sizes[i].label) == 0) s.n = named_sizes[i].n;
+    /* a named size's elements depend on --format, set once every option is read */
+    bench_size s = {.n = bench_named_size_elements(tok, GELU_FORMAT_BINARY32)};
+    bool named = s.n != 0;
     uint64_t n;
     if (s.n == 0 && parse_u64(tok, 1, MAX_ELEMENTS, &n)) s.n = (size_t)n;
     if (s.n == 0)
         return usage_error("bench", "bad --size '%s': l1, l2, dram or a number of elements from "
                            "1 to %zu", tok, MAX_ELEMENTS);
     if (o->nsizes == MAX_SIZES) return usage_error("bench", "more than %d sizes", MAX_SIZES);
-    bool named = false;
-    for (size_t i = 0; i < sizeof named_sizes / sizeof named_sizes[0]; i++)
-        named |= strcmp(tok, named_sizes[i].label) == 0;
     if (named) snprintf(s.label, sizeof s.label, "%s", tok);
     else snprintf(s.label, sizeof s.label, "%zu", s.n); /* "0…016" → "16": at most 10 digits */
     o->sizes[o->nsizes++] = s;
@@ -205,16 +193,16 @@ static int parse_valued(bench_options *o, int argc, char **argv, int *i, int *st
 /* Defaults for what the arguments left unset. */
 static void complete_options(bench_options *o, const gelu_impl *baseline)
 {
+    const char *label;
     if (o->nsizes == 0)
-        for (size_t i = 0; i < sizeof named_sizes / sizeof named_sizes[0]; i++) {
-            if (o->quick && strcmp(named_sizes[i].label, "dram") == 0) continue;
-            snprintf(o->sizes[o->nsizes].label, sizeof o->sizes[0].label, "%s", named_sizes[i].label);
-            o->sizes[o->nsizes++].n = named_sizes[i].n;
+        for (size_t i = 0; (label = bench_named_size(i)); i++) {
+            if (o->quick && strcmp(label, "dram") == 0) continue;
+            snprintf(o->sizes[o->nsizes++].label, sizeof o->sizes[0].label, "%s", label);
         }
-    for (size_t s = 0; s < o->nsizes; s++) /* a named size's elements in the format */
-        for (size_t i = 0; i < sizeof named_sizes / sizeof named_sizes[0]; i++)
-            if (strcmp(o->sizes[s].label, named_sizes[i].label) == 0)
-                o->sizes[s].n = bench_named_size_elements(named_sizes[i].n, o->format->id);
+    for (size_t s = 0; s < o->nsizes; s++) { /* a named size's elements in the format */
+        size_t n = bench_named_size_elements(o->sizes[s].label, o->format->id);
+        if (n) o->sizes[s].n = n;
+    }
     bool any_dist = false;
     for (int d = 0; d < BENCH_DIST_COUNT; d++) any_dist |= o->dists[d];
     if (!any_dist) o->dists[BENCH_DIST_NORMAL] = true;
