@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "gelu_f64.h"
 #include "gelucheck_config.h"
 
 enum { N = 100000 };
@@ -114,4 +115,61 @@ Test(bench, sixteen_bit_runs_on_the_formats_encodings)
     cr_expect_eq(bf16_bad_inputs, 0u, "%zu inputs not the bfloat16 encodings of the samples",
                  bf16_bad_inputs);
     for (int k = 0; k < 3; k++) cr_expect(r[k].calls >= 1 && r[k].ns_median > 0, "%s", r[k].impl->name);
+}
+
+/* A binary64 run: 16 bytes per element; the named sizes keep their bytes (half binary32's
+ * elements; the 16-bit formats keep binary32's counts); the baseline is binary64's own ReLU, the
+ * widest this CPU runs, a row of the binary64 list; the kernels get the seeded inputs widened to
+ * double, exactly (a kernel planted here checks them against bench_fill_inputs). */
+static size_t f64_calls, f64_bad_inputs;
+static double f64_want[1001];
+
+static void f64_recorder(const double *x, double *y, size_t n)
+{
+    f64_calls++;
+    for (size_t i = 0; i < n; i++) {
+        f64_bad_inputs += x[i] != f64_want[i];
+        y[i] = x[i];
+    }
+}
+
+Test(bench, binary64_runs_on_doubles_against_its_own_relu)
+{
+    cr_expect_eq(bench_bytes_per_element(GELU_FORMAT_BINARY64), 16u);
+    static const struct {
+        const char *label;
+        size_t b32, b16, b64;
+    } sizes[] = {{"l1", 1024, 1024, 512},
+                 {"l2", 131072, 131072, 65536},
+                 {"dram", (size_t)64 << 20, (size_t)64 << 20, (size_t)32 << 20},
+                 {"4096", 0, 0, 0}};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        cr_expect_eq(bench_named_size_elements(sizes[i].label, GELU_FORMAT_BINARY32), sizes[i].b32, "%s", sizes[i].label);
+        cr_expect_eq(bench_named_size_elements(sizes[i].label, GELU_FORMAT_BINARY16), sizes[i].b16, "%s", sizes[i].label);
+        cr_expect_eq(bench_named_size_elements(sizes[i].label, GELU_FORMAT_BINARY64), sizes[i].b64, "%s", sizes[i].label);
+    }
+    const gelu_impl *base = bench_baseline_of(GELU_FORMAT_BINARY64);
+    cr_assert_not_null(base);
+    cr_expect_eq(base->format, GELU_FORMAT_BINARY64);
+    cr_expect_eq(base->target, GELU_TARGET_RELU);
+    cr_expect_not_null(base->forward_f64);
+    cr_expect_eq(gelu_impl64_find(base->name), base, "%s is not a row of the binary64 list", base->name);
+    cr_expect_str_eq(base->name, bench_default_baseline()->name); /* the same ISA as binary32's */
+    float x[1001];
+    bench_fill_inputs(BENCH_DIST_NORMAL, 1, x, 1001);
+    for (size_t i = 0; i < 1001; i++) f64_want[i] = x[i];
+    gelu_impl recorder = {.name = "recorder", .format = GELU_FORMAT_BINARY64,
+                          .forward_f64 = f64_recorder, .derivative_f64 = f64_recorder};
+    const gelu_impl *impls[] = {gelu_impl64_find("erfc_libm"), &recorder};
+    bench_config cfg = {.n = 1001, .dist = BENCH_DIST_NORMAL, .seed = 1, .threads = 1,
+                        .rounds = 3, .sample_seconds = 1e-4, .format = GELU_FORMAT_BINARY64};
+    bench_result r[3];
+    cr_assert_eq(bench_run(&cfg, base, impls, 2, r), 0);
+    cr_expect_gt(f64_calls, 0u);
+    cr_expect_eq(f64_bad_inputs, 0u, "%zu inputs not the samples widened to double", f64_bad_inputs);
+    cr_expect_eq(r[0].ratio_median, 1.0);
+    for (int k = 0; k < 3; k++) {
+        cr_expect_eq(r[k].impl, k ? impls[k - 1] : base);
+        cr_expect(r[k].calls >= 1 && r[k].ns_median > 0, "%s", r[k].impl->name);
+    }
 }

@@ -377,6 +377,19 @@ sed 's/^l2,65536,/l2,131072,/' "$(dirname "$0")/fixtures/pick/bench_binary64.csv
 "$g" pick --results "$pick64" --format binary64 --platform generic >"$out" 2>"$err"
 [ $? -eq 2 ] && grep -qF "bench_binary64.csv:6: column 'n': 131072, but size l2 is 65536 elements in binary64" "$err" ||
     { echo "FAIL: pick --format binary64 with binary32's l2 count: $(cat "$out" "$err")"; fails=$((fails + 1)); }
+# bench --format binary64: binary64's rows only, their names looked up in its list; --csv rows
+# of format binary64 at binary64's element counts (l1: 512), the baseline binary64's ReLU, GB/s
+# from 16 bytes per element (8 read, 8 written)
+"$g" bench --format binary64 --impl erfc_libm --size l1 --quick --csv "$scratch/b64.csv" >"$out" 2>"$err" &&
+    grep -q '^format:    binary64, 16 bytes per element' "$out" &&
+    awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+             { rows++; if ($c["n"] != 512 || $c["size"] != "l1" || $c["format"] != "binary64") bad++
+               if (rows == 1 && $c["impl"] != $c["baseline"]) bad++
+               if (rows == 2 && $c["impl"] != "erfc_libm") bad++
+               if ($c["baseline"] !~ /^relu/) bad++
+               b = $c["gb_per_s"] * $c["ns_per_element_median"]; if (b < 15.999 || b > 16.001) bad++ }
+             END { exit !(rows == 2 && !bad) }' "$scratch/b64.csv" ||
+    { echo "FAIL: bench --format binary64 --csv: $(cat "$scratch/b64.csv" "$err")"; fails=$((fails + 1)); }
 # bench --format binary64: binary64's rows only, their names looked up in its list
 expect_usage_error "'erf_naive' has no binary64 implementation" bench --format binary64 --impl erf_naive
 # binary64 is sampled by accuracy only: eval refuses it with the reason
@@ -598,6 +611,14 @@ expect_usage_error "$scratch/md16/accuracy_bfloat16.csv:3: column 'correctly_rou
 expect_usage_error "--format binary32 is a table of its own" markdown --format bfloat16,binary32 "$md16"
 expect_usage_error "unknown --format 'binary8'" markdown --format binary8 "$md16"
 expect_usage_error "'bfloat16' is given twice" markdown --format bfloat16,bfloat16 "$md16"
+# markdown --format binary64: binary64's own rows (tests/fixtures/pick: 1000 sampled inputs,
+# erfc_libm 727 forward correctly rounded), the header saying it is a sample and its size; alone
+"$g" markdown --format binary64 "$(dirname "$0")/fixtures/pick" >"$out" 2>"$err" &&
+    grep -qxF "| implementation (binary64's own) | binary64 forward (SAMPLED: 1,000 inputs) | binary64 derivative (SAMPLED: 1,000 inputs) |" "$out" &&
+    grep -qxF '| `erfc_libm` | 273 (27.3%) | 300 (30%) |' "$out" &&
+    grep -qxF '| `tanh_libm` (tanh target) | 283 (28.3%) | 300 (30%) |' "$out" ||
+    { echo "FAIL: markdown --format binary64: $(cat "$out" "$err")"; fails=$((fails + 1)); }
+expect_usage_error "--format binary64 is a table of its own" markdown --format binary64,bfloat16 "$md16"
 
 # --format: 16-bit values only, known formats, whole-domain scans only; the widened adapter and
 # the correctly rounded bfloat16 GELU at the smallest subnormal 2^-133, by hand: binary32's
