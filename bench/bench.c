@@ -311,7 +311,8 @@ int bench_run(const bench_config *cfg, const gelu_impl *baseline, const gelu_imp
             const gelu_format *f = gelu_format_of(cfg->format);
             for (size_t i = 0; i < cfg->n; i++) x16[i] = gelu_format_narrow(f, x[i]);
             memset(y16, 0, cfg->n * sizeof *y16);
-            p = (pool){.threads = cfg->threads, .n = cfg->n, .x16 = x16, .y16 = y16, .wx = x, .wy = y};
+            p = (pool){.threads = cfg->threads, .n = cfg->n, .x16 = x16, .y16 = y16, .wx = x, .wy = y,
+                       .fpenv = cfg->fpenv};
         }
         if (f64) { /* the binary32 draws widened (exactly) */
             for (size_t i = 0; i < cfg->n; i++) x64[i] = x[i];

@@ -5,6 +5,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__x86_64__)
+#include <xmmintrin.h> /* _mm_getcsr: MXCSR, where --fpenv acts (impls/fpenv.c) */
+#endif
 
 #include "bench.h"
 #include "gelu_f64.h"
@@ -173,3 +176,37 @@ Test(bench, binary64_runs_on_doubles_against_its_own_relu)
         cr_expect(r[k].calls >= 1 && r[k].ns_median > 0, "%s", r[k].impl->name);
     }
 }
+
+#if defined(__x86_64__)
+/* --fpenv reaches the kernels in every format's path: a kernel of each storage type (binary32,
+ * bfloat16, binary64) records MXCSR's FTZ (bit 15) and DAZ (bit 6) bits as it runs under
+ * GELU_FPENV_FTZ_DAZ, and finds them set; the caller's MXCSR is as before. */
+static unsigned mxcsr_seen[3];
+
+static unsigned ftz_daz_now(void) { return _mm_getcsr() & 0x8040u; }
+static void csr32(const float *x, float *y, size_t n) { mxcsr_seen[0] |= ftz_daz_now(); memcpy(y, x, n * sizeof *x); }
+static void csr16(const uint16_t *x, uint16_t *y, size_t n) { mxcsr_seen[1] |= ftz_daz_now(); memcpy(y, x, n * sizeof *x); }
+static void csr64(const double *x, double *y, size_t n) { mxcsr_seen[2] |= ftz_daz_now(); memcpy(y, x, n * sizeof *x); }
+
+Test(bench, fpenv_reaches_every_formats_kernels)
+{
+    unsigned before = _mm_getcsr();
+    memset(mxcsr_seen, 0, sizeof mxcsr_seen);
+    gelu_impl k32 = {.name = "csr32", .forward = csr32, .derivative = csr32};
+    gelu_impl k16 = {.name = "csr16", .format = GELU_FORMAT_BFLOAT16, .forward_u16 = csr16,
+                     .derivative_u16 = csr16};
+    gelu_impl k64 = {.name = "csr64", .format = GELU_FORMAT_BINARY64, .forward_f64 = csr64,
+                     .derivative_f64 = csr64};
+    const gelu_impl *kernels[] = {&k32, &k16, &k64};
+    const gelu_format_id formats[] = {GELU_FORMAT_BINARY32, GELU_FORMAT_BFLOAT16, GELU_FORMAT_BINARY64};
+    for (int k = 0; k < 3; k++) {
+        bench_config cfg = {.n = 64, .dist = BENCH_DIST_NORMAL, .seed = 1, .threads = 1, .rounds = 1,
+                            .sample_seconds = 1e-5, .format = formats[k], .fpenv = GELU_FPENV_FTZ_DAZ};
+        bench_result r[2];
+        cr_assert_eq(bench_run(&cfg, kernels[k], kernels + k, 1, r), 0);
+        cr_expect_eq(mxcsr_seen[k], 0x8040u, "%s: MXCSR's FTZ/DAZ bits in the kernel: %#x",
+                     gelu_format_of(formats[k])->name, mxcsr_seen[k]);
+    }
+    cr_expect_eq(_mm_getcsr() & 0xffc0u, before & 0xffc0u, "MXCSR's controls not restored"); /* not its flags */
+}
+#endif
