@@ -335,7 +335,7 @@ static void pareto(FILE *f, const results_set *s)
             "set logscale y 2\n"
             "set format y '2^{%%L}'\n"
             "set yrange [0.125:2.0**%d]\n"
-            "set ytics 2**4\n"
+            "set ytics 2**%d\n"
             "set style textbox opaque noborder margins 1,1\n"
             "set xlabel 'median ns/element at size %s (log)'\n"
             "set ylabel 'max ULP error vs exact GELU (log)'\n"
@@ -346,7 +346,8 @@ static void pareto(FILE *f, const results_set *s)
             "2.0**%g right font ',9' textcolor rgb '#555555'\n"
             "plot \\\n"
             "  $front using 2:3 with steps lc rgb '#999999' lw 2 title 'Pareto front', \\\n",
-            ceil_log2 + 1, size, flush_log2, flush_log2, flush_log2, flush_log2 + 1.5);
+            ceil_log2 + 1, ceil_log2 > 40 ? 8 : 4, /* binary64's 2^64: a tick every 2^8, not 17 */
+            size, flush_log2, flush_log2, flush_log2, flush_log2 + 1.5);
     for (int fam = 0; fam < FAMILY_COUNT; fam++)
         fprintf(f,
                 "  $points using ($4 == %d ? $2 : NaN):3 with points lt %d pt %d ps 1.2 "
