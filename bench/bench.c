@@ -1,5 +1,6 @@
 /* The benchmark harness (see bench.h). */
 #include "bench.h"
+#include "gelu_f64.h"
 
 #include <pthread.h>
 #include <stdbool.h>
@@ -38,14 +39,27 @@ void bench_fill_inputs(bench_dist d, uint64_t seed, float *x, size_t n)
     gsl_rng_free(r);
 }
 
-const gelu_impl *bench_default_baseline(void)
+/* binary64's build of method for isa (its list has no look-up by build: few rows). */
+static const gelu_impl *build64(const char *method, gelu_isa isa)
+{
+    for (size_t i = 0; i < gelu_impl64_count(); i++) {
+        const gelu_impl *m = gelu_impl64_at(i);
+        if (m->method && strcmp(m->method, method) == 0 && m->isa == isa) return m;
+    }
+    return NULL;
+}
+
+const gelu_impl *bench_baseline_of(gelu_format_id f)
 {
     for (int isa = GELU_ISA_COUNT - 1; isa >= 0; isa--) { /* the ISA list goes narrow to wide */
-        const gelu_impl *m = gelu_impl_build("relu", (gelu_isa)isa);
+        const gelu_impl *m = f == GELU_FORMAT_BINARY64 ? build64("relu", (gelu_isa)isa)
+                                                       : gelu_impl_build("relu", (gelu_isa)isa);
         if (m && gelu_impl_available(m)) return m;
     }
     return NULL;
 }
+
+const gelu_impl *bench_default_baseline(void) { return bench_baseline_of(GELU_FORMAT_BINARY32); }
 
 const char *bench_cpu_model(char *buf, size_t size)
 {
@@ -86,6 +100,10 @@ typedef struct {
     uint16_t *y16;
     float *wx, *wy;
     const gelu_impl *impl16;
+    /* a binary64 run: doubles in and out */
+    const double *x64;
+    double *y64;
+    gelu_kernel_f64 kernel64;
     gelu_fpenv fpenv;
     bool quit;
 } pool;
@@ -102,6 +120,9 @@ static void run_slice(const pool *p, unsigned t)
     if (p->x16)
         for (size_t c = 0; c < p->calls; c++)
             gelu_impl_run_u16(p->impl16, false, p->x16 + lo, p->y16 + lo, hi - lo, p->wx + lo, p->wy + lo);
+    else if (p->x64)
+        for (size_t c = 0; c < p->calls; c++)
+            p->kernel64(p->x64 + lo, p->y64 + lo, hi - lo);
     else
         for (size_t c = 0; c < p->calls; c++)
             p->kernel(p->x + lo, p->y + lo, hi - lo);
@@ -131,6 +152,7 @@ static double time_sample(pool *p, const gelu_impl *impl, size_t calls)
 {
     nanosleep(&settle, NULL);
     p->kernel = impl->forward;
+    p->kernel64 = impl->forward_f64;
     p->impl16 = impl;
     p->calls = calls;
     uint64_t own0 = impl->own_time_ns ? impl->own_time_ns() : 0;
@@ -240,6 +262,30 @@ unsigned bench_bytes_per_element(gelu_format_id f)
     return 2 * gelu_format_of(f)->storage_bits / 8;
 }
 
+static const struct {
+    const char *label;
+    size_t n32; /* elements of binary32 */
+} named_sizes[] = {
+    {"l1", 1024},
+    {"l2", 131072},
+    {"dram", (size_t)64 << 20},
+};
+
+const char *bench_named_size(size_t i)
+{
+    return i < sizeof named_sizes / sizeof named_sizes[0] ? named_sizes[i].label : NULL;
+}
+
+size_t bench_named_size_elements(const char *label, gelu_format_id f)
+{
+    unsigned bits = gelu_format_of(f)->storage_bits;
+    for (size_t i = 0; i < sizeof named_sizes / sizeof named_sizes[0]; i++)
+        if (strcmp(label, named_sizes[i].label) == 0)
+            return bits <= 32 ? named_sizes[i].n32 : named_sizes[i].n32 / (bits / 32);
+    return 0;
+}
+
+
 int bench_run(const bench_config *cfg, const gelu_impl *baseline, const gelu_impl *const *impls,
               size_t count, bench_result *results)
 {
@@ -254,7 +300,9 @@ int bench_run(const bench_config *cfg, const gelu_impl *baseline, const gelu_imp
     worker_arg *args = malloc(cfg->threads * sizeof *args);
     int status = -1;
     pool p = {.threads = cfg->threads, .x = x, .y = y, .n = cfg->n, .fpenv = cfg->fpenv};
-    if (all && times && tmp && x && y && tids && args && (!f16 || (x16 && y16))) {
+    bool f64 = cfg->format == GELU_FORMAT_BINARY64;
+    double *x64 = f64 ? malloc(cfg->n * sizeof *x64) : NULL, *y64 = f64 ? malloc(cfg->n * sizeof *y64) : NULL;
+    if (all && times && tmp && x && y && tids && args && (!f16 || (x16 && y16)) && (!f64 || (x64 && y64))) {
         all[0] = baseline;
         memcpy(all + 1, impls, count * sizeof *impls);
         bench_fill_inputs(cfg->dist, cfg->seed, x, cfg->n);
@@ -263,7 +311,13 @@ int bench_run(const bench_config *cfg, const gelu_impl *baseline, const gelu_imp
             const gelu_format *f = gelu_format_of(cfg->format);
             for (size_t i = 0; i < cfg->n; i++) x16[i] = gelu_format_narrow(f, x[i]);
             memset(y16, 0, cfg->n * sizeof *y16);
-            p = (pool){.threads = cfg->threads, .n = cfg->n, .x16 = x16, .y16 = y16, .wx = x, .wy = y};
+            p = (pool){.threads = cfg->threads, .n = cfg->n, .x16 = x16, .y16 = y16, .wx = x, .wy = y,
+                       .fpenv = cfg->fpenv};
+        }
+        if (f64) { /* the binary32 draws widened (exactly) */
+            for (size_t i = 0; i < cfg->n; i++) x64[i] = x[i];
+            memset(y64, 0, cfg->n * sizeof *y64);
+            p = (pool){.threads = cfg->threads, .n = cfg->n, .x64 = x64, .y64 = y64, .fpenv = cfg->fpenv};
         }
         status = start_pool(&p, tids, args);
         if (status == 0) {
@@ -274,6 +328,8 @@ int bench_run(const bench_config *cfg, const gelu_impl *baseline, const gelu_imp
     }
     free(args);
     free(tids);
+    free(y64);
+    free(x64);
     free(y16);
     free(x16);
     free(y);

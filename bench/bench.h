@@ -41,7 +41,9 @@ typedef struct {
     double sample_seconds; /* a timed sample repeats the call until it lasts at least this */
     /* binary32 (0, the default), or a 16-bit format: the buffers are arrays of its encodings
      * (the inputs drawn in binary32 and rounded to it) and every implementation, the baseline
-     * included, is a descriptor of that format, native or widened (gelu_impl_run_u16). */
+     * included, is a descriptor of that format, native or widened (gelu_impl_run_u16); or
+     * binary64: arrays of doubles (the binary32 draws widened, exactly) and every
+     * implementation, the baseline included, a row of the binary64 list (forward_f64). */
     gelu_format_id format;
     /* The floating-point environment the kernels run in (gelu_fpenv.h; 0: IEEE): set by each
      * thread around its share of a sample's calls, baseline included, and restored after. */
@@ -59,8 +61,19 @@ typedef struct {
 
 /* Bytes one element moves in binary32: 4 read and 4 written. */
 enum { BENCH_BYTES_PER_ELEMENT = 8 };
-/* Bytes one element moves in format f: its storage read and written (8 binary32, 4 16-bit). */
+/* Bytes one element moves in format f: its storage read and written (8 binary32, 4 16-bit,
+ * 16 binary64). */
 unsigned bench_bytes_per_element(gelu_format_id f);
+
+/* The named sizes, one list: l1 (1024 binary32 elements, 4 KiB of input: sits in L1), l2
+ * (131072, 512 KiB: sits in L2), dram (64 Mi, 256 MiB: streams from DRAM), in this order.
+ * bench_named_size gives label i (NULL past the last); bench_named_size_elements the elements
+ * of `label` in format f, 0 when it is not a named size: binary32's count for binary32 and the
+ * narrower 16-bit formats (their arrays only get smaller, and stay where the name says), for a
+ * wider format as many as fill the same bytes (binary64: half, so that l2's 512 KiB of input
+ * stay 512 KiB and sit in L2). */
+const char *bench_named_size(size_t i);
+size_t bench_named_size_elements(const char *label, gelu_format_id f);
 
 /* Measures `baseline` and then impls[0..count) as described above; results[0] is the baseline,
  * results[1 + i] is impls[i]. Every implementation must be available on this CPU. Returns 0, or
@@ -72,8 +85,11 @@ int bench_run(const bench_config *cfg, const gelu_impl *baseline, const gelu_imp
 void bench_fill_inputs(bench_dist d, uint64_t seed, float *x, size_t n);
 
 /* The widest ReLU this CPU runs (relu_avx512f, relu_avx2, relu): the baseline, so that ReLU is
- * as vectorized as the widest GELU it is compared with. */
+ * as vectorized as the widest GELU it is compared with; binary32's (the registry's, widened by a
+ * 16-bit run). bench_baseline_of: the same for format f, from f's own list when it has one
+ * (binary64's: impls/gelu_f64.h), else binary32's; NULL when none. */
 const gelu_impl *bench_default_baseline(void);
+const gelu_impl *bench_baseline_of(gelu_format_id f);
 
 /* The CPU's model name from /proc/cpuinfo into buf ("unknown" when not found). */
 const char *bench_cpu_model(char *buf, size_t size);

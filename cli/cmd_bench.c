@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "gelucheck_config.h"
 #include "gelu_cr16.h"
+#include "gelu_f64.h"
 
 enum {
     MAX_SIZES = 16,
@@ -26,15 +27,6 @@ typedef struct {
     size_t n;
 } bench_size;
 
-static const struct {
-    const char *label;
-    size_t n;
-    const char *what;
-} named_sizes[] = {
-    {"l1", 1024, "4 KiB of input: sits in L1"},
-    {"l2", 131072, "512 KiB: sits in L2"},
-    {"dram", (size_t)64 << 20, "256 MiB: streams from DRAM"},
-};
 
 typedef struct {
     const gelu_impl **impls; /* measured after the baseline */
@@ -55,17 +47,21 @@ static void print_help(void)
 {
     printf("usage: gelucheck bench [--impl NAME[,NAME...]] [--size l1|l2|dram|N[,...]]\n"
            "                       [--threads N] [--dist normal|uniform[,...]] [--seed N]\n"
-           "                       [--csv FILE] [--quick] [--format binary32|bfloat16|binary16]\n"
+           "                       [--csv FILE] [--quick]\n"
+           "                       [--format binary32|bfloat16|binary16|binary64]\n"
            "                       [--fpenv ieee|ftz|daz|ftz,daz]\n\n"
            "Times the forward kernel of each implementation against a ReLU baseline (the widest\n"
-           "ReLU this CPU runs), interleaved in one run on the same input buffer: after a warm-up,\n"
-           "each round times the baseline, then every implementation. Prints, per size, the median\n"
-           "ns/element and its interquartile spread, elements/s, GB/s (4 bytes read + 4 written per\n"
-           "element) and xReLU, the median over rounds of time / baseline time; then a summary.\n\n"
+           "ReLU this CPU runs, in the format), interleaved in one run on the same input buffer:\n"
+           "after a warm-up, each round times the baseline, then every implementation. Prints,\n"
+           "per size, the median ns/element and its interquartile spread, elements/s, GB/s (4\n"
+           "bytes read + 4 written per element in binary32; the format's size otherwise) and\n"
+           "xReLU, the median over rounds of time / baseline time; then a summary.\n\n"
            "Options:\n"
            "  --impl LIST     implementations to time (default: every one this CPU runs); repeatable\n"
            "  --size LIST     l1 (1024 elements, 4 KiB), l2 (131072, 512 KiB), dram (64 Mi, 256 MiB)\n"
-           "                  or N elements (1 to 2^30); default l1,l2,dram (with --quick: l1,l2)\n"
+           "                  or N elements (1 to 2^30); default l1,l2,dram (with --quick: l1,l2).\n"
+           "                  With --format binary64 the named sizes keep their bytes: half the\n"
+           "                  elements (512, 65536, 32 Mi)\n"
            "  --threads N     split each call over N threads (default 1; 1 to %d)\n"
            "  --dist LIST     input distribution: normal (0,1) or uniform [-10,10] (default normal)\n"
            "  --seed N        seed of GSL's MT19937 for the inputs (default %d)\n"
@@ -79,7 +75,11 @@ static void print_help(void)
            "                  do), the baseline ReLU too; cr_bfloat16/cr_binary16 natively; the\n"
            "                  CSV's format column says F. The conversions around an AVX-512\n"
            "                  build are AVX-512 BF16's in bfloat16 where the CPU has it (the\n"
-           "                  header says; GELUCHECK_NO_BF16=1: the portable ones, same bits)\n"
+           "                  header says; GELUCHECK_NO_BF16=1: the portable ones, same bits).\n"
+           "                  binary64: arrays of doubles (8 bytes read + 8 written per element),\n"
+           "                  the binary64 implementations ('gelucheck list': GELU's forms in\n"
+           "                  double, the peers' double kernels) against a binary64 ReLU; an\n"
+           "                  --impl name is looked up among them\n"
            "  --fpenv E       run every kernel, the baseline too, with MXCSR's FTZ and/or DAZ set\n"
            "                  (default ieee), as frameworks do; the CSV's fpenv column says E\n"
            "                  (ftz,daz written ftz+daz). Not for exec children\n\n"
@@ -115,6 +115,7 @@ static int add_impl(bench_options *o, const char *name)
 {
     const gelu_impl *m = gelu_impl_find(name);
     if (!m) m = native16(name);
+    if (!m) m = gelu_impl64_find(name); /* a binary64 row of that name only: --format binary64 */
     if (!m) return usage_error("bench", "unknown implementation '%s' (see 'gelucheck list')", name);
     for (size_t i = 0; i < o->count; i++)
         if (o->impls[i] == m) return usage_error("bench", "--impl '%s' is given twice", name);
@@ -124,18 +125,15 @@ static int add_impl(bench_options *o, const char *name)
 
 static int add_size(bench_options *o, const char *tok)
 {
-    bench_size s = {.n = 0};
-    for (size_t i = 0; i < sizeof named_sizes / sizeof named_sizes[0]; i++)
-        if (strcmp(tok, named_sizes[i].label) == 0) s.n = named_sizes[i].n;
+    /* a named size's elements depend on --format, set once every option is read */
+    bench_size s = {.n = bench_named_size_elements(tok, GELU_FORMAT_BINARY32)};
+    bool named = s.n != 0;
     uint64_t n;
     if (s.n == 0 && parse_u64(tok, 1, MAX_ELEMENTS, &n)) s.n = (size_t)n;
     if (s.n == 0)
         return usage_error("bench", "bad --size '%s': l1, l2, dram or a number of elements from "
                            "1 to %zu", tok, MAX_ELEMENTS);
     if (o->nsizes == MAX_SIZES) return usage_error("bench", "more than %d sizes", MAX_SIZES);
-    bool named = false;
-    for (size_t i = 0; i < sizeof named_sizes / sizeof named_sizes[0]; i++)
-        named |= strcmp(tok, named_sizes[i].label) == 0;
     if (named) snprintf(s.label, sizeof s.label, "%s", tok);
     else snprintf(s.label, sizeof s.label, "%zu", s.n); /* "0…016" → "16": at most 10 digits */
     o->sizes[o->nsizes++] = s;
@@ -184,10 +182,8 @@ static int parse_valued(bench_options *o, int argc, char **argv, int *i, int *st
     } else if ((got = option_value("bench", argc, argv, i, "--format", &v))) {
         if (got < 0) *status = EXIT_USAGE;
         else if (!(o->format = gelu_format_find(v)))
-            *status = usage_error("bench", "unknown --format '%s': binary32, bfloat16 or binary16", v);
-        else if (o->format->id == GELU_FORMAT_BINARY64)
-            *status = usage_error("bench", "--format binary64 is not benchmarked (its accuracy is "
-                                  "sampled: 'gelucheck accuracy --format binary64')");
+            *status = usage_error("bench", "unknown --format '%s': binary32, bfloat16, binary16 or "
+                                  "binary64", v);
     } else {
         return 0;
     }
@@ -197,16 +193,22 @@ static int parse_valued(bench_options *o, int argc, char **argv, int *i, int *st
 /* Defaults for what the arguments left unset. */
 static void complete_options(bench_options *o, const gelu_impl *baseline)
 {
+    const char *label;
     if (o->nsizes == 0)
-        for (size_t i = 0; i < sizeof named_sizes / sizeof named_sizes[0]; i++) {
-            if (o->quick && strcmp(named_sizes[i].label, "dram") == 0) continue;
-            snprintf(o->sizes[o->nsizes].label, sizeof o->sizes[0].label, "%s", named_sizes[i].label);
-            o->sizes[o->nsizes++].n = named_sizes[i].n;
+        for (size_t i = 0; (label = bench_named_size(i)); i++) {
+            if (o->quick && strcmp(label, "dram") == 0) continue;
+            snprintf(o->sizes[o->nsizes++].label, sizeof o->sizes[0].label, "%s", label);
         }
+    for (size_t s = 0; s < o->nsizes; s++) { /* a named size's elements in the format */
+        size_t n = bench_named_size_elements(o->sizes[s].label, o->format->id);
+        if (n) o->sizes[s].n = n;
+    }
     bool any_dist = false;
     for (int d = 0; d < BENCH_DIST_COUNT; d++) any_dist |= o->dists[d];
     if (!any_dist) o->dists[BENCH_DIST_NORMAL] = true;
-    if (o->count == 0) {
+    if (o->count == 0 && o->format->id == GELU_FORMAT_BINARY64) {
+        for (size_t i = 0; i < gelu_impl64_count(); i++) o->impls[o->count++] = gelu_impl64_at(i);
+    } else if (o->count == 0) {
         for (size_t i = 0; i < gelu_impl_count(); i++) /* a 16-bit native stands in for its name */
             if (o->format->storage_bits != 16 || !gelu_impl16_find(gelu_impl_at(i)->name, o->format->id))
                 o->impls[o->count++] = gelu_impl_at(i);
@@ -243,6 +245,13 @@ static int parse_options(bench_options *o, int argc, char **argv)
     }
     if (status != EXIT_OK) return status;
     if (!o->format) o->format = gelu_format_of(GELU_FORMAT_BINARY32);
+    for (size_t i = 0; i < o->count && o->format->id == GELU_FORMAT_BINARY64; i++) {
+        const gelu_impl *m = gelu_impl64_find(o->impls[i]->name); /* the binary64 row of the name */
+        if (!m)
+            return usage_error("bench", "'%s' has no binary64 implementation (the binary64 rows: "
+                               "'gelucheck list')", o->impls[i]->name);
+        o->impls[i] = m;
+    }
     for (size_t i = 0; i < o->count; i++) { /* a name with a native in the format means it */
         const gelu_impl *native = o->impls[i]->format == GELU_FORMAT_BINARY32
                                       ? gelu_impl16_find(o->impls[i]->name, o->format->id) : NULL;
@@ -301,6 +310,11 @@ static void print_header(const bench_options *o, const gelu_impl *baseline)
                o->format->name, bench_bytes_per_element(o->format->id));
     if (o->format->id == GELU_FORMAT_BFLOAT16)
         printf("           bfloat16 conversions: %s\n", gelu_widened_bfloat16_path());
+    if (o->format->id == GELU_FORMAT_BINARY64)
+        printf("format:    binary64, %u bytes per element (read + written): the binary64 "
+               "implementations and ReLU on arrays of doubles (the draws widened from binary32); "
+               "named sizes keep their bytes\n",
+               bench_bytes_per_element(o->format->id));
 }
 
 static void print_run(const bench_run_record *run, size_t count)
@@ -484,7 +498,7 @@ static int run_all(const bench_options *o, const gelu_impl *baseline, FILE *csv)
 int cmd_bench(int argc, char **argv)
 {
     bench_options o = {.seed = DEFAULT_SEED, .threads = 1};
-    size_t room = gelu_impl_count() + gelu_impl16_count() + 1;
+    size_t room = gelu_impl_count() + gelu_impl16_count() + gelu_impl64_count() + 1;
     o.impls = malloc(room * sizeof *o.impls);
     o.views = malloc(room * sizeof *o.views);
     if (!o.impls || !o.views) {
@@ -493,7 +507,7 @@ int cmd_bench(int argc, char **argv)
         return EXIT_CHECK_FAILED;
     }
     int status = parse_options(&o, argc, argv);
-    const gelu_impl *baseline = bench_default_baseline();
+    const gelu_impl *baseline = status == EXIT_OK ? bench_baseline_of(o.format->id) : NULL;
     if (status == EXIT_OK && !baseline) {
         fprintf(stderr, "gelucheck bench: no ReLU baseline registered\n");
         status = EXIT_CHECK_FAILED;

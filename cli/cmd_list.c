@@ -152,7 +152,8 @@ int cmd_list(int argc, char **argv)
     const char *left_src, *left;
     for (size_t i = 0; (left = plugins_left_out(i, &left_src)); i++)
         printf("  left out by %s: %s\n", left_src, left);
-    printf("\nbinary64 (accuracy --format binary64, by sampling; a list of its own):\n");
+    printf("\nbinary64 (accuracy --format binary64, by sampling; bench --format binary64; a list of "
+           "its own):\n");
     for (size_t i = 0; i < gelu_impl64_count(); i++) {
         const gelu_impl *m = gelu_impl64_at(i);
         printf("  %s: target %s, needs %s%s%s\n", m->name, gelu_target_name(m->target),

@@ -16,7 +16,7 @@ enum { MAX_FORMATS = 4 };
 
 static void print_help(void)
 {
-    printf("usage: gelucheck markdown [--format binary32 | --format F[,F...]] [DIR]\n\n"
+    printf("usage: gelucheck markdown [--format binary32 | binary64 | F[,F...]] [DIR]\n\n"
            "Prints the README's accuracy table in Markdown from DIR/accuracy.csv (default\n"
            "report/, as 'gelucheck report' or 'gelucheck accuracy --csv DIR/accuracy.csv' writes\n"
            "it): per scanned implementation its target, max ULP against its own target with the\n"
@@ -29,7 +29,10 @@ static void print_help(void)
            "                 implementation the inputs whose result is not the correctly rounded\n"
            "                 value of its own target in F, forward and derivative, a column pair\n"
            "                 per format in the list's order; implementations with equal figures\n"
-           "                 share a row. --format binary32 (the default) is the table above.\n\n"
+           "                 share a row. --format binary32 (the default) is the table above.\n"
+           "                 --format binary64 (alone): the same table of binary64's own\n"
+           "                 implementations from DIR/accuracy_binary64.csv, whose inputs are a\n"
+           "                 SAMPLE: its header says so and how many.\n\n"
            "Exit status: 0 printed, 1 standard output could not be written, 2 bad usage or a\n"
            "missing or bad accuracy file (the file, line and column named).\n");
 }
@@ -52,13 +55,13 @@ static int parse_formats(const char *list, gelu_format_id *ids, size_t *n)
     for (size_t k = 0; k < count && st == EXIT_OK; k++) {
         const gelu_format *f = gelu_format_find(items[k]);
         if (!f)
-            st = usage_error("markdown", "unknown --format '%s': binary32, bfloat16 or binary16",
-                             items[k]);
-        else if (f->id == GELU_FORMAT_BINARY64)
-            st = usage_error("markdown", "--format binary64: no table (its section of the report "
-                             "shows the sample)");
+            st = usage_error("markdown", "unknown --format '%s': binary32, bfloat16, binary16 or "
+                             "binary64", items[k]);
         else if (count > 1 && f->id == GELU_FORMAT_BINARY32)
             st = usage_error("markdown", "--format binary32 is a table of its own: give it alone");
+        else if (count > 1 && f->id == GELU_FORMAT_BINARY64) /* its rows are not the widened ones */
+            st = usage_error("markdown", "--format binary64 is a table of its own (a sample, its "
+                             "own implementations): give it alone");
         else if (*n == MAX_FORMATS)
             st = usage_error("markdown", "--format: more than %d formats", MAX_FORMATS);
         else

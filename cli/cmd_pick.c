@@ -22,7 +22,8 @@ static void print_help(void)
            "                      [--max-ulp U] [--max-abs A] [--monotone] [--grad-max-ulp G]\n"
            "                      [--own-max-ulp U] [--correctly-rounded] [--contract-kept]\n"
            "                      [--target exact|tanh|sigmoid] [--size l1|l2|dram|N]\n"
-           "                      [--results DIR] [--format binary32|bfloat16|binary16]\n\n"
+           "                      [--results DIR]\n"
+           "                      [--format binary32|bfloat16|binary16|binary64]\n\n"
            "Chooses, from measured results, the fastest implementation that the platform can run\n"
            "and that meets every constraint; prints it with its measured figures and the\n"
            "runners-up, each with the first constraint it fails.\n\n"
@@ -42,12 +43,14 @@ static void print_help(void)
            "  --results DIR     a report directory: accuracy.csv and bench.csv (default %s/);\n"
            "                    what is missing is measured first (report --quick for both,\n"
            "                    accuracy --grad --sample 1000000 or bench --quick for one)\n"
-           "  --format F        choose within format F (default binary32): bfloat16 and binary16\n"
-           "                    read DIR/accuracy_F.csv (written by report, or by accuracy\n"
-           "                    --format F --grad when missing; ULPs are F's) and speed only\n"
-           "                    from F's benchmark rows (DIR/bench_F.csv, else DIR/bench.csv's\n"
-           "                    rows of format F); without any, ranked by accuracy, never by\n"
-           "                    binary32 speed\n\n"
+           "  --format F        choose within format F (default binary32): bfloat16, binary16\n"
+           "                    and binary64 read DIR/accuracy_F.csv (written by report, or by\n"
+           "                    accuracy --format F --grad when missing; ULPs are F's) and speed\n"
+           "                    only from F's benchmark rows (DIR/bench_F.csv, else\n"
+           "                    DIR/bench.csv's rows of format F); without any, ranked by\n"
+           "                    accuracy, never by binary32 speed. binary64's accuracy is a\n"
+           "                    sample's (the output says how many inputs): its maxima are not\n"
+           "                    bounds, and --correctly-rounded means every sampled input\n\n"
            "Ties in speed go to the smaller max ULP against exact GELU, then to the larger\n"
            "fraction correctly rounded, then to the name.\n"
            "Exit status: 0 a choice, 1 nothing fits (the closest are listed) or results cannot\n"
@@ -120,10 +123,8 @@ static int parse_args(int argc, char **argv, pick_args *a)
         } else if ((got = option_value("pick", argc, argv, &i, "--format", &v))) {
             if (got < 0) return EXIT_USAGE;
             if (!(a->format = gelu_format_find(v)))
-                st = usage_error("pick", "unknown --format '%s': binary32, bfloat16 or binary16", v);
-            else if (a->format->id == GELU_FORMAT_BINARY64)
-                st = usage_error("pick", "--format binary64: not benchmarked, its accuracy only "
-                                 "sampled: nothing to pick from");
+                st = usage_error("pick", "unknown --format '%s': binary32, bfloat16, binary16 or "
+                                 "binary64", v);
         } else if ((got = option_value("pick", argc, argv, &i, "--results", &v)))
             st = got < 0 ? EXIT_USAGE : (a->results = v, EXIT_OK);
         else
@@ -144,7 +145,9 @@ static void print_figures(const pick_candidate *k, const char *size, const gelu_
                "%.4f%% correctly rounded (%llu inputs%s%s)\n",
                r->exact[0].max_ulp, r->exact[0].max_ulp_x, r->exact[0].max_abs,
                r->exact[0].max_abs_x, 100 * r->exact[0].cr_fraction, (unsigned long long)r->inputs,
-               format->id == GELU_FORMAT_BINARY32 ? "" : "; ULPs of ",
+               format->id == GELU_FORMAT_BINARY32   ? ""
+               : format->id == GELU_FORMAT_BINARY64 ? ", SAMPLED; ULPs of "
+                                                    : "; ULPs of ",
                format->id == GELU_FORMAT_BINARY32 ? "" : format->name);
     if (r->exact[1].present)
         printf("  derivative vs exact GELU': max %.4g ULP at x = %s\n", r->exact[1].max_ulp,
@@ -179,10 +182,11 @@ static int run_quietly(int (*cmd)(int, char **), int argc, char **argv)
     return st;
 }
 
-/* A 16-bit format's files: DIR/accuracy_F.csv (scanned when missing: every input, forward and
- * derivative, seconds of CPU) and F's speed figures, DIR/bench_F.csv or else DIR/bench.csv
- * (its rows of format F are read; "" when neither exists: never measured here). */
-static int ensure_results16(const char *dir, const gelu_format *f, char *acc, char *bench,
+/* Another format's files: DIR/accuracy_F.csv (scanned when missing: forward and derivative,
+ * every input of a 16-bit format, seconds of CPU; binary64's default sample, about a minute)
+ * and F's speed figures, DIR/bench_F.csv or else DIR/bench.csv (its rows of format F are read;
+ * "" when neither exists: never measured here). */
+static int ensure_results_format(const char *dir, const gelu_format *f, char *acc, char *bench,
                             size_t size)
 {
     char name[64];
@@ -278,7 +282,7 @@ int cmd_pick(int argc, char **argv)
     bool b32 = a.format->id == GELU_FORMAT_BINARY32;
     char acc[4096], bench[4096], err[512];
     st = b32 ? ensure_results(a.results, acc, bench, sizeof acc)
-             : ensure_results16(a.results, a.format, acc, bench, sizeof acc);
+             : ensure_results_format(a.results, a.format, acc, bench, sizeof acc);
     if (st != EXIT_OK) return st;
     if ((st = check_manifest(a.results, acc)) != EXIT_OK) return st;
     results_set *s = malloc(sizeof *s);
@@ -312,6 +316,9 @@ int cmd_pick(int argc, char **argv)
                "constraints met, then max ULP against exact GELU, not by speed\n",
                a.format->name, pick_platform_name(a.platform), feat, acc, a.format->name,
                a.results, a.format->name, a.results, a.format->name);
+    if (a.format->id == GELU_FORMAT_BINARY64 && s->n)
+        printf("accuracy SAMPLED, not exhaustive: %llu inputs per implementation (%s); a sample's "
+               "maxima, not bounds\n", (unsigned long long)s->rows[0].inputs, acc);
     if (fits > 0) {
         printf("choice: %s, the %s of the %d implementation%s meeting every constraint\n",
                k[0].row->name, a.c.size ? "fastest" : "most accurate", fits, fits > 1 ? "s" : "");

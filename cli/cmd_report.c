@@ -1,8 +1,8 @@
 /* gelucheck report: the main job. The exhaustive scan (forward and derivative) of every
  * implementation this CPU runs, the benchmark against ReLU, the make_moons experiment over the
  * scanned implementations, then DIR/accuracy.csv, ranges.csv, ulp_by_x.csv, implementations.csv, bench.csv,
- * moons.csv, the plots (gnuplot, SVG), then each other format's (bfloat16, binary16: every input)
- * scan, benchmark and plots, and index.html, all published at once
+ * moons.csv, the plots (gnuplot, SVG), then each other format's (bfloat16, binary16: every input;
+ * binary64: a sample) scan, benchmark and plots, and index.html, all published at once
  * (reports/report_stage.h): an interrupted run leaves the previous report as it was. */
 #include <errno.h>
 #include <stdio.h>
@@ -51,9 +51,11 @@ static void print_help(void)
         "binary16 (F), every one of the 65,536 inputs of F, the same implementations widened and\n"
         "F's own (as 'accuracy --format F --grad'), and F's benchmark ('bench --format F'):\n"
         "accuracy_F.csv, ulp_by_x_F.csv, bench_F.csv, F_*.svg and a section of the page each.\n"
-        "Then binary64, by sampling only: %d draws (seed 1) and binary64's hard inputs, every\n"
-        "binary64 implementation forward and derivative (as 'accuracy --format binary64\n"
-        "--grad'): accuracy_binary64.csv and a section of the page that says it is sampled.\n"
+        "Then binary64, its accuracy by sampling only: %d draws (seed 1) and binary64's hard\n"
+        "inputs, every binary64 implementation forward and derivative (as 'accuracy --format\n"
+        "binary64 --grad'), then its benchmark ('bench --format binary64', against a binary64\n"
+        "ReLU): accuracy_binary64.csv, ulp_by_x_binary64.csv, bench_binary64.csv, binary64_*.svg\n"
+        "and a section of the page that says the accuracy is sampled.\n"
         "Then ftz,daz: the in-process implementations (exec children left out: MXCSR does not\n"
         "reach their process) with MXCSR's FTZ and DAZ set, forward and derivative, over the\n"
         "inputs where that can change a result (as 'accuracy --fpenv ftz,daz --cover full\n"
@@ -65,7 +67,7 @@ static void print_help(void)
         "  --out DIR     the report directory (created if missing; its parent must exist)\n"
         "  --quick       a seeded sample of %d binary32 encodings, 'bench --quick' and 'moons\n"
         "                --quick' (the 16-bit scans still every input, their benchmarks --quick;\n"
-        "                binary64 %d draws): about 30 s of CPU\n"
+        "                binary64 %d draws, its benchmark --quick): about 30 s of CPU\n"
         "  --threads N   scan threads (default: all online CPUs); results do not depend on it\n"
         "  --baseline OLD_DIR  an earlier report of the same kind (quick or full): what changed\n"
         "                since (as 'gelucheck compare OLD_DIR DIR') goes into the page and\n"
@@ -521,19 +523,35 @@ static int run_ftz_daz(const report_args *a, const report_impls *impls, report_s
     return rc;
 }
 
+/* binary64's section: its results read back, its plots, what was sampled. */
+typedef struct {
+    results_set *results;
+    char *svg[PLOT_COUNT];
+    html_format section;
+    char sampled[160];
+} report_f64_out;
+
+static void report_f64_free(report_f64_out *o)
+{
+    free(o->results);
+    for (int p = 0; p < PLOT_COUNT; p++) free(o->svg[p]);
+}
+
 /* binary64's section (scan_f64.h): every binary64 implementation this CPU runs, forward and
  * derivative, on the default sample (--quick: QUICK_F64_SAMPLE draws), into
- * accuracy_binary64.csv, read back as the other formats' are, into *out, and what was sampled
- * into `sampled`. 0, or −1 after a message. */
-static int run_binary64(const report_args *a, report_stage *st, results_set **out, char *sampled,
-                        size_t size)
+ * accuracy_binary64.csv and ulp_by_x_binary64.csv (the sample's maxima per x bucket); then its
+ * benchmark (bench_binary64.csv); read back as the other formats' are, with its plots and what
+ * was sampled, into *out. 0, or −1 after a message. */
+static int run_binary64(const report_args *a, report_stage *st, report_f64_out *out)
 {
     const gelu_impl **list = calloc(gelu_impl64_count() + 1, sizeof *list);
     scan_result *r = calloc(1, sizeof *r);
     size_t n = 0;
     const char *err = "out of memory";
-    char name[64];
+    char name[64], byx[64], benchn[64];
     results_file_name(name, sizeof name, "accuracy", GELU_FORMAT_BINARY64);
+    results_file_name(byx, sizeof byx, "ulp_by_x", GELU_FORMAT_BINARY64);
+    results_file_name(benchn, sizeof benchn, "bench", GELU_FORMAT_BINARY64);
     int rc = list && r ? 0 : -1;
     for (size_t i = 0; rc == 0 && i < gelu_impl64_count(); i++)
         if (gelu_impl_available(gelu_impl64_at(i))) list[n++] = gelu_impl64_at(i);
@@ -541,25 +559,30 @@ static int run_binary64(const report_args *a, report_stage *st, results_set **ou
                            .n = a->quick ? QUICK_F64_SAMPLE : SCAN_F64_DEFAULT_SAMPLE,
                            .threads = (unsigned)a->threads};
     if (rc == 0 && (rc = scan_f64_run(&cfg, r, &err)) == 0) {
-        csv_job job = {r, accuracy_csv_write};
-        snprintf(sampled, size, "%llu inputs (%llu draws, seed 1, and binary64's hard inputs)",
+        csv_job acc_job = {r, accuracy_csv_write}, byx_job = {r, ulp_by_x_csv_write};
+        snprintf(out->sampled, sizeof out->sampled,
+                 "%llu inputs (%llu draws, seed 1, and binary64's hard inputs)",
                  (unsigned long long)r->inputs, (unsigned long long)cfg.n);
-        if (report_stage_write(st, name, write_csv, &job) != 0) rc = -1, err = NULL;
-    }
-    char acc[2200], why[512];
-    results_set *s = NULL;
-    if (rc == 0 && (!(s = malloc(sizeof *s)) ||
-                    results_load_format(s, report_stage_path(st, name, acc, sizeof acc),
-                                        NULL, GELU_FORMAT_BINARY64, true, why, sizeof why) != 0)) {
-        err = s ? why : "out of memory";
-        rc = -1;
+        if (report_stage_write(st, name, write_csv, &acc_job) != 0 ||
+            report_stage_write(st, byx, write_csv, &byx_job) != 0)
+            rc = -1, err = NULL;
     }
     if (rc != 0 && err) fprintf(stderr, "gelucheck report: the binary64 scan: %s\n", err);
-    if (rc != 0) free(s);
-    else *out = s;
     scan_result_free(r);
     free(list);
-    return rc;
+    if (rc != 0 || run_bench(a, st, GELU_FORMAT_BINARY64) != 0) return -1;
+    char acc[2200], bench[2200], why[512];
+    results_set *s = out->results = malloc(sizeof *s);
+    if (!s || results_load_format(s, report_stage_path(st, name, acc, sizeof acc),
+                                  report_stage_path(st, benchn, bench, sizeof bench),
+                                  GELU_FORMAT_BINARY64, true, why, sizeof why) != 0) {
+        fprintf(stderr, "gelucheck report: %s\n", s ? why : "out of memory");
+        return -1;
+    }
+    out->section.results = s;
+    out->section.plots_note = draw_plots(st, s, out->svg);
+    for (int p = 0; p < PLOT_COUNT; p++) out->section.svg[p] = out->svg[p];
+    return 0;
 }
 
 static int write_report(const report_args *a, const report_impls *impls, report_stage *st,
@@ -628,12 +651,11 @@ static int write_report(const report_args *a, const report_impls *impls, report_
     }
     report_formats_out *formats = calloc(1, sizeof *formats);
     report_ftz_daz *ftz = calloc(1, sizeof *ftz);
-    results_set *f64 = NULL;
-    char f64_sampled[160];
-    if (!formats || !ftz || run_formats(a, impls, st, formats) != 0 ||
-        run_binary64(a, st, &f64, f64_sampled, sizeof f64_sampled) != 0 ||
-        run_ftz_daz(a, impls, st, ftz) != 0) {
+    report_f64_out *f64 = calloc(1, sizeof *f64);
+    if (!formats || !f64 || !ftz || run_formats(a, impls, st, formats) != 0 ||
+        run_binary64(a, st, f64) != 0 || run_ftz_daz(a, impls, st, ftz) != 0) {
         if (formats) report_formats_free(formats);
+        if (f64) report_f64_free(f64);
         free(formats);
         if (ftz) free(ftz->results);
         free(ftz);
@@ -649,8 +671,8 @@ static int write_report(const report_args *a, const report_impls *impls, report_
     for (int k = 0; k < PLOT_COUNT; k++) h.svg[k] = svg[k];
     h.formats = formats->sections;
     h.nformats = formats->n;
-    h.f64 = f64;
-    h.f64_sampled = f64_sampled;
+    h.f64 = &f64->section;
+    h.f64_sampled = f64->sampled;
     h.ftz_daz = ftz->results;
     h.ftz_daz_covered = ftz->covered;
     h.ftz_daz_left_out = ftz->left_out;
@@ -662,6 +684,7 @@ static int write_report(const report_args *a, const report_impls *impls, report_
     int rc = report_stage_write(st, "index.html", write_html, &h); /* manifest.json is staged */
     report_formats_free(formats);
     free(formats);
+    report_f64_free(f64);
     free(f64);
     free(ftz->results);
     free(ftz);
@@ -763,7 +786,7 @@ int cmd_report(int argc, char **argv)
         printf("\nreport written: %s/index.html (with accuracy.csv, ranges.csv, ulp_by_x.csv, "
                "implementations.csv, "
                "bench.csv, moons.csv, manifest.json, accuracy_F.csv, ulp_by_x_F.csv and "
-               "bench_F.csv for F = bfloat16, binary16, accuracy_binary64.csv, " RESULTS_FTZ_DAZ_FILE "%s)\n",
+               "bench_F.csv for F = bfloat16, binary16, binary64 (sampled), " RESULTS_FTZ_DAZ_FILE "%s)\n",
                a.out, a.baseline && baseline_status != EXIT_USAGE ? ", compare.csv" : "");
         if (baseline_status == EXIT_USAGE || (baseline_status && st == EXIT_OK))
             st = baseline_status;

@@ -1,5 +1,6 @@
 /* The built-in binary64 implementations (gelu_f64.h): each a GELU form evaluated in double with
- * libm, no final rounding, forward and derivative.
+ * libm, no final rounding, forward and derivative; and ReLU in binary64 (relu, relu_avx2,
+ * relu_avx512f: impls/relu_kernels.h), exact, the baseline of `bench --format binary64`.
  *
  *   erfc_libm: ½·x·erfc(−x·√½); derivative ½·erfc(−x·√½) + x·exp(−x²/2)/√(2π)
  *              (impls/erfc_f64_kernels.h: the double kernel binary32's erfc_f64 rounds once)
@@ -18,6 +19,7 @@
  *   sigmoid forward 2.66e-15 abs; derivative inf at x ≈ 2^1023 (1.702·x overflows): no claim.
  * The ULP claims stop at the erfc form: 1 + tanh cancels below −4 (9.0e15 ULP), as in binary32. */
 #include "gelu_f64.h"
+#include "gelucheck_config.h" /* GELUCHECK_HAVE_<ISA>: which ReLU builds exist */
 
 #include <math.h>
 #include <stdio.h>
@@ -76,7 +78,7 @@ static void sigmoid_derivative(const double *x, double *y, size_t n)
      .format = GELU_FORMAT_BINARY64, .forward_f64 = fwd, .derivative_f64 = grad,              \
      .contract = claims, .origin = why}
 
-static const gelu_impl builtin[] = {
+static const gelu_impl forms[] = {
     F64_ROW("erfc_libm", GELU_TARGET_EXACT, gelu_f64_erfc_forward, gelu_f64_erfc_derivative,
             F64_CLAIMS(2000, 1.33e-15, INFINITY, 2.8e-16),
             "x·Φ(x) as 0.5·x·erfc(−x/√2) in double with libm erfc (erfc_f64 without its rounding)"),
@@ -87,6 +89,23 @@ static const gelu_impl builtin[] = {
             F64_CLAIMS(INFINITY, 3.7e-15, INFINITY, INFINITY),
             "x·σ(1.702·x) in double with libm exp ('quick GELU')"),
 };
+
+/* ReLU in binary64, the binary64 benchmark's baseline, one build per ISA (impls/relu_kernels.h,
+ * defined beside binary32's). */
+extern const gelu_impl gelu_impl64_relu, gelu_impl64_relu_avx2, gelu_impl64_relu_avx512f;
+
+/* The built-in rows, in the order of tables and reports: the forms, then the ReLUs (as in the
+ * registry); a ReLU build exists only when this build compiles its ISA. */
+static const gelu_impl *const builtin[] = {
+    &forms[0], &forms[1], &forms[2], &gelu_impl64_relu,
+#if GELUCHECK_HAVE_AVX2
+    &gelu_impl64_relu_avx2,
+#endif
+#if GELUCHECK_HAVE_AVX512F
+    &gelu_impl64_relu_avx512f,
+#endif
+};
+_Static_assert(sizeof forms / sizeof forms[0] == 3, "every form is listed in builtin[]");
 
 /* Added at run time (plugins), before any scan; read-only afterwards. */
 enum { RUNTIME64_MAX = 64 };
@@ -99,7 +118,7 @@ size_t gelu_impl64_count(void) { return builtin_count() + nruntime; }
 
 const gelu_impl *gelu_impl64_at(size_t i)
 {
-    return i < builtin_count() ? &builtin[i] : i - builtin_count() < nruntime ? runtime[i - builtin_count()] : NULL;
+    return i < builtin_count() ? builtin[i] : i - builtin_count() < nruntime ? runtime[i - builtin_count()] : NULL;
 }
 
 const gelu_impl *gelu_impl64_find(const char *name)

@@ -1,7 +1,8 @@
 /* The binary64 implementations: a list of their own beside the registry (whose consumers run
  * binary32 kernels, as impls/gelu_cr16.h's list is for the 16-bit formats), scanned by sampling
- * (scan/scan_f64.h, `accuracy --format binary64`). Built-in rows (impls/gelu_f64.c): GELU's erfc,
- * tanh and sigmoid forms in double with libm; plugins add theirs (include/gelucheck/plugin.h's
+ * (scan/scan_f64.h, `accuracy --format binary64`) and timed by `bench --format binary64`.
+ * Built-in rows (impls/gelu_f64.c): GELU's erfc, tanh and sigmoid forms in double with libm, and
+ * ReLU per ISA (the benchmark's baseline); plugins add theirs (include/gelucheck/plugin.h's
  * binary64 kernels: GSL's and SLEEF's peers). */
 #ifndef GELUCHECK_GELU_F64_H
 #define GELUCHECK_GELU_F64_H

@@ -1,6 +1,8 @@
-/* ReLU's array kernels, written once and compiled once per ISA (gelu_f32_relu.c portable,
- * gelu_f32_relu_avx2.c, gelu_f32_relu_avx512f.c: the same loops under -mavx2 / -mavx512f), so the
- * baseline is as wide as the widest GELU it is compared with.
+/* ReLU's array kernels, binary32 and binary64, written once and compiled once per ISA
+ * (gelu_f32_relu.c portable, gelu_f32_relu_avx2.c, gelu_f32_relu_avx512f.c: the same loops under
+ * -mavx2 / -mavx512f), so the baseline of each format's benchmark is as wide as the widest GELU
+ * it is compared with. Each of those files defines both formats' descriptors: binary32's in the
+ * registry, binary64's in impls/gelu_f64.c's list.
  *
  * relu(x) = x for x > 0 or NaN, +0 otherwise: written as !(x <= 0) so that NaN (unordered) keeps
  * x, and as a select without a call to isnan so that GCC vectorizes it (checked with
@@ -27,6 +29,19 @@ static void relu_derivative(const float *restrict x, float *restrict y, size_t n
         y[i] = x[i] != x[i] ? x[i] : (x[i] > 0.0f ? 1.0f : 0.0f);
 }
 
+/* The same in binary64 (the benchmark's baseline in `bench --format binary64`). */
+static void relu_forward_f64(const double *restrict x, double *restrict y, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        y[i] = x[i] <= 0.0 ? 0.0 : x[i];
+}
+
+static void relu_derivative_f64(const double *restrict x, double *restrict y, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        y[i] = x[i] != x[i] ? x[i] : (x[i] > 0.0 ? 1.0 : 0.0);
+}
+
 /* The descriptor of a ReLU compiled for ISA GELU_ISA_<isa_id> (gelu_impl.h). */
 #define RELU_IMPL(impl_name, isa_id, what)                                                    \
     {                                                                                         \
@@ -36,6 +51,18 @@ static void relu_derivative(const float *restrict x, float *restrict y, size_t n
         .contract = {.max_ulp = 0.0, .max_abs = 0.0, .monotone = true, .specials = true,     \
                      .grad_max_ulp = 0.0, .grad_max_abs = 0.0},                               \
         .origin = "max(x, 0), " what ": the baseline every GELU is costed against",          \
+    }
+
+/* Its binary64 twin, a row of the binary64 list (impls/gelu_f64.c), the same name and claims. */
+#define RELU64_IMPL(impl_name, isa_id, what)                                                  \
+    {                                                                                         \
+        .name = impl_name, .method = "relu", .isa = GELU_ISA_##isa_id,                        \
+        .target = GELU_TARGET_RELU, .features = GELU_ISA_FEATURES_##isa_id,                   \
+        .format = GELU_FORMAT_BINARY64, .forward_f64 = relu_forward_f64,                      \
+        .derivative_f64 = relu_derivative_f64,                                                \
+        .contract = {.max_ulp = 0.0, .max_abs = 0.0, .monotone = true, .specials = true,     \
+                     .grad_max_ulp = 0.0, .grad_max_abs = 0.0},                               \
+        .origin = "max(x, 0) in binary64, " what ": the baseline of the binary64 benchmark", \
     }
 
 #endif

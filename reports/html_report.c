@@ -550,7 +550,7 @@ static void answer_section(FILE *f, const html_report *h)
         html_text(f, pick_need_at(i)->asks);
     }
     fputs(". Ranked by median ns/element at l2, in binary32 (<code>gelucheck pick --format "
-          "bfloat16|binary16</code> chooses within a 16-bit format).</p>\n", f);
+          "F</code> chooses within format F).</p>\n", f);
     answer_formats(f, h);
     broken_summary(f, h);
     baseline_summary(f, h);
@@ -864,23 +864,26 @@ static const char files_section[] =
     "<code>bench_bfloat16.csv</code>, <code>bench_binary16.csv</code>: their benchmarks "
     "(<code>gelucheck bench --format F</code>), with <code>bench.csv</code>'s columns.</li>\n"
     "<li><code>accuracy_binary64.csv</code>: binary64's sampled scan (<code>gelucheck accuracy "
-    "--format binary64 --grad</code>), with <code>accuracy.csv</code>'s columns.</li>\n"
+    "--format binary64 --grad</code>), with <code>accuracy.csv</code>'s columns; "
+    "<code>ulp_by_x_binary64.csv</code>: the sample's maxima per 1/8 of x, as "
+    "<code>ulp_by_x.csv</code>; <code>bench_binary64.csv</code>: its benchmark (<code>gelucheck "
+    "bench --format binary64</code>), with <code>bench.csv</code>'s columns.</li>\n"
     "<li><code>" RESULTS_FTZ_DAZ_FILE "</code>: the scan with MXCSR's FTZ and DAZ set, over the "
     "inputs they can change (section ftz,daz), with <code>accuracy.csv</code>'s columns "
     "(<code>fpenv</code> ftz+daz).</li>\n"
     "</ul>\n";
 
-/* One format's section: its summary table (accuracy read back from accuracy_F.csv, speed from
- * bench_F.csv) and its plots. */
-static void format_section(FILE *f, const html_format *hf)
+/* A format's summary table (accuracy read back from accuracy_F.csv, speed from bench_F.csv),
+ * what its speed is against, and its plots: the body of its section. */
+static void format_body(FILE *f, const html_format *hf)
 {
     const results_set *s = hf->results;
-    const char *name = gelu_format_of(s->format)->name;
+    const gelu_format *fmt = gelu_format_of(s->format);
+    const char *name = fmt->name;
     char acc[64], bench[64], byx[64];
     results_file_name(acc, sizeof acc, "accuracy", s->format);
     results_file_name(bench, sizeof bench, "bench", s->format);
     results_file_name(byx, sizeof byx, "ulp_by_x", s->format);
-    fprintf(f, "<h3 id=\"%s\">%s</h3>\n", name, name);
     char id[64];
     snprintf(id, sizeof id, "summary-%s", name);
     summary_table(f, s, format_columns, FORMAT_COLUMNS, id);
@@ -888,12 +891,15 @@ static void format_section(FILE *f, const html_format *hf)
     if (s->baseline[0]) {
         fputs("&#215;ReLU: against <code>", f);
         html_text(f, s->baseline);
-        fprintf(f, "</code> run in %s the same way (widened), in the same rounds: ", name);
+        if (fmt->storage_bits == 16) /* the binary32 ReLU, as the GELUs */
+            fprintf(f, "</code> run in %s the same way (widened), in the same rounds: ", name);
+        else
+            fprintf(f, "</code>, %s's own ReLU, in the same rounds: ", name);
     } else
         fputs("Not benchmarked. ", f);
-    fprintf(f, "<code>gelucheck bench --format %s</code>, 2 bytes read and 2 written per element. "
+    fprintf(f, "<code>gelucheck bench --format %s</code>, %u bytes read and %u written per element. "
                "The files: <code>%s</code>, <code>%s</code>, <code>%s</code>.</p>\n",
-            name, acc, bench, byx);
+            name, fmt->storage_bits / 8, fmt->storage_bits / 8, acc, bench, byx);
     if (hf->plots_note) {
         fputs("<p><b>", f);
         html_text(f, hf->plots_note);
@@ -902,6 +908,14 @@ static void format_section(FILE *f, const html_format *hf)
     for (int k = 0; k < PLOT_COUNT; k++)
         if (plot_drawn((plot_kind)k, s->format) && hf->svg[k])
             plot_figure(f, (plot_kind)k, s->format, hf->svg[k]);
+}
+
+/* A 16-bit format's section: its heading and body. */
+static void format_section(FILE *f, const html_format *hf)
+{
+    const char *name = gelu_format_of(hf->results->format)->name;
+    fprintf(f, "<h3 id=\"%s\">%s</h3>\n", name, name);
+    format_body(f, hf);
 }
 
 static void formats16_section(FILE *f, const html_report *h)
@@ -934,9 +948,10 @@ static void binary64_section(FILE *f, const html_report *h)
     fputs("</b>. Forward and derivative of each binary64 implementation (GELU's forms in double "
           "and the peers' double kernels), against the correctly rounded binary64 value (MPFR at "
           "53 bits, subnormalized); ULPs are binary64's; a figure is the sample's, a bound only "
-          "over it. Not benchmarked. The file: <code>accuracy_binary64.csv</code> (columns of "
-          "<code>accuracy.csv</code>; binary32's criteria and the weighted means empty).</p>\n", f);
-    summary_table(f, h->f64, format_columns, FORMAT_COLUMNS, "summary-binary64");
+          "over it, and so are the plots' errors. <code>accuracy_binary64.csv</code> has "
+          "<code>accuracy.csv</code>'s columns (binary32's criteria and the weighted means empty). "
+          "The speed is not sampled: the benchmark times arrays of doubles.</p>\n", f);
+    format_body(f, h->f64);
 }
 
 /* One way an implementation's ftz,daz row is worse than its IEEE row (a maximum above IEEE's,

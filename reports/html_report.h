@@ -35,8 +35,8 @@ typedef struct {
     const char *run;                    /* how: "the default run", "the quick run" */
 } html_moons;
 
-/* Another format's section (bfloat16, binary16): its results read back (accuracy_F.csv with
- * bench_F.csv, results_load_format) and its plots. */
+/* Another format's section (bfloat16, binary16, binary64): its results read back
+ * (accuracy_F.csv with bench_F.csv, results_load_format) and its plots. */
 typedef struct {
     const results_set *results;
     const char *svg[PLOT_COUNT]; /* gnuplot's SVG text of the plots drawn for it; NULL: none */
@@ -59,9 +59,10 @@ typedef struct {
     const html_format *formats;
     size_t nformats;
     const char *formats_note;
-    /* binary64's section: its results read back (accuracy_binary64.csv) and what was sampled
-     * ("400,141 inputs: ..."); NULL: the section says it was not run. */
-    const results_set *f64;
+    /* binary64's section: its results read back (accuracy_binary64.csv, bench_binary64.csv) and
+     * plots, and what was sampled ("400,141 inputs: ..."); NULL: the section says it was not
+     * run. */
+    const html_format *f64;
     const char *f64_sampled;
     /* The ftz,daz section: its results read back (accuracy_ftz_daz.csv), what the scan covered
      * (fpenv_cover_describe) and the implementations left out (exec children, "" for none);

@@ -139,10 +139,17 @@ void markdown_formats_table(FILE *f, const results_set *const *sets, size_t n,
             for (int d = 0; d < 2; d++)
                 not_cr_cell(lines[j].cells[2 * k + (size_t)d], CELL, &r->own[d]);
         }
-    fputs("| implementation (run widened unless native) |", f);
+    bool sampled = n == 1 && sets[0]->format == GELU_FORMAT_BINARY64;
+    fputs(sampled ? "| implementation (binary64's own) |" : "| implementation (run widened unless native) |", f);
     for (size_t k = 0; k < n; k++) {
         const char *name = gelu_format_of(sets[k]->format)->name;
-        fprintf(f, " %s forward | %s derivative |", name, name);
+        char of[64] = "";
+        if (sampled && sets[k]->n) { /* a sample: its size with every count */
+            char count[32];
+            thousands(count, sizeof count, (unsigned long long)sets[k]->rows[0].inputs);
+            snprintf(of, sizeof of, " (SAMPLED: %s inputs)", count);
+        }
+        fprintf(f, " %s forward%s | %s derivative%s |", name, of, name, of);
     }
     fputs("\n|---|", f);
     for (size_t c = 0; c < ncells; c++) fputs("---:|", f);

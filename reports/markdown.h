@@ -22,6 +22,8 @@ void markdown_accuracy_table(FILE *f, const results_set *s);
  * exact GELU named. native(name, format) says
  * which rows are natives of a format (the 16-bit list's, and the framework rows whose client
  * serves that format: the caller's knowledge, cli/cmd_markdown.c). */
+/* binary64 (alone: its rows are its own, not the widened ones): the header says it is a sample,
+ * with its size. */
 void markdown_formats_table(FILE *f, const results_set *const *sets, size_t n,
                             bool (*native)(const char *name, gelu_format_id format));
 

@@ -11,10 +11,11 @@
 #include "gelu_impl.h"
 #include "known_names.h"
 
-/* One row per plot kind: its stem, title and caption on binary32's page, and its caption in
- * another format's section (NULL: not drawn there); binary32: drawn on binary32's page. */
+/* One row per plot kind: its stem, title and caption on binary32's page, its caption in a 16-bit
+ * format's section and in binary64's, whose accuracy is sampled (NULL: not drawn there);
+ * binary32: drawn on binary32's page. */
 static const struct {
-    const char *name, *title, *caption, *format_caption;
+    const char *name, *title, *caption, *format_caption, *sampled_caption;
     bool binary32;
 } plots[PLOT_COUNT] = {
     {"pareto", "What accuracy costs",
@@ -28,6 +29,11 @@ static const struct {
      "coloured by family; the dashed line is 2^precision ULP (bfloat16 2^8, binary16 2^11), the "
      "error of a negative tail flushed to zero; the staircase joins the Pareto front, each point "
      "of it labelled.",
+     "Every binary64 GELU as a point: median ns/element in the binary64 benchmark (log; arrays "
+     "of doubles) against its max ULP error against exact GELU over the SAMPLE (sampled: a "
+     "bigger sample can only raise a point; log, above 2^63 drawn there), shaped and coloured by "
+     "family; the dashed line is 2^53 ULP, the error of a negative tail flushed to zero; the "
+     "staircase joins the Pareto front, each point of it labelled.",
      true},
     {"ulp_by_x", "ULP error against x",
      "The largest ULP error against the implementation's own target in each 1/8 of x over "
@@ -38,32 +44,37 @@ static const struct {
      "of x over [-16, 16] (forward), one panel per family on a shared log scale (zero drawn at "
      "2^-10): 0.5 is correctly rounded, 1 a missed rounding. ISA builds whose figures are all "
      "equal are drawn once.",
+     "The largest binary64 ULP error against the implementation's own target over the SAMPLE's "
+     "inputs in each 1/8 of x over [-16, 16] (forward; sampled: a bucket's maximum is over the "
+     "draws that fell in it, not every double there), one panel per family on a shared log "
+     "scale (zero drawn at 2^-10, above 2^57 clipped). ISA builds whose figures are all equal are "
+     "drawn once.",
      true},
     {"abs_by_x", "Absolute error against x",
      "The largest absolute error against exact GELU in each 1/8 of x, one panel per family on a "
      "shared log scale (below 2^-40 drawn at 2^-40): for the tanh and sigmoid forms this is the "
      "model's distance from GELU, not a rounding error. ISA twins drawn once, as above.",
-     NULL, true},
+     NULL, NULL, true},
     {"ulp_hist", "ULP histogram",
      "The fraction of scanned inputs in each ULP-error bucket against the own target (log "
      "scale), one panel per family: mass at 0 and <=0.5 is correctly rounded or nearly so.",
-     NULL, true},
+     NULL, NULL, true},
     {"cost", "Cost against ReLU",
      "Time per element divided by the ReLU baseline's in the same benchmark round (log scale), "
      "at the smallest and the largest measured size.",
-     NULL, true},
+     NULL, NULL, true},
     {"not_cr", "Inputs not correctly rounded",
      NULL,
      "The share of the format's inputs whose result is not the correctly rounded value of the "
      "implementation's own target, forward and derivative (log scale; no bar: none), per "
      "implementation: for a widened one, what rounding binary32's result once more costs. ISA "
      "builds whose figures are all equal are drawn once.",
-     false},
+     NULL, false},
 };
 
 bool plot_drawn(plot_kind k, gelu_format_id f)
 {
-    return f == GELU_FORMAT_BINARY32 ? plots[k].binary32 : plots[k].format_caption != NULL;
+    return f == GELU_FORMAT_BINARY32 ? plots[k].binary32 : plot_caption(k, f) != NULL;
 }
 
 const char *plot_stem(plot_kind k, gelu_format_id f, char *buf, size_t size)
@@ -76,7 +87,9 @@ const char *plot_stem(plot_kind k, gelu_format_id f, char *buf, size_t size)
 const char *plot_title(plot_kind k) { return plots[k].title; }
 const char *plot_caption(plot_kind k, gelu_format_id f)
 {
-    return f == GELU_FORMAT_BINARY32 ? plots[k].caption : plots[k].format_caption;
+    return f == GELU_FORMAT_BINARY32   ? plots[k].caption
+           : f == GELU_FORMAT_BINARY64 ? plots[k].sampled_caption
+                                       : plots[k].format_caption;
 }
 
 /* Okabe–Ito, most distinct first (yellow, weak on white, last). */
@@ -322,7 +335,7 @@ static void pareto(FILE *f, const results_set *s)
             "set logscale y 2\n"
             "set format y '2^{%%L}'\n"
             "set yrange [0.125:2.0**%d]\n"
-            "set ytics 2**4\n"
+            "set ytics 2**%d\n"
             "set style textbox opaque noborder margins 1,1\n"
             "set xlabel 'median ns/element at size %s (log)'\n"
             "set ylabel 'max ULP error vs exact GELU (log)'\n"
@@ -333,7 +346,8 @@ static void pareto(FILE *f, const results_set *s)
             "2.0**%g right font ',9' textcolor rgb '#555555'\n"
             "plot \\\n"
             "  $front using 2:3 with steps lc rgb '#999999' lw 2 title 'Pareto front', \\\n",
-            ceil_log2 + 1, size, flush_log2, flush_log2, flush_log2, flush_log2 + 1.5);
+            ceil_log2 + 1, ceil_log2 > 40 ? 8 : 4, /* binary64's 2^64: a tick every 2^8, not 17 */
+            size, flush_log2, flush_log2, flush_log2, flush_log2 + 1.5);
     for (int fam = 0; fam < FAMILY_COUNT; fam++)
         fprintf(f,
                 "  $points using ($4 == %d ? $2 : NaN):3 with points lt %d pt %d ps 1.2 "
@@ -405,6 +419,15 @@ static void not_cr(FILE *f, const results_set *s)
             bars, gelu_format_of(s->format)->name);
 }
 
+/* The ULP-by-x plot's ceiling, log2: 2^26 for binary32 and the narrower formats (their flushed
+ * tails, 2^24 and less, below it), 2^(precision + 4) for a wider one (binary64: 2^57, above
+ * the 2^53 of a cancelling 1 + tanh). */
+static int ulp_by_x_ceil(gelu_format_id format)
+{
+    const gelu_format *f = gelu_format_of(format);
+    return f->storage_bits > 32 ? f->precision + 4 : 26;
+}
+
 int plot_script_write(FILE *f, plot_kind k, const results_set *s)
 {
     gelu_format_id format = s->format;
@@ -415,7 +438,7 @@ int plot_script_write(FILE *f, plot_kind k, const results_set *s)
         break;
     case PLOT_ULP_BY_X:
         preamble(f, k, format, 960, 640);
-        by_x(f, s, "own", 6, "max ULP error vs own target", -10, 26);
+        by_x(f, s, "own", 6, "max ULP error vs own target", -10, ulp_by_x_ceil(format));
         break;
     case PLOT_ABS_BY_X:
         preamble(f, k, format, 960, 640);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "accuracy_columns.h"
+#include "bench.h"
 #include "gelu_cr16.h"
 #include "gelu_f64.h"
 #include "gelu_impl.h"
@@ -512,22 +513,20 @@ static const char *const bench_cols[B_COLS] = {
     "size", "n", "impl", "target", "features", "ns_per_element_median", "ratio_to_baseline",
     "baseline", "dist"};
 
-/* The sizes the benchmark names (cmd_bench.c): the label, or a number that is the count. */
-static int check_size(csv_file *c, const csv_line *l, const int *col)
+/* The sizes the benchmark names (bench.h), in the format's elements: the label, or a number
+ * that is the count. */
+static int check_size(csv_file *c, const csv_line *l, const int *col, gelu_format_id format)
 {
-    static const struct {
-        const char *label;
-        long n;
-    } named[] = {{"l1", 1024}, {"l2", 131072}, {"dram", 64l << 20}};
     const char *size = get(l, col[B_SIZE]);
     long n;
     if (get_count(c, l, col[B_N], false, &n)) return -2;
-    for (size_t i = 0; i < sizeof named / sizeof named[0]; i++)
-        if (strcmp(size, named[i].label) == 0) {
-            if (n != named[i].n)
-                return bad(c, "column 'n': %ld, but size %s is %ld elements", n, size, named[i].n);
-            return 0;
-        }
+    size_t named = bench_named_size_elements(size, format);
+    if (named) {
+        if ((size_t)n != named)
+            return bad(c, "column 'n': %ld, but size %s is %zu elements in %s", n, size, named,
+                       gelu_format_of(format)->name);
+        return 0;
+    }
     char *end;
     long v = strtol(size, &end, 10);
     if (*size < '1' || *size > '9' || *end != '\0' || v != n || strlen(size) >= 24)
@@ -549,7 +548,7 @@ static int bench_line(csv_file *c, results_set *s, const csv_line *l, const int 
     int format = get_format(c, l, column(&c->header, "format")); /* optional: binary32 */
     if (format < 0) return -2;
     if (format != (int)s->format) return 0; /* another format's run */
-    if (get_enum(c, l, col[B_DIST], dists, 2) < 0 || check_size(c, l, col)) return -2;
+    if (get_enum(c, l, col[B_DIST], dists, 2) < 0 || check_size(c, l, col, s->format)) return -2;
     if (!dist[0]) snprintf(dist, 32, "%s", get(l, col[B_DIST]));
     const char *baseline = get(l, col[B_BASELINE]);
     if (c->known_only && !impl_of(s, baseline))

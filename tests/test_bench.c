@@ -5,8 +5,12 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__x86_64__)
+#include <xmmintrin.h> /* _mm_getcsr: MXCSR, where --fpenv acts (impls/fpenv.c) */
+#endif
 
 #include "bench.h"
+#include "gelu_f64.h"
 #include "gelucheck_config.h"
 
 enum { N = 100000 };
@@ -115,3 +119,94 @@ Test(bench, sixteen_bit_runs_on_the_formats_encodings)
                  bf16_bad_inputs);
     for (int k = 0; k < 3; k++) cr_expect(r[k].calls >= 1 && r[k].ns_median > 0, "%s", r[k].impl->name);
 }
+
+/* A binary64 run: 16 bytes per element; the named sizes keep their bytes (half binary32's
+ * elements; the 16-bit formats keep binary32's counts); the baseline is binary64's own ReLU, the
+ * widest this CPU runs, a row of the binary64 list; the kernels get the seeded inputs widened to
+ * double, exactly (a kernel planted here checks them against bench_fill_inputs). */
+static size_t f64_calls, f64_bad_inputs;
+static double f64_want[1001];
+
+static void f64_recorder(const double *x, double *y, size_t n)
+{
+    f64_calls++;
+    for (size_t i = 0; i < n; i++) {
+        f64_bad_inputs += x[i] != f64_want[i];
+        y[i] = x[i];
+    }
+}
+
+Test(bench, binary64_runs_on_doubles_against_its_own_relu)
+{
+    cr_expect_eq(bench_bytes_per_element(GELU_FORMAT_BINARY64), 16u);
+    static const struct {
+        const char *label;
+        size_t b32, b16, b64;
+    } sizes[] = {{"l1", 1024, 1024, 512},
+                 {"l2", 131072, 131072, 65536},
+                 {"dram", (size_t)64 << 20, (size_t)64 << 20, (size_t)32 << 20},
+                 {"4096", 0, 0, 0}};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        cr_expect_eq(bench_named_size_elements(sizes[i].label, GELU_FORMAT_BINARY32), sizes[i].b32, "%s", sizes[i].label);
+        cr_expect_eq(bench_named_size_elements(sizes[i].label, GELU_FORMAT_BINARY16), sizes[i].b16, "%s", sizes[i].label);
+        cr_expect_eq(bench_named_size_elements(sizes[i].label, GELU_FORMAT_BINARY64), sizes[i].b64, "%s", sizes[i].label);
+    }
+    const gelu_impl *base = bench_baseline_of(GELU_FORMAT_BINARY64);
+    cr_assert_not_null(base);
+    cr_expect_eq(base->format, GELU_FORMAT_BINARY64);
+    cr_expect_eq(base->target, GELU_TARGET_RELU);
+    cr_expect_not_null(base->forward_f64);
+    cr_expect_eq(gelu_impl64_find(base->name), base, "%s is not a row of the binary64 list", base->name);
+    cr_expect_str_eq(base->name, bench_default_baseline()->name); /* the same ISA as binary32's */
+    float x[1001];
+    bench_fill_inputs(BENCH_DIST_NORMAL, 1, x, 1001);
+    for (size_t i = 0; i < 1001; i++) f64_want[i] = x[i];
+    gelu_impl recorder = {.name = "recorder", .format = GELU_FORMAT_BINARY64,
+                          .forward_f64 = f64_recorder, .derivative_f64 = f64_recorder};
+    const gelu_impl *impls[] = {gelu_impl64_find("erfc_libm"), &recorder};
+    bench_config cfg = {.n = 1001, .dist = BENCH_DIST_NORMAL, .seed = 1, .threads = 1,
+                        .rounds = 3, .sample_seconds = 1e-4, .format = GELU_FORMAT_BINARY64};
+    bench_result r[3];
+    cr_assert_eq(bench_run(&cfg, base, impls, 2, r), 0);
+    cr_expect_gt(f64_calls, 0u);
+    cr_expect_eq(f64_bad_inputs, 0u, "%zu inputs not the samples widened to double", f64_bad_inputs);
+    cr_expect_eq(r[0].ratio_median, 1.0);
+    for (int k = 0; k < 3; k++) {
+        cr_expect_eq(r[k].impl, k ? impls[k - 1] : base);
+        cr_expect(r[k].calls >= 1 && r[k].ns_median > 0, "%s", r[k].impl->name);
+    }
+}
+
+#if defined(__x86_64__)
+/* --fpenv reaches the kernels in every format's path: a kernel of each storage type (binary32,
+ * bfloat16, binary64) records MXCSR's FTZ (bit 15) and DAZ (bit 6) bits as it runs under
+ * GELU_FPENV_FTZ_DAZ, and finds them set; the caller's MXCSR is as before. */
+static unsigned mxcsr_seen[3];
+
+static unsigned ftz_daz_now(void) { return _mm_getcsr() & 0x8040u; }
+static void csr32(const float *x, float *y, size_t n) { mxcsr_seen[0] |= ftz_daz_now(); memcpy(y, x, n * sizeof *x); }
+static void csr16(const uint16_t *x, uint16_t *y, size_t n) { mxcsr_seen[1] |= ftz_daz_now(); memcpy(y, x, n * sizeof *x); }
+static void csr64(const double *x, double *y, size_t n) { mxcsr_seen[2] |= ftz_daz_now(); memcpy(y, x, n * sizeof *x); }
+
+Test(bench, fpenv_reaches_every_formats_kernels)
+{
+    unsigned before = _mm_getcsr();
+    memset(mxcsr_seen, 0, sizeof mxcsr_seen);
+    gelu_impl k32 = {.name = "csr32", .forward = csr32, .derivative = csr32};
+    gelu_impl k16 = {.name = "csr16", .format = GELU_FORMAT_BFLOAT16, .forward_u16 = csr16,
+                     .derivative_u16 = csr16};
+    gelu_impl k64 = {.name = "csr64", .format = GELU_FORMAT_BINARY64, .forward_f64 = csr64,
+                     .derivative_f64 = csr64};
+    const gelu_impl *kernels[] = {&k32, &k16, &k64};
+    const gelu_format_id formats[] = {GELU_FORMAT_BINARY32, GELU_FORMAT_BFLOAT16, GELU_FORMAT_BINARY64};
+    for (int k = 0; k < 3; k++) {
+        bench_config cfg = {.n = 64, .dist = BENCH_DIST_NORMAL, .seed = 1, .threads = 1, .rounds = 1,
+                            .sample_seconds = 1e-5, .format = formats[k], .fpenv = GELU_FPENV_FTZ_DAZ};
+        bench_result r[2];
+        cr_assert_eq(bench_run(&cfg, kernels[k], kernels + k, 1, r), 0);
+        cr_expect_eq(mxcsr_seen[k], 0x8040u, "%s: MXCSR's FTZ/DAZ bits in the kernel: %#x",
+                     gelu_format_of(formats[k])->name, mxcsr_seen[k]);
+    }
+    cr_expect_eq(_mm_getcsr() & 0xffc0u, before & 0xffc0u, "MXCSR's controls not restored"); /* not its flags */
+}
+#endif

@@ -352,9 +352,51 @@ expect_pick16 0 "bench_bfloat16.csv's bfloat16 rows" --monotone
 expect_pick16 0 "choice: cr_bfloat16, the fastest of the 1" --monotone --correctly-rounded --contract-kept
 expect_pick16 0 "choice: pw_fast," --max-ulp 0.5
 expect_usage_error "unknown --format 'binary8'" pick --platform host --format binary8
-# binary64 is sampled by accuracy only: the other commands refuse it with the reason
-expect_usage_error "--format binary64: not benchmarked" pick --platform host --format binary64
-expect_usage_error "--format binary64 is not benchmarked" bench --format binary64
+# pick --format binary64: within binary64, from accuracy_binary64.csv (a sample, which the
+# output says) and bench_binary64.csv. The fixture (tests/fixtures/pick): sigmoid fastest at l2
+# but 9e15 ULP from exact GELU, erfc_libm 1535 ULP and next, tanh_libm 1800 ULP and slowest;
+# no row within 1 ULP.
+pick64=$scratch/pick64
+mkdir "$pick64"
+cp "$(dirname "$0")/fixtures/pick/accuracy_binary64.csv" "$(dirname "$0")/fixtures/pick/bench_binary64.csv" "$pick64/"
+# expect_pick64 STATUS NEEDLE ARGS...: pick --format binary64 --platform generic on $pick64
+expect_pick64() {
+    want=$1 needle=$2; shift 2
+    "$g" pick --results "$pick64" --format binary64 --platform generic "$@" >"$out" 2>"$err"
+    st=$?
+    if [ $st -ne "$want" ] || ! grep -qF -- "$needle" "$out"; then
+        echo "FAIL: pick --format binary64 $*: status $st (want $want), stdout: $(cat "$out") stderr: $(cat "$err")"
+        fails=$((fails + 1))
+    fi
+}
+expect_pick64 0 "accuracy SAMPLED, not exhaustive: 1000 inputs per implementation"
+expect_pick64 0 "choice: sigmoid, the fastest of the 3"
+expect_pick64 0 "choice: erfc_libm, the fastest of the 2" --max-ulp 2000
+expect_pick64 0 "(1000 inputs, SAMPLED; ULPs of binary64)" --max-ulp 2000
+expect_pick64 0 "choice: tanh_libm, the fastest of the 1" --target tanh
+expect_pick64 1 "nothing fits; the closest:" --max-ulp 1
+expect_pick64 1 "erfc_libm                       7.5 ns/elem  max ULP vs exact GELU 1535 > 1" --max-ulp 1
+# binary64's bench rows must have binary64's element counts (l2: 65536, half binary32's)
+sed 's/^l2,65536,/l2,131072,/' "$(dirname "$0")/fixtures/pick/bench_binary64.csv" >"$pick64/bench_binary64.csv"
+"$g" pick --results "$pick64" --format binary64 --platform generic >"$out" 2>"$err"
+[ $? -eq 2 ] && grep -qF "bench_binary64.csv:6: column 'n': 131072, but size l2 is 65536 elements in binary64" "$err" ||
+    { echo "FAIL: pick --format binary64 with binary32's l2 count: $(cat "$out" "$err")"; fails=$((fails + 1)); }
+# bench --format binary64: binary64's rows only, their names looked up in its list; --csv rows
+# of format binary64 at binary64's element counts (l1: 512), the baseline binary64's ReLU, GB/s
+# from 16 bytes per element (8 read, 8 written)
+"$g" bench --format binary64 --impl erfc_libm --size l1 --quick --csv "$scratch/b64.csv" >"$out" 2>"$err" &&
+    grep -q '^format:    binary64, 16 bytes per element' "$out" &&
+    awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+             { rows++; if ($c["n"] != 512 || $c["size"] != "l1" || $c["format"] != "binary64") bad++
+               if (rows == 1 && $c["impl"] != $c["baseline"]) bad++
+               if (rows == 2 && $c["impl"] != "erfc_libm") bad++
+               if ($c["baseline"] !~ /^relu/) bad++
+               b = $c["gb_per_s"] * $c["ns_per_element_median"]; if (b < 15.999 || b > 16.001) bad++ }
+             END { exit !(rows == 2 && !bad) }' "$scratch/b64.csv" ||
+    { echo "FAIL: bench --format binary64 --csv: $(cat "$scratch/b64.csv" "$err")"; fails=$((fails + 1)); }
+# bench --format binary64: binary64's rows only, their names looked up in its list
+expect_usage_error "'erf_naive' has no binary64 implementation" bench --format binary64 --impl erf_naive
+# binary64 is sampled by accuracy only: eval refuses it with the reason
 expect_usage_error "--format binary64 is not evaluated here" eval --format binary64 --impl erfc_libm 1
 expect_usage_error "--format binary64 scans a sample: --range does not apply" accuracy --format binary64 --sample 10 --range 1:2
 expect_usage_error "--format binary64 scans a sample: --shard does not apply" accuracy --format binary64 --shard 1/2
@@ -442,6 +484,27 @@ grep -q '<h2 id="binary64">binary64: a sample</h2>' "$rep/index.html" &&
 grep -q '<h2 id="ftz_daz">ftz,daz (FTZ+DAZ)</h2>' "$rep/index.html" &&
     grep -q '<b>Covered: one input in 61 (and the ends) of \[-0x1.cp+6, -0x1.2p+3\]' "$rep/index.html" ||
     { echo "FAIL: index.html lacks the ftz,daz section"; fails=$((fails + 1)); }
+# its benchmark (bench --format binary64 --quick: l1 and l2 at binary64's counts, every row of
+# format binary64, against the binary64 ReLU), its summary table with speed, its plots
+for f in ulp_by_x_binary64.csv bench_binary64.csv binary64_pareto.gp binary64_ulp_by_x.gp; do
+    [ -s "$rep/$f" ] || { echo "FAIL: report --quick lacks $f"; fails=$((fails + 1)); }
+done
+[ ! -e "$rep/binary64_not_cr.gp" ] || { echo "FAIL: report --quick drew binary64_not_cr"; fails=$((fails + 1)); }
+[ "$(tail -n +2 "$rep/bench_binary64.csv" | grep -vc ',binary64,ieee$')" -eq 0 ] &&
+    grep -q '^l1,512,normal,.*,erfc_libm,exact,.*,relu[a-z0-9_]*,host,binary64,ieee$' "$rep/bench_binary64.csv" &&
+    grep -q '^l2,65536,normal,.*,relu,relu,' "$rep/bench_binary64.csv" ||
+    { echo "FAIL: bench_binary64.csv: $(head -3 "$rep/bench_binary64.csv")"; fails=$((fails + 1)); }
+for needle in 'id="summary-binary64"' "<code>bench_binary64.csv</code>" "binary64's own ReLU" "8 bytes read and 8 written per element"; do
+    grep -qF "$needle" "$rep/index.html" || { echo "FAIL: index.html lacks $needle"; fails=$((fails + 1)); }
+done
+if command -v gnuplot >/dev/null; then
+    grep -qF '<figure id="binary64_pareto">' "$rep/index.html" && grep -qF '<figure id="binary64_ulp_by_x">' "$rep/index.html" &&
+        [ -s "$rep/binary64_pareto.svg" ] ||
+        { echo "FAIL: report --quick lacks the binary64 plots"; fails=$((fails + 1)); }
+fi
+"$g" pick --results "$rep" --format binary64 --platform host --max-ulp 4000 >"$out" 2>"$err" &&
+    grep -qF "accuracy SAMPLED, not exhaustive: " "$out" && grep -q "^choice: " "$out" ||
+    { echo "FAIL: pick --format binary64 on the quick report: $(cat "$out" "$err")"; fails=$((fails + 1)); }
 # The widened bfloat16 conversions: AVX-512 BF16's around the AVX-512 builds where the CPU has
 # it (list says which path), the portable ones with GELUCHECK_NO_BF16=1: the same scan of every
 # input of those builds, forward and derivative, byte for byte (bites: without the fix-up of
@@ -564,6 +627,14 @@ expect_usage_error "$scratch/md16/accuracy_bfloat16.csv:3: column 'correctly_rou
 expect_usage_error "--format binary32 is a table of its own" markdown --format bfloat16,binary32 "$md16"
 expect_usage_error "unknown --format 'binary8'" markdown --format binary8 "$md16"
 expect_usage_error "'bfloat16' is given twice" markdown --format bfloat16,bfloat16 "$md16"
+# markdown --format binary64: binary64's own rows (tests/fixtures/pick: 1000 sampled inputs,
+# erfc_libm 727 forward correctly rounded), the header saying it is a sample and its size; alone
+"$g" markdown --format binary64 "$(dirname "$0")/fixtures/pick" >"$out" 2>"$err" &&
+    grep -qxF "| implementation (binary64's own) | binary64 forward (SAMPLED: 1,000 inputs) | binary64 derivative (SAMPLED: 1,000 inputs) |" "$out" &&
+    grep -qxF '| `erfc_libm` | 273 (27.3%) | 300 (30%) |' "$out" &&
+    grep -qxF '| `tanh_libm` (tanh target) | 283 (28.3%) | 300 (30%) |' "$out" ||
+    { echo "FAIL: markdown --format binary64: $(cat "$out" "$err")"; fails=$((fails + 1)); }
+expect_usage_error "--format binary64 is a table of its own" markdown --format binary64,bfloat16 "$md16"
 
 # --format: 16-bit values only, known formats, whole-domain scans only; the widened adapter and
 # the correctly rounded bfloat16 GELU at the smallest subnormal 2^-133, by hand: binary32's

@@ -37,11 +37,12 @@ run() {
     accuracy-fpenv-csv) "$g" accuracy --impl erfc_f64 --sample 50 --fpenv ftz,daz --csv "$2" ;;
     accuracy-cover-csv) "$g" accuracy --impl relu --cover quick --fpenv ftz,daz --csv "$2" ;;
     bench16-csv) "$g" bench --format binary16 --quick --size 64 --impl relu --csv "$2" ;;
+    bench64-csv) "$g" bench --format binary64 --quick --size 64 --impl relu --csv "$2" ;;
     esac
 }
 # every command's file, the other formats' and environment's too
 kinds="accuracy-csv accuracy-ranges accuracy-partial merge-csv merge-ranges bench-csv moons-csv
-       accuracy16-csv accuracy64-csv accuracy-fpenv-csv accuracy-cover-csv bench16-csv"
+       accuracy16-csv accuracy64-csv accuracy-fpenv-csv accuracy-cover-csv bench16-csv bench64-csv"
 
 for k in $kinds; do
     w=$d/$k

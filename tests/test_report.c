@@ -842,8 +842,11 @@ Test(report, page_has_a_section_per_16_bit_format)
 }
 
 /* binary64's section: a sampled scan's accuracy_binary64.csv read back (its empty columns
- * accepted, its rows known to this build's binary64 list), the section saying first that it is
- * sampled and how many inputs; without results, "Not run". */
+ * accepted, its rows known to this build's binary64 list) with the benchmark's
+ * bench_binary64.csv (tests/fixtures/pick: relu the baseline, l1 and l2 at binary64's counts),
+ * the section saying first that it is sampled and how many inputs, then the 16-bit sections'
+ * table with the speed at the first and last size, against binary64's own ReLU, and the plots
+ * drawn for it (Pareto, ULP by x) with captions that say "sampled"; without results, "Not run". */
 Test(report, page_has_a_binary64_section_that_says_it_is_sampled)
 {
     const gelu_impl *impls[] = {gelu_impl64_find("erfc_libm"), gelu_impl64_find("sigmoid")};
@@ -860,30 +863,56 @@ Test(report, page_has_a_binary64_section_that_says_it_is_sampled)
     fclose(f);
     results_set *s = malloc(sizeof *s);
     char msg[512], sampled[64];
-    cr_assert_eq(results_load_format(s, path, NULL, GELU_FORMAT_BINARY64, true, msg, sizeof msg), 0,
-                 "%s", msg);
+    cr_assert_eq(results_load_format(s, path, GELUCHECK_FIXTURES "/pick/bench_binary64.csv",
+                                     GELU_FORMAT_BINARY64, true, msg, sizeof msg), 0, "%s", msg);
     unlink(path);
     snprintf(sampled, sizeof sampled, "%llu inputs", (unsigned long long)r->inputs);
     scan_result_free(r);
+    cr_expect_eq(s->nsizes, 2);
+    cr_expect_str_eq(s->baseline, "relu");
     report_meta meta = {"cpu", "avx2", "gcc", "-O2", "today", "abc", "report", "scan", "bench"};
+    html_format sec = {s, {NULL}, NULL};
+    sec.svg[PLOT_PARETO] = "<svg id=\"planted-pareto64\"></svg>";
+    sec.svg[PLOT_ULP_BY_X] = "<svg id=\"planted-byx64\"></svg>";
+    sec.svg[PLOT_NOT_CR] = "<svg id=\"planted-notcr64\"></svg>"; /* not drawn for binary64 */
     html_report h = {load_fixture(), &meta, {NULL}, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, 0,
-                     NULL, s, sampled, NULL, NULL, NULL};
-    char *buf = page_of(&h), *sec = strstr(buf, "<h2 id=\"binary64\">binary64: a sample</h2>");
-    cr_assert_not_null(sec, "%.300s", buf);
+                     NULL, &sec, sampled, NULL, NULL, NULL};
+    char *buf = page_of(&h), *sec64 = strstr(buf, "<h2 id=\"binary64\">binary64: a sample</h2>");
+    cr_assert_not_null(sec64, "%.300s", buf);
     char want[128];
     snprintf(want, sizeof want, "<p><b>Sampled, not exhaustive: %s</b>.", sampled);
-    cr_expect_eq(strncmp(strchr(sec, '\n') + 1, want, strlen(want)), 0, "%.300s", sec);
-    cr_expect_not_null(strstr(sec, "<div class=\"scroll\" id=\"summary-binary64\">"));
-    char *p = strstr(sec, "<b>erfc_libm</b>");
-    cr_assert_not_null(p, "%.2000s", sec);
+    cr_expect_eq(strncmp(strchr(sec64, '\n') + 1, want, strlen(want)), 0, "%.300s", sec64);
+    cr_expect_not_null(strstr(sec64, "<div class=\"scroll\" id=\"summary-binary64\">"));
+    cr_expect_not_null(strstr(sec64, "<th data-sort=\"num\">ns/elem<small>l1</small></th>"
+                                     "<th data-sort=\"num\">&#215;ReLU<small>l1</small></th>"
+                                     "<th data-sort=\"num\">ns/elem<small>l2</small></th>"), "%.3000s", sec64);
+    char *p = strstr(sec64, "<b>erfc_libm</b>");
+    cr_assert_not_null(p, "%.2000s", sec64);
     cr_expect_not_null(strstr(p, "exact &#183; portable</small></td>"), "%.300s", p); /* not widened */
-    cr_expect_not_null(strstr(sec, "<b>sigmoid</b>"));
+    /* the fixture's speeds: 7 ns, 14 x ReLU at l1; 7.5 ns, 12.5 x at l2 */
+    cr_expect_not_null(strstr(p, "<td data-v=\"7\">7</td><td data-v=\"14\">14</td>"
+                                 "<td data-v=\"7.5\">7.5</td><td data-v=\"12.5\">12.5</td></tr>"), "%.2000s", p);
+    p = strstr(sec64, "<b>sigmoid</b>");
+    cr_assert_not_null(p);
+    cr_expect_not_null(strstr(p, "<td data-v=\"6\">6</td><td data-v=\"12\">12</td>"
+                                 "<td data-v=\"6.5\">6.5</td><td data-v=\"10.5\">10.5</td></tr>"), "%.2000s", p);
+    cr_expect_not_null(strstr(sec64, "&#215;ReLU: against <code>relu</code>, binary64's own ReLU, in "
+                                     "the same rounds: <code>gelucheck bench --format binary64</code>, 8 "
+                                     "bytes read and 8 written per element."), "%.3000s", sec64);
+    cr_expect_not_null(strstr(sec64, "<code>bench_binary64.csv</code>, <code>ulp_by_x_binary64.csv</code>"));
+    p = strstr(sec64, "<figure id=\"binary64_pareto\">\n<h4>What accuracy costs</h4>\n<svg id=\"planted-pareto64\"></svg>");
+    cr_assert_not_null(p, "%.3000s", sec64);
+    cr_expect_not_null(strstr(p, "over the SAMPLE (sampled: a bigger sample can only raise a point"));
+    p = strstr(p, "<figure id=\"binary64_ulp_by_x\">\n<h4>ULP error against x</h4>\n<svg id=\"planted-byx64\"></svg>");
+    cr_assert_not_null(p, "%.3000s", sec64);
+    cr_expect_not_null(strstr(p, "over the SAMPLE's inputs"));
+    cr_expect_null(strstr(buf, "planted-notcr64"));
     free(buf);
-    free(s);
     h.f64 = NULL;
     buf = page_of(&h);
     cr_expect_not_null(strstr(buf, "<h2 id=\"binary64\">binary64: a sample</h2>\n<p>Not run.</p>"));
     free(buf);
+    free(s);
 }
 
 /* ---- the ftz,daz section */
