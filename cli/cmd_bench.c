@@ -82,7 +82,8 @@ static void print_help(void)
            "                  header says; GELUCHECK_NO_BF16=1: the portable ones, same bits)\n"
            "  --fpenv E       run every kernel, the baseline too, with MXCSR's FTZ and/or DAZ set\n"
            "                  (default ieee), as frameworks do; the CSV's fpenv column says E\n"
-           "                  (ftz,daz written ftz+daz). Not for exec children\n\n"
+           "                  (ftz,daz written ftz+daz). An exec child is asked for E,\n"
+           "                  refused unless its handshake lists E\n\n"
            "The default run takes 1 to 2.5 minutes, --quick a few seconds, on a loaded 2-core machine.\n"
            "Rows dnnl_*_omp run on oneDNN's own OpenMP threads (all cores) whatever --threads is.\n"
            "Exit status: 0 done, 1 out of memory or threads or the CSV not written, 2 bad usage.\n",

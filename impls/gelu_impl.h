@@ -144,6 +144,10 @@ typedef struct {
      * far, as measured there; the benchmark times it by these (its rows marked "timed inside
      * the child"). NULL: the caller times the call. */
     uint64_t (*own_time_ns)(void);
+    /* 1 + the floating-point environment (gelu_fpenv.h) its kernels run in when the run's is
+     * IEEE's: an exec child that cannot run in IEEE's (TensorFlow's and JAX's clients: their
+     * frameworks set FTZ and DAZ in their threads, no switch). 0: the run's, as every other. */
+    int fixed_fpenv;
 } gelu_impl;
 
 /* The registry: every implementation, in the order of impls/registry.inc. */
