@@ -378,7 +378,11 @@ static void csv_ratio(FILE *f, const bench_csv_row *w) { fprintf(f, "%.6g", w->x
 static void csv_baseline(FILE *f, const bench_csv_row *w) { fputs(w->run->results[0].impl->name, f); }
 static void csv_timed(FILE *f, const bench_csv_row *w) { fputs(w->x->timed_inside ? "child" : "host", f); }
 static void csv_format(FILE *f, const bench_csv_row *w) { fputs(gelu_format_of(w->run->cfg.format)->name, f); }
-static void csv_fpenv(FILE *f, const bench_csv_row *w) { fputs(gelu_fpenv_name(w->run->cfg.fpenv), f); }
+/* the run's, or the one an exec child always runs in (gelu_impl_fpenv) */
+static void csv_fpenv(FILE *f, const bench_csv_row *w)
+{
+    fputs(gelu_fpenv_name(gelu_impl_fpenv(w->x->impl, w->run->cfg.fpenv)), f);
+}
 
 static const struct {
     const char *name;

@@ -53,9 +53,7 @@ static void csv_format(const accuracy_row *w, char *b, size_t n)
  * the run's, or in an IEEE run the one an exec child always runs in (gelu_impl.fixed_fpenv). */
 static void csv_fpenv(const accuracy_row *w, char *b, size_t n)
 {
-    int fixed = w->r->impls[w->i]->fixed_fpenv;
-    gelu_fpenv e = w->r->fpenv == GELU_FPENV_IEEE && fixed ? (gelu_fpenv)(fixed - 1) : w->r->fpenv;
-    snprintf(b, n, "%s", gelu_fpenv_name(e));
+    snprintf(b, n, "%s", gelu_fpenv_name(gelu_impl_fpenv(w->r->impls[w->i], w->r->fpenv)));
 }
 /* The code path a run-time dispatching peer took in this process (oneDNN: "avx2"); "" else. */
 static void csv_dispatched_isa(const accuracy_row *w, char *b, size_t n)
