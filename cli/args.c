@@ -253,11 +253,12 @@ int parse_fpenv(const char *cmd, const char *value, gelu_fpenv *e)
 
 int fpenv_check_impls(const char *cmd, gelu_fpenv e, const gelu_impl *const *impls, size_t n)
 {
-    for (size_t i = 0; e != GELU_FPENV_IEEE && i < n; i++)
-        if (exec_impls_owns(impls[i]))
-            return usage_error(cmd, "--fpenv %s: '%s' is an exec child (%s), which runs in a process "
-                               "of its own that this one's MXCSR does not reach; leave it out or "
-                               "run it with --fpenv ieee", gelu_fpenv_name(e), impls[i]->name,
-                               gelu_impl_source(impls[i]));
+    char why[300];
+    for (size_t i = 0; i < n; i++)
+        if (!exec_impls_fpenv_ok(impls[i], e, why, sizeof why))
+            return usage_error(cmd, "--fpenv %s: exec child '%s' (%s) cannot run its kernels in that "
+                               "environment: %s; leave it out or run it with --fpenv ieee",
+                               gelu_fpenv_name(e), impls[i]->name, gelu_impl_source(impls[i]), why);
+    exec_impls_use_fpenv(e);
     return EXIT_OK;
 }

@@ -66,9 +66,10 @@ int reject_repeated_options(const char *cmd, int argc, char **argv, const char *
 /* --fpenv's value (gelu_fpenv.h's names) into *e: EXIT_OK, or a usage error naming the value
  * (also when this machine cannot set it). */
 int parse_fpenv(const char *cmd, const char *value, gelu_fpenv *e);
-/* The implementations [0, n) may run in environment e: a usage error naming
- * the first one that is an exec child when e is not IEEE (another process: MXCSR is per
- * process and thread, and the exec protocol carries no environment), else EXIT_OK. */
+/* The implementations [0, n) may run in environment e: a usage error naming the first exec
+ * child that cannot (its handshake's `fpenv` line does not list e: another process, which this
+ * one's MXCSR does not reach, asked for e by the protocol), else EXIT_OK, every exec child then
+ * asked for e (exec_impls_use_fpenv). */
 int fpenv_check_impls(const char *cmd, gelu_fpenv e, const gelu_impl *const *impls, size_t n);
 
 /* Output files (reports/atomic_file.h): probe_output checks a path before the work (a message

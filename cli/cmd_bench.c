@@ -82,7 +82,8 @@ static void print_help(void)
            "                  --impl name is looked up among them\n"
            "  --fpenv E       run every kernel, the baseline too, with MXCSR's FTZ and/or DAZ set\n"
            "                  (default ieee), as frameworks do; the CSV's fpenv column says E\n"
-           "                  (ftz,daz written ftz+daz). Not for exec children\n\n"
+           "                  (ftz,daz written ftz+daz). An exec child is asked for E,\n"
+           "                  refused unless its handshake lists E\n\n"
            "The default run takes 1 to 2.5 minutes, --quick a few seconds, on a loaded 2-core machine.\n"
            "Rows dnnl_*_omp run on oneDNN's own OpenMP threads (all cores) whatever --threads is.\n"
            "Exit status: 0 done, 1 out of memory or threads or the CSV not written, 2 bad usage.\n",
@@ -397,7 +398,11 @@ static void csv_ratio(FILE *f, const bench_csv_row *w) { fprintf(f, "%.6g", w->x
 static void csv_baseline(FILE *f, const bench_csv_row *w) { fputs(w->run->results[0].impl->name, f); }
 static void csv_timed(FILE *f, const bench_csv_row *w) { fputs(w->x->timed_inside ? "child" : "host", f); }
 static void csv_format(FILE *f, const bench_csv_row *w) { fputs(gelu_format_of(w->run->cfg.format)->name, f); }
-static void csv_fpenv(FILE *f, const bench_csv_row *w) { fputs(gelu_fpenv_name(w->run->cfg.fpenv), f); }
+/* the run's, or the one an exec child always runs in (gelu_impl_fpenv) */
+static void csv_fpenv(FILE *f, const bench_csv_row *w)
+{
+    fputs(gelu_fpenv_name(gelu_impl_fpenv(w->x->impl, w->run->cfg.fpenv)), f);
+}
 
 static const struct {
     const char *name;

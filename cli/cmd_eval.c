@@ -46,8 +46,8 @@ static void print_help(void)
            "  --fpenv E         run the kernel with MXCSR's FTZ and/or DAZ set (default ieee);\n"
            "                    ref is then E's: under daz f at a subnormal X's signed zero, under\n"
            "                    ftz a subnormal correctly rounded value as the zero of its sign\n"
-           "                    (the exact value the errors are measured from). binary32 only; not\n"
-           "                    for exec children\n\n"
+           "                    (the exact value the errors are measured from). binary32 only; an\n"
+           "                    exec child is asked for E, refused unless it lists E\n\n"
            "X is decimal or a C99 hex float (-0x1.8p+1), inf or nan; negative numbers are plain\n"
            "arguments. Use -- before inputs that would otherwise look like options.\n",
            evaluated_targets(targets, sizeof targets));

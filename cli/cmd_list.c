@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "exec_frameworks.h"
+#include "exec_impl.h"
 #include "gelu_cr16.h"
 #include "gelu_f64.h"
 #include "gelu_impl.h"
@@ -42,6 +43,20 @@ static void print_peers(void)
     }
 }
 
+/* The floating-point environments an exec child runs in (its `fpenv` line): on request, or
+ * always one that is not IEEE's (gelu_impl.fixed_fpenv). */
+static void print_fpenvs(const gelu_impl *m)
+{
+    char list[64];
+    if (!exec_impls_fpenv_list(m, list, sizeof list)) return;
+    if (m->fixed_fpenv)
+        printf("    fpenv: always %s (MXCSR's FTZ/DAZ; it lists 'fpenv %s', no ieee): its rows' "
+               "fpenv says so, and --fpenv accepts only what it lists\n",
+               gelu_fpenv_name((gelu_fpenv)(m->fixed_fpenv - 1)), list);
+    else
+        printf("    fpenv: %s (the environments --fpenv may ask it for)\n", list);
+}
+
 /* The frameworks' rows (exec_frameworks.h): installed (with the version) or not, started in
  * this run or not. */
 static void print_frameworks(void)
@@ -57,17 +72,22 @@ static void print_frameworks(void)
         for (int k = 0; !m && k < GELU_FORMAT_COUNT; k++)
             if (gelu_format_of((gelu_format_id)k)->storage_bits == 16)
                 m = gelu_impl16_find(f->name, (gelu_format_id)k);
+        char fixed[96] = "";
+        if (m && m->fixed_fpenv)
+            snprintf(fixed, sizeof fixed, "; runs in %s always (its framework sets it), not IEEE's",
+                     gelu_fpenv_name((gelu_fpenv)(m->fixed_fpenv - 1)));
         if (exec_framework_version(f, version, sizeof version))
             snprintf(what, sizeof what, "%s %s", f->framework, version);
         else
             snprintf(what, sizeof what, "%s not installed", f->framework);
-        printf("  %-16s %-28s %-6s %-22s %-26s %s\n", f->name, what, f->target,
+        printf("  %-16s %-28s %-6s %-22s %-26s %s%s\n", f->name, what, f->target,
                f->derivative ? "forward and derivative" : "forward only",
                f->formats16[0] ? f->formats16 : "binary32 only",
                !m                       ? "not started"
                : !m->batch_dependence   ? "started"
                : m->batch_dependence[0] ? "started; outputs depend on the batching (above)"
-                                        : "started; outputs independent of the batching");
+                                        : "started; outputs independent of the batching",
+               fixed);
     }
 }
 
@@ -135,6 +155,7 @@ int cmd_list(int argc, char **argv)
         if (m->batch_dependence)
             printf("    batching: %s\n", m->batch_dependence[0] ? m->batch_dependence
                    : "outputs independent of it (probed: 1,024 inputs in one request and one by one)");
+        print_fpenvs(m);
     }
     print_frameworks();
     printf("\n16-bit formats (accuracy, eval, bench --format F): every implementation above runs "

@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "gelu_format.h"
+#include "gelu_fpenv.h"
 
 /* The real functions an implementation approximates, one line each: the enum's suffix, the
  * name, and whether it is a GELU (it then gets a row against exact GELU and a place among the
@@ -144,7 +145,19 @@ typedef struct {
      * far, as measured there; the benchmark times it by these (its rows marked "timed inside
      * the child"). NULL: the caller times the call. */
     uint64_t (*own_time_ns)(void);
+    /* 1 + the floating-point environment (gelu_fpenv.h) its kernels run in when the run's is
+     * IEEE's: an exec child that cannot run in IEEE's (TensorFlow's and JAX's clients: their
+     * frameworks set FTZ and DAZ in their threads, no switch). 0: the run's, as every other. */
+    int fixed_fpenv;
 } gelu_impl;
+
+/* The environment m's kernels run in when the run's is `run`: the run's, or in an IEEE run the
+ * one an exec child always runs in (fixed_fpenv). What accuracy.csv's and bench.csv's fpenv
+ * columns say. */
+static inline gelu_fpenv gelu_impl_fpenv(const gelu_impl *m, gelu_fpenv run)
+{
+    return run == GELU_FPENV_IEEE && m->fixed_fpenv ? (gelu_fpenv)(m->fixed_fpenv - 1) : run;
+}
 
 /* The registry: every implementation, in the order of impls/registry.inc. */
 size_t gelu_impl_count(void);

@@ -28,7 +28,7 @@ import onnx  # noqa: E402
 from onnx import TensorProto, helper  # noqa: E402
 import onnxruntime as ort  # noqa: E402
 
-from gelucheck_exec import serve  # noqa: E402
+from gelucheck_exec import asked_fpenv, serve  # noqa: E402
 
 # --op: (name, target, domain, operator, attributes, what the origin line calls it)
 OPS = {
@@ -42,8 +42,12 @@ OPS = {
 }
 
 
-def session(domain, op, attrs, elem=TensorProto.FLOAT):
-    """A one-node model x -> y of the operator, on the CPU provider, one thread."""
+def session(domain, op, attrs, elem=TensorProto.FLOAT, flush=False):
+    """A one-node model x -> y of the operator, on the CPU provider, one thread; flush: with ONNX
+    Runtime's switch "session.set_denormal_as_zero" = "1", which sets MXCSR's FTZ and DAZ (both)
+    in the calling thread (the one that runs a one-thread session's kernels), for the whole
+    process by its first session (measured: a later session cannot unset it), and in its pool's
+    threads."""
     node = helper.make_node(op, ["x"], ["y"], domain=domain, **attrs)
     graph = helper.make_graph([node], "gelu",
                               [helper.make_tensor_value_info("x", elem, [None])],
@@ -58,6 +62,8 @@ def session(domain, op, attrs, elem=TensorProto.FLOAT):
     opts.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
     # the graph as written: no fusion or rewriting of the one node
     opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+    if flush:
+        opts.add_session_config_entry("session.set_denormal_as_zero", "1")
     return ort.InferenceSession(model.SerializeToString(), opts, providers=["CPUExecutionProvider"])
 
 
@@ -68,7 +74,8 @@ def main():
     args = p.parse_args()
     name, target, domain, op, attrs, what = OPS[args.op]
     half = args.format == "binary16"
-    sess = session(domain, op, attrs, TensorProto.FLOAT16 if half else TensorProto.FLOAT)
+    flush = asked_fpenv() == "ftz+daz"  # the process's one session: set before it is made
+    sess = session(domain, op, attrs, TensorProto.FLOAT16 if half else TensorProto.FLOAT, flush)
     dtype = "<f2" if half else "<f4"
 
     def forward(buf):
@@ -81,7 +88,8 @@ def main():
     # closest"), a 10^6 sample elsewhere; the contrib Gelu gave the same outputs wherever the two
     # were compared. The exhaustive framework gate holds both to all 2^32 inputs.
     contract = {"max_abs": 4.48e-07} if target == "exact" and not half else None
-    return serve(name, target, forward, None, contract=contract, origin=origin, format=args.format)
+    return serve(name, target, forward, None, contract=contract, origin=origin, format=args.format,
+                 fpenv=["ieee", "ftz+daz"])
 
 
 if __name__ == "__main__":

@@ -17,6 +17,10 @@ one call with oneDNN's verbose output on (captured from file descriptor 1, which
 protocol's) says whether oneDNN ran it and on which path ("jit:avx512_core_bf16" gives
 avx512_core_bf16); if it did not, the path is ATen's, torch.backends.cpu.get_cpu_capability()
 in lower case. Both caps are read once per process; the contract is that path's.
+
+Floating-point environment (gelucheck --fpenv): ieee, or ftz+daz through PyTorch's own switch,
+torch.set_flush_denormal(True), which sets MXCSR's FTZ and DAZ together in the calling thread
+(the one that runs the kernels: one thread); PyTorch has no switch for one without the other.
 """
 import argparse
 import ctypes
@@ -30,7 +34,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import numpy as np  # noqa: E402
 import torch  # noqa: E402
 
-from gelucheck_exec import serve  # noqa: E402
+from gelucheck_exec import asked_fpenv, serve  # noqa: E402
 
 # The tensors' dtype per protocol format.
 DTYPES = {"binary32": torch.float32, "bfloat16": torch.bfloat16, "binary16": torch.float16}
@@ -84,6 +88,11 @@ def main():
     a, fmt = args.approximate, args.format
     torch.set_num_threads(1)  # intra-op
     torch.set_num_interop_threads(1)
+    # ftz+daz when asked (and the CPU has DAZ: set_flush_denormal says whether it could)
+    fpenvs = ["ieee", "ftz+daz"]
+    flush = asked_fpenv() == "ftz+daz" and torch.set_flush_denormal(True)
+    if asked_fpenv() == "ftz+daz" and not flush:
+        fpenvs = ["ieee"]
     gelu = torch.nn.functional.gelu
     dtype = DTYPES[fmt]
 
@@ -121,7 +130,7 @@ def main():
     if fmt == "binary32":
         contract = CONTRACTS[name].get(cap, CONTRACTS_ANY[name])
     return serve(name, "exact" if a == "none" else "tanh", forward, derivative, contract=contract,
-                 origin=origin, format=fmt, dispatched_isa=cap)
+                 origin=origin, format=fmt, dispatched_isa=cap, fpenv=fpenvs)
 
 
 if __name__ == "__main__":

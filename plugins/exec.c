@@ -34,6 +34,7 @@ enum {
     MESSAGE_MAX = 4096
 };
 static const char shm_env[] = "GELUCHECK_EXEC_SHM";
+static const char fpenv_env[] = "GELUCHECK_EXEC_FPENV";
 
 extern char **environ;
 
@@ -305,6 +306,53 @@ static int parse_contract(char *words, gelu_contract *k, char *why, size_t size)
     return 0;
 }
 
+/* fpenv ieee ftz+daz ...: the environments, each once, into h (fpenvs, fpenv_first); −1 with
+ * the bad word in why. */
+static int parse_fpenvs(char *words, exec_handshake *h, char *why, size_t size)
+{
+    h->fpenvs = 0;
+    for (char *save, *w = strtok_r(words, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+        gelu_fpenv e;
+        if (!gelu_fpenv_parse(w, &e) || (h->fpenvs & (1u << e))) {
+            char shown[80];
+            printable(w, shown, sizeof shown);
+            snprintf(why, size, "fpenv: '%s' is not one of ieee, ftz, daz, ftz+daz (each at most "
+                     "once)", shown);
+            return -1;
+        }
+        if (!h->fpenvs) h->fpenv_first = e;
+        h->fpenv_line = true;
+        h->fpenvs |= 1u << e;
+    }
+    if (!h->fpenvs) {
+        snprintf(why, size, "fpenv: no environment named (ieee, ftz, daz, ftz+daz)");
+        return -1;
+    }
+    return 0;
+}
+
+bool exec_fpenv_runs_in(const exec_handshake *h, gelu_fpenv asked, gelu_fpenv *runs_in, char *why,
+                        size_t size)
+{
+    if (h->fpenvs & (1u << asked)) {
+        *runs_in = asked;
+        return true;
+    }
+    if (asked == GELU_FPENV_IEEE) { /* a fixed environment: it says where it runs */
+        *runs_in = h->fpenv_first;
+        return true;
+    }
+    char list[64] = "";
+    for (int e = 0; e < GELU_FPENV_COUNT; e++)
+        if (h->fpenvs & (1u << e))
+            snprintf(list + strlen(list), sizeof list - strlen(list), " %s", gelu_fpenv_name((gelu_fpenv)e));
+    if (why && !h->fpenv_line)
+        snprintf(why, size, "its handshake has no 'fpenv' line (IEEE's only)");
+    else if (why)
+        snprintf(why, size, "its handshake lists 'fpenv%s'", list);
+    return false;
+}
+
 /* A dispatched_isa value: 1 to 31 of a-z 0-9 _ (what accuracy.csv's column may hold). */
 static bool isa_word_ok(const char *v)
 {
@@ -326,7 +374,8 @@ static int handshake(exec_child *c, char *err, size_t errsize)
     unsigned seen = 0;
     /* the last one, transport, from version 2 on */
     static const char *const keys[] = {"name", "target", "format", "derivative", "timing",
-                                       "contract", "origin", "transport", "dispatched_isa"};
+                                       "contract", "origin", "transport", "dispatched_isa",
+                                       "fpenv"};
     const size_t nkeys = sizeof keys / sizeof keys[0];
     for (int n = 0;; n++) {
         if (n == HANDSHAKE_LINES)
@@ -386,6 +435,10 @@ static int handshake(exec_child *c, char *err, size_t errsize)
             snprintf(h->origin, sizeof h->origin, "%s", v);
             exec_sanitize_text(h->origin);
             break;
+        case 9:
+            if (parse_fpenvs(v, h, why, sizeof why) != 0)
+                return child_fail(c, err, errsize, "handshake line %d: %s", n + 1, why);
+            break;
         case 8:
             bad = !isa_word_ok(v);
             if (!bad) snprintf(h->dispatched_isa, sizeof h->dispatched_isa, "%s", v);
@@ -415,6 +468,10 @@ static int handshake(exec_child *c, char *err, size_t errsize)
     for (size_t i = 0; i < 3; i++)
         if (!(seen & (1u << i)))
             return child_fail(c, err, errsize, "handshake: no '%s' line before 'end'", keys[i]);
+    if (!(seen & (1u << 9))) { /* no fpenv line: IEEE's alone, as before there were any */
+        h->fpenvs = 1u << GELU_FPENV_IEEE;
+        h->fpenv_first = GELU_FPENV_IEEE;
+    }
     return 0;
 }
 
@@ -439,22 +496,32 @@ static int offer_region(void)
     return fd;
 }
 
-/* gelucheck's environment for the child: without any GELUCHECK_EXEC_SHM it inherited, with
- * entry (GELUCHECK_EXEC_SHM=3, written there) when a region is offered. Made before the fork
- * (malloc is not safe in the fork of a threaded process). NULL when out of memory. */
-static char **child_environ(bool offered, char *entry, size_t size)
+/* Whether environ's entry e sets variable name. */
+static bool sets(const char *e, const char *name, size_t len)
+{
+    return strncmp(e, name, len) == 0 && e[len] == '=';
+}
+
+/* gelucheck's environment for the child: without any GELUCHECK_EXEC_SHM or GELUCHECK_EXEC_FPENV
+ * it inherited, with entry (GELUCHECK_EXEC_SHM=3, written there) when a region is offered and
+ * fpenv_entry (GELUCHECK_EXEC_FPENV=NAME, written there). Made before the fork (malloc is not
+ * safe in the fork of a threaded process). NULL when out of memory. */
+static char **child_environ(bool offered, char *entry, size_t size, gelu_fpenv asked,
+                            char *fpenv_entry, size_t fpenv_size)
 {
     snprintf(entry, size, "%s=%d", shm_env, EXEC_SHM_FD);
+    snprintf(fpenv_entry, fpenv_size, "%s=%s", fpenv_env, gelu_fpenv_name(asked));
     size_t n = 0;
     while (environ && environ[n]) n++;
-    char **env = malloc((n + 2) * sizeof *env);
+    char **env = malloc((n + 3) * sizeof *env);
     if (!env) return NULL;
     size_t k = 0;
     for (size_t i = 0; i < n; i++)
-        if (strncmp(environ[i], shm_env, sizeof shm_env - 1) != 0 ||
-            environ[i][sizeof shm_env - 1] != '=')
+        if (!sets(environ[i], shm_env, sizeof shm_env - 1) &&
+            !sets(environ[i], fpenv_env, sizeof fpenv_env - 1))
             env[k++] = environ[i];
     if (offered) env[k++] = entry;
+    env[k++] = fpenv_entry;
     env[k] = NULL;
     return env;
 }
@@ -467,6 +534,12 @@ exec_child *exec_start(const char *command, double timeout_s, char *err, size_t 
 exec_child *exec_start_transport(const char *command, double timeout_s, bool offer_shm, char *err,
                                  size_t errsize)
 {
+    return exec_start_env(command, timeout_s, offer_shm, GELU_FPENV_IEEE, err, errsize);
+}
+
+exec_child *exec_start_env(const char *command, double timeout_s, bool offer_shm, gelu_fpenv asked,
+                           char *err, size_t errsize)
+{
     exec_child *c = calloc(1, sizeof *c);
     if (!c || !(c->command = strdup(command))) {
         free(c);
@@ -477,8 +550,9 @@ exec_child *exec_start_transport(const char *command, double timeout_s, bool off
     c->to_child = c->from_child = -1;
     c->shm_fd = offer_shm ? offer_region() : -1;
     pthread_mutex_init(&c->lock, NULL);
-    char entry[sizeof shm_env + 16];
-    char **env = child_environ(c->shm_fd >= 0, entry, sizeof entry);
+    char entry[sizeof shm_env + 16], fpenv_entry[sizeof fpenv_env + 16];
+    char **env = child_environ(c->shm_fd >= 0, entry, sizeof entry, asked, fpenv_entry,
+                               sizeof fpenv_entry);
     int in[2], out[2];
     if (!env) {
         snprintf(err, errsize, "cannot start '%s': out of memory", command);
@@ -527,6 +601,13 @@ exec_child *exec_start_transport(const char *command, double timeout_s, bool off
     }
     fcntl(c->to_child, F_SETFL, O_NONBLOCK);
     if (handshake(c, err, errsize) != 0) {
+        exec_stop(c);
+        return NULL;
+    }
+    char why[300];
+    if (!exec_fpenv_runs_in(&c->info, asked, &c->info.fpenv, why, sizeof why)) {
+        child_fail(c, err, errsize, "it cannot run its kernels in floating-point environment %s "
+                   "(--fpenv): %s", gelu_fpenv_name(asked), why);
         exec_stop(c);
         return NULL;
     }

@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "gelu_fpenv.h"
 #include "gelu_impl.h"
 
 /* EXEC_SHM_FD: the child's descriptor of the offered region (GELUCHECK_EXEC_SHM names it);
@@ -38,6 +39,13 @@ typedef struct {
     char dispatched_isa[32];
     bool derivative;  /* answers derivative requests */
     bool timing;      /* replies carry the child's own kernel time */
+    /* `fpenv`: the floating-point environments (gelu_fpenv.h) the child runs its kernels in when
+     * asked (GELUCHECK_EXEC_FPENV), bit 1 << e each; IEEE's alone when it sends no such line.
+     * fpenv_first: the first one it listed, where a child that does not list IEEE's runs when
+     * asked for IEEE's (a fixed environment: TensorFlow's). fpenv: where this process runs. */
+    unsigned fpenvs;
+    gelu_fpenv fpenv_first, fpenv;
+    bool fpenv_line; /* it sent one */
     gelu_contract contract;
     char origin[EXEC_LINE_MAX + 1]; /* untrusted text: escape it where it is written */
 } exec_handshake;
@@ -51,6 +59,17 @@ typedef struct exec_child exec_child;
 exec_child *exec_start(const char *command, double timeout_s, char *err, size_t errsize);
 exec_child *exec_start_transport(const char *command, double timeout_s, bool offer_shm, char *err,
                                  size_t errsize);
+/* The same, the child asked to run its kernels in floating-point environment `asked` (the
+ * variable GELUCHECK_EXEC_FPENV names it; the others ask for IEEE's): a child whose `fpenv` line
+ * does not list it is refused (NULL, err naming the child, what was asked and what it lists),
+ * except that one asked for IEEE's runs in the first environment it lists (exec_fpenv_runs_in). */
+exec_child *exec_start_env(const char *command, double timeout_s, bool offer_shm, gelu_fpenv asked,
+                           char *err, size_t errsize);
+/* Where a child of handshake h runs when asked for environment `asked`: true with *runs_in, or
+ * false (it cannot) with the reason in why ("its handshake lists 'fpenv ieee'", "its
+ * handshake has no 'fpenv' line (IEEE's only)"). */
+bool exec_fpenv_runs_in(const exec_handshake *h, gelu_fpenv asked, gelu_fpenv *runs_in, char *why,
+                        size_t size);
 const exec_handshake *exec_info(const exec_child *c);
 /* y[i] = f(x[i]) (grad: f'(x[i])) for i < n, from the child; *kernel_ns (when not NULL) gets
  * the child's own time for the call, 0 when it does not time. 0, or −1 with err: the child is

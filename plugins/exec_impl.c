@@ -19,6 +19,7 @@ typedef struct {
     exec_handshake info;
     char *command, *source;
     double timeout_s;
+    gelu_fpenv asked; /* the floating-point environment its children are asked for (exec_start_env) */
     pthread_mutex_t lock;
     exec_child *idle[EXEC_CHILDREN_MAX]; /* started children not in use */
     char batch_note[600];                /* the batching probe's finding, "" for none */
@@ -73,14 +74,15 @@ static exec_child *take(slot *s)
         return c;
     }
     char err[1400];
-    c = exec_start(s->command, s->timeout_s, err, sizeof err);
+    c = exec_start_env(s->command, s->timeout_s, true, s->asked, err, sizeof err);
     if (!c) {
         record_failure(err);
         return NULL;
     }
     const exec_handshake *h = exec_info(c);
     if (strcmp(h->name, s->info.name) != 0 || h->target != s->info.target ||
-        h->derivative != s->info.derivative || h->format_id != s->info.format_id) {
+        h->derivative != s->info.derivative || h->format_id != s->info.format_id ||
+        h->fpenvs != s->info.fpenvs || h->fpenv_first != s->info.fpenv_first) {
         snprintf(err, sizeof err, "exec child '%s' (%s): a second instance declared another "
                  "implementation (name '%s')", s->info.name, s->command, h->name);
         exec_stop(c);
@@ -289,6 +291,9 @@ int exec_impls_add(const char *spec, double timeout_s, char *err, size_t errsize
         .batch_inputs = EXEC_BATCH_INPUTS,
         .batch_dependence = s->batch_note,
         .own_time_ns = s->info.timing ? slot_times[nslots] : NULL, /* it times its kernel */
+        /* asked for IEEE's, it runs in another (a framework that always flushes): said by list
+         * and accuracy.csv's fpenv column */
+        .fixed_fpenv = s->info.fpenv != GELU_FPENV_IEEE ? 1 + (int)s->info.fpenv : 0,
     };
     snprintf(s->batch_note, sizeof s->batch_note, "%s", note);
     /* binary32 into the registry; a 16-bit child beside the format's natives (gelu_cr16.h) */
@@ -305,6 +310,51 @@ fail:
     free(s->command);
     free(s->source);
     return -1;
+}
+
+static slot *slot_of(const gelu_impl *impl)
+{
+    for (size_t k = 0; k < nslots; k++)
+        if (impl == &slots[k].impl) return &slots[k];
+    return NULL;
+}
+
+bool exec_impls_fpenv_ok(const gelu_impl *impl, gelu_fpenv asked, char *why, size_t size)
+{
+    const slot *s = slot_of(impl);
+    gelu_fpenv runs_in;
+    return !s || exec_fpenv_runs_in(&s->info, asked, &runs_in, why, size);
+}
+
+const char *exec_impls_fpenv_list(const gelu_impl *impl, char *buf, size_t size)
+{
+    const slot *s = slot_of(impl);
+    if (!s || !size) return NULL;
+    buf[0] = '\0';
+    size_t k = 0; /* the first listed first: where it runs when asked for IEEE's and not listing it */
+    for (int i = -1; i < GELU_FPENV_COUNT; i++) {
+        gelu_fpenv e = i < 0 ? s->info.fpenv_first : (gelu_fpenv)i;
+        if ((i < 0 || e != s->info.fpenv_first) && (s->info.fpenvs & (1u << e)) && k < size)
+            k += (size_t)snprintf(buf + k, size - k, "%s%s", k ? " " : "", gelu_fpenv_name(e));
+    }
+    return buf;
+}
+
+void exec_impls_use_fpenv(gelu_fpenv asked)
+{
+    for (size_t k = 0; k < nslots; k++) {
+        slot *s = &slots[k];
+        gelu_fpenv now, then;
+        if (!exec_fpenv_runs_in(&s->info, s->asked, &now, NULL, 0) ||
+            !exec_fpenv_runs_in(&s->info, asked, &then, NULL, 0) || now != then) {
+            pthread_mutex_lock(&s->lock); /* its idle children run elsewhere: new ones instead */
+            for (size_t i = 0; i < s->nidle; i++) exec_stop(s->idle[i]);
+            s->nchildren -= s->nidle;
+            s->nidle = 0;
+            pthread_mutex_unlock(&s->lock);
+        }
+        s->asked = asked;
+    }
 }
 
 void exec_impls_stop(void)

@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "gelu_fpenv.h"
 #include "gelu_impl.h"
 
 /* EXEC_BATCH_INPUTS: the inputs per request the scan sends (16 blocks): over the pipes the
@@ -33,8 +34,20 @@ enum { EXEC_IMPLS_MAX = 16, EXEC_CHILDREN_MAX = 64, EXEC_BATCH_INPUTS = 1 << 16 
 int exec_impls_add(const char *spec, double timeout_s, char *err, size_t errsize, char *note,
                    size_t notesize);
 /* Whether impl is an exec child's registry entry (its kernels run in another process, which
- * this process's floating-point environment does not reach: --fpenv refuses such rows). */
+ * this process's floating-point environment does not reach: the child is asked for it). */
 bool exec_impls_owns(const gelu_impl *impl);
+/* Whether impl (when an exec child's entry; true for any other) runs its kernels in floating-
+ * point environment `asked` (its handshake's `fpenv` line lists it; IEEE's: always, a child that
+ * lists no IEEE then running in the first one it lists, gelu_impl.fixed_fpenv). false with the
+ * reason in why (what the child's handshake lists). */
+bool exec_impls_fpenv_ok(const gelu_impl *impl, gelu_fpenv asked, char *why, size_t size);
+/* The environments an exec child's entry runs in when asked ("ieee ftz+daz": its `fpenv` line,
+ * the first it listed first; "ieee" without one) into buf; NULL for any other implementation. */
+const char *exec_impls_fpenv_list(const gelu_impl *impl, char *buf, size_t size);
+/* From now on every child is started asked for environment `asked` (GELUCHECK_EXEC_FPENV):
+ * idle children that would run in another are stopped (the ones of the batching probe, asked
+ * for IEEE's). Before the kernels run, after exec_impls_fpenv_ok. */
+void exec_impls_use_fpenv(gelu_fpenv asked);
 /* The first failure of a child while kernels ran; NULL when none. */
 const char *exec_impls_failure(void);
 /* Stops every child. */

@@ -49,10 +49,11 @@ static void csv_format(const accuracy_row *w, char *b, size_t n)
 {
     snprintf(b, n, "%s", gelu_format_of(w->r->impls[w->i]->format)->name);
 }
-/* The floating-point environment the kernels ran in (gelu_fpenv.h): ieee, ftz, daz, ftz,daz. */
+/* The floating-point environment the kernels ran in (gelu_fpenv.h): ieee, ftz, daz, ftz+daz;
+ * the run's, or in an IEEE run the one an exec child always runs in (gelu_impl.fixed_fpenv). */
 static void csv_fpenv(const accuracy_row *w, char *b, size_t n)
 {
-    snprintf(b, n, "%s", gelu_fpenv_name(w->r->fpenv));
+    snprintf(b, n, "%s", gelu_fpenv_name(gelu_impl_fpenv(w->r->impls[w->i], w->r->fpenv)));
 }
 /* The code path a run-time dispatching peer took in this process (oneDNN: "avx2"); "" else. */
 static void csv_dispatched_isa(const accuracy_row *w, char *b, size_t n)

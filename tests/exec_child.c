@@ -37,7 +37,12 @@
  *                        last bit flipped (1 ULP off)
  *   --isa WORD           declare 'dispatched_isa WORD' 
  *   --no-derivative      declare 'derivative no'
- *   --handshake FILE     send FILE's bytes as the handshake instead of the real one */
+ *   --handshake FILE     send FILE's bytes as the handshake instead of the real one
+ *   --fpenv "LIST"       declare 'fpenv LIST' (ieee, ftz, daz, ftz+daz) and run the kernel calls
+ *                        with MXCSR's FTZ/DAZ set as GELUCHECK_EXEC_FPENV asks (impls/fpenv.c's
+ *                        bits, around each call only), or, asked for one it does not list, in the
+ *                        first it lists (a fixed environment)
+ *   --fpenv-unset        planted: declare the list but run every call in IEEE's environment */
 #include <errno.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -51,6 +56,7 @@
 #include <unistd.h>
 
 #include "gelu_cr16.h"
+#include "gelu_fpenv.h"
 #include "gelu_impl.h"
 
 static int read_full(void *buf, size_t n)
@@ -141,6 +147,26 @@ int main(int argc, char **argv)
         in_place |= strcmp(argv[i], "--in-place") == 0;
     }
     bool shm = version >= 2 && strcmp(transport, "shm") == 0;
+    /* the environment asked for, where this process runs it (see --fpenv above) */
+    const char *fpenvs = option_s(argc, argv, "--fpenv");
+    gelu_fpenv asked = GELU_FPENV_IEEE, runs_in = GELU_FPENV_IEEE;
+    const char *asked_name = getenv("GELUCHECK_EXEC_FPENV");
+    if (asked_name && !gelu_fpenv_parse(asked_name, &asked)) return 2;
+    if (fpenvs) {
+        char list[128], *save;
+        snprintf(list, sizeof list, "%s", fpenvs);
+        bool listed = false, first = true;
+        for (char *w = strtok_r(list, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+            gelu_fpenv e;
+            if (!gelu_fpenv_parse(w, &e)) return 2;
+            if (first) runs_in = e;
+            first = false;
+            listed |= e == asked;
+        }
+        if (listed) runs_in = asked;
+        for (int i = 2; i < argc; i++)
+            if (strcmp(argv[i], "--fpenv-unset") == 0) runs_in = GELU_FPENV_IEEE;
+    }
     if (hs) {
         FILE *f = fopen(hs, "rb");
         if (!f) return 2;
@@ -149,17 +175,18 @@ int main(int argc, char **argv)
         fclose(f);
         write_full(buf, n);
     } else {
-        char head[1024], line[64] = "", isa_line[64] = "";
+        char head[1400], line[64] = "", isa_line[64] = "", fpenv_line[160] = "";
+        if (fpenvs) snprintf(fpenv_line, sizeof fpenv_line, "fpenv %s\n", fpenvs);
         if (version >= 2) snprintf(line, sizeof line, "transport %s\n", transport);
         if (isa) snprintf(isa_line, sizeof isa_line, "dispatched_isa %s\n", isa);
         bool has_derivative = f16 ? impl->derivative_u16 || impl->derivative : impl->derivative != NULL;
         double max_ulp = impl->contract.correctly_rounded ? 0.5 : impl->contract.max_ulp;
         int n = snprintf(head, sizeof head,
                          "gelucheck-exec %ld\nname %s\ntarget %s\nformat %s\nderivative %s\n"
-                         "timing yes\ncontract max_ulp=%a monotone=%s\norigin %s (exec_child)\n%s%send\n",
+                         "timing yes\ncontract max_ulp=%a monotone=%s\norigin %s (exec_child)\n%s%s%send\n",
                          version, name ? name : impl->name, gelu_target_name(impl->target),
                          fmt->name, has_derivative && !no_derivative ? "yes" : "no", max_ulp,
-                         impl->contract.monotone ? "yes" : "no", impl->name, isa_line, line);
+                         impl->contract.monotone ? "yes" : "no", impl->name, isa_line, fpenv_line, line);
         write_full(head, (size_t)n);
     }
     size_t region_size = 0;
@@ -221,8 +248,10 @@ int main(int argc, char **argv)
         }
         struct timespec t0, t1;
         clock_gettime(CLOCK_MONOTONIC, &t0);
+        unsigned saved = gelu_fpenv_enter(runs_in); /* around the kernel call only */
         if (f16) gelu_impl_run_u16(impl, op == 2, (uint16_t *)x, (uint16_t *)y, count, wx, wy);
         else (op == 2 ? impl->derivative : impl->forward)(x, y, count);
+        gelu_fpenv_leave(saved);
         clock_gettime(CLOCK_MONOTONIC, &t1);
         if (alone_differs && count == 1) /* the last bit of the (little-endian) output */
             ((unsigned char *)y)[0] ^= 1;

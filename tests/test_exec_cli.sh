@@ -131,16 +131,71 @@ EOF
     [ "$(rows py_gelu "$d/py.csv")" = "$(rows py_out "$d/py.csv")" ] ||
     fail "the Python client's rows differ between transports (shm, pipes, out=True)"
 
-# --fpenv other than ieee: an exec child is refused by name (another process: MXCSR does not
-# reach it), exit 2 before any work; with ieee it runs.
+# --fpenv and exec children (docs/protocol.md, 'fpenv'). A child without an fpenv line runs in
+# IEEE's environment only: under ftz,daz (accuracy) or daz (eval) it is refused by name with the
+# reason, exit 2 before any work; with ieee it runs.
 "$g" accuracy --exec "ef=$child erfc_f64 --name ef" --impl ef,cr --fpenv ftz,daz --sample 100 \
     >"$d/out" 2>"$d/err"
-[ $? -eq 2 ] && grep -q "fpenv ftz+daz: 'ef' is an exec child" "$d/err" && [ ! -s "$d/out" ] ||
-    fail "accuracy --fpenv ftz,daz with an exec child: $(cat "$d/out" "$d/err")"
+[ $? -eq 2 ] && grep -q "fpenv ftz+daz: exec child 'ef' (exec child '.*') cannot run its kernels in that environment: its handshake has no 'fpenv' line (IEEE's only)" "$d/err" &&
+    [ ! -s "$d/out" ] || fail "accuracy --fpenv ftz,daz with an old exec child: $(cat "$d/out" "$d/err")"
 "$g" eval --exec "ef=$child erfc_f64 --name ef" --impl ef --fpenv daz 1 >"$d/out" 2>"$d/err"
-[ $? -eq 2 ] && grep -q "'ef' is an exec child" "$d/err" || fail "eval --fpenv daz with an exec child: $(cat "$d/err")"
+[ $? -eq 2 ] && grep -q "exec child 'ef' .* has no 'fpenv' line" "$d/err" ||
+    fail "eval --fpenv daz with an old exec child: $(cat "$d/err")"
 "$g" accuracy --exec "ef=$child erfc_f64 --name ef" --impl ef --fpenv ieee --sample 100 >/dev/null 2>"$d/err" ||
     fail "accuracy --fpenv ieee with an exec child: $(cat "$d/err")"
+# A child listing 'fpenv ieee ftz+daz' (exec_child --fpenv: MXCSR set around its kernel calls as
+# GELUCHECK_EXEC_FPENV asks) is refused under ftz and daz, the list named; under ieee and ftz,daz
+# its rows are in-process cr's to the byte around the subnormals of both signs (subnormal inputs,
+# normal ones with subnormal results, the results that round to 2^-126).
+xc="$child cr --name xc --fpenv 'ieee ftz+daz'"
+for e in ftz daz; do
+    "$g" accuracy --exec "xc=$xc" --impl xc --fpenv $e --range 0x1p-149:0x1p-148 >"$d/out" 2>"$d/err"
+    [ $? -eq 2 ] && grep -q "fpenv $e: exec child 'xc' .* its handshake lists 'fpenv ieee ftz+daz'" "$d/err" &&
+        [ ! -s "$d/out" ] || fail "--fpenv $e with a child listing ieee ftz+daz: $(cat "$d/err")"
+done
+for e in ieee ftz,daz; do
+    for r in -0x1p-140:0x1p-140 0x1.fffcp-126:0x1.0004p-125 -0x1.0004p-126:-0x1.fff8p-127; do
+        "$g" accuracy --exec "xc=$xc" --impl xc,cr --fpenv $e --range $r --grad --csv "$d/fe.csv" \
+            >/dev/null 2>"$d/err" || fail "--fpenv $e over $r: $(cat "$d/err")"
+        [ -n "$(rows xc "$d/fe.csv")" ] && [ "$(rows xc "$d/fe.csv")" = "$(rows cr "$d/fe.csv")" ] ||
+            fail "--fpenv $e over $r: the child's rows differ from in-process cr's: $(cut -d, -f1-12 "$d/fe.csv")"
+    done
+done
+# A planted child listing ieee ftz+daz that sets nothing is caught under ftz,daz at the first
+# subnormal input (2^-149: its output 2^-149, expected 0 with DAZ; 1 ULP > cr's claimed 0.5).
+"$g" accuracy --exec "xp=$child cr --name xp --fpenv 'ieee ftz+daz' --fpenv-unset" --impl xp \
+    --fpenv ftz,daz --range 0x1p-149:0x1p-148 >"$d/out" 2>"$d/err"
+st=$?
+[ $st -eq 1 ] && grep -q "CONTRACT BROKEN (1 claim): xp forward: max ULP error 1 > claimed 0.5 at x = 0x1p-149 (0x00000001)" "$d/out" ||
+    fail "a child that claims ftz+daz and sets nothing: status $st: $(cat "$d/out" "$d/err")"
+# A child listing no ieee ('fpenv ftz daz': a fixed environment, as TensorFlow's) runs in the
+# first it lists when the run is IEEE's: list says so, its CSV rows say fpenv ftz (cr's ieee),
+# and they are cr's under --fpenv ftz; --fpenv daz is accepted, ftz,daz refused.
+xf="$child cr --name xf --fpenv 'ftz daz'"
+"$g" list --exec "xf=$xf" >"$d/out" 2>"$d/err" &&
+    grep -A3 "^  xf: exec child" "$d/out" | grep -q "fpenv: always ftz (MXCSR's FTZ/DAZ; it lists 'fpenv ftz daz', no ieee)" ||
+    fail "list: a fixed environment not shown: $(cat "$d/out" "$d/err")"
+r=0x1.fffcp-126:0x1.0004p-125
+"$g" accuracy --exec "xf=$xf" --impl xf,cr --range $r --csv "$d/ff.csv" >/dev/null 2>"$d/err"
+"$g" accuracy --impl cr --fpenv ftz --range $r --csv "$d/fc.csv" >/dev/null 2>>"$d/err"
+col=$(head -1 "$d/ff.csv" | tr , '\n' | grep -n '^fpenv$' | cut -d: -f1)
+[ "$(grep '^xf,' "$d/ff.csv" | cut -d, -f"$col" | sort -u)" = ftz ] &&
+    [ "$(grep '^cr,' "$d/ff.csv" | cut -d, -f"$col" | sort -u)" = ieee ] ||
+    fail "the fixed environment's fpenv column: $(cut -d, -f1,5,"$col" "$d/ff.csv") $(cat "$d/err")"
+"$g" accuracy --exec "xf=$xf" --impl xf --fpenv ftz --range $r --csv "$d/ff2.csv" >/dev/null 2>>"$d/err"
+[ -n "$(rows xf "$d/ff2.csv")" ] && [ "$(rows xf "$d/ff2.csv")" = "$(rows cr "$d/fc.csv")" ] ||
+    fail "a fixed-ftz child under --fpenv ftz: rows differ from cr's: $(cat "$d/err")"
+"$g" eval --exec "xf=$xf" --impl xf --fpenv daz 0x1p-140 >/dev/null 2>"$d/err" ||
+    fail "eval --fpenv daz with a child listing ftz daz: $(cat "$d/err")"
+"$g" eval --exec "xf=$xf" --impl xf --fpenv ftz,daz 0x1p-140 >/dev/null 2>"$d/err"
+[ $? -eq 2 ] && grep -q "its handshake lists 'fpenv ftz daz'" "$d/err" ||
+    fail "eval --fpenv ftz,daz with a child listing ftz daz: $(cat "$d/err")"
+# A bad fpenv line is refused naming the word.
+printf 'gelucheck-exec 1\nname hb\ntarget exact\nformat binary32\nfpenv ieee fast\nend\n' >"$d/hs_fpenv"
+"$g" list --exec "hb=$child erfc_f64 --handshake $d/hs_fpenv" >/dev/null 2>"$d/err"
+st=$?
+[ $st -eq 2 ] && grep -q "handshake line 5: fpenv: 'fast' is not one of ieee, ftz, daz, ftz+daz" "$d/err" ||
+    fail "a bad fpenv line: status $st: $(cat "$d/err")"
 # a 16-bit child (format bfloat16, binary16: 2-byte encodings; issue 15): serving cr_bfloat16
 # natively it gives cr_bfloat16's rows to the byte over shared memory and over the pipes, and
 # its dispatched_isa is in list and in every row of the CSV; a planted output 1 ULP off at

@@ -7,7 +7,9 @@
 #   the batching probe's finding in accuracy.csv (yes or no, never empty), list's version the
 #   environment's; PyTorch's rows carry its CPU capability as dispatched_isa; per framework its
 #   GELU on 16-bit tensors (--format bfloat16 or binary16, all 65,536 encodings) is scanned
-#   natively, and ONNX Runtime's bfloat16 row, which it lacks, runs widened with a note. Under
+#   natively, and ONNX Runtime's bfloat16 row, which it lacks, runs widened with a note; the
+#   environment each row runs in (TensorFlow's and JAX's ftz+daz, said in an IEEE run) and its
+#   first row under --fpenv ftz,daz (the framework's switch) flushing as expected. Under
 #   the sanitize setup only the first part runs (the clients' code is not
 #   ours; gelucheck's side of a child is test_exec_cli.sh's).
 # Usage: test_frameworks.sh GELUCHECK
@@ -98,6 +100,19 @@ import csv, sys
 rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["impl"] in sys.argv[2].split(",")]
 sys.exit(0 if rows and all(r["batch_independent"] in ("yes", "no") for r in rows) else 1)
 PY
+    # the floating-point environment each row runs in (peers/*.py's fpenv line): TensorFlow's
+    # and JAX's always ftz+daz (their frameworks set FTZ and DAZ, with no switch), which their
+    # rows say in this IEEE run; PyTorch's and ONNX Runtime's ieee. Under --fpenv ftz,daz (the
+    # framework's own switch for those two) the first row over normal inputs whose GELU is
+    # subnormal, [2^-126, 2^-126 + 512 ulp]: 0 ULP, flushed as expected (IEEE's gives 2^22).
+    case $label in TensorFlow | JAX) want=ftz+daz ;; *) want=ieee ;; esac
+    envs=$(python3 -c 'import csv,sys; print(" ".join(sorted({r["fpenv"] for r in csv.DictReader(open(sys.argv[1])) if r["impl"] in sys.argv[2].split(",")})))' "$d/a.csv" "$impls")
+    [ "$envs" = "$want" ] || fail "$label: the rows' fpenv '$envs', not '$want'"
+    first=${impls%%,*}
+    "$g" accuracy --impl "$first" --fpenv ftz,daz --range 0x1p-126:0x1.0004p-126 --threads 1 \
+        --csv "$d/fz.csv" >"$d/out" 2>"$d/err" || fail "$first under ftz,daz: status $?: $(cat "$d/out" "$d/err" | tail -n 5)"
+    grep -q "^$first,binary32,exact,own,forward,513,0,.*,ftz+daz," "$d/fz.csv" ||
+        fail "$first under ftz,daz: not 0 ULP over [2^-126, 2^-126 + 512 ulp]: $(grep "^$first,.*,own,forward," "$d/fz.csv" | cut -d, -f1-8)"
     # PyTorch reports its path on every row: torch_gelu_tanh ATen's CPU capability (lower case),
     # torch_gelu the path of the oneDNN that runs it (sse41, avx2, avx512_core...)
     if [ "$label" = PyTorch ]; then

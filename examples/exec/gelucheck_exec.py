@@ -16,6 +16,14 @@ little-endian 16-bit encodings (2n bytes; numpy dtype '<u2', or '<f2' for binary
 dispatched_isa="avx512" (a word of a-z 0-9 _) tells gelucheck which code path the library
 picked at run time (PyTorch's CPU capability): shown by `gelucheck list`, in accuracy.csv.
 
+fpenv=["ieee", "ftz+daz"] lists the floating-point environments (x86's MXCSR flush-to-zero
+and denormals-are-zero: ieee, ftz, daz, ftz+daz) the child can run its kernels in; gelucheck
+asks for the run's (--fpenv) in GELUCHECK_EXEC_FPENV before the child starts, and asked_fpenv()
+returns it: setting it up (a framework's switch) is the child's business, before it serves.
+Without fpenv the child runs in IEEE's environment only, and gelucheck refuses it under any other
+--fpenv. A child that cannot run in IEEE's (its framework always flushes) lists what it runs in,
+the first one first: gelucheck says so in its rows.
+
 When gelucheck offers shared memory (GELUCHECK_EXEC_SHM names the descriptor of the region) the
 helper speaks protocol version 2 over it: x (and out) are then views of the region (numpy's
 frombuffer makes arrays on them without a copy), the pipes carry only small frames. Else it
@@ -71,10 +79,18 @@ def _as_bytes(y):
 
 
 _STORAGE = {"binary32": 4, "bfloat16": 2, "binary16": 2}  # bytes per value
+_FPENVS = ("ieee", "ftz", "daz", "ftz+daz")
+
+
+def asked_fpenv():
+    """The floating-point environment gelucheck asks the child to run in: ieee, ftz, daz or
+    ftz+daz (GELUCHECK_EXEC_FPENV; ieee when it is absent, as from a gelucheck before it)."""
+    e = os.environ.get("GELUCHECK_EXEC_FPENV", "ieee").replace(",", "+")
+    return "ftz+daz" if e == "daz+ftz" else e
 
 
 def serve(name, target, forward, derivative=None, contract=None, origin="", timing=True,
-          out=False, format="binary32", dispatched_isa=None):
+          out=False, format="binary32", dispatched_isa=None, fpenv=None):
     """Answer requests on stdin/stdout until shutdown; returns 0 (use as the exit status)."""
     inp, pipe_out = sys.stdin.buffer, sys.stdout.buffer
     region = _region()
@@ -84,6 +100,11 @@ def serve(name, target, forward, derivative=None, contract=None, origin="", timi
              "timing " + _yes(timing)]
     if dispatched_isa:
         lines.append("dispatched_isa " + dispatched_isa)
+    if fpenv:
+        bad = [e for e in fpenv if e not in _FPENVS]
+        if bad:
+            raise ValueError("fpenv: %r is not one of %s" % (bad[0], ", ".join(_FPENVS)))
+        lines.append("fpenv " + " ".join(fpenv))
     if contract:
         words = []
         for key, value in contract.items():
