@@ -79,7 +79,9 @@ static void print_help(void)
            "                  do), the baseline ReLU too; cr_bfloat16/cr_binary16 natively; the\n"
            "                  CSV's format column says F. The conversions around an AVX-512\n"
            "                  build are AVX-512 BF16's in bfloat16 where the CPU has it (the\n"
-           "                  header says; GELUCHECK_NO_BF16=1: the portable ones, same bits)\n"
+           "                  header says; GELUCHECK_NO_BF16=1: the portable ones, same bits),\n"
+           "                  AVX-512 FP16's in binary16 where the CPU has it (else F16C's, as\n"
+           "                  around an AVX2 build; GELUCHECK_NO_FP16=1: F16C's, same bits)\n"
            "  --fpenv E       run every kernel, the baseline too, with MXCSR's FTZ and/or DAZ set\n"
            "                  (default ieee), as frameworks do; the CSV's fpenv column says E\n"
            "                  (ftz,daz written ftz+daz). Not for exec children\n\n"
@@ -295,6 +297,8 @@ static void print_header(const bench_options *o, const gelu_impl *baseline)
                o->format->name, bench_bytes_per_element(o->format->id));
     if (o->format->id == GELU_FORMAT_BFLOAT16)
         printf("           bfloat16 conversions: %s\n", gelu_widened_bfloat16_path());
+    if (o->format->id == GELU_FORMAT_BINARY16)
+        printf("           binary16 conversions: %s\n", gelu_widened_binary16_path());
 }
 
 static void print_run(const bench_run_record *run, size_t count)
