@@ -518,7 +518,8 @@ static int write_report(const report_args *a, const report_impls *impls, report_
              "gelucheck bench%s: forward kernels on normal(0,1) inputs, "
              "one thread, sizes as in the table; widened bfloat16 conversions: %s; widened "
              "binary16 conversions: %s",
-             a->quick ? " --quick" : "", gelu_widened_bfloat16_path(), gelu_widened_binary16_path());
+             a->quick ? " --quick" : "", gelu_widened_bfloat16_path(),
+             gelu_widened_binary16_path());
     report_meta meta = {bench_cpu_model(cpu, sizeof cpu),
                         cpu_features_string(cpu_features(), feat, sizeof feat),
                         GELUCHECK_COMPILER,

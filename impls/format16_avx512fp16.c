@@ -30,7 +30,8 @@ static inline __m512 widen16(__m256i h)
     if (nan) {
         __m512i sign = _mm512_slli_epi32(_mm512_and_si512(u, _mm512_set1_epi32(0x8000)), 16);
         __m512i payload = _mm512_slli_epi32(_mm512_and_si512(u, _mm512_set1_epi32(0x3ff)), 13);
-        __m512i bits = _mm512_or_si512(_mm512_or_si512(sign, payload), _mm512_set1_epi32(0x7f800000));
+        __m512i bits =
+            _mm512_or_si512(_mm512_or_si512(sign, payload), _mm512_set1_epi32(0x7f800000));
         w = _mm512_mask_mov_ps(w, nan, _mm512_castsi512_ps(bits));
     }
     return w;
