@@ -75,7 +75,10 @@ static void print_help(void)
            "                  do), the baseline ReLU too; cr_bfloat16/cr_binary16 natively; the\n"
            "                  CSV's format column says F. The conversions around an AVX-512\n"
            "                  build are AVX-512 BF16's in bfloat16 where the CPU has it (the\n"
-           "                  header says; GELUCHECK_NO_BF16=1: the portable ones, same bits).\n"
+           "                  header says; GELUCHECK_NO_BF16=1: the portable ones, same bits),\n"
+           "                  AVX-512 FP16's in binary16 where the CPU has it (else F16C's, as\n"
+           "                  around an AVX2 build; GELUCHECK_NO_FP16=1: F16C's; meant to be\n"
+           "                  the same bits, not yet verified on a CPU with AVX-512 FP16).\n"
            "                  binary64: arrays of doubles (8 bytes read + 8 written per element),\n"
            "                  the binary64 implementations ('gelucheck list': GELU's forms in\n"
            "                  double, the peers' double kernels) against a binary64 ReLU; an\n"
@@ -316,6 +319,8 @@ static void print_header(const bench_options *o, const gelu_impl *baseline)
                "implementations and ReLU on arrays of doubles (the draws widened from binary32); "
                "named sizes keep their bytes\n",
                bench_bytes_per_element(o->format->id));
+    if (o->format->id == GELU_FORMAT_BINARY16)
+        printf("           binary16 conversions: %s\n", gelu_widened_binary16_path());
 }
 
 static void print_run(const bench_run_record *run, size_t count)

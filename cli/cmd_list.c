@@ -114,7 +114,10 @@ int cmd_list(int argc, char **argv)
                    "too) and what a plugin left out and why, the binary64\n"
                    "ones (accuracy --format binary64 samples them), the path of the widened bfloat16\n"
                    "conversions (avx512_bf16 around the AVX-512 builds, or portable and why;\n"
-                   "GELUCHECK_NO_BF16=1: portable), this CPU's features and the default peers.\n\n"
+                   "GELUCHECK_NO_BF16=1: portable), of the widened binary16 ones (avx512_fp16\n"
+                   "around the AVX-512 builds, f16c around the vector ones, or why not;\n"
+                   "GELUCHECK_NO_FP16=1: no avx512_fp16), this CPU's features and the default\n"
+                   "peers.\n\n"
                    "--frameworks starts every installed framework row (their batching probe,\n"
                    "the code path each dispatched to); with --format bfloat16|binary16 their\n"
                    "GELUs on tensors of that type instead (listed with the 16-bit formats).\n");
@@ -185,6 +188,9 @@ int cmd_list(int argc, char **argv)
     printf("\nwidened bfloat16 conversions (the same bits either way; GELUCHECK_NO_BF16=1: "
            "portable):\n  %s\n",
            gelu_widened_bfloat16_path());
+    printf("\nwidened binary16 conversions (the same bits either way, avx512_fp16's not yet "
+           "verified on a CPU; GELUCHECK_NO_FP16=1: no avx512_fp16):\n  %s\n",
+           gelu_widened_binary16_path());
     printf("\nthis CPU: %s\n", cpu_features_string(cpu_features(), feat, sizeof feat));
     print_peers();
     if (*gelu_absent_peers())

@@ -622,15 +622,17 @@ static int write_report(const report_args *a, const report_impls *impls, report_
     }
     char *svg[PLOT_COUNT] = {NULL};
     const char *note = draw_plots(st, s, svg);
-    char cpu[256], feat[128], date[64], scan[256], benchdesc[384], flags[512];
+    char cpu[256], feat[128], date[64], scan[256], benchdesc[640], flags[512];
     time_t now = time(NULL);
     strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&now));
     describe(a, r, scan, sizeof scan);
     snprintf(flags, sizeof flags, "%s; %s", GELUCHECK_CFLAGS, GELUCHECK_ISA_CFLAGS);
     snprintf(benchdesc, sizeof benchdesc,
              "gelucheck bench%s: forward kernels on normal(0,1) inputs, "
-             "one thread, sizes as in the table; widened bfloat16 conversions: %s",
-             a->quick ? " --quick" : "", gelu_widened_bfloat16_path());
+             "one thread, sizes as in the table; widened bfloat16 conversions: %s; widened "
+             "binary16 conversions: %s",
+             a->quick ? " --quick" : "", gelu_widened_bfloat16_path(),
+             gelu_widened_binary16_path());
     report_meta meta = {bench_cpu_model(cpu, sizeof cpu),
                         cpu_features_string(cpu_features(), feat, sizeof feat),
                         GELUCHECK_COMPILER,

@@ -10,6 +10,7 @@
 
 static const char *const feature_names[CPU_FEATURE_COUNT] = {
     "avx2", "fma", "avx512f", "avx512dq", "avx512bw", "avx512vl", "f16c", "avx512_bf16",
+    "avx512_fp16",
 };
 
 unsigned cpu_features(void)
@@ -37,6 +38,11 @@ unsigned cpu_features(void)
     unsigned a, b, c, d;
     if ((f & CPU_FEATURE_AVX512F) && __get_cpuid_count(7, 1, &a, &b, &c, &d) && (a >> 5 & 1u))
         f |= CPU_FEATURE_AVX512BF16;
+    /* AVX-512 FP16 the same way (leaf 7, subleaf 0, EDX bit 23: Intel SDM vol. 2A, CPUID,
+     * "Structured Extended Feature Flags Enumeration Leaf"; GCC 12's cpuid.h names it
+     * bit_AVX512FP16), on the ZMM state that avx512f's check has found enabled. */
+    if ((f & CPU_FEATURE_AVX512F) && __get_cpuid_count(7, 0, &a, &b, &c, &d) && (d >> 23 & 1u))
+        f |= CPU_FEATURE_AVX512FP16;
 #endif
     return f;
 }

@@ -48,7 +48,10 @@ enum {
     /* vcvtneps2bf16, vcvtne2ps2bf16, vdpbf16ps (cpuid leaf 7 subleaf 1, EAX bit 5): the widened
      * adapter's bfloat16 narrowing around AVX-512 builds (impls/widened.c) */
     CPU_FEATURE_AVX512BF16 = 1u << 7,
-    CPU_FEATURE_COUNT = 8
+    /* the AVX-512 FP16 instructions (cpuid leaf 7 subleaf 0, EDX bit 23): the widened adapter's
+     * binary16 conversions around AVX-512 builds (impls/widened.c) */
+    CPU_FEATURE_AVX512FP16 = 1u << 8,
+    CPU_FEATURE_COUNT = 9
 };
 
 /* The instruction sets a kernel is built for, and the CPU features each build needs: one row
@@ -206,6 +209,11 @@ void gelu_impl_run_u16(const gelu_impl *m, bool grad, const uint16_t *x, uint16_
  * the report: "avx512_bf16 (vcvtneps2bf16) around the AVX-512 builds, ..." or "portable (why)"
  * (not built, GELUCHECK_NO_BF16 set, the CPU lacks it). The bits are the same either way. */
 const char *gelu_widened_bfloat16_path(void);
+/* binary16's: "avx512_fp16 (vcvtph2psx, vcvtps2phx) around the AVX-512 builds, f16c ... around
+ * the AVX2 ones, ..." or the F16C / portable path with why there is no avx512_fp16 one (not
+ * built, GELUCHECK_NO_FP16 set, the CPU lacks it). The bits are meant to be the same either way
+ * (tests/test_format.c; the avx512_fp16 path not yet run on a CPU that has it). */
+const char *gelu_widened_binary16_path(void);
 
 /* The CPU features this machine has (CPU_FEATURE_* bits). */
 unsigned cpu_features(void);

@@ -4,9 +4,10 @@
  * rounded, and where it lands on a midpoint of the format (or is its binary32 neighbour across
  * one) the format's rounding of it need not be that of the exact value; `gelucheck accuracy
  * --format` measures how often per implementation. The conversions are the portable ones of
- * format16_bits.h, or the same bits by instructions chosen at run time: F16C's in binary16
- * around a vector build, AVX-512 BF16's in bfloat16 around an AVX-512 build (unless
- * GELUCHECK_NO_BF16=1). */
+ * format16_bits.h, or the same bits by instructions chosen at run time: in binary16, AVX-512
+ * FP16's around an AVX-512 build (unless GELUCHECK_NO_FP16=1; not yet run on a CPU that has them)
+ * and F16C's around the other vector builds; AVX-512 BF16's in bfloat16 around an AVX-512 build
+ * (unless GELUCHECK_NO_BF16=1). */
 #include "format16_bits.h"
 #include "gelu_impl.h"
 #include "gelucheck_config.h"
@@ -48,9 +49,53 @@ static unsigned cpu_features_once(void)
     return f;
 }
 
+/* Whether the environment variable `name` is set to anything but "" or "0", read once into
+ * *cache (-1: not read yet). */
+static bool env_refuses(const char *name, int *cache)
+{
+    int r = __atomic_load_n(cache, __ATOMIC_RELAXED);
+    if (r < 0) {
+        const char *v = getenv(name);
+        r = v && *v && strcmp(v, "0") != 0;
+        __atomic_store_n(cache, r, __ATOMIC_RELAXED);
+    }
+    return r;
+}
+
+static bool bf16_refused(void)
+{
+    static int refused = -1;
+    return env_refuses("GELUCHECK_NO_BF16", &refused);
+}
+
+static bool fp16_refused(void)
+{
+    static int refused = -1;
+    return env_refuses("GELUCHECK_NO_FP16", &refused);
+}
+
+/* What binary16_by_avx512fp16 needs of the CPU: the instructions, and the masked moves, loads and
+ * stores of 16-bit lanes format16_avx512fp16.c makes around them. */
+#define FP16_CPU_FEATURES \
+    (CPU_FEATURE_AVX512FP16 | CPU_FEATURE_AVX512F | CPU_FEATURE_AVX512BW | CPU_FEATURE_AVX512VL)
+
+/* Whether binary16's conversions around m's kernels are AVX-512 FP16's (format16_avx512fp16.c,
+ * meant to be the same bits): for a build whose kernels are AVX-512 already, on a CPU with
+ * AVX-512 FP16, unless GELUCHECK_NO_FP16. */
+static bool binary16_by_avx512fp16(const gelu_impl *m)
+{
+#if GELUCHECK_HAVE_AVX512FP16
+    return (gelu_isa_features(m->isa) & CPU_FEATURE_AVX512F) &&
+           (cpu_features_once() & FP16_CPU_FEATURES) == FP16_CPU_FEATURES && !fp16_refused();
+#else
+    (void)m;
+    return false;
+#endif
+}
+
 /* Whether binary16's conversions around m's kernels are F16C's (format16_f16c.c, the same
  * bits): for a vector build (any ISA but PORTABLE: the portable build stays portable end to
- * end) on a CPU with F16C. */
+ * end) on a CPU with F16C, where AVX-512 FP16's are not taken. */
 static bool binary16_by_f16c(const gelu_impl *m)
 {
 #if GELUCHECK_HAVE_AVX2
@@ -61,23 +106,29 @@ static bool binary16_by_f16c(const gelu_impl *m)
 #endif
 }
 
+/* "<the path> (no avx512_fp16 path: <why>)", one literal per case: no buffer shared by threads */
+#define F16C_PATH "f16c (vcvtph2ps, vcvtps2ph) around the vector builds, portable around the others"
+#define NO_FP16(f16c, why)                                                                         \
+    ((f16c) ? F16C_PATH " (no avx512_fp16 path: " why ")"                                          \
+            : "portable (no f16c; no avx512_fp16 path: " why ")")
+
+const char *gelu_widened_binary16_path(void)
+{
+    bool f16c = GELUCHECK_HAVE_AVX2 && (cpu_features_once() & CPU_FEATURE_F16C);
+    if (!GELUCHECK_HAVE_AVX512FP16) return NO_FP16(f16c, "built without -mavx512fp16");
+    if (fp16_refused()) return NO_FP16(f16c, "GELUCHECK_NO_FP16 set");
+    if ((cpu_features_once() & FP16_CPU_FEATURES) != FP16_CPU_FEATURES)
+        return NO_FP16(f16c, "this CPU has no avx512_fp16");
+    return f16c ? "avx512_fp16 (vcvtph2psx, vcvtps2phx) around the AVX-512 builds, f16c "
+                  "(vcvtph2ps, vcvtps2ph) around the AVX2 ones, portable around the others"
+                : "avx512_fp16 (vcvtph2psx, vcvtps2phx) around the AVX-512 builds, portable "
+                  "around the others";
+}
+
 /* What bfloat16_by_avx512bf16 needs of the CPU: the instruction, and the masked moves and stores
  * of 16-bit lanes format16_avx512bf16.c makes around it. */
 #define BF16_CPU_FEATURES \
     (CPU_FEATURE_AVX512BF16 | CPU_FEATURE_AVX512F | CPU_FEATURE_AVX512BW | CPU_FEATURE_AVX512VL)
-
-/* GELUCHECK_NO_BF16 set to anything but "" or "0", read once. */
-static bool bf16_refused(void)
-{
-    static int refused = -1;
-    int r = __atomic_load_n(&refused, __ATOMIC_RELAXED);
-    if (r < 0) {
-        const char *v = getenv("GELUCHECK_NO_BF16");
-        r = v && *v && strcmp(v, "0") != 0;
-        __atomic_store_n(&refused, r, __ATOMIC_RELAXED);
-    }
-    return r;
-}
 
 const char *gelu_widened_bfloat16_path(void)
 {
@@ -118,6 +169,10 @@ void gelu_impl_run_u16(const gelu_impl *m, bool grad, const uint16_t *x, uint16_
         for (size_t i = 0; i < n; i++) wx[i] = bfloat16_widen(x[i]);
         k(wx, wy, n);
         for (size_t i = 0; i < n; i++) y[i] = bfloat16_narrow(wy[i]);
+    } else if (binary16_by_avx512fp16(m)) {
+        binary16_widen_avx512fp16(x, wx, n);
+        k(wx, wy, n);
+        binary16_narrow_avx512fp16(wy, y, n);
     } else if (binary16_by_f16c(m)) {
         binary16_widen_f16c(x, wx, n);
         k(wx, wy, n);

@@ -523,6 +523,23 @@ if grep -A1 '^widened bfloat16 conversions' "$out" | grep -q '^  avx512_bf16 (vc
 else
     echo "cli: no avx512_bf16 path here ($(grep -A1 '^widened bfloat16 conversions' "$out" | tail -1)): its scan not compared"
 fi
+# The widened binary16 conversions the same way: AVX-512 FP16's around the AVX-512 builds where
+# the CPU has it, F16C's with GELUCHECK_NO_FP16=1 (no CPU with avx512_fp16 has run this yet;
+# tests/test_format.c holds the conversions themselves to the portable ones). The switch is named
+# by list on any CPU.
+if grep -A1 '^widened binary16 conversions' "$out" | grep -q '^  avx512_fp16 (vcvtph2psx, vcvtps2phx) around the AVX-512 builds'; then
+    avx512_rows=$(awk '$1 ~ /_avx512f?$/ { print $1 }' "$out" | paste -sd, -)
+    "$g" accuracy --format binary16 --impl "$avx512_rows" --grad --csv "$scratch/b16_native.csv" >/dev/null 2>"$err" &&
+        GELUCHECK_NO_FP16=1 "$g" accuracy --format binary16 --impl "$avx512_rows" --grad \
+            --csv "$scratch/b16_f16c.csv" >/dev/null 2>>"$err" &&
+        [ "$(wc -l <"$scratch/b16_native.csv")" -gt 8 ] &&
+        cmp "$scratch/b16_native.csv" "$scratch/b16_f16c.csv" >>"$err" 2>&1 ||
+        { echo "FAIL: binary16 scan of $avx512_rows: avx512_fp16 and f16c conversions differ: $(cat "$err")"; fails=$((fails + 1)); }
+else
+    echo "cli: no avx512_fp16 path here ($(grep -A1 '^widened binary16 conversions' "$out" | tail -1)): its scan not compared"
+fi
+GELUCHECK_NO_FP16=1 "$g" list 2>&1 | grep -A1 '^widened binary16 conversions' | grep -q 'no avx512_fp16 path: GELUCHECK_NO_FP16 set)$' ||
+    { echo "FAIL: list with GELUCHECK_NO_FP16=1 does not name the switch"; fails=$((fails + 1)); }
 # pick --format chooses within the format from the report's files: cr_F is the only correctly
 # rounded one, ranked by F's own benchmark
 for f16 in bfloat16 binary16; do
