@@ -22,7 +22,14 @@
  * the portable integer sum. Widening needs no fix-up: a shift keeps every encoding, NaNs' too. */
 #include <immintrin.h>
 
+#include "format16_avx512_loops.h"
 #include "format16_bits.h"
+
+/* 16 bfloat16 encodings to binary32: exact, a shift. */
+static inline __m512 widen16(__m256i b)
+{
+    return _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(b), 16));
+}
 
 /* 16 binary32 values (as bits) to bfloat16, to nearest even: the instruction, its subnormal and
  * NaN lanes rebuilt. */
@@ -49,27 +56,4 @@ static inline __m256i narrow16(__m512 y)
     return r;
 }
 
-void bfloat16_widen_avx512bf16(const uint16_t *x, float *y, size_t n)
-{
-    size_t i = 0;
-    for (; i + 16 <= n; i += 16) {
-        __m512i w = _mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i *)(x + i)));
-        _mm512_storeu_ps(y + i, _mm512_castsi512_ps(_mm512_slli_epi32(w, 16)));
-    }
-    if (i < n) {
-        __mmask16 k = (__mmask16)((1u << (n - i)) - 1);
-        __m512i w = _mm512_cvtepu16_epi32(_mm256_maskz_loadu_epi16(k, x + i));
-        _mm512_mask_storeu_ps(y + i, k, _mm512_castsi512_ps(_mm512_slli_epi32(w, 16)));
-    }
-}
-
-void bfloat16_narrow_avx512bf16(const float *y, uint16_t *x, size_t n)
-{
-    size_t i = 0;
-    for (; i + 16 <= n; i += 16)
-        _mm256_storeu_si256((__m256i *)(x + i), narrow16(_mm512_loadu_ps(y + i)));
-    if (i < n) {
-        __mmask16 k = (__mmask16)((1u << (n - i)) - 1);
-        _mm256_mask_storeu_epi16(x + i, k, narrow16(_mm512_maskz_loadu_ps(k, y + i)));
-    }
-}
+FORMAT16_AVX512_LOOPS(bfloat16_widen_avx512bf16, bfloat16_narrow_avx512bf16)

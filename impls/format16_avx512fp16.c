@@ -18,6 +18,7 @@
  * its sign (the instruction keeps the payload's top bits). */
 #include <immintrin.h>
 
+#include "format16_avx512_loops.h"
 #include "format16_bits.h"
 
 /* 16 encodings to binary32. */
@@ -50,24 +51,4 @@ static inline __m256i narrow16(__m512 y)
     return _mm256_mask_mov_epi16(h, nan, quiet);
 }
 
-void binary16_widen_avx512fp16(const uint16_t *x, float *y, size_t n)
-{
-    size_t i = 0;
-    for (; i + 16 <= n; i += 16)
-        _mm512_storeu_ps(y + i, widen16(_mm256_loadu_si256((const __m256i *)(x + i))));
-    if (i < n) {
-        __mmask16 k = (__mmask16)((1u << (n - i)) - 1);
-        _mm512_mask_storeu_ps(y + i, k, widen16(_mm256_maskz_loadu_epi16(k, x + i)));
-    }
-}
-
-void binary16_narrow_avx512fp16(const float *y, uint16_t *x, size_t n)
-{
-    size_t i = 0;
-    for (; i + 16 <= n; i += 16)
-        _mm256_storeu_si256((__m256i *)(x + i), narrow16(_mm512_loadu_ps(y + i)));
-    if (i < n) {
-        __mmask16 k = (__mmask16)((1u << (n - i)) - 1);
-        _mm256_mask_storeu_epi16(x + i, k, narrow16(_mm512_maskz_loadu_ps(k, y + i)));
-    }
-}
+FORMAT16_AVX512_LOOPS(binary16_widen_avx512fp16, binary16_narrow_avx512fp16)
