@@ -5,7 +5,8 @@
 # - per installed framework, a sampled scan of its rows (--grad, one thread: one child each):
 #   forward rows, derivative rows exactly when it has a derivative (ONNX Runtime: none, said so),
 #   the batching probe's finding in accuracy.csv (yes or no, never empty), list's version the
-#   environment's; PyTorch's rows carry its CPU capability as dispatched_isa; per framework its
+#   environment's; PyTorch's rows carry its CPU capability as dispatched_isa, JAX's its XLA ISA
+#   (and a cap's path and claims); per framework its
 #   GELU on 16-bit tensors (--format bfloat16 or binary16, all 65,536 encodings) is scanned
 #   natively, and ONNX Runtime's bfloat16 row, which it lacks, runs widened with a note; the
 #   environment each row runs in (TensorFlow's and JAX's ftz+daz, said in an IEEE run) and its
@@ -69,17 +70,20 @@ for spec in "PyTorch:torch:torch_gelu,torch_gelu_tanh:yes:bfloat16" \
     for name in $(echo "$impls" | tr , ' '); do
         grep -q "^  $name  *$label $version " "$d/list" || fail "list: no '$name $label $version' row"
     done
-    # the exact forms' measured claims (peers/*.py), as their handshakes declare them
+    # the measured claims (peers/*.py), as their handshakes declare them ('|' for a space);
+    # JAX's are its path's: with FMA where the CPU has AVX2, else without
+    jax_grad=1.73e-07 jax_tanh=1.1e-06
+    grep -qw avx2 /proc/cpuinfo && jax_grad=1.53e-07 jax_tanh=9.16e-07
     case $label in
-    TensorFlow) claims="tensorflow_gelu.py::max_abs=3.85e-07" ;;
-    JAX) claims="jax_gelu.py::max_abs=3.85e-07" ;;
+    TensorFlow) claims="tensorflow_gelu.py::max_abs=3.85e-07|grad_max_abs=1.8e-07 tensorflow_gelu.py:--approximate:max_abs=1.05e-06" ;;
+    JAX) claims="jax_gelu.py::max_abs=3.85e-07|grad_max_abs=$jax_grad jax_gelu.py:--approximate:max_abs=$jax_tanh" ;;
     "ONNX Runtime") claims="onnxruntime_gelu.py:--op=gelu:max_abs=4.48e-07 onnxruntime_gelu.py:--op=ms_gelu:max_abs=4.48e-07" ;;
     PyTorch) claims="torch_gelu.py:--approximate=tanh:max_abs=4.34e-07" ;;
     *) claims= ;;
     esac
     for c in $claims; do
         client=${c%%:*} rest=${c#*:}
-        opt=${rest%%:*} claim=${rest#*:}
+        opt=${rest%%:*} claim=$(echo "${rest#*:}" | tr '|' ' ')
         "$py" "$peers/$client" ${opt:+"$opt"} </dev/null 2>/dev/null | grep -qx "contract $claim" ||
             echo "$client $opt: no 'contract $claim' in its handshake"
     done >"$d/claims"
@@ -134,6 +138,20 @@ PY
         hs=$(ATEN_CPU_CAPABILITY=default "$py" "$peers/torch_gelu.py" --approximate tanh </dev/null 2>/dev/null)
         echo "$hs" | grep -qx "dispatched_isa default" && echo "$hs" | grep -qx "contract max_abs=4.34e-07" ||
             fail "torch_gelu_tanh under ATEN_CPU_CAPABILITY=default: $(echo "$hs" | grep -E '^(dispatched_isa|contract)')"
+    fi
+    # JAX's XLA compiles for the host's widest ISA, at most --xla_cpu_max_isa (peers/jax_gelu.py):
+    # its rows name the path (xla_*), and capped to SSE4_2 (no FMA, other outputs) the child
+    # names that path and declares its claims
+    if [ "$label" = JAX ]; then
+        isa=$(python3 -c 'import csv,sys; print(" ".join(sorted({r["dispatched_isa"] for r in csv.DictReader(open(sys.argv[1])) if r["impl"] == "jax_gelu"})))' "$d/a.csv")
+        case $isa in
+        xla_sse4_2 | xla_avx | xla_avx2 | xla_avx512) ;;
+        *) fail "JAX: jax_gelu's dispatched_isa '$isa' is not an XLA path" ;;
+        esac
+        hs=$(XLA_FLAGS="--xla_cpu_max_isa=SSE4_2" "$py" "$peers/jax_gelu.py" </dev/null 2>/dev/null)
+        echo "$hs" | grep -qx "dispatched_isa xla_sse4_2" &&
+            echo "$hs" | grep -qx "contract max_abs=3.85e-07 grad_max_abs=1.73e-07" ||
+            fail "jax_gelu under --xla_cpu_max_isa=SSE4_2: $(echo "$hs" | grep -E '^(dispatched_isa|contract)')"
     fi
     # the framework's GELU on 16-bit tensors: every encoding, natively (not the binary32 child
     # widened), forward and derivative where it has one
