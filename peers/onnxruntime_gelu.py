@@ -83,11 +83,13 @@ def main():
 
     origin = "onnxruntime %s onnx %s %s%s, CPU provider, 1 thread, inference only (no derivative)" % (
         ort.__version__, onnx.__version__, what, " on float16 tensors" if half else "")
-    # Exact form: ONNX Gelu's max abs error 4.473e-07 at x = 0x1.44cd02p+2, over every input of
-    # [2^-8, 40] and [-40, -2^-8] (onnxruntime 1.32.0; README "Which framework's GELU is
-    # closest"), a 10^6 sample elsewhere; the contrib Gelu gave the same outputs wherever the two
-    # were compared. The exhaustive framework gate holds both to all 2^32 inputs.
-    contract = {"max_abs": 4.48e-07} if target == "exact" and not half else None
+    # Max abs error against the row's own target over all 2^32 inputs (onnxruntime 1.32.0, AMD
+    # Zen 4, 2026-12-02; README "The four frameworks over all 2^32 inputs"; ONNX Runtime offers
+    # no ISA cap): exact form 4.473e-07 at x = 0x1.44cd02p+2, tanh form 8.909e-07 at
+    # 0x1.1dc43p+2, the ONNX operator and the contrib one alike.
+    contract = None
+    if not half:
+        contract = {"max_abs": 4.48e-07} if target == "exact" else {"max_abs": 8.92e-07}
     return serve(name, target, forward, None, contract=contract, origin=origin, format=args.format,
                  fpenv=["ieee", "ftz+daz"])
 

@@ -77,7 +77,7 @@ for spec in "PyTorch:torch:torch_gelu,torch_gelu_tanh:yes:bfloat16" \
     case $label in
     TensorFlow) claims="tensorflow_gelu.py::max_abs=3.85e-07|grad_max_abs=1.8e-07 tensorflow_gelu.py:--approximate:max_abs=1.05e-06" ;;
     JAX) claims="jax_gelu.py::max_abs=3.85e-07|grad_max_abs=$jax_grad jax_gelu.py:--approximate:max_abs=$jax_tanh" ;;
-    "ONNX Runtime") claims="onnxruntime_gelu.py:--op=gelu:max_abs=4.48e-07 onnxruntime_gelu.py:--op=ms_gelu:max_abs=4.48e-07" ;;
+    "ONNX Runtime") claims="onnxruntime_gelu.py:--op=gelu:max_abs=4.48e-07 onnxruntime_gelu.py:--op=ms_gelu:max_abs=4.48e-07 onnxruntime_gelu.py:--op=ms_fastgelu:max_abs=8.92e-07" ;;
     PyTorch) claims="torch_gelu.py:--approximate=tanh:max_abs=4.34e-07" ;;
     *) claims= ;;
     esac
