@@ -103,7 +103,11 @@ static void check_bound(pick_candidate *c, const results_error *e, double value,
  * DNNL_MAX_CPU_ISA=AVX512_CORE and uncapped on an AMX CPU), so those paths count as v4's too.
  * SSE4.1 is the least oneDNN runs on; a generic x86-64 CPU may lack it, so no oneDNN path is
  * generic's. ATen's DEFAULT kernels are built for the baseline, so generic and v2 CPUs take
- * them; avx2 needs AVX2 and FMA (v3), avx512 AVX-512 F, BW, VL and DQ (v4). */
+ * them; avx2 needs AVX2 and FMA (v3), avx512 AVX-512 F, BW, VL and DQ (v4). JAX's rows name the
+ * ISA XLA compiles for (peers/jax_gelu.py: xla_<isa>, at most --xla_cpu_max_isa): sse4_2 and avx
+ * give the same outputs (no FMA: a v2 CPU's, with AVX or not), avx2 (v3) and avx512 (v4) the
+ * same as each other but are counted apart, like oneDNN's; whether jaxlib itself runs on a CPU
+ * without AVX is not judged here. */
 static const struct {
     const char *peer, *isa;
     pick_platform lo, hi;
@@ -124,6 +128,10 @@ static const struct {
     {"torch_gelu_tanh", "default", PICK_GENERIC, PICK_X86_64_V2, "ATEN_CPU_CAPABILITY=default"},
     {"torch_gelu_tanh", "avx2", PICK_X86_64_V3, PICK_X86_64_V3, "ATEN_CPU_CAPABILITY=avx2"},
     {"torch_gelu_tanh", "avx512", PICK_X86_64_V4, PICK_X86_64_V4, "ATEN_CPU_CAPABILITY=avx512"},
+    {"jax_", "xla_sse4_2", PICK_X86_64_V2, PICK_X86_64_V2, "XLA_FLAGS=--xla_cpu_max_isa=SSE4_2"},
+    {"jax_", "xla_avx", PICK_X86_64_V2, PICK_X86_64_V2, "XLA_FLAGS=--xla_cpu_max_isa=SSE4_2"},
+    {"jax_", "xla_avx2", PICK_X86_64_V3, PICK_X86_64_V3, "XLA_FLAGS=--xla_cpu_max_isa=AVX2"},
+    {"jax_", "xla_avx512", PICK_X86_64_V4, PICK_X86_64_V4, "XLA_FLAGS=--xla_cpu_max_isa=AVX512"},
 };
 enum { NPATHS = sizeof dispatch_paths / sizeof dispatch_paths[0] };
 

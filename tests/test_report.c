@@ -1018,3 +1018,27 @@ Test(report, page_has_an_ftz_daz_section_that_finds_a_wrong_flush, .timeout = 24
     free(flagged);
     free(ieee);
 }
+
+/* JAX's rows (dispatched_isa: the ISA XLA compiled for) are judged by XLA's paths: measured on
+ * xla_avx512 they are x86-64-v4's answer, not v3's (the message names XLA's cap); measured on
+ * xla_avx (no FMA, the same outputs as xla_sse4_2) they are v2's. */
+Test(report, pick_judges_jax_by_its_xla_isa)
+{
+    static results_set s;
+    s.n = 0;
+    results_row *j = gelu_row(&s, "jax_gelu", 1, 3);
+    gelu_row(&s, "plain", 2, 3);
+    snprintf(j->dispatched_isa, sizeof j->dispatched_isa, "xla_avx512");
+    pick_constraints c = pick_no_constraints("l2");
+    static pick_candidate k[RESULTS_MAX_ROWS];
+    size_t n;
+    cr_expect_eq(pick_rank(&s, PICK_X86_64_V4, &c, k, &n), 2);
+    cr_expect_str_eq(k[0].row->name, "jax_gelu");
+    cr_expect_eq(pick_rank(&s, PICK_X86_64_V3, &c, k, &n), 1);
+    cr_expect_str_eq(k[1].why, "measured on its xla_avx512 path, not x86-64-v3's xla_avx2: "
+                               "measure it under XLA_FLAGS=--xla_cpu_max_isa=AVX2", "%s", k[1].why);
+    snprintf(j->dispatched_isa, sizeof j->dispatched_isa, "xla_avx");
+    cr_expect_eq(pick_rank(&s, PICK_X86_64_V2, &c, k, &n), 2);
+    cr_expect_str_eq(k[0].row->name, "jax_gelu");
+    cr_expect_eq(pick_rank(&s, PICK_GENERIC, &c, k, &n), 1);
+}
