@@ -18,6 +18,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
@@ -216,29 +217,51 @@ static inline void run_sums_point(run_sums *s, double u, uint32_t cr, int sign)
     s->hist_used |= 1u << b;
 }
 
+/* hist_bucket without branches, for the hot loop (the same bucket for every u ≥ 0 or NaN: the
+ * errors are absolute values): selections on the double's fields, so that a loop of errors that
+ * fall in several buckets costs no mispredicted branches. */
+static inline int hist_bucket_sel(double u)
+{
+    uint64_t b;
+    memcpy(&b, &u, sizeof b);
+    int e = (int)((b >> 52) & 0x7ff) - 1023;
+    int k = e + ((b & 0xfffffffffffffull) != 0) + 2; /* ceil(log2 u) + 2 for u in (0.5, 2^20] */
+    k = u <= 0.5 ? 1 : k;
+    k = u == 0 ? 0 : k;
+    k = u > 0x1p20 ? HIST_BUCKETS - 2 : k;
+    k = !(u <= DBL_MAX) ? HIST_BUCKETS - 1 : k; /* +inf and NaN */
+    return k;
+}
+
 /* The sums of the points [a, b) with errors ulp[], abs[], rel[] and correctly-rounded flags
- * cr[] (the scan's hot loop: counters in locals, maxima as plain values). */
+ * cr[] (the scan's hot loop: counters in locals, maxima as plain values; the histogram in four
+ * interleaved copies, so that consecutive points in one bucket do not wait on each other's
+ * increments). */
 static inline void run_sums_of(run_sums *s, size_t a, size_t b, bool x_finite, const double *ulp,
                                const double *abs, const double *rel, const uint32_t *cr)
 {
     uint64_t finite = 0, q_sum = 0, crs = 0;
-    memset(s->hist, 0, sizeof s->hist);
-    s->hist_used = 0;
+    uint32_t h[4][HIST_BUCKETS];
+    memset(h, 0, sizeof h);
     for (size_t j = a; j < b; j++) {
         double u = ulp[j];
         bool in_sum = u <= ULP_SUM_CAP; /* finite (NaN and inf fail the test) */
-        bool capped = !in_sum && isfinite(u);
+        bool capped = !in_sum && u <= DBL_MAX;
         finite += in_sum | capped;
         /* at most 4096 terms below 2^50 each: no overflow within a block */
-        q_sum += in_sum ? ulp_sum_term(u) : capped ? (uint64_t)(ULP_SUM_CAP * ULP_SUM_SCALE) : 0;
+        uint64_t term = ulp_sum_term(in_sum ? u : 0);
+        q_sum += capped ? (uint64_t)(ULP_SUM_CAP * ULP_SUM_SCALE) : term;
         crs += cr[j];
-        int k = hist_bucket(u);
-        s->hist[k]++;
-        s->hist_used |= 1u << k;
+        h[j & 3][hist_bucket_sel(u)]++;
     }
     s->finite = finite;
     s->q_sum = q_sum;
     s->crs = crs;
+    s->hist_used = 0;
+    for (int k = 0; k < HIST_BUCKETS; k++) {
+        s->hist[k] = h[0][k] + h[1][k] + h[2][k] + h[3][k];
+        s->hist_used |= (uint32_t)(s->hist[k] != 0) << k;
+    }
     double mu = -INFINITY, ma = -INFINITY, mr = -INFINITY;
     /* Maxima are over finite inputs: ±inf and NaN are judged by encoding (special values). */
     if (x_finite)
@@ -308,24 +331,35 @@ static inline void dist_run(dist_sums out[DIST_COUNT], const uint64_t *const W[D
                             size_t b, const double *ulp, const double *abs, const double *inv_ulp,
                             const u128 total[DIST_COUNT])
 {
-    u128 su[DIST_COUNT] = {0}, sa[DIST_COUNT] = {0}, sw[DIST_COUNT] = {0};
+    /* Both distributions' sums in locals (registers, not memory: a chain of 128-bit additions
+     * through memory waits on every store), the usual case — a finite error within the cap
+     * and 0 ≤ log2(1/ulp) < 128 — first; the others as dist_abs_term writes them. */
+    _Static_assert(DIST_COUNT == 2, "dist_run adds two distributions");
+    const uint64_t *W0 = W[0], *W1 = W[1];
+    u128 su0 = 0, su1 = 0, sa0 = 0, sa1 = 0, sw0 = 0, sw1 = 0;
     for (size_t j = a; j < b; j++) {
         double u = ulp[j];
+        uint64_t w0 = W0[j], w1 = W1[j];
         if (!(u <= ULP_SUM_CAP || isfinite(u))) { /* left out: its weight taken back */
-            for (int d = 0; d < DIST_COUNT; d++) sw[d] += W[d][j];
+            sw0 += w0;
+            sw1 += w1;
             continue;
         }
         uint64_t q = dist_q(u);
         int e = dist_log2(inv_ulp[j]);
-        bool capped = !(u <= ULP_SUM_CAP);
-        for (int d = 0; d < DIST_COUNT; d++) {
-            u128 t = (u128)W[d][j] * q;
-            su[d] += t;
-            sa[d] += capped ? dist_abs_term(t, W[d][j], u, abs[j], inv_ulp[j])
-                     : e >= 128 ? 0 : e >= 0 ? t >> e : t << -e;
+        u128 t0 = (u128)w0 * q, t1 = (u128)w1 * q;
+        su0 += t0;
+        su1 += t1;
+        if (u <= ULP_SUM_CAP && e >= 0 && e < 128) {
+            sa0 += t0 >> e;
+            sa1 += t1 >> e;
+        } else {
+            sa0 += dist_abs_term(t0, w0, u, abs[j], inv_ulp[j]);
+            sa1 += dist_abs_term(t1, w1, u, abs[j], inv_ulp[j]);
         }
     }
-    for (int d = 0; d < DIST_COUNT; d++) out[d] = (dist_sums){su[d], sa[d], total[d] - sw[d]};
+    out[0] = (dist_sums){su0, sa0, total[0] - sw0};
+    out[1] = (dist_sums){su1, sa1, total[1] - sw1};
 }
 
 /* Whether folding a run whose maxima are at most those of s would change any maximum of m

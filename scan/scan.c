@@ -795,9 +795,69 @@ static void near_bounds(error_kind k, float y, const point_ref *r, size_t j, dou
     *hi = b;
 }
 
+/* 1/v for a power of two v whose reciprocal is a normal double (inv_ulp: 2^-1001 to 2^149), from
+ * its exponent: exact, as the division is, and a loop of them vectorizes. */
+static inline double near_recip_pow2(double v)
+{
+    uint64_t b;
+    memcpy(&b, &v, sizeof b);
+    b = (uint64_t)(2046 - (int64_t)(b >> 52)) << 52;
+    double r;
+    memcpy(&r, &b, sizeof r);
+    return r;
+}
+
+/* near_run_of's coarse tolerances (tight false) as selections over arrays of doubles, a loop the
+ * compiler vectorizes: the same values (near_coarse_tol's cases in its order; E·inv_ulp and the
+ * maxima are the same operations; NEAR_TOL_ULP/inv_ulp as a product by the exact reciprocal). A
+ * run's inputs are all finite or all not (run_block). */
+static near_run near_run_coarse(const point_ref *p, const float *x, size_t a, size_t b)
+{
+    near_run nr = {0, 0, 1, 0, false, true, false};
+    if (a == b || !isfinite(x[a])) return nr;
+    uint32_t cr_zero = 1;
+    for (size_t j = a; j < b; j++) cr_zero &= p->plain[j] & ((p->cr_bits[j] & 0x7fffffffu) == 0);
+    nr.cr_zero = cr_zero;
+    bool relu = p->target == GELU_TARGET_RELU;
+    double ulp = 0, abs = 0, rel_scale = 1, rel_add = 0;
+    int64_t stand_in = 0;
+    for (size_t j = a; j < b; j++) {
+        double hi = p->hi[j], lo = p->lo[j], iu = p->inv_ulp[j];
+        int64_t si = (int64_t)(hi == NEAR_STAND_IN) & (int64_t)(lo == 0);
+        int64_t up = (int64_t)(lo == -DBL_TRUE_MIN) | ((int64_t)(hi == 1) & (int64_t)(lo == DBL_TRUE_MIN));
+        int64_t zero = (int64_t)relu | (int64_t)((double)x[j] == 0);
+        double E = NEAR_TOL_ULP * near_recip_pow2(iu);
+        E = up ? NEAR_UPPER_TOL : E;
+        E = si ? NEAR_STAND_IN_TOL : E;
+        E = zero ? 0 : E;
+        double u = E * iu;
+        ulp = u > ulp ? u : ulp;
+        abs = E > abs ? E : abs;
+        stand_in |= si;
+        /* the relative terms where the point is plain and not a stand-in; |lo| dropped where
+         * it cannot change mag − |lo| (a subnormal lo under a large mag: no subnormal
+         * arithmetic, which costs microcode assists on Intel cores) */
+        double mag = fabs(hi), alo = fabs(lo);
+        alo = (alo < DBL_MIN) & (mag >= 0x1p-900) ? 0 : alo;
+        double den = (mag - alo) * NEAR_DOWN - E;
+        double q_scale = mag / den, q_add = E / den; /* unconditional: the loop vectorizes */
+        double scale = den > 0 ? q_scale : INFINITY, add = den > 0 ? q_add : INFINITY;
+        int64_t rel = (int64_t)(p->plain[j] != 0) & !si;
+        rel_scale = rel & (scale > rel_scale) ? scale : rel_scale;
+        rel_add = rel & (add > rel_add) ? add : rel_add;
+    }
+    nr.ulp = ulp;
+    nr.abs = abs;
+    nr.rel_scale = rel_scale;
+    nr.rel_add = rel_add;
+    nr.stand_in = stand_in != 0;
+    return nr;
+}
+
 /* The tolerances of the points [a, b) of a block (coarse, or tight). */
 static near_run near_run_of(const point_ref *p, const float *x, size_t a, size_t b, bool tight)
 {
+    if (!tight) return near_run_coarse(p, x, a, b);
     near_run nr = {0, 0, 1, 0, false, true, tight};
     /* Past the thresholds (the markers of near_upper and near_stand_in) a point's tight
      * tolerance is |f(−x)| or |f(x)| (a log and an exp each), which falls as |x| grows, and
@@ -825,7 +885,8 @@ static near_run near_run_of(const point_ref *p, const float *x, size_t a, size_t
             nr.stand_in = true;
         } else if (p->plain[j]) {
             double mag = fabs(p->hi[j]), den = (mag - fabs(p->lo[j])) * NEAR_DOWN - E;
-            double scale = den > 0 ? mag / den : INFINITY, add = den > 0 ? E / den : INFINITY;
+            double q_scale = mag / den, q_add = E / den; /* unconditional: the loop vectorizes */
+        double scale = den > 0 ? q_scale : INFINITY, add = den > 0 ? q_add : INFINITY;
             nr.rel_scale = scale > nr.rel_scale ? scale : nr.rel_scale;
             nr.rel_add = add > nr.rel_add ? add : nr.rel_add;
         }
@@ -1107,7 +1168,7 @@ static void prepare_refs(scan_worker *w, gelu_target t, int dir, const float *x,
 }
 
 /* The points where y differs from the correctly rounded values by encoding, into w->mis
- * (ascending): 16 points at a time compared with integer operations that vectorize, the few
+ * (ascending): 16 points at a time compared with integer operations that vectorize, the
  * groups that differ looked at one by one. */
 static void find_mismatches(scan_worker *w, const float *y, const point_ref *r, size_t n)
 {
@@ -1116,9 +1177,12 @@ static void find_mismatches(scan_worker *w, const float *y, const point_ref *r, 
         size_t e = g + 16 < n ? g + 16 : n;
         uint32_t diff = 0;
         for (size_t j = g; j < e; j++) diff |= float_bits(y[j]) ^ r->cr_bits[j];
-        if (diff)
-            for (size_t j = g; j < e; j++)
-                if (float_bits(y[j]) != r->cr_bits[j]) w->mis[nmis++] = (uint16_t)j;
+        if (diff) /* written at every point, kept where it differs: no branch to mispredict
+                   * where most points differ (the approximations in the core) */
+            for (size_t j = g; j < e; j++) {
+                w->mis[nmis] = (uint16_t)j;
+                nmis += float_bits(y[j]) != r->cr_bits[j];
+            }
     }
     w->nmis = nmis;
 }
