@@ -43,9 +43,28 @@ typedef enum { ERR_ULP, ERR_ABS, ERR_REL, ERR_KINDS } error_kind;
 enum { X_KINDS = 2 };
 enum { DIR_FORWARD, DIR_DERIVATIVE, DIR_COUNT };
 
-input_range input_range_of(float x);
+/* Inline: the scan classifies every input. */
+static inline input_range input_range_of(float x)
+{
+    if (isnan(x)) return RANGE_NAN;
+    if (fabsf(x) < 0x1p-8f) return RANGE_TINY;
+    if (x < -3.0f) return RANGE_NEG_TAIL;
+    if (x > 3.0f) return RANGE_POSITIVE;
+    return RANGE_CORE;
+}
+
 /* The x bucket of an input (X_BUCKET_NONE for NaN); x_bucket_bounds gives [lo, hi). */
-int x_bucket_of(float x);
+static inline int x_bucket_of(float x)
+{
+    if (isnan(x)) return X_BUCKET_NONE;
+    if (x < X_BUCKET_LO) return X_BUCKET_BELOW;
+    if (x >= -X_BUCKET_LO) return X_BUCKET_ABOVE;
+    /* x − lo in double may round up onto the next boundary (tiny negative x gives 16): then
+     * the bucket below is x's. It never rounds down across one (rounding is monotone). */
+    int b = (int)(((double)x - X_BUCKET_LO) / X_BUCKET_WIDTH);
+    if (X_BUCKET_LO + b * (double)X_BUCKET_WIDTH > x) b--;
+    return b;
+}
 void x_bucket_bounds(int bucket, double *lo, double *hi);
 /* The same for a binary64 input (not rounded to binary32 first: that could cross a boundary). */
 input_range input_range_of_d(double x);
@@ -217,6 +236,26 @@ static inline void run_sums_point(run_sums *s, double u, uint32_t cr, int sign)
     s->hist_used |= 1u << b;
 }
 
+/* The largest of v[a .. b) (−inf when empty; a NaN never wins, as in `v > m ? v : m`) in four
+ * interleaved chains, so that each comparison does not wait on the previous one (GCC does not
+ * vectorize such a reduction without -ffast-math). The errors it is used on are never −0, so
+ * which of equal values is kept does not matter: the same value as one chain. */
+static inline double max_of(const double *v, size_t a, size_t b)
+{
+    double m0 = -INFINITY, m1 = -INFINITY, m2 = -INFINITY, m3 = -INFINITY;
+    size_t j = a;
+    for (; j + 4 <= b; j += 4) {
+        m0 = v[j] > m0 ? v[j] : m0;
+        m1 = v[j + 1] > m1 ? v[j + 1] : m1;
+        m2 = v[j + 2] > m2 ? v[j + 2] : m2;
+        m3 = v[j + 3] > m3 ? v[j + 3] : m3;
+    }
+    for (; j < b; j++) m0 = v[j] > m0 ? v[j] : m0;
+    m0 = m1 > m0 ? m1 : m0;
+    m2 = m3 > m2 ? m3 : m2;
+    return m2 > m0 ? m2 : m0;
+}
+
 /* hist_bucket without branches, for the hot loop (the same bucket for every u ≥ 0 or NaN: the
  * errors are absolute values): selections on the double's fields, so that a loop of errors that
  * fall in several buckets costs no mispredicted branches. */
@@ -262,17 +301,10 @@ static inline void run_sums_of(run_sums *s, size_t a, size_t b, bool x_finite, c
         s->hist[k] = h[0][k] + h[1][k] + h[2][k] + h[3][k];
         s->hist_used |= (uint32_t)(s->hist[k] != 0) << k;
     }
-    double mu = -INFINITY, ma = -INFINITY, mr = -INFINITY;
     /* Maxima are over finite inputs: ±inf and NaN are judged by encoding (special values). */
-    if (x_finite)
-        for (size_t j = a; j < b; j++) { /* values only (NaN never wins): a loop that vectorizes */
-            mu = ulp[j] > mu ? ulp[j] : mu;
-            ma = abs[j] > ma ? abs[j] : ma;
-            mr = rel[j] > mr ? rel[j] : mr;
-        }
-    s->max_ulp = mu;
-    s->max_abs = ma;
-    s->max_rel = mr;
+    s->max_ulp = x_finite ? max_of(ulp, a, b) : -INFINITY;
+    s->max_abs = x_finite ? max_of(abs, a, b) : -INFINITY;
+    s->max_rel = x_finite ? max_of(rel, a, b) : -INFINITY;
 }
 
 /* An input's ULP error as dist_sums' q (the caller has checked it is finite). */
