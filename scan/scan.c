@@ -711,9 +711,23 @@ static void near_distance(float y, double hi, double lo, double *dh, double *dl)
 }
 
 /* Whether every real in [h + l − e, h + l + e] rounds to nearest to the double h (e ≥ 0). */
+/* nextafter(h, up ? +inf : −inf) from the encoding, inline (near_point's share of the scan was
+ * a tenth in the tiny regions, where rows off by a constant give every point a near tie): the
+ * same value for every finite h; for ±inf and NaN the differences below are NaN either way. */
+static inline double near_next(double h, bool up)
+{
+    if (h == 0) return up ? DBL_TRUE_MIN : -DBL_TRUE_MIN;
+    uint64_t b;
+    memcpy(&b, &h, sizeof b);
+    b = up != (bool)(b >> 63) ? b + 1 : b - 1;
+    double r;
+    memcpy(&r, &b, sizeof r);
+    return r;
+}
+
 static bool near_rounds_to(double h, double l, double e)
 {
-    double up = nextafter(h, INFINITY) - h, down = h - nextafter(h, -INFINITY);
+    double up = near_next(h, true) - h, down = h - near_next(h, false);
     return l + e < 0.5 * up && e - l < 0.5 * down;
 }
 
@@ -796,7 +810,7 @@ static void near_bounds(error_kind k, float y, const point_ref *r, size_t j, dou
 }
 
 /* 1/v for a power of two v whose reciprocal is a normal double (inv_ulp: 2^-1001 to 2^149), from
- * its exponent: exact, as the division is, and a loop of them vectorizes. */
+ * its exponent: exact, as the division is, and without a division's latency. */
 static inline double near_recip_pow2(double v)
 {
     uint64_t b;
@@ -807,10 +821,11 @@ static inline double near_recip_pow2(double v)
     return r;
 }
 
-/* near_run_of's coarse tolerances (tight false) as selections over arrays of doubles, a loop the
- * compiler vectorizes: the same values (near_coarse_tol's cases in its order; E·inv_ulp and the
- * maxima are the same operations; NEAR_TOL_ULP/inv_ulp as a product by the exact reciprocal). A
- * run's inputs are all finite or all not (run_block). */
+/* near_run_of's coarse tolerances (tight false) as selections over arrays of doubles, without
+ * branches (GCC 12 does not vectorize it: the maxima are reductions): the same values
+ * (near_coarse_tol's cases in its order; E·inv_ulp and the maxima are the same operations;
+ * NEAR_TOL_ULP/inv_ulp as a product by the exact reciprocal). A run's inputs are all finite or
+ * all not (run_block). */
 static near_run near_run_coarse(const point_ref *p, const float *x, size_t a, size_t b)
 {
     near_run nr = {0, 0, 1, 0, false, true, false};
@@ -840,7 +855,7 @@ static near_run near_run_coarse(const point_ref *p, const float *x, size_t a, si
         double mag = fabs(hi), alo = fabs(lo);
         alo = (alo < DBL_MIN) & (mag >= 0x1p-900) ? 0 : alo;
         double den = (mag - alo) * NEAR_DOWN - E;
-        double q_scale = mag / den, q_add = E / den; /* unconditional: the loop vectorizes */
+        double q_scale = mag / den, q_add = E / den; /* unconditional: no branch */
         double scale = den > 0 ? q_scale : INFINITY, add = den > 0 ? q_add : INFINITY;
         int64_t rel = (int64_t)(p->plain[j] != 0) & !si;
         rel_scale = rel & (scale > rel_scale) ? scale : rel_scale;
@@ -885,8 +900,7 @@ static near_run near_run_of(const point_ref *p, const float *x, size_t a, size_t
             nr.stand_in = true;
         } else if (p->plain[j]) {
             double mag = fabs(p->hi[j]), den = (mag - fabs(p->lo[j])) * NEAR_DOWN - E;
-            double q_scale = mag / den, q_add = E / den; /* unconditional: the loop vectorizes */
-        double scale = den > 0 ? q_scale : INFINITY, add = den > 0 ? q_add : INFINITY;
+            double scale = den > 0 ? mag / den : INFINITY, add = den > 0 ? E / den : INFINITY;
             nr.rel_scale = scale > nr.rel_scale ? scale : nr.rel_scale;
             nr.rel_add = add > nr.rel_add ? add : nr.rel_add;
         }
@@ -1063,7 +1077,7 @@ static void near_scan_run(error_metrics *m, int bucket, const bool want[ERR_KIND
         if (top == top) { /* not all NaN: the first point reaching the run's maximum first */
             size_t q = 0;
             while (gmax[q] != top) q++;
-            size_t j = run_first(e, a + 16 * q, top);
+            size_t j = run_first(e, a + 16 * q, b, top);
             near_point(l, xl, &ctx[k], x, y, r, j, e[j], &lo, &hi);
             near_add_both(l, xl, lo, hi, seq0 + j, float_bits(x[j]), float_bits(y[j]), &res);
         }
