@@ -4,27 +4,6 @@
 #include <math.h>
 #include <string.h>
 
-input_range input_range_of(float x)
-{
-    if (isnan(x)) return RANGE_NAN;
-    if (fabsf(x) < 0x1p-8f) return RANGE_TINY;
-    if (x < -3.0f) return RANGE_NEG_TAIL;
-    if (x > 3.0f) return RANGE_POSITIVE;
-    return RANGE_CORE;
-}
-
-int x_bucket_of(float x)
-{
-    if (isnan(x)) return X_BUCKET_NONE;
-    if (x < X_BUCKET_LO) return X_BUCKET_BELOW;
-    if (x >= -X_BUCKET_LO) return X_BUCKET_ABOVE;
-    /* x − lo in double may round up onto the next boundary (tiny negative x gives 16): then
-     * the bucket below is x's. It never rounds down across one (rounding is monotone). */
-    int b = (int)(((double)x - X_BUCKET_LO) / X_BUCKET_WIDTH);
-    if (X_BUCKET_LO + b * (double)X_BUCKET_WIDTH > x) b--;
-    return b;
-}
-
 input_range input_range_of_d(double x)
 {
     if (isnan(x)) return RANGE_NAN;

@@ -18,6 +18,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
@@ -42,9 +43,28 @@ typedef enum { ERR_ULP, ERR_ABS, ERR_REL, ERR_KINDS } error_kind;
 enum { X_KINDS = 2 };
 enum { DIR_FORWARD, DIR_DERIVATIVE, DIR_COUNT };
 
-input_range input_range_of(float x);
+/* Inline: the scan classifies every input. */
+static inline input_range input_range_of(float x)
+{
+    if (isnan(x)) return RANGE_NAN;
+    if (fabsf(x) < 0x1p-8f) return RANGE_TINY;
+    if (x < -3.0f) return RANGE_NEG_TAIL;
+    if (x > 3.0f) return RANGE_POSITIVE;
+    return RANGE_CORE;
+}
+
 /* The x bucket of an input (X_BUCKET_NONE for NaN); x_bucket_bounds gives [lo, hi). */
-int x_bucket_of(float x);
+static inline int x_bucket_of(float x)
+{
+    if (isnan(x)) return X_BUCKET_NONE;
+    if (x < X_BUCKET_LO) return X_BUCKET_BELOW;
+    if (x >= -X_BUCKET_LO) return X_BUCKET_ABOVE;
+    /* x − lo in double may round up onto the next boundary (tiny negative x gives 16): then
+     * the bucket below is x's. It never rounds down across one (rounding is monotone). */
+    int b = (int)(((double)x - X_BUCKET_LO) / X_BUCKET_WIDTH);
+    if (X_BUCKET_LO + b * (double)X_BUCKET_WIDTH > x) b--;
+    return b;
+}
 void x_bucket_bounds(int bucket, double *lo, double *hi);
 /* The same for a binary64 input (not rounded to binary32 first: that could cross a boundary). */
 input_range input_range_of_d(double x);
@@ -163,9 +183,16 @@ static inline void arg_max_add(arg_max *m, double value, uint64_t seq, float x)
     }
 }
 
-/* The first index from a on whose value is v (v is among them). */
-static inline size_t run_first(const double *v, size_t a, double value)
+/* The first index in [a, b) whose value is v (v is among them): eight compares at a time
+ * without branches (where a run's maxima keep growing — absolute errors along the tiny
+ * region — this search ran for most of every block). */
+static inline size_t run_first(const double *v, size_t a, size_t b, double value)
 {
+    for (; a + 8 <= b; a += 8) {
+        unsigned hit = 0;
+        for (unsigned i = 0; i < 8; i++) hit |= (unsigned)(v[a + i] == value) << i;
+        if (hit) return a + (size_t)__builtin_ctz(hit);
+    }
     while (v[a] != value) a++;
     return a;
 }
@@ -216,40 +243,75 @@ static inline void run_sums_point(run_sums *s, double u, uint32_t cr, int sign)
     s->hist_used |= 1u << b;
 }
 
+/* The largest of v[a .. b) (−inf when empty; a NaN never wins, as in `v > m ? v : m`) in four
+ * interleaved chains, so that each comparison does not wait on the previous one (GCC does not
+ * vectorize such a reduction without -ffast-math). The errors it is used on are never −0, so
+ * which of equal values is kept does not matter: the same value as one chain. */
+static inline double max_of(const double *v, size_t a, size_t b)
+{
+    double m0 = -INFINITY, m1 = -INFINITY, m2 = -INFINITY, m3 = -INFINITY;
+    size_t j = a;
+    for (; j + 4 <= b; j += 4) {
+        m0 = v[j] > m0 ? v[j] : m0;
+        m1 = v[j + 1] > m1 ? v[j + 1] : m1;
+        m2 = v[j + 2] > m2 ? v[j + 2] : m2;
+        m3 = v[j + 3] > m3 ? v[j + 3] : m3;
+    }
+    for (; j < b; j++) m0 = v[j] > m0 ? v[j] : m0;
+    m0 = m1 > m0 ? m1 : m0;
+    m2 = m3 > m2 ? m3 : m2;
+    return m2 > m0 ? m2 : m0;
+}
+
+/* hist_bucket without branches, for the hot loop (the same bucket for every u ≥ 0 or NaN: the
+ * errors are absolute values): selections on the double's fields, so that a loop of errors that
+ * fall in several buckets costs no mispredicted branches. */
+static inline int hist_bucket_sel(double u)
+{
+    uint64_t b;
+    memcpy(&b, &u, sizeof b);
+    int e = (int)((b >> 52) & 0x7ff) - 1023;
+    int k = e + ((b & 0xfffffffffffffull) != 0) + 2; /* ceil(log2 u) + 2 for u in (0.5, 2^20] */
+    k = u <= 0.5 ? 1 : k;
+    k = u == 0 ? 0 : k;
+    k = u > 0x1p20 ? HIST_BUCKETS - 2 : k;
+    k = !(u <= DBL_MAX) ? HIST_BUCKETS - 1 : k; /* +inf and NaN */
+    return k;
+}
+
 /* The sums of the points [a, b) with errors ulp[], abs[], rel[] and correctly-rounded flags
- * cr[] (the scan's hot loop: counters in locals, maxima as plain values). */
+ * cr[] (the scan's hot loop: counters in locals, maxima as plain values; the histogram in four
+ * interleaved copies, so that consecutive points in one bucket do not wait on each other's
+ * increments). */
 static inline void run_sums_of(run_sums *s, size_t a, size_t b, bool x_finite, const double *ulp,
                                const double *abs, const double *rel, const uint32_t *cr)
 {
     uint64_t finite = 0, q_sum = 0, crs = 0;
-    memset(s->hist, 0, sizeof s->hist);
-    s->hist_used = 0;
+    uint32_t h[4][HIST_BUCKETS];
+    memset(h, 0, sizeof h);
     for (size_t j = a; j < b; j++) {
         double u = ulp[j];
         bool in_sum = u <= ULP_SUM_CAP; /* finite (NaN and inf fail the test) */
-        bool capped = !in_sum && isfinite(u);
+        bool capped = !in_sum && u <= DBL_MAX;
         finite += in_sum | capped;
         /* at most 4096 terms below 2^50 each: no overflow within a block */
-        q_sum += in_sum ? ulp_sum_term(u) : capped ? (uint64_t)(ULP_SUM_CAP * ULP_SUM_SCALE) : 0;
+        uint64_t term = ulp_sum_term(in_sum ? u : 0);
+        q_sum += capped ? (uint64_t)(ULP_SUM_CAP * ULP_SUM_SCALE) : term;
         crs += cr[j];
-        int k = hist_bucket(u);
-        s->hist[k]++;
-        s->hist_used |= 1u << k;
+        h[j & 3][hist_bucket_sel(u)]++;
     }
     s->finite = finite;
     s->q_sum = q_sum;
     s->crs = crs;
-    double mu = -INFINITY, ma = -INFINITY, mr = -INFINITY;
+    s->hist_used = 0;
+    for (int k = 0; k < HIST_BUCKETS; k++) {
+        s->hist[k] = h[0][k] + h[1][k] + h[2][k] + h[3][k];
+        s->hist_used |= (uint32_t)(s->hist[k] != 0) << k;
+    }
     /* Maxima are over finite inputs: ±inf and NaN are judged by encoding (special values). */
-    if (x_finite)
-        for (size_t j = a; j < b; j++) { /* values only (NaN never wins): a loop that vectorizes */
-            mu = ulp[j] > mu ? ulp[j] : mu;
-            ma = abs[j] > ma ? abs[j] : ma;
-            mr = rel[j] > mr ? rel[j] : mr;
-        }
-    s->max_ulp = mu;
-    s->max_abs = ma;
-    s->max_rel = mr;
+    s->max_ulp = x_finite ? max_of(ulp, a, b) : -INFINITY;
+    s->max_abs = x_finite ? max_of(abs, a, b) : -INFINITY;
+    s->max_rel = x_finite ? max_of(rel, a, b) : -INFINITY;
 }
 
 /* An input's ULP error as dist_sums' q (the caller has checked it is finite). */
@@ -308,24 +370,35 @@ static inline void dist_run(dist_sums out[DIST_COUNT], const uint64_t *const W[D
                             size_t b, const double *ulp, const double *abs, const double *inv_ulp,
                             const u128 total[DIST_COUNT])
 {
-    u128 su[DIST_COUNT] = {0}, sa[DIST_COUNT] = {0}, sw[DIST_COUNT] = {0};
+    /* Both distributions' sums in locals (registers, not memory: a chain of 128-bit additions
+     * through memory waits on every store), the usual case — a finite error within the cap
+     * and 0 ≤ log2(1/ulp) < 128 — first; the others as dist_abs_term writes them. */
+    _Static_assert(DIST_COUNT == 2, "dist_run adds two distributions");
+    const uint64_t *W0 = W[0], *W1 = W[1];
+    u128 su0 = 0, su1 = 0, sa0 = 0, sa1 = 0, sw0 = 0, sw1 = 0;
     for (size_t j = a; j < b; j++) {
         double u = ulp[j];
+        uint64_t w0 = W0[j], w1 = W1[j];
         if (!(u <= ULP_SUM_CAP || isfinite(u))) { /* left out: its weight taken back */
-            for (int d = 0; d < DIST_COUNT; d++) sw[d] += W[d][j];
+            sw0 += w0;
+            sw1 += w1;
             continue;
         }
         uint64_t q = dist_q(u);
         int e = dist_log2(inv_ulp[j]);
-        bool capped = !(u <= ULP_SUM_CAP);
-        for (int d = 0; d < DIST_COUNT; d++) {
-            u128 t = (u128)W[d][j] * q;
-            su[d] += t;
-            sa[d] += capped ? dist_abs_term(t, W[d][j], u, abs[j], inv_ulp[j])
-                     : e >= 128 ? 0 : e >= 0 ? t >> e : t << -e;
+        u128 t0 = (u128)w0 * q, t1 = (u128)w1 * q;
+        su0 += t0;
+        su1 += t1;
+        if (u <= ULP_SUM_CAP && e >= 0 && e < 128) {
+            sa0 += t0 >> e;
+            sa1 += t1 >> e;
+        } else {
+            sa0 += dist_abs_term(t0, w0, u, abs[j], inv_ulp[j]);
+            sa1 += dist_abs_term(t1, w1, u, abs[j], inv_ulp[j]);
         }
     }
-    for (int d = 0; d < DIST_COUNT; d++) out[d] = (dist_sums){su[d], sa[d], total[d] - sw[d]};
+    out[0] = (dist_sums){su0, sa0, total[0] - sw0};
+    out[1] = (dist_sums){su1, sa1, total[1] - sw1};
 }
 
 /* Whether folding a run whose maxima are at most those of s would change any maximum of m
@@ -361,15 +434,15 @@ static inline void error_metrics_fold(error_metrics *m, uint64_t seq0, const flo
     /* where a run beats the maximum so far (rarely, once the scan is under way), its first
      * point reaching the run's maximum stands for it */
     if (s->max_ulp > m->max_ulp.value) {
-        size_t j = run_first(ulp, a, s->max_ulp);
+        size_t j = run_first(ulp, a, b, s->max_ulp);
         arg_max_add(&m->max_ulp, s->max_ulp, seq0 + j, x[j]);
     }
     if (s->max_abs > m->max_abs.value) {
-        size_t j = run_first(abs, a, s->max_abs);
+        size_t j = run_first(abs, a, b, s->max_abs);
         arg_max_add(&m->max_abs, s->max_abs, seq0 + j, x[j]);
     }
     if (s->max_rel > m->max_rel.value) {
-        size_t j = run_first(rel, a, s->max_rel);
+        size_t j = run_first(rel, a, b, s->max_rel);
         arg_max_add(&m->max_rel, s->max_rel, seq0 + j, x[j]);
     }
     if (bucket != X_BUCKET_NONE) {

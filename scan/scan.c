@@ -711,9 +711,23 @@ static void near_distance(float y, double hi, double lo, double *dh, double *dl)
 }
 
 /* Whether every real in [h + l − e, h + l + e] rounds to nearest to the double h (e ≥ 0). */
+/* nextafter(h, up ? +inf : −inf) from the encoding, inline (near_point's share of the scan was
+ * a tenth in the tiny regions, where rows off by a constant give every point a near tie): the
+ * same value for every finite h; for ±inf and NaN the differences below are NaN either way. */
+static inline double near_next(double h, bool up)
+{
+    if (h == 0) return up ? DBL_TRUE_MIN : -DBL_TRUE_MIN;
+    uint64_t b;
+    memcpy(&b, &h, sizeof b);
+    b = up != (bool)(b >> 63) ? b + 1 : b - 1;
+    double r;
+    memcpy(&r, &b, sizeof r);
+    return r;
+}
+
 static bool near_rounds_to(double h, double l, double e)
 {
-    double up = nextafter(h, INFINITY) - h, down = h - nextafter(h, -INFINITY);
+    double up = near_next(h, true) - h, down = h - near_next(h, false);
     return l + e < 0.5 * up && e - l < 0.5 * down;
 }
 
@@ -795,9 +809,70 @@ static void near_bounds(error_kind k, float y, const point_ref *r, size_t j, dou
     *hi = b;
 }
 
+/* 1/v for a power of two v whose reciprocal is a normal double (inv_ulp: 2^-1001 to 2^149), from
+ * its exponent: exact, as the division is, and without a division's latency. */
+static inline double near_recip_pow2(double v)
+{
+    uint64_t b;
+    memcpy(&b, &v, sizeof b);
+    b = (uint64_t)(2046 - (int64_t)(b >> 52)) << 52;
+    double r;
+    memcpy(&r, &b, sizeof r);
+    return r;
+}
+
+/* near_run_of's coarse tolerances (tight false) as selections over arrays of doubles, without
+ * branches (GCC 12 does not vectorize it: the maxima are reductions): the same values
+ * (near_coarse_tol's cases in its order; E·inv_ulp and the maxima are the same operations;
+ * NEAR_TOL_ULP/inv_ulp as a product by the exact reciprocal). A run's inputs are all finite or
+ * all not (run_block). */
+static near_run near_run_coarse(const point_ref *p, const float *x, size_t a, size_t b)
+{
+    near_run nr = {0, 0, 1, 0, false, true, false};
+    if (a == b || !isfinite(x[a])) return nr;
+    uint32_t cr_zero = 1;
+    for (size_t j = a; j < b; j++) cr_zero &= p->plain[j] & ((p->cr_bits[j] & 0x7fffffffu) == 0);
+    nr.cr_zero = cr_zero;
+    bool relu = p->target == GELU_TARGET_RELU;
+    double ulp = 0, abs = 0, rel_scale = 1, rel_add = 0;
+    int64_t stand_in = 0;
+    for (size_t j = a; j < b; j++) {
+        double hi = p->hi[j], lo = p->lo[j], iu = p->inv_ulp[j];
+        int64_t si = (int64_t)(hi == NEAR_STAND_IN) & (int64_t)(lo == 0);
+        int64_t up = (int64_t)(lo == -DBL_TRUE_MIN) | ((int64_t)(hi == 1) & (int64_t)(lo == DBL_TRUE_MIN));
+        int64_t zero = (int64_t)relu | (int64_t)((double)x[j] == 0);
+        double E = NEAR_TOL_ULP * near_recip_pow2(iu);
+        E = up ? NEAR_UPPER_TOL : E;
+        E = si ? NEAR_STAND_IN_TOL : E;
+        E = zero ? 0 : E;
+        double u = E * iu;
+        ulp = u > ulp ? u : ulp;
+        abs = E > abs ? E : abs;
+        stand_in |= si;
+        /* the relative terms where the point is plain and not a stand-in; |lo| dropped where
+         * it cannot change mag − |lo| (a subnormal lo under a large mag: no subnormal
+         * arithmetic, which costs microcode assists on Intel cores) */
+        double mag = fabs(hi), alo = fabs(lo);
+        alo = (alo < DBL_MIN) & (mag >= 0x1p-900) ? 0 : alo;
+        double den = (mag - alo) * NEAR_DOWN - E;
+        double q_scale = mag / den, q_add = E / den; /* unconditional: no branch */
+        double scale = den > 0 ? q_scale : INFINITY, add = den > 0 ? q_add : INFINITY;
+        int64_t rel = (int64_t)(p->plain[j] != 0) & !si;
+        rel_scale = rel & (scale > rel_scale) ? scale : rel_scale;
+        rel_add = rel & (add > rel_add) ? add : rel_add;
+    }
+    nr.ulp = ulp;
+    nr.abs = abs;
+    nr.rel_scale = rel_scale;
+    nr.rel_add = rel_add;
+    nr.stand_in = stand_in != 0;
+    return nr;
+}
+
 /* The tolerances of the points [a, b) of a block (coarse, or tight). */
 static near_run near_run_of(const point_ref *p, const float *x, size_t a, size_t b, bool tight)
 {
+    if (!tight) return near_run_coarse(p, x, a, b);
     near_run nr = {0, 0, 1, 0, false, true, tight};
     /* Past the thresholds (the markers of near_upper and near_stand_in) a point's tight
      * tolerance is |f(−x)| or |f(x)| (a log and an exp each), which falls as |x| grows, and
@@ -961,6 +1036,21 @@ static void near_scan_run(error_metrics *m, int bucket, const bool want[ERR_KIND
 {
     const double *v[ERR_KINDS] = {ulp, abs, rel};
     const double up = 1 + 0x1p-46;
+    /* Below the lower threshold a row's outputs are mostly one value over whole runs (−0, or
+     * +0 for −0): whether the run is such, all stand-in points (whose correctly rounded value is
+     * −0, and x < 0: no tail point) with one output, equal to the correctly rounded one or not.
+     * Then the groups' points need not be looked at one by one (below): that walk, for each
+     * kind of error, cost a third of the scan there (`accuracy --grad --shard 3776/4096`). */
+    uint32_t y0 = float_bits(y[a]);
+    bool flat = true;
+    for (size_t j = a; j < b && flat; j += 16) { /* 16 at a time, without branches within */
+        size_t end = j + 16 < b ? j + 16 : b;
+        unsigned ok = 1;
+        for (size_t i = j; i < end; i++)
+            ok &= (r->hi[i] == NEAR_STAND_IN) & (r->lo[i] == 0) & (float_bits(y[i]) == y0);
+        flat = ok;
+    }
+    bool flat_stand_in = flat, flat_cr = flat && y0 == r->cr_bits[a];
     for (int k = 0; k < ERR_KINDS; k++) {
         if (!want[k]) continue;
         near_list *l = &m->near[k];
@@ -979,8 +1069,7 @@ static void near_scan_run(error_metrics *m, int bucket, const bool want[ERR_KIND
         size_t ng = 0;
         for (size_t g = a; g < b; g += 16, ng++) {
             size_t end = g + 16 < b ? g + 16 : b;
-            double m = -INFINITY;
-            for (size_t j = g; j < end; j++) m = e[j] > m ? e[j] : m;
+            double m = max_of(e, g, end);
             gmax[ng] = m;
             top = m > top ? m : top;
         }
@@ -988,7 +1077,7 @@ static void near_scan_run(error_metrics *m, int bucket, const bool want[ERR_KIND
         if (top == top) { /* not all NaN: the first point reaching the run's maximum first */
             size_t q = 0;
             while (gmax[q] != top) q++;
-            size_t j = run_first(e, a + 16 * q, top);
+            size_t j = run_first(e, a + 16 * q, b, top);
             near_point(l, xl, &ctx[k], x, y, r, j, e[j], &lo, &hi);
             near_add_both(l, xl, lo, hi, seq0 + j, float_bits(x[j]), float_bits(y[j]), &res);
         }
@@ -1022,6 +1111,9 @@ static void near_scan_run(error_metrics *m, int bucket, const bool want[ERR_KIND
             if (!(bound >= near_floor(l, xl)) && !stand_in_rel) continue;
             if (!stand_in_rel && !near_open(l, xl, bound)) continue; /* ties an earlier entry */
             size_t g = a + 16 * q, end = g + 16 < b ? g + 16 : b;
+            /* a run of stand-in points with one output: every point is taken by the first rule
+             * below (once) or skipped by the interior one (all but the run's ends) */
+            if (flat_stand_in && (flat_cr ? past_taken : g > a && end < b)) continue;
             for (size_t j = g; j < end; j++) {
                 bool stand_in_point = stand_in_rel && near_stand_in(r, j);
                 if (((near_stand_in(r, j) || near_upper(r, j)) && float_bits(y[j]) == float_bits(r->cr[j])) ||
@@ -1107,7 +1199,7 @@ static void prepare_refs(scan_worker *w, gelu_target t, int dir, const float *x,
 }
 
 /* The points where y differs from the correctly rounded values by encoding, into w->mis
- * (ascending): 16 points at a time compared with integer operations that vectorize, the few
+ * (ascending): 16 points at a time compared with integer operations that vectorize, the
  * groups that differ looked at one by one. */
 static void find_mismatches(scan_worker *w, const float *y, const point_ref *r, size_t n)
 {
@@ -1116,9 +1208,12 @@ static void find_mismatches(scan_worker *w, const float *y, const point_ref *r, 
         size_t e = g + 16 < n ? g + 16 : n;
         uint32_t diff = 0;
         for (size_t j = g; j < e; j++) diff |= float_bits(y[j]) ^ r->cr_bits[j];
-        if (diff)
-            for (size_t j = g; j < e; j++)
-                if (float_bits(y[j]) != r->cr_bits[j]) w->mis[nmis++] = (uint16_t)j;
+        if (diff) /* written at every point, kept where it differs: no branch to mispredict
+                   * where most points differ (the approximations in the core) */
+            for (size_t j = g; j < e; j++) {
+                w->mis[nmis] = (uint16_t)j;
+                nmis += float_bits(y[j]) != r->cr_bits[j];
+            }
     }
     w->nmis = nmis;
 }
@@ -1229,15 +1324,9 @@ static void row_metrics(scan_worker *w, error_metrics *m, const float *x, const 
             }
         }
         if (beats) {
-            double mu = -INFINITY, ma = -INFINITY, mr = -INFINITY;
-            for (size_t j = a; j < b; j++) {
-                mu = w->ulp[j] > mu ? w->ulp[j] : mu;
-                ma = w->abs[j] > ma ? w->abs[j] : ma;
-                mr = w->rel[j] > mr ? w->rel[j] : mr;
-            }
-            s.max_ulp = mu;
-            s.max_abs = ma;
-            s.max_rel = mr;
+            s.max_ulp = max_of(w->ulp, a, b);
+            s.max_abs = max_of(w->abs, a, b);
+            s.max_rel = max_of(w->rel, a, b);
             error_metrics_fold(m, seq0, x, a, b, w->range[a], w->x_bucket[a], x_finite, &s,
                                w->ulp, w->abs, w->rel);
         } else {
@@ -1342,6 +1431,10 @@ static void run_block(scan_worker *w, uint64_t block)
         for (size_t j = w->run_start[k]; j < w->run_start[k + 1]; j++)
             any |= (w->weight[DIST_NORMAL][j] != 0) | (w->weight[DIST_UNIFORM][j] != 0);
         w->run_weighted[k] = any;
+        if (!any) { /* wfix and run_weight are read only for weighted runs */
+            for (int d = 0; d < DIST_COUNT; d++) w->run_weight[k][d] = 0;
+            continue;
+        }
         for (int d = 0; d < DIST_COUNT; d++) {
             u128 t = 0;
             for (size_t j = w->run_start[k]; j < w->run_start[k + 1]; j++) {

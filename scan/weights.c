@@ -2,11 +2,25 @@
 #include "weights.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <string.h>
 
 static const double INV_SQRT_2PI = 0x1.9884533d43651p-2; /* 1/√(2π) */
 
 const char *input_dist_name(input_dist d) { return d == DIST_NORMAL ? "normal" : "uniform"; }
+
+/* The binary32 neighbours of a finite non-zero x towards −inf and +inf, as nextafterf gives
+ * them (from the encoding: one step away from zero or towards it; past FLT_MAX, ±inf). */
+static void neighbours(float x, float *down, float *up)
+{
+    uint32_t u, away, toward;
+    memcpy(&u, &x, sizeof u);
+    away = u + 1;
+    toward = u - 1; /* the smallest subnormal's is the zero of its sign */
+    bool negative = u >> 31;
+    memcpy(down, negative ? &away : &toward, sizeof *down);
+    memcpy(up, negative ? &toward : &away, sizeof *up);
+}
 
 /* The rounding interval [*a, *b] of a finite x. */
 static void rounding_interval(float x, double *a, double *b)
@@ -18,7 +32,8 @@ static void rounding_interval(float x, double *a, double *b)
         *b = u ? 0 : 0x1p-150;
         return;
     }
-    float down = nextafterf(x, -INFINITY), up = nextafterf(x, INFINITY);
+    float down, up;
+    neighbours(x, &down, &up);
     /* past the largest finite value: the overflow threshold, 2^128 − 2^103 */
     *a = isinf(down) ? -0x1.ffffffp127 : 0.5 * ((double)x + (double)down);
     *b = isinf(up) ? 0x1.ffffffp127 : 0.5 * ((double)x + (double)up);
@@ -33,32 +48,62 @@ static double phi(double t)
     return INV_SQRT_2PI * e;
 }
 
-static double normal_mass(float x)
+/* φ at the ends of the previous rounding intervals: consecutive encodings share an end (the
+ * block's inputs mostly are), so that each input evaluates φ at its midpoint and one new end
+ * only. The same function at the same argument: the same bits. */
+typedef struct {
+    double t[2], v[2];
+    unsigned next;
+} phi_cache;
+
+static double phi_at(phi_cache *c, double t)
 {
-    if (!(fabsf(x) < 39.0f)) return 0;
-    double a, b;
-    rounding_interval(x, &a, &b);
-    return (b - a) / 6 * (phi(a) + 4 * phi(0.5 * (a + b)) + phi(b));
+    if (c) {
+        if (t == c->t[0]) return c->v[0];
+        if (t == c->t[1]) return c->v[1];
+    }
+    double v = phi(t);
+    if (c) {
+        c->t[c->next] = t;
+        c->v[c->next] = v;
+        c->next ^= 1;
+    }
+    return v;
 }
 
-static double uniform_mass(float x)
+static double normal_mass_in(float x, double a, double b, phi_cache *c)
+{
+    if (!(fabsf(x) < 39.0f)) return 0;
+    double pa = phi_at(c, a), pb = phi_at(c, b);
+    return (b - a) / 6 * (pa + 4 * phi(0.5 * (a + b)) + pb);
+}
+
+static double uniform_mass_in(float x, double a, double b)
 {
     if (!(fabsf(x) <= 10.0f)) return 0;
-    double a, b;
-    rounding_interval(x, &a, &b);
     double lo = a > -10 ? a : -10, hi = b < 10 ? b : 10;
     return hi > lo ? (hi - lo) / 20 : 0;
 }
 
 double dist_weight(input_dist d, float x)
 {
-    return d == DIST_NORMAL ? normal_mass(x) : uniform_mass(x);
+    if (!isfinite(x)) return 0;
+    double a, b;
+    rounding_interval(x, &a, &b);
+    return d == DIST_NORMAL ? normal_mass_in(x, a, b, NULL) : uniform_mass_in(x, a, b);
 }
 
 void dist_weights(const float *x, size_t n, double *w_normal, double *w_uniform)
 {
+    phi_cache c = {{NAN, NAN}, {0, 0}, 0};
     for (size_t j = 0; j < n; j++) {
-        w_normal[j] = normal_mass(x[j]);
-        w_uniform[j] = uniform_mass(x[j]);
+        if (!(fabsf(x[j]) < 39.0f)) { /* no mass under either distribution (nor ±inf, NaN) */
+            w_normal[j] = w_uniform[j] = 0;
+            continue;
+        }
+        double a, b;
+        rounding_interval(x[j], &a, &b);
+        w_normal[j] = normal_mass_in(x[j], a, b, &c);
+        w_uniform[j] = uniform_mass_in(x[j], a, b);
     }
 }

@@ -460,3 +460,85 @@ Test(scan, a_probe_groups_maximum_does_not_hide_an_earlier_one, .timeout = 120)
         scan_result_free(r);
     }
 }
+
+/* ---- the metric loop's branch-free helpers (scan/metrics.h) against their plain definitions:
+ * the scan's results are these helpers' sums and maxima, so each must give the same bits */
+
+static double rand_error(void)
+{
+    switch (rand() % 8) {
+    case 0: return 0;
+    case 1: return (rand() % 2) ? INFINITY : NAN;
+    case 2: return ldexp((double)rand() / RAND_MAX, -(rand() % 1100)); /* down to subnormal */
+    case 3: return ldexp(1, rand() % 50 - 25);                        /* powers of two */
+    case 4: return nextafter(ldexp(1, rand() % 50 - 25), rand() % 2 ? 0 : INFINITY);
+    case 5: return ldexp(1 + (double)rand() / RAND_MAX, 20 + rand() % 20); /* past 2^20, 2^30 */
+    default: return 4 * (double)rand() / RAND_MAX;
+    }
+}
+
+Test(scan, hot_loop_helpers_agree_with_their_definitions)
+{
+    enum { N = 4096 };
+    static double u[N], a[N], iu[N];
+    static uint64_t w0[N], w1[N];
+    static uint32_t cr[N];
+    srand(17);
+    for (int rep = 0; rep < 20; rep++) {
+        for (size_t j = 0; j < N; j++) {
+            u[j] = rand_error();
+            a[j] = rand_error();
+            iu[j] = ldexp(1, rand() % 180 - 30);
+            w0[j] = (uint64_t)rand() << 20 ^ (uint64_t)rand();
+            w1[j] = rand() % 3 ? 0 : (uint64_t)rand() << 30;
+            cr[j] = rand() % 2;
+        }
+        size_t lo = (size_t)(rand() % 100), hi = N - (size_t)(rand() % 100);
+        for (size_t j = lo; j < hi; j++)
+            cr_assert_eq(hist_bucket_sel(u[j]), hist_bucket(u[j]), "bucket of %a", u[j]);
+        /* run_sums_of against run_sums_point one by one (and the maxima against one chain) */
+        run_sums s, t = {0};
+        run_sums_of(&s, lo, hi, true, u, a, u, cr);
+        double mu = -INFINITY, ma = -INFINITY;
+        for (size_t j = lo; j < hi; j++) {
+            run_sums_point(&t, u[j], cr[j], +1);
+            mu = u[j] > mu ? u[j] : mu;
+            ma = a[j] > ma ? a[j] : ma;
+        }
+        cr_expect_eq(s.finite, t.finite);
+        cr_expect_eq(s.q_sum, t.q_sum);
+        cr_expect_eq(s.crs, t.crs);
+        cr_expect_eq(memcmp(s.hist, t.hist, sizeof s.hist), 0, "histograms differ");
+        cr_expect_eq(s.hist_used, t.hist_used);
+        cr_expect(memcmp(&s.max_ulp, &mu, sizeof mu) == 0 && memcmp(&s.max_abs, &ma, sizeof ma) == 0,
+                  "maxima %a %a, one chain %a %a", s.max_ulp, s.max_abs, mu, ma);
+        /* max_of over errors without infinities (one of them makes every maximum +inf) */
+        static double v[N];
+        for (size_t j = 0; j < N; j++) v[j] = isinf(u[j]) ? (double)rand() / RAND_MAX : u[j];
+        double mv = -INFINITY;
+        for (size_t j = lo; j < hi; j++) mv = v[j] > mv ? v[j] : mv;
+        double got_v = max_of(v, lo, hi);
+        cr_expect(memcmp(&got_v, &mv, sizeof mv) == 0, "max_of %a, one chain %a", got_v, mv);
+        /* run_first: the first index holding a value */
+        size_t k = lo + (size_t)rand() % (hi - lo);
+        while (isnan(u[k])) k++; /* a value among them */
+        size_t first = lo;
+        while (u[first] != u[k]) first++;
+        cr_expect_eq(run_first(u, lo, hi, u[k]), first);
+        /* dist_run against dist_point one by one */
+        const uint64_t *W[DIST_COUNT] = {w0, w1};
+        u128 total[DIST_COUNT] = {0, 0};
+        for (size_t j = lo; j < hi; j++) {
+            total[0] += w0[j];
+            total[1] += w1[j];
+        }
+        dist_sums got[DIST_COUNT], want[DIST_COUNT] = {{0}};
+        dist_run(got, W, lo, hi, u, a, iu, total);
+        for (int d = 0; d < DIST_COUNT; d++)
+            for (size_t j = lo; j < hi; j++) dist_point(&want[d], W[d][j], u[j], a[j], iu[j], +1);
+        for (int d = 0; d < DIST_COUNT; d++)
+            cr_expect(got[d].ulp == want[d].ulp && got[d].abs == want[d].abs &&
+                          got[d].weight == want[d].weight,
+                      "distribution %d: dist_run differs from dist_point", d);
+    }
+}

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <mpfr.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "fast.h"
 #include "independent_gelu.h"
@@ -89,6 +90,46 @@ Test(weights, each_weight_is_its_rounding_intervals_mass)
     cr_expect_eq(dist_weight(DIST_UNIFORM, 0x1.400002p3f), 0, "outside [-10, 10]");
     cr_expect_eq(dist_weight(DIST_NORMAL, NAN), 0);
     cr_log_info("largest relative difference from MPFR: %g", worst);
+}
+
+/* dist_weights (the scan's, a block at a time, reusing φ at the ends consecutive inputs share)
+ * gives dist_weight's bits at every input, whatever the order: runs of consecutive encodings
+ * upwards and downwards across binade boundaries, across ±0, the ±39 cut and ±10, ±inf, NaN and
+ * random inputs between them. */
+Test(weights, block_weights_equal_single_ones)
+{
+    enum { N = 4096 };
+    static float x[N];
+    static double wn[N], wu[N];
+    const float starts[] = {0.99999f, -0.99999f, -0x1p-140f, 38.99999f, -9.9999f, 0x1.fffff0p-9f};
+    size_t n = 0;
+    for (size_t s = 0; s < sizeof starts / sizeof *starts; s++) {
+        uint32_t b;
+        memcpy(&b, &starts[s], sizeof b);
+        for (int i = 0; i < 400; i++) { /* upwards in encoding, then downwards */
+            uint32_t e = s % 2 ? b - (uint32_t)i : b + (uint32_t)i;
+            memcpy(&x[n++], &e, sizeof e);
+        }
+    }
+    for (int i = 0; i < 64; i++) x[n++] = -0x1p-149f * (float)(i - 32); /* across ±0 */
+    x[n++] = INFINITY;
+    x[n++] = -INFINITY;
+    x[n++] = NAN;
+    srand(11);
+    while (n < N) x[n++] = ldexpf(1 + (float)rand() / (float)RAND_MAX, rand() % 40 - 30) *
+                           (rand() % 2 ? 1 : -1);
+    dist_weights(x, n, wn, wu);
+    size_t wrong = 0;
+    for (size_t j = 0; j < n; j++) {
+        double want_n = dist_weight(DIST_NORMAL, x[j]), want_u = dist_weight(DIST_UNIFORM, x[j]);
+        bool same = memcmp(&wn[j], &want_n, sizeof want_n) == 0 &&
+                    memcmp(&wu[j], &want_u, sizeof want_u) == 0;
+        wrong += !same;
+        if (!same && wrong < 5)
+            cr_log_error("input %zu, %a: block %a %a, single %a %a", j, (double)x[j], wn[j], wu[j],
+                         want_n, want_u);
+    }
+    cr_expect_eq(wrong, 0, "%zu inputs' block weights differ from single ones", wrong);
 }
 
 extern const gelu_impl gelu_impl_erfc_f64, gelu_impl_tanh;
