@@ -183,15 +183,14 @@ static inline void arg_max_add(arg_max *m, double value, uint64_t seq, float x)
     }
 }
 
-/* The first index in [a, b) whose value is v (v is among them): eight compares at a time
- * without branches (where a run's maxima keep growing — absolute errors along the tiny
- * region — this search ran for most of every block). */
+/* The first index in [a, b) whose value is v (v is among them), eight compares at a time. */
 static inline size_t run_first(const double *v, size_t a, size_t b, double value)
 {
     for (; a + 8 <= b; a += 8) {
-        unsigned hit = 0;
-        for (unsigned i = 0; i < 8; i++) hit |= (unsigned)(v[a + i] == value) << i;
-        if (hit) return a + (size_t)__builtin_ctz(hit);
+        const double *p = v + a;
+        if ((p[0] == value) | (p[1] == value) | (p[2] == value) | (p[3] == value) |
+            (p[4] == value) | (p[5] == value) | (p[6] == value) | (p[7] == value))
+            break;
     }
     while (v[a] != value) a++;
     return a;
@@ -208,6 +207,9 @@ typedef struct {
     uint32_t hist[HIST_BUCKETS];
     uint32_t hist_used; /* bit per bucket that may be non-zero */
     double max_ulp, max_abs, max_rel; /* −inf when the run's x are not finite (not taken) */
+    /* the first index reaching each maximum, where run_sums_of or max_at set it (the end of the
+     * run when none does); error_metrics_fold reads it only where the maximum beats m's */
+    size_t at_ulp, at_abs, at_rel;
 } run_sums;
 
 /* A finite ULP error u's term of the exact sum, (uint64_t)(u·2^20) for 0 ≤ u ≤ the cap. Below
@@ -263,6 +265,28 @@ static inline double max_of(const double *v, size_t a, size_t b)
     return m2 > m0 ? m2 : m0;
 }
 
+/* max_of and the first index reaching the maximum into *at (b when empty or all NaN): four
+ * chains, each keeping its first index of its maximum (a strict comparison), then the largest
+ * value, on a tie the smaller index: the first index overall, as run_first would find it. */
+static inline double max_at(const double *v, size_t a, size_t b, size_t *at)
+{
+    double m0 = -INFINITY, m1 = -INFINITY, m2 = -INFINITY, m3 = -INFINITY;
+    size_t i0 = b, i1 = b, i2 = b, i3 = b, j = a;
+    for (; j + 4 <= b; j += 4) {
+        if (v[j] > m0) m0 = v[j], i0 = j;
+        if (v[j + 1] > m1) m1 = v[j + 1], i1 = j + 1;
+        if (v[j + 2] > m2) m2 = v[j + 2], i2 = j + 2;
+        if (v[j + 3] > m3) m3 = v[j + 3], i3 = j + 3;
+    }
+    for (; j < b; j++)
+        if (v[j] > m0) m0 = v[j], i0 = j;
+    if (m1 > m0 || (m1 == m0 && i1 < i0)) m0 = m1, i0 = i1;
+    if (m3 > m2 || (m3 == m2 && i3 < i2)) m2 = m3, i2 = i3;
+    if (m2 > m0 || (m2 == m0 && i2 < i0)) m0 = m2, i0 = i2;
+    *at = i0;
+    return m0;
+}
+
 /* hist_bucket without branches, for the hot loop (the same bucket for every u ≥ 0 or NaN: the
  * errors are absolute values): selections on the double's fields, so that a loop of errors that
  * fall in several buckets costs no mispredicted branches. */
@@ -309,9 +333,10 @@ static inline void run_sums_of(run_sums *s, size_t a, size_t b, bool x_finite, c
         s->hist_used |= (uint32_t)(s->hist[k] != 0) << k;
     }
     /* Maxima are over finite inputs: ±inf and NaN are judged by encoding (special values). */
-    s->max_ulp = x_finite ? max_of(ulp, a, b) : -INFINITY;
-    s->max_abs = x_finite ? max_of(abs, a, b) : -INFINITY;
-    s->max_rel = x_finite ? max_of(rel, a, b) : -INFINITY;
+    s->at_ulp = s->at_abs = s->at_rel = b;
+    s->max_ulp = x_finite ? max_at(ulp, a, b, &s->at_ulp) : -INFINITY;
+    s->max_abs = x_finite ? max_at(abs, a, b, &s->at_abs) : -INFINITY;
+    s->max_rel = x_finite ? max_at(rel, a, b, &s->at_rel) : -INFINITY;
 }
 
 /* An input's ULP error as dist_sums' q (the caller has checked it is finite). */
@@ -411,13 +436,12 @@ static inline bool run_beats_maxima(const error_metrics *m, const run_sums *s, i
 }
 
 /* Folds a run's sums into m: the points [a, b) of a block, the point at index j at position
- * seq0 + j of the domain, with the errors ulp[], abs[], rel[] whose maxima s holds (the arrays
- * are read only where a maximum of m is beaten, to find the first point reaching it). The same
- * results as adding the points one by one. */
+ * seq0 + j of the domain; where a maximum of s beats m's, s's first index reaching it (at_*,
+ * which run_sums_of and max_at set) stands for the run. The same results as adding the points
+ * one by one. */
 static inline void error_metrics_fold(error_metrics *m, uint64_t seq0, const float *x, size_t a,
                                       size_t b, input_range range, int bucket, bool x_finite,
-                                      const run_sums *s, const double *ulp, const double *abs,
-                                      const double *rel)
+                                      const run_sums *s)
 {
     uint64_t *hist = m->hist[range];
     m->count += b - a;
@@ -434,15 +458,15 @@ static inline void error_metrics_fold(error_metrics *m, uint64_t seq0, const flo
     /* where a run beats the maximum so far (rarely, once the scan is under way), its first
      * point reaching the run's maximum stands for it */
     if (s->max_ulp > m->max_ulp.value) {
-        size_t j = run_first(ulp, a, b, s->max_ulp);
+        size_t j = s->at_ulp;
         arg_max_add(&m->max_ulp, s->max_ulp, seq0 + j, x[j]);
     }
     if (s->max_abs > m->max_abs.value) {
-        size_t j = run_first(abs, a, b, s->max_abs);
+        size_t j = s->at_abs;
         arg_max_add(&m->max_abs, s->max_abs, seq0 + j, x[j]);
     }
     if (s->max_rel > m->max_rel.value) {
-        size_t j = run_first(rel, a, b, s->max_rel);
+        size_t j = s->at_rel;
         arg_max_add(&m->max_rel, s->max_rel, seq0 + j, x[j]);
     }
     if (bucket != X_BUCKET_NONE) {
@@ -460,7 +484,7 @@ static inline void error_metrics_add_run(error_metrics *m, uint64_t seq0, const 
 {
     run_sums s;
     run_sums_of(&s, a, b, x_finite, ulp, abs, rel, cr);
-    error_metrics_fold(m, seq0, x, a, b, range, bucket, x_finite, &s, ulp, abs, rel);
+    error_metrics_fold(m, seq0, x, a, b, range, bucket, x_finite, &s);
 }
 
 #endif

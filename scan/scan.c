@@ -1239,8 +1239,7 @@ static void row_metrics(scan_worker *w, error_metrics *m, const float *x, const 
             bool x_finite = isfinite(x[a]), stand_in_nonzero = false;
             run_sums s;
             run_sums_of(&s, a, b, x_finite, w->ulp, w->abs, w->rel, w->cr);
-            error_metrics_fold(m, seq0, x, a, b, w->range[a], w->x_bucket[a], x_finite, &s,
-                               w->ulp, w->abs, w->rel);
+            error_metrics_fold(m, seq0, x, a, b, w->range[a], w->x_bucket[a], x_finite, &s);
             if (w->run_weighted[k]) {
                 dist_sums ds[DIST_COUNT];
                 dist_run(ds, w->wfixes, a, b, w->ulp, w->abs, r->inv_ulp, w->run_weight[k]);
@@ -1272,8 +1271,7 @@ static void row_metrics(scan_worker *w, error_metrics *m, const float *x, const 
         bool x_finite = isfinite(x[a]);
         const run_sums *cs = &r->cr_sums[k];
         if (i == w->nmis || mis[i] >= b) { /* y is correctly rounded on the whole run */
-            error_metrics_fold(m, seq0, x, a, b, w->range[a], w->x_bucket[a], x_finite, cs,
-                               r->cr_ulp, r->cr_abs, r->cr_rel);
+            error_metrics_fold(m, seq0, x, a, b, w->range[a], w->x_bucket[a], x_finite, cs);
             if (w->run_weighted[k])
                 for (int d = 0; d < DIST_COUNT; d++) dist_add(&m->dist[d], &r->cr_dist[k][d]);
             const near_run *nr;
@@ -1324,14 +1322,12 @@ static void row_metrics(scan_worker *w, error_metrics *m, const float *x, const 
             }
         }
         if (beats) {
-            s.max_ulp = max_of(w->ulp, a, b);
-            s.max_abs = max_of(w->abs, a, b);
-            s.max_rel = max_of(w->rel, a, b);
-            error_metrics_fold(m, seq0, x, a, b, w->range[a], w->x_bucket[a], x_finite, &s,
-                               w->ulp, w->abs, w->rel);
+            s.max_ulp = max_at(w->ulp, a, b, &s.at_ulp);
+            s.max_abs = max_at(w->abs, a, b, &s.at_abs);
+            s.max_rel = max_at(w->rel, a, b, &s.at_rel);
+            error_metrics_fold(m, seq0, x, a, b, w->range[a], w->x_bucket[a], x_finite, &s);
         } else {
-            error_metrics_fold(m, seq0, x, a, b, w->range[a], w->x_bucket[a], x_finite, &s,
-                               NULL, NULL, NULL);
+            error_metrics_fold(m, seq0, x, a, b, w->range[a], w->x_bucket[a], x_finite, &s);
         }
         if (near)
             near_scan_run(m, w->x_bucket[a], want, ctx, x, y, r, nr, a, b, seq0, w->ulp, w->abs,

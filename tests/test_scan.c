@@ -519,6 +519,30 @@ Test(scan, hot_loop_helpers_agree_with_their_definitions)
         for (size_t j = lo; j < hi; j++) mv = v[j] > mv ? v[j] : mv;
         double got_v = max_of(v, lo, hi);
         cr_expect(memcmp(&got_v, &mv, sizeof mv) == 0, "max_of %a, one chain %a", got_v, mv);
+        /* max_at's index (and run_sums_of's): the first one holding the maximum; values repeat
+         * (powers of two, zeros), so ties across the chains occur */
+        size_t first_max = lo;
+        while (v[first_max] != mv) first_max++;
+        size_t at = 0;
+        double got_at = max_at(v, lo, hi, &at);
+        cr_expect(got_at == mv && at == first_max, "max_at %a at %zu, want %a at %zu", got_at, at,
+                  mv, first_max);
+        for (int t = 0; t < 50; t++) { /* few distinct values: the maximum in every chain */
+            static double small[N];
+            size_t a0 = (size_t)(rand() % 40), b0 = a0 + 1 + (size_t)(rand() % 200);
+            for (size_t j = a0; j < b0; j++) small[j] = rand() % 4;
+            double ms = -INFINITY;
+            size_t fs = b0;
+            for (size_t j = a0; j < b0; j++)
+                if (small[j] > ms) ms = small[j], fs = j;
+            size_t as = 0;
+            cr_expect(max_at(small, a0, b0, &as) == ms && as == fs, "ties: max_at's index %zu, "
+                      "want %zu", as, fs);
+        }
+        run_sums sv;
+        run_sums_of(&sv, lo, hi, true, v, v, v, cr);
+        cr_expect(sv.at_ulp == first_max && sv.at_abs == first_max && sv.at_rel == first_max,
+                  "run_sums_of's first index of the maximum %zu, want %zu", sv.at_ulp, first_max);
         /* run_first: the first index holding a value */
         size_t k = lo + (size_t)rand() % (hi - lo);
         while (isnan(u[k])) k++; /* a value among them */
