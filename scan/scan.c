@@ -710,7 +710,6 @@ static void near_distance(float y, double hi, double lo, double *dh, double *dl)
     *dl = s2 < 0 ? -r : r;
 }
 
-/* Whether every real in [h + l − e, h + l + e] rounds to nearest to the double h (e ≥ 0). */
 /* nextafter(h, up ? +inf : −inf) from the encoding, inline (near_point's share of the scan was
  * a tenth in the tiny regions, where rows off by a constant give every point a near tie): the
  * same value for every finite h; for ±inf and NaN the differences below are NaN either way. */
@@ -725,6 +724,7 @@ static inline double near_next(double h, bool up)
     return r;
 }
 
+/* Whether every real in [h + l − e, h + l + e] rounds to nearest to the double h (e ≥ 0). */
 static bool near_rounds_to(double h, double l, double e)
 {
     double up = near_next(h, true) - h, down = h - near_next(h, false);
