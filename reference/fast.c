@@ -149,7 +149,7 @@ bool fast_ref_value(gelu_target t, bool grad, float x, ref_value *out, double *i
  *     below 2^-29 of it, far inside half an ULP (2^-25 of it): decided as hi, with err·2^e
  *     below 2^-26. */
 bool fast_ref_block(gelu_target target, bool grad, const float *x, size_t n, ref_value *out,
-                    double *inv_ulp)
+                    double *inv_ulp, double *err)
 {
     const target_def *t = target_def_of(target);
     if (t->defined) {
@@ -157,11 +157,13 @@ bool fast_ref_block(gelu_target target, bool grad, const float *x, size_t n, ref
             float r = 0;
             if (isnan(x[j])) { /* NaN encodings as the point path makes them (quiet) */
                 fast_ref_decide(target, grad, x[j], &out[j], &inv_ulp[j]);
+                err[j] = 0; /* a definition */
                 continue;
             }
             ref_defined_value(target, grad, x[j], &r);
             out[j] = (ref_value){r, 0, r};
             inv_ulp[j] = ref_inv_ulp(r, 0);
+            err[j] = 0;
         }
         return true;
     }
@@ -182,6 +184,7 @@ bool fast_ref_block(gelu_target target, bool grad, const float *x, size_t n, ref
         for (size_t j = 0; j < n; j++) {
             out[j] = grad ? (ref_value){1.0, DBL_TRUE_MIN, 1.0f} : (ref_value){x[j], -DBL_TRUE_MIN, x[j]};
             inv_ulp[j] = ref_inv_ulp(out[j].hi, out[j].lo);
+            err[j] = 0;
         }
         return true;
     }
@@ -189,6 +192,7 @@ bool fast_ref_block(gelu_target target, bool grad, const float *x, size_t n, ref
         for (size_t j = 0; j < n; j++) {
             out[j] = (ref_value){NEG_TINY, 0, -0.0f};
             inv_ulp[j] = ref_inv_ulp(NEG_TINY, 0);
+            err[j] = 0;
         }
         return true;
     }
@@ -198,6 +202,7 @@ bool fast_ref_block(gelu_target target, bool grad, const float *x, size_t n, ref
             micro(t, grad, x[j], &e);
             out[j] = (ref_value){e.hi, e.lo, (float)e.hi};
             inv_ulp[j] = ref_inv_ulp(e.hi, e.lo);
+            err[j] = e.err;
         }
         return true;
     }

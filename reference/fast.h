@@ -37,18 +37,22 @@ bool fast_ref_value(gelu_target t, bool grad, float x, ref_value *out, double *i
 /* fast_ref_value's two halves: the enclosure alone (false when it cannot decide: *out is then
  * unset), and MPFR. */
 bool fast_ref_decide(gelu_target t, bool grad, float x, ref_value *out, double *inv_ulp);
-/* fast_ref_decide at the n inputs x[] into out[], inv_ulp[] when every one of them lies in a
- * region decided without evaluation (see fast.c); false otherwise (nothing written then). */
+/* fast_ref_decide at the n inputs x[] into out[], inv_ulp[] and the enclosures' bounds into err[]
+ * (fast_enclose's e.err) when every one of them lies in a region decided without evaluation
+ * (see fast.c); false otherwise (nothing written then). */
 bool fast_ref_block(gelu_target t, bool grad, const float *x, size_t n, ref_value *out,
-                    double *inv_ulp);
+                    double *inv_ulp, double *err);
 void fast_ref_fallback(gelu_target t, bool grad, float x, ref_value *out, double *inv_ulp);
 
 /* fast_ref_decide at a block of n ≤ 65,536 inputs, forward into out[0], inv_ulp[0] and, when
  * ndir = 2, the derivative into out[1], inv_ulp[1], a chunk at a time in SIMD lanes, the libm
- * values shared by both directions (fast_vec.c): the same bits as point by point. The points it
- * cannot decide are listed (ascending) in undecided[d][0 .. nundecided[d]) with out[d] unset
- * there, for fast_ref_fallback; returns their total. */
+ * values shared by both directions (fast_vec.c): the same bits as point by point. err[d][j]:
+ * the enclosure's bound at every point (fast_enclose's e.err, so that a caller needing it — the
+ * scan's near-tie tolerances — does not evaluate the enclosure again). The points it cannot
+ * decide are listed (ascending) in undecided[d][0 .. nundecided[d]), for fast_ref_fallback, with
+ * out[d] there the enclosure's hi and lo (cr unset); returns their total. */
 size_t fast_ref_fill(gelu_target t, int ndir, const float *x, size_t n, ref_value *const out[],
-                     double *const inv_ulp[], uint16_t *const undecided[], size_t nundecided[]);
+                     double *const inv_ulp[], double *const err[], uint16_t *const undecided[],
+                     size_t nundecided[]);
 
 #endif

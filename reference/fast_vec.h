@@ -59,6 +59,6 @@ bool fast_isa_available(fast_isa isa);
  * (the tests compare them; an ISA this CPU lacks must not be asked for). */
 size_t fast_ref_fill_isa(fast_isa isa, bool block_path, gelu_target t, int ndir, const float *x,
                          size_t n, ref_value *const out[], double *const inv_ulp[],
-                         uint16_t *const undecided[], size_t nundecided[]);
+                         double *const err[], uint16_t *const undecided[], size_t nundecided[]);
 
 #endif

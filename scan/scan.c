@@ -190,6 +190,7 @@ typedef struct {
  * — in the regions where most implementations are right, a comparison of encodings. */
 typedef struct {
     double hi[SCAN_BLOCK], lo[SCAN_BLOCK], inv_ulp[SCAN_BLOCK], inv_abs[SCAN_BLOCK];
+    double err[SCAN_BLOCK]; /* the enclosure's bound, NaN where the value is not its (ref_err) */
     float cr[SCAN_BLOCK];
     uint32_t cr_bits[SCAN_BLOCK];
     uint32_t plain[SCAN_BLOCK]; /* 1: finite and non-zero, the metric loop's fast path applies
@@ -202,7 +203,7 @@ typedef struct {
     criteria_counts cr_criteria;
     bool cr_monotone, cr_sign_ok;
     /* per run: its tolerances (near_prepare), coarse, and tight once a row needed them (a
-     * cache filled by near_tight_run: the enclosure evaluated again at the run's points) */
+     * cache filled by near_tight_run from the enclosures' bounds, err) */
     near_run near[SCAN_BLOCK], near_tight[SCAN_BLOCK];
     dist_sums cr_dist[SCAN_BLOCK][DIST_COUNT]; /* per weighted run: the weighted sums */
     bool tight_ready[SCAN_BLOCK];
@@ -256,6 +257,9 @@ typedef struct scan_worker {
     uint16_t mis[SCAN_BLOCK];
     double mis_ulp[SCAN_BLOCK], mis_abs[SCAN_BLOCK], mis_rel[SCAN_BLOCK];
     ref_value ref_values[DIR_COUNT][SCAN_BLOCK]; /* fill_refs' values, per direction */
+    /* per direction, the enclosure's bound (fast.h) where the value is the enclosure's at the
+     * block's own input (or MPFR's value equals it); NaN elsewhere (near_tight_tol) */
+    double ref_err[DIR_COUNT][SCAN_BLOCK];
     uint16_t undecided[DIR_COUNT][SCAN_BLOCK];   /* the points fast_ref_fill leaves to MPFR */
     /* The block's runs: points k with run_start[r] ≤ k < run_start[r + 1] share their input
      * range, x bucket and whether x is finite (the metric loop adds a run at a time). */
@@ -491,16 +495,19 @@ static void fill_refs(scan_worker *w, gelu_target t, int ndir, const float *x, s
     double t0 = w->profiling ? now_s() : 0;
     ref_value *out[DIR_COUNT] = {w->ref_values[0], w->ref_values[1]};
     double *inv_ulp[DIR_COUNT] = {w->ref[t][0]->inv_ulp, w->ref[t][1]->inv_ulp};
+    double *err[DIR_COUNT] = {w->ref_err[0], w->ref_err[1]};
     uint16_t *undecided[DIR_COUNT] = {w->undecided[0], w->undecided[1]};
     size_t nundecided[DIR_COUNT];
-    fast_ref_fill(t, ndir, x, n, out, inv_ulp, undecided, nundecided);
+    fast_ref_fill(t, ndir, x, n, out, inv_ulp, err, undecided, nundecided);
     double share = w->profiling ? (now_s() - t0) / ndir : 0;
     for (int d = 0; d < ndir; d++) {
         w->prof.reference[t][d] += share;
         for (size_t k = 0; k < nundecided[d]; k++) {
             size_t j = undecided[d][k];
             double f0 = w->profiling ? now_s() : 0;
+            double enc_hi = out[d][j].hi, enc_lo = out[d][j].lo; /* the enclosure's */
             fast_ref_fallback(t, d == DIR_DERIVATIVE, x[j], &out[d][j], &inv_ulp[d][j]);
+            if (out[d][j].hi != enc_hi || out[d][j].lo != enc_lo) err[d][j] = NAN;
             w->part->fallbacks[t][d]++;
             double spent = w->profiling ? now_s() - f0 : 0; /* MPFR's time, part of the reference's */
             w->prof.fallback[t][d] += spent;
@@ -533,6 +540,7 @@ static void flush_refs(scan_worker *w, gelu_target t, int ndir, const float *x_r
             if (zero) {
                 float z = v[j].cr < 0 ? -0.0f : 0.0f;
                 v[j] = (ref_value){z, 0.0, z};
+                w->ref_err[d][j] = NAN; /* not the enclosure's value */
                 inv_ulp[j] = ref_inv_ulp(v[j].hi, 0.0);
             }
         }
@@ -650,10 +658,8 @@ static double near_tight_tol(gelu_target t, bool grad, float x, const point_ref 
         double err, d = exp(near_stand_in_log(t, grad, -(double)x, &err) + err) * NEAR_UP;
         return d < coarse ? d : coarse;
     }
-    enclosure e;
-    fast_enclose(t, grad, x, &e);
-    double tight = e.hi != r->hi[j] || e.lo != r->lo[j] ? 0x1p-90 * fabs(r->hi[j])
-                                                        : e.err * (1 + 0x1p-20);
+    double err = r->err[j]; /* NaN where the value is MPFR's */
+    double tight = err != err ? 0x1p-90 * fabs(r->hi[j]) : err * (1 + 0x1p-20);
     return tight < coarse ? tight : coarse;
 }
 
@@ -1163,6 +1169,7 @@ static void prepare_refs(scan_worker *w, gelu_target t, int dir, const float *x,
     bool grad = dir == DIR_DERIVATIVE;
     double t0 = w->profiling ? now_s() : 0;
     const ref_value *v = w->ref_values[dir];
+    memcpy(p->err, w->ref_err[dir], n * sizeof *p->err);
     for (size_t j = 0; j < n; j++) {
         p->hi[j] = v[j].hi;
         p->lo[j] = v[j].lo;
@@ -1451,6 +1458,10 @@ static void run_block(scan_worker *w, uint64_t block)
     for (int t = 0; t < GELU_TARGET_COUNT; t++)
         if (w->sh->targets_used & (1u << t)) {
             fill_refs(w, (gelu_target)t, ndir, x_ref, n);
+            if (x_ref != x) /* not the enclosure at the block's own input */
+                for (int d = 0; d < ndir; d++)
+                    for (size_t j = 0; j < n; j++)
+                        if (float_bits(x_ref[j]) != float_bits(x[j])) w->ref_err[d][j] = NAN;
             if (env & GELU_FPENV_FTZ) flush_refs(w, (gelu_target)t, ndir, x_ref, n);
             for (int d = 0; d < ndir; d++) prepare_refs(w, (gelu_target)t, d, x, n);
         }

@@ -118,15 +118,20 @@ ParameterizedTestParameters(fast_reference, target)
 ParameterizedTest(target_dir *p, fast_reference, target) { validate(p->t, p->grad); }
 
 /* fast_ref_block fills whole blocks of one region with the values fast_ref_decide gives point by
- * point (bit for bit: hi, lo, the correctly rounded encoding, inv_ulp), and refuses blocks that
- * straddle regions or hold a special input. Blocks of 4096 consecutive encodings starting at
- * every 2^21-th encoding, the last one ending at each region's edge, and planted specials. */
+ * point (bit for bit: hi, lo, the correctly rounded encoding, inv_ulp, and the bound err as
+ * fast_enclose gives it), and refuses blocks that straddle regions or hold a special input.
+ * Blocks of 4096 consecutive encodings starting at every 2^21-th encoding, the last one ending at
+ * each region's edge, and planted specials. */
 static size_t block_vs_points(gelu_target t, bool grad, const float *x, size_t n)
 {
     ref_value vb[4096], vp;
-    double ub[4096], up;
-    if (!fast_ref_block(t, grad, x, n, vb, ub)) return 0;
+    double ub[4096], eb[4096], up;
+    if (!fast_ref_block(t, grad, x, n, vb, ub, eb)) return 0;
     for (size_t j = 0; j < n; j++) {
+        enclosure e;
+        fast_enclose(t, grad, x[j], &e);
+        cr_assert(memcmp(&e.err, &eb[j], sizeof e.err) == 0, "%s%s(%a): block err %a, fast_enclose's %a",
+                  gelu_target_name(t), grad ? "'" : "", (double)x[j], eb[j], e.err);
         cr_assert(fast_ref_decide(t, grad, x[j], &vp, &up), "%s%s(%a): the block path filled a point "
                   "the enclosure does not decide", gelu_target_name(t), grad ? "'" : "", (double)x[j]);
         cr_assert(memcmp(&vp.hi, &vb[j].hi, sizeof vp.hi) == 0 && memcmp(&vp.lo, &vb[j].lo, sizeof vp.lo) == 0 &&
@@ -166,8 +171,8 @@ Test(fast_reference, block_path_gives_the_pointwise_values)
         for (size_t j = 0; j < 4096; j++) x[j] = 100.0f + (float)j;
         x[1234] = planted[p];
         ref_value v[4096];
-        double u[4096];
-        cr_expect(!fast_ref_block(GELU_TARGET_EXACT, false, x, 4096, v, u),
+        double u[4096], e[4096];
+        cr_expect(!fast_ref_block(GELU_TARGET_EXACT, false, x, 4096, v, u, e),
                   "a block with %a at index 1234 was filled", (double)planted[p]);
     }
 }
@@ -178,7 +183,7 @@ Test(fast_reference, block_path_gives_the_pointwise_values)
  * encodings at every 2^24-th encoding, around each region's edges and each target's x_min. */
 typedef struct {
     ref_value v[2][4096];
-    double u[2][4096];
+    double u[2][4096], err[2][4096];
     uint16_t und[2][4096];
     size_t nund[2];
 } filled_block;
@@ -197,19 +202,27 @@ static size_t fill_vs_points(gelu_target t, const float *x, size_t n, const fill
             bool decided = fast_ref_decide(t, d == 1, x[j], &vp, &up);
             bool listed = k < b->nund[d] && b->und[d][k] == j;
             k += listed;
-            bool same = decided ? !listed && memcmp(&vp.hi, &b->v[d][j].hi, sizeof vp.hi) == 0 &&
-                                      memcmp(&vp.lo, &b->v[d][j].lo, sizeof vp.lo) == 0 &&
-                                      float_bits(vp.cr) == float_bits(b->v[d][j].cr) &&
-                                      up == b->u[d][j]
-                                : listed;
+            /* the enclosure's bound at every point, and its hi, lo where undecided */
+            enclosure e;
+            fast_enclose(t, d == 1, x[j], &e);
+            bool same_enc = memcmp(&e.err, &b->err[d][j], sizeof e.err) == 0 &&
+                            (decided || (memcmp(&e.hi, &b->v[d][j].hi, sizeof e.hi) == 0 &&
+                                         memcmp(&e.lo, &b->v[d][j].lo, sizeof e.lo) == 0));
+            bool same = same_enc && (decided ? !listed && memcmp(&vp.hi, &b->v[d][j].hi, sizeof vp.hi) == 0 &&
+                                                   memcmp(&vp.lo, &b->v[d][j].lo, sizeof vp.lo) == 0 &&
+                                                   float_bits(vp.cr) == float_bits(b->v[d][j].cr) &&
+                                                   up == b->u[d][j]
+                                             : listed);
             if (!same && bad++ == 0) {
                 *at = j;
                 if (log)
-                    cr_log_error("%s%s(%a): point hi %a lo %a cr %a inv_ulp %a (%s), block hi %a "
-                                 "lo %a cr %a inv_ulp %a (%s)", gelu_target_name(t), d ? "'" : "",
-                                 (double)x[j], vp.hi, vp.lo, (double)vp.cr, up,
+                    cr_log_error("%s%s(%a): point hi %a lo %a cr %a inv_ulp %a err %a (%s), block "
+                                 "hi %a lo %a cr %a inv_ulp %a err %a (%s)", gelu_target_name(t),
+                                 d ? "'" : "", (double)x[j], decided ? vp.hi : e.hi,
+                                 decided ? vp.lo : e.lo, (double)vp.cr, up, e.err,
                                  decided ? "decided" : "undecided", b->v[d][j].hi, b->v[d][j].lo,
-                                 (double)b->v[d][j].cr, b->u[d][j], listed ? "undecided" : "decided");
+                                 (double)b->v[d][j].cr, b->u[d][j], b->err[d][j],
+                                 listed ? "undecided" : "decided");
             }
         }
     }
@@ -220,9 +233,9 @@ static void fill(fast_isa isa, bool block_path, gelu_target t, const float *x, s
                  filled_block *b)
 {
     ref_value *out[2] = {b->v[0], b->v[1]};
-    double *u[2] = {b->u[0], b->u[1]};
+    double *u[2] = {b->u[0], b->u[1]}, *err[2] = {b->err[0], b->err[1]};
     uint16_t *und[2] = {b->und[0], b->und[1]};
-    fast_ref_fill_isa(isa, block_path, t, 2, x, n, out, u, und, b->nund);
+    fast_ref_fill_isa(isa, block_path, t, 2, x, n, out, u, err, und, b->nund);
 }
 
 Test(fast_reference, block_fill_gives_the_pointwise_values)
@@ -283,6 +296,11 @@ Test(fast_reference, block_fill_comparison_catches_a_planted_difference)
     b.und[0][b.nund[0]++] = 4000; /* still ascending unless 4000 was already the last */
     cr_expect(fill_vs_points(GELU_TARGET_EXACT, x, 4096, &b, &at, false) >= 1 && at == 4000,
               "a decided point listed as undecided at index 4000 was not caught there");
+    /* the bound the scan's near-tie tolerances take (near_tight_tol) */
+    fill(FAST_ISA_AUTO, true, GELU_TARGET_EXACT, x, 4096, &b);
+    b.err[0][1500] *= 1 + 0x1p-52;
+    cr_expect(fill_vs_points(GELU_TARGET_EXACT, x, 4096, &b, &at, false) == 1 && at == 1500,
+              "a perturbed err at index 1500 was not caught there");
 }
 
 /* fe_neighbour (fast_eval.h: binary32 neighbours computed in double arithmetic) against the
