@@ -827,33 +827,60 @@ static inline double near_recip_pow2(double v)
     return r;
 }
 
+/* The scan's hottest loops in three builds, chosen once at load time (GCC's target_clones, an
+ * ifunc): for x86-64-v4 (AVX-512) and v3 (AVX2), where the compiler vectorizes them, and any
+ * x86-64. The same operations in each (IEEE binary64, no contraction into FMA: ISO C mode and
+ * -ffp-contract=off, scan/meson.build; maxima as integer maxima, pos_bits): the same bits. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define SCAN_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#else
+#define SCAN_CLONES
+#endif
+
+/* A double that is +0, positive or +inf (not NaN, not −0) as an integer with the same order:
+ * such doubles order as their encodings. A maximum of them is then an integer maximum, which
+ * GCC vectorizes (a maximum of doubles it does not, without -ffast-math). */
+static inline int64_t pos_bits(double v)
+{
+    int64_t b;
+    memcpy(&b, &v, sizeof b);
+    return b;
+}
+
+static inline double from_pos_bits(int64_t b)
+{
+    double v;
+    memcpy(&v, &b, sizeof v);
+    return v;
+}
+
 /* near_run_of's coarse tolerances (tight false) as selections over arrays of doubles, without
- * branches (GCC 12 does not vectorize it: the maxima are reductions): the same values
- * (near_coarse_tol's cases in its order; E·inv_ulp and the maxima are the same operations;
- * NEAR_TOL_ULP/inv_ulp as a product by the exact reciprocal). A run's inputs are all finite or
- * all not (run_block). */
-static near_run near_run_coarse(const point_ref *p, const float *x, size_t a, size_t b)
+ * branches: the same values (near_coarse_tol's cases in its order; E·inv_ulp and the maxima are
+ * the same operations; NEAR_TOL_ULP/inv_ulp as a product by the exact reciprocal). Every value
+ * whose maximum is taken is +0, positive or +inf — E ≥ +0 and inv_ulp a positive power of two,
+ * |hi|/den and E/den with den > 0 or +inf — so the maxima are those of their pos_bits. A run's
+ * inputs are all finite or all not (run_block). */
+SCAN_CLONES static near_run near_run_coarse(const point_ref *p, const float *x, size_t a, size_t b)
 {
     near_run nr = {0, 0, 1, 0, false, true, false};
     if (a == b || !isfinite(x[a])) return nr;
     uint32_t cr_zero = 1;
     for (size_t j = a; j < b; j++) cr_zero &= p->plain[j] & ((p->cr_bits[j] & 0x7fffffffu) == 0);
     nr.cr_zero = cr_zero;
-    bool relu = p->target == GELU_TARGET_RELU;
-    double ulp = 0, abs = 0, rel_scale = 1, rel_add = 0;
-    int64_t stand_in = 0;
+    int64_t relu = p->target == GELU_TARGET_RELU;
+    int64_t ulp = 0, abs = 0, rel_scale = pos_bits(1), rel_add = 0, stand_in = 0;
     for (size_t j = a; j < b; j++) {
         double hi = p->hi[j], lo = p->lo[j], iu = p->inv_ulp[j];
         int64_t si = (int64_t)(hi == NEAR_STAND_IN) & (int64_t)(lo == 0);
         int64_t up = (int64_t)(lo == -DBL_TRUE_MIN) | ((int64_t)(hi == 1) & (int64_t)(lo == DBL_TRUE_MIN));
-        int64_t zero = (int64_t)relu | (int64_t)((double)x[j] == 0);
+        int64_t zero = relu | (int64_t)((double)x[j] == 0);
         double E = NEAR_TOL_ULP * near_recip_pow2(iu);
         E = up ? NEAR_UPPER_TOL : E;
         E = si ? NEAR_STAND_IN_TOL : E;
         E = zero ? 0 : E;
-        double u = E * iu;
+        int64_t u = pos_bits(E * iu), e = pos_bits(E);
         ulp = u > ulp ? u : ulp;
-        abs = E > abs ? E : abs;
+        abs = e > abs ? e : abs;
         stand_in |= si;
         /* the relative terms where the point is plain and not a stand-in; |lo| dropped where
          * it cannot change mag − |lo| (a subnormal lo under a large mag: no subnormal
@@ -862,15 +889,18 @@ static near_run near_run_coarse(const point_ref *p, const float *x, size_t a, si
         alo = (alo < DBL_MIN) & (mag >= 0x1p-900) ? 0 : alo;
         double den = (mag - alo) * NEAR_DOWN - E;
         double q_scale = mag / den, q_add = E / den; /* unconditional: no branch */
-        double scale = den > 0 ? q_scale : INFINITY, add = den > 0 ? q_add : INFINITY;
-        int64_t rel = (int64_t)(p->plain[j] != 0) & !si;
-        rel_scale = rel & (scale > rel_scale) ? scale : rel_scale;
-        rel_add = rel & (add > rel_add) ? add : rel_add;
+        int64_t pos = den > 0, rel = (int64_t)(p->plain[j] != 0) & (si ^ 1);
+        int64_t scale = pos ? pos_bits(q_scale) : pos_bits(INFINITY);
+        int64_t add = pos ? pos_bits(q_add) : pos_bits(INFINITY);
+        scale = rel ? scale : 0;
+        add = rel ? add : 0;
+        rel_scale = scale > rel_scale ? scale : rel_scale;
+        rel_add = add > rel_add ? add : rel_add;
     }
-    nr.ulp = ulp;
-    nr.abs = abs;
-    nr.rel_scale = rel_scale;
-    nr.rel_add = rel_add;
+    nr.ulp = from_pos_bits(ulp);
+    nr.abs = from_pos_bits(abs);
+    nr.rel_scale = from_pos_bits(rel_scale);
+    nr.rel_add = from_pos_bits(rel_add);
     nr.stand_in = stand_in != 0;
     return nr;
 }
@@ -1175,11 +1205,12 @@ static void prepare_refs(scan_worker *w, gelu_target t, int dir, const float *x,
         p->lo[j] = v[j].lo;
         p->cr[j] = v[j].cr;
         p->cr_bits[j] = float_bits(v[j].cr);
-        p->plain[j] = isfinite(v[j].hi) && v[j].hi != 0 ? 1 : 0;
     }
-    for (size_t j = 0; j < n; j++) { /* doubles only, the division unconditional: vectorizes */
+    for (size_t j = 0; j < n; j++) { /* without branches; the division unconditional */
         double a = fabs(p->hi[j]), inv = 1.0 / a;
-        p->inv_abs[j] = a <= DBL_MAX && a != 0 ? inv : 0;
+        int64_t plain = (int64_t)(a <= DBL_MAX) & (int64_t)(a != 0);
+        p->inv_abs[j] = plain ? inv : 0;
+        p->plain[j] = (uint32_t)plain;
     }
     w->part->refs[t][dir] += n;
     bool any_special = cr_errors(p, n, p->cr_ulp, p->cr_abs, p->cr_rel, w->cr);
