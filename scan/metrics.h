@@ -245,46 +245,41 @@ static inline void run_sums_point(run_sums *s, double u, uint32_t cr, int sign)
     s->hist_used |= 1u << b;
 }
 
-/* The largest of v[a .. b) (−inf when empty; a NaN never wins, as in `v > m ? v : m`) in four
- * interleaved chains, so that each comparison does not wait on the previous one (GCC does not
- * vectorize such a reduction without -ffast-math). The errors it is used on are never −0, so
- * which of equal values is kept does not matter: the same value as one chain. */
-static inline double max_of(const double *v, size_t a, size_t b)
+/* A maximum's operand as an integer with the order of the values: the errors whose maxima the
+ * scan takes are +0, positive, +inf or NaN (never negative, never −0), and such doubles order as
+ * their encodings; a NaN is taken as −inf's encoding, which every other value beats (as in
+ * `v > m ? v : m`, where a NaN never wins). GCC vectorizes a maximum of integers (in the scan's
+ * AVX2 and AVX-512 clones, scan.c's SCAN_CLONES), not one of doubles without -ffast-math. */
+static inline int64_t max_key(double v)
 {
-    double m0 = -INFINITY, m1 = -INFINITY, m2 = -INFINITY, m3 = -INFINITY;
-    size_t j = a;
-    for (; j + 4 <= b; j += 4) {
-        m0 = v[j] > m0 ? v[j] : m0;
-        m1 = v[j + 1] > m1 ? v[j + 1] : m1;
-        m2 = v[j + 2] > m2 ? v[j + 2] : m2;
-        m3 = v[j + 3] > m3 ? v[j + 3] : m3;
-    }
-    for (; j < b; j++) m0 = v[j] > m0 ? v[j] : m0;
-    m0 = m1 > m0 ? m1 : m0;
-    m2 = m3 > m2 ? m3 : m2;
-    return m2 > m0 ? m2 : m0;
+    const double ninf = -INFINITY;
+    int64_t k, kn;
+    memcpy(&k, &v, sizeof k);
+    memcpy(&kn, &ninf, sizeof kn);
+    return v == v ? k : kn;
 }
 
-/* max_of and the first index reaching the maximum into *at (b when empty or all NaN): four
- * chains, each keeping its first index of its maximum (a strict comparison), then the largest
- * value, on a tie the smaller index: the first index overall, as run_first would find it. */
+/* The largest of v[a .. b) (−inf when empty or all NaN; a NaN never wins), as max_key's
+ * integer maximum: the value one chain of `v > m ? v : m` gives. */
+static inline double max_of(const double *v, size_t a, size_t b)
+{
+    int64_t m = max_key(-INFINITY);
+    for (size_t j = a; j < b; j++) {
+        int64_t k = max_key(v[j]);
+        m = k > m ? k : m;
+    }
+    double r;
+    memcpy(&r, &m, sizeof r);
+    return r;
+}
+
+/* max_of and the first index reaching the maximum into *at (b when empty or all NaN): the
+ * maximum first (a loop that vectorizes), then the first index holding it (run_first). */
 static inline double max_at(const double *v, size_t a, size_t b, size_t *at)
 {
-    double m0 = -INFINITY, m1 = -INFINITY, m2 = -INFINITY, m3 = -INFINITY;
-    size_t i0 = b, i1 = b, i2 = b, i3 = b, j = a;
-    for (; j + 4 <= b; j += 4) {
-        if (v[j] > m0) m0 = v[j], i0 = j;
-        if (v[j + 1] > m1) m1 = v[j + 1], i1 = j + 1;
-        if (v[j + 2] > m2) m2 = v[j + 2], i2 = j + 2;
-        if (v[j + 3] > m3) m3 = v[j + 3], i3 = j + 3;
-    }
-    for (; j < b; j++)
-        if (v[j] > m0) m0 = v[j], i0 = j;
-    if (m1 > m0 || (m1 == m0 && i1 < i0)) m0 = m1, i0 = i1;
-    if (m3 > m2 || (m3 == m2 && i3 < i2)) m2 = m3, i2 = i3;
-    if (m2 > m0 || (m2 == m0 && i2 < i0)) m0 = m2, i0 = i2;
-    *at = i0;
-    return m0;
+    double m = max_of(v, a, b);
+    *at = m == -INFINITY ? b : run_first(v, a, b, m);
+    return m;
 }
 
 /* hist_bucket without branches, for the hot loop (the same bucket for every u ≥ 0 or NaN: the

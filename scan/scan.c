@@ -165,6 +165,16 @@ static inline void run_kernel(gelu_kernel kernel, gelu_fpenv e, const float *x, 
     gelu_fpenv_leave(saved);
 }
 
+/* The scan's hottest loops in three builds, chosen once at load time (GCC's target_clones, an
+ * ifunc): for x86-64-v4 (AVX-512) and v3 (AVX2), where the compiler vectorizes them, and any
+ * x86-64. The same operations in each (IEEE binary64, no contraction into FMA: ISO C mode and
+ * -ffp-contract=off, scan/meson.build; maxima as integer maxima, pos_bits): the same bits. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define SCAN_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#else
+#define SCAN_CLONES
+#endif
+
 /* ---- one block */
 
 /* The peers' criteria counts (criteria.h) of a set of forward points. */
@@ -827,16 +837,6 @@ static inline double near_recip_pow2(double v)
     return r;
 }
 
-/* The scan's hottest loops in three builds, chosen once at load time (GCC's target_clones, an
- * ifunc): for x86-64-v4 (AVX-512) and v3 (AVX2), where the compiler vectorizes them, and any
- * x86-64. The same operations in each (IEEE binary64, no contraction into FMA: ISO C mode and
- * -ffp-contract=off, scan/meson.build; maxima as integer maxima, pos_bits): the same bits. */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-#define SCAN_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
-#else
-#define SCAN_CLONES
-#endif
-
 /* A double that is +0, positive or +inf (not NaN, not −0) as an integer with the same order:
  * such doubles order as their encodings. A maximum of them is then an integer maximum, which
  * GCC vectorizes (a maximum of doubles it does not, without -ffast-math). */
@@ -1065,10 +1065,11 @@ static inline bool near_tail_point(int d, float x, float y)
  * computed error goes first (it raises the floors); then a point is looked at only where a
  * quick upper bound of its error (its computed error and the run's tolerances) reaches the
  * lower of the two floors (the bucket's, but where the probes raised the row's less). */
-static void near_scan_run(error_metrics *m, int bucket, const bool want[ERR_KINDS],
-                          const refine_ctx *ctx, const float *x, const float *y,
-                          const point_ref *r, const near_run *nr, size_t a, size_t b,
-                          uint64_t seq0, const double *ulp, const double *abs, const double *rel)
+SCAN_CLONES static void near_scan_run(error_metrics *m, int bucket, const bool want[ERR_KINDS],
+                                      const refine_ctx *ctx, const float *x, const float *y,
+                                      const point_ref *r, const near_run *nr, size_t a, size_t b,
+                                      uint64_t seq0, const double *ulp, const double *abs,
+                                      const double *rel)
 {
     const double *v[ERR_KINDS] = {ulp, abs, rel};
     const double up = 1 + 0x1p-46;
@@ -1193,7 +1194,8 @@ static bool near_wanted(error_metrics *m, const run_sums *s, const point_ref *r,
 
 /* The references of target t, direction dir, at the block's inputs (from fill_refs), and the
  * metrics of their correctly rounded values as outputs. */
-static void prepare_refs(scan_worker *w, gelu_target t, int dir, const float *x, size_t n)
+SCAN_CLONES static void prepare_refs(scan_worker *w, gelu_target t, int dir, const float *x,
+                                     size_t n)
 {
     point_ref *p = w->ref[t][dir];
     bool grad = dir == DIR_DERIVATIVE;
@@ -1263,8 +1265,9 @@ static void find_mismatches(scan_worker *w, const float *y, const point_ref *r, 
  * errors written out in full (the correctly rounded ones with y's where they differ) to find the
  * first point reaching them and the near ties. ctx: the row's implementation, target and
  * direction, for the lists' resolver (one per kind of error). */
-static void row_metrics(scan_worker *w, error_metrics *m, const float *x, const float *y,
-                        const point_ref *r, size_t n, uint64_t seq0, const refine_ctx *ctx)
+SCAN_CLONES static void row_metrics(scan_worker *w, error_metrics *m, const float *x, const float *y,
+                                    const point_ref *r, size_t n, uint64_t seq0,
+                                    const refine_ctx *ctx)
 {
     int dir = ctx[0].d;
     bool want[ERR_KINDS];
