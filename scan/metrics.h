@@ -302,6 +302,7 @@ static inline int hist_bucket_sel(double u)
  * cr[] (the scan's hot loop: counters in locals, maxima as plain values; the histogram in four
  * interleaved copies, so that consecutive points in one bucket do not wait on each other's
  * increments). */
+__attribute__((always_inline)) /* into the scan's clones (scan.c: SCAN_CLONES) */
 static inline void run_sums_of(run_sums *s, size_t a, size_t b, bool x_finite, const double *ulp,
                                const double *abs, const double *rel, const uint32_t *cr)
 {

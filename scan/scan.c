@@ -355,8 +355,9 @@ static inline void criteria_point(criteria_counts *c, float x, float y, const po
 /* criteria_point over a block of outputs y with absolute errors abs[]: the finite branch as a
  * loop the compiler vectorizes, then the points whose reference or output is not a finite
  * non-zero number. */
-static void count_criteria(criteria_counts *c, const float *x, const float *y, const point_ref *r,
-                           const double *abs, size_t n, bool any_special)
+SCAN_CLONES static void count_criteria(criteria_counts *c, const float *x, const float *y,
+                                       const point_ref *r, const double *abs, size_t n,
+                                       bool any_special)
 {
     uint64_t benchdnn = 0, xnnpack = 0, checked = 0;
     for (size_t j = 0; j < n; j++) {
@@ -390,8 +391,8 @@ static void add_criteria(error_metrics *m, const criteria_counts *c)
  * vectorizes; outputs or references that are not finite non-zero numbers redone by
  * point_errors) and the correctly-rounded flags into cr[]; returns whether any point took the
  * general rules. */
-static bool block_errors(const float *y, const point_ref *r, size_t n, double *ulp, double *abs,
-                         double *rel, uint32_t *cr)
+SCAN_CLONES static bool block_errors(const float *y, const point_ref *r, size_t n, double *ulp,
+                                     double *abs, double *rel, uint32_t *cr)
 {
     for (size_t j = 0; j < n; j++) {
         double d = fabs(((double)y[j] - r->hi[j]) - r->lo[j]);
@@ -416,8 +417,8 @@ static bool block_errors(const float *y, const point_ref *r, size_t n, double *u
  * assist on Intel cores, so a block with a subnormal lo takes them a point at a time: a product
  * whose operands equal the previous point's is not recomputed, and one of at most 2^-1075
  * (|lo| ≤ 2^-1074, inv ≤ 1/2) is +0, as round-to-nearest-even makes it. Same values. */
-static bool cr_errors(const point_ref *r, size_t n, double *ulp, double *abs, double *rel,
-                      uint32_t *cr)
+SCAN_CLONES static bool cr_errors(const point_ref *r, size_t n, double *ulp, double *abs,
+                                  double *rel, uint32_t *cr)
 {
     /* Either path gives the same values at every point; a block past the thresholds has a
      * subnormal lo throughout, so its ends tell which path is faster. */
@@ -905,10 +906,63 @@ SCAN_CLONES static near_run near_run_coarse(const point_ref *p, const float *x, 
     return nr;
 }
 
+/* The tight tolerances of a finite run without points past the thresholds (neither near_upper
+ * nor near_stand_in), without branches: near_run_of's loop on such points, where
+ * near_coarse_tol is 0 or NEAR_TOL_ULP/inv_ulp (as near_run_coarse forms it) and near_tight_tol
+ * the lesser of it and the enclosure's bound (2^-90 of |hi| where the value is MPFR's); the
+ * maxima as in near_run_coarse (every value +0, positive or +inf). */
+SCAN_CLONES static near_run near_run_tight_plain(const point_ref *p, const float *x, size_t a,
+                                                 size_t b)
+{
+    near_run nr = {0, 0, 1, 0, false, true, true};
+    uint32_t cr_zero = 1;
+    for (size_t j = a; j < b; j++) cr_zero &= p->plain[j] & ((p->cr_bits[j] & 0x7fffffffu) == 0);
+    nr.cr_zero = cr_zero;
+    nr.cr_exact = false; /* no point past the upper threshold (and the run is not empty) */
+    int64_t relu = p->target == GELU_TARGET_RELU;
+    int64_t ulp = 0, abs = 0, rel_scale = pos_bits(1), rel_add = 0;
+    for (size_t j = a; j < b; j++) {
+        double hi = p->hi[j], lo = p->lo[j], iu = p->inv_ulp[j], err = p->err[j];
+        int64_t zero = relu | (int64_t)((double)x[j] == 0);
+        double E = NEAR_TOL_ULP * near_recip_pow2(iu);
+        E = zero ? 0 : E;
+        double t = err != err ? 0x1p-90 * fabs(hi) : err * (1 + 0x1p-20);
+        E = t < E ? t : E; /* 0 where the coarse one is 0 (t ≥ 0) */
+        int64_t u = pos_bits(E * iu), e = pos_bits(E);
+        ulp = u > ulp ? u : ulp;
+        abs = e > abs ? e : abs;
+        double mag = fabs(hi), alo = fabs(lo);
+        alo = (alo < DBL_MIN) & (mag >= 0x1p-900) ? 0 : alo; /* mag − alo the same */
+        double den = (mag - alo) * NEAR_DOWN - E;
+        double q_scale = mag / den, q_add = E / den;
+        int64_t pos = den > 0, rel = p->plain[j] != 0;
+        int64_t scale = pos ? pos_bits(q_scale) : pos_bits(INFINITY);
+        int64_t add = pos ? pos_bits(q_add) : pos_bits(INFINITY);
+        scale = rel ? scale : 0;
+        add = rel ? add : 0;
+        rel_scale = scale > rel_scale ? scale : rel_scale;
+        rel_add = add > rel_add ? add : rel_add;
+    }
+    nr.ulp = from_pos_bits(ulp);
+    nr.abs = from_pos_bits(abs);
+    nr.rel_scale = from_pos_bits(rel_scale);
+    nr.rel_add = from_pos_bits(rel_add);
+    return nr;
+}
+
 /* The tolerances of the points [a, b) of a block (coarse, or tight). */
 static near_run near_run_of(const point_ref *p, const float *x, size_t a, size_t b, bool tight)
 {
     if (!tight) return near_run_coarse(p, x, a, b);
+    if (a < b && isfinite(x[a])) { /* a run without points past the thresholds: branch-free */
+        uint32_t tail = 0;
+        for (size_t j = a; j < b; j++) {
+            double hi = p->hi[j], lo = p->lo[j];
+            tail |= (uint32_t)((hi == NEAR_STAND_IN) & (lo == 0)) | (uint32_t)(lo == -DBL_TRUE_MIN) |
+                    (uint32_t)((hi == 1) & (lo == DBL_TRUE_MIN));
+        }
+        if (!tail) return near_run_tight_plain(p, x, a, b);
+    }
     near_run nr = {0, 0, 1, 0, false, true, tight};
     /* Past the thresholds (the markers of near_upper and near_stand_in) a point's tight
      * tolerance is |f(−x)| or |f(x)| (a log and an exp each), which falls as |x| grows, and
@@ -1241,7 +1295,7 @@ SCAN_CLONES static void prepare_refs(scan_worker *w, gelu_target t, int dir, con
 /* The points where y differs from the correctly rounded values by encoding, into w->mis
  * (ascending): 16 points at a time compared with integer operations that vectorize, the
  * groups that differ looked at one by one. */
-static void find_mismatches(scan_worker *w, const float *y, const point_ref *r, size_t n)
+SCAN_CLONES static void find_mismatches(scan_worker *w, const float *y, const point_ref *r, size_t n)
 {
     size_t nmis = 0;
     for (size_t g = 0; g < n; g += 16) {
