@@ -3,7 +3,8 @@
 # reports need (Open MPI for `mpirun -n N gelucheck accuracy`; ocl-icd-opencl-dev because
 # oneDNN's CMake config looks for OpenCL; chromium and python3 for the report's browser test,
 # tests/browser_check.py: standard library only, so no virtual environment and nothing from a
-# package registry). Non-interactive and idempotent:
+# package registry; qemu-user for tests/clones.sh, which runs the scan's portable and AVX2 builds
+# on an emulated CPU). Non-interactive and idempotent:
 # when everything is present it only checks (dpkg-query) and returns in well under a second.
 # Run as root on Debian 12.
 #
@@ -26,7 +27,7 @@ packages="
   libmpfr-dev libgmp-dev libgsl-dev libcriterion-dev
   libsleef-dev libdnnl-dev ocl-icd-opencl-dev libflint-arb-dev
   sollya gnuplot-nox valgrind clang libclang-rt-14-dev
-  chromium python3 libopenmpi-dev openmpi-bin
+  chromium python3 libopenmpi-dev openmpi-bin qemu-user
 "
 [ $frameworks = yes ] && packages="$packages python3-venv"
 
