@@ -887,7 +887,7 @@ SCAN_CLONES static near_run near_run_coarse(const point_ref *p, const float *x, 
          * it cannot change mag − |lo| (a subnormal lo under a large mag: no subnormal
          * arithmetic, which costs microcode assists on Intel cores) */
         double mag = fabs(hi), alo = fabs(lo);
-        alo = (alo < DBL_MIN) & (mag >= 0x1p-900) ? 0 : alo;
+        alo = ((alo < DBL_MIN) & (mag >= 0x1p-900)) ? 0 : alo;
         double den = (mag - alo) * NEAR_DOWN - E;
         double q_scale = mag / den, q_add = E / den; /* unconditional: no branch */
         int64_t pos = den > 0, rel = (int64_t)(p->plain[j] != 0) & (si ^ 1);
@@ -932,7 +932,7 @@ SCAN_CLONES static near_run near_run_tight_plain(const point_ref *p, const float
         ulp = u > ulp ? u : ulp;
         abs = e > abs ? e : abs;
         double mag = fabs(hi), alo = fabs(lo);
-        alo = (alo < DBL_MIN) & (mag >= 0x1p-900) ? 0 : alo; /* mag − alo the same */
+        alo = ((alo < DBL_MIN) & (mag >= 0x1p-900)) ? 0 : alo; /* mag − alo the same */
         double den = (mag - alo) * NEAR_DOWN - E;
         double q_scale = mag / den, q_add = E / den;
         int64_t pos = den > 0, rel = p->plain[j] != 0;
