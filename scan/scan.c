@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clones.h"
 #include "fast.h"
 #include "refine.h"
 #include "sample.h"
@@ -165,15 +166,6 @@ static inline void run_kernel(gelu_kernel kernel, gelu_fpenv e, const float *x, 
     gelu_fpenv_leave(saved);
 }
 
-/* The scan's hottest loops in three builds, chosen once at load time (GCC's target_clones, an
- * ifunc): for x86-64-v4 (AVX-512) and v3 (AVX2), where the compiler vectorizes them, and any
- * x86-64. The same operations in each (IEEE binary64, no contraction into FMA: ISO C mode and
- * -ffp-contract=off, scan/meson.build; maxima as integer maxima, pos_bits): the same bits. */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-#define SCAN_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
-#else
-#define SCAN_CLONES
-#endif
 
 /* ---- one block */
 
@@ -1497,6 +1489,22 @@ static void run_impl(scan_worker *w, size_t i, size_t n, bool has_prev, uint64_t
     }
 }
 
+/* The fixed-point weights ⌊w·2^70⌋ (metrics.h: below 2^52, as w ≤ 2^-18) of the points [a, b)
+ * into wfix[], and their sum: as two 64-bit sums of their high and low 32 bits (at most 2^20
+ * and 2^32 times 4,096 points: no overflow), which vectorize, where one 128-bit sum does not.
+ * The same integer. */
+SCAN_CLONES static u128 fix_weights(const double *weight, uint64_t *wfix, size_t a, size_t b)
+{
+    uint64_t hi = 0, lo = 0;
+    for (size_t j = a; j < b; j++) {
+        uint64_t f = (uint64_t)(int64_t)(weight[j] * DIST_W_SCALE);
+        wfix[j] = f;
+        hi += f >> 32;
+        lo += f & 0xffffffffu;
+    }
+    return ((u128)hi << 32) + lo;
+}
+
 static void run_block(scan_worker *w, uint64_t block)
 {
     const domain_view *dom = w->sh->dom;
@@ -1526,14 +1534,9 @@ static void run_block(scan_worker *w, uint64_t block)
             for (int d = 0; d < DIST_COUNT; d++) w->run_weight[k][d] = 0;
             continue;
         }
-        for (int d = 0; d < DIST_COUNT; d++) {
-            u128 t = 0;
-            for (size_t j = w->run_start[k]; j < w->run_start[k + 1]; j++) {
-                w->wfix[d][j] = (uint64_t)(int64_t)(w->weight[d][j] * DIST_W_SCALE); /* w ≤ 1 */
-                t += w->wfix[d][j];
-            }
-            w->run_weight[k][d] = t;
-        }
+        for (int d = 0; d < DIST_COUNT; d++)
+            w->run_weight[k][d] = fix_weights(w->weight[d], w->wfix[d], w->run_start[k],
+                                              w->run_start[k + 1]);
     }
     lap(w, &t0, &w->prof.inputs);
     int ndir = w->sh->cfg->grad ? DIR_COUNT : 1;
