@@ -299,35 +299,46 @@ static inline int hist_bucket_sel(double u)
 }
 
 /* The sums of the points [a, b) with errors ulp[], abs[], rel[] and correctly-rounded flags
- * cr[] (the scan's hot loop: counters in locals, maxima as plain values; the histogram in four
- * interleaved copies, so that consecutive points in one bucket do not wait on each other's
- * increments). */
+ * cr[] (the scan's hot loop: counters in locals, maxima as plain values; the histogram by a
+ * counting pass per bucket where the run's errors span at most four, else by increments). */
 __attribute__((always_inline)) /* into the scan's clones (scan.c: SCAN_CLONES) */
 static inline void run_sums_of(run_sums *s, size_t a, size_t b, bool x_finite, const double *ulp,
                                const double *abs, const double *rel, const uint32_t *cr)
 {
     uint64_t finite = 0, q_sum = 0, crs = 0;
-    uint32_t h[4][HIST_BUCKETS];
-    memset(h, 0, sizeof h);
+    int32_t kmin = HIST_BUCKETS, kmax = -1; /* the buckets the run's errors fall in */
     for (size_t j = a; j < b; j++) {
         double u = ulp[j];
-        bool in_sum = u <= ULP_SUM_CAP; /* finite (NaN and inf fail the test) */
-        bool capped = !in_sum && u <= DBL_MAX;
+        uint64_t in_sum = u <= ULP_SUM_CAP; /* finite (NaN and inf fail the test) */
+        uint64_t capped = (in_sum ^ 1) & (u <= DBL_MAX); /* (no && : no branch) */
         finite += in_sum | capped;
         /* at most 4096 terms below 2^50 each: no overflow within a block */
         uint64_t term = ulp_sum_term(in_sum ? u : 0);
         q_sum += capped ? (uint64_t)(ULP_SUM_CAP * ULP_SUM_SCALE) : term;
         crs += cr[j];
-        h[j & 3][hist_bucket_sel(u)]++;
+        int32_t k = hist_bucket_sel(u);
+        kmin = k < kmin ? k : kmin;
+        kmax = k > kmax ? k : kmax;
     }
     s->finite = finite;
     s->q_sum = q_sum;
     s->crs = crs;
     s->hist_used = 0;
-    for (int k = 0; k < HIST_BUCKETS; k++) {
-        s->hist[k] = h[0][k] + h[1][k] + h[2][k] + h[3][k];
-        s->hist_used |= (uint32_t)(s->hist[k] != 0) << k;
+    memset(s->hist, 0, sizeof s->hist);
+    if (kmax - kmin < 4) { /* few buckets (the usual case): a counting pass each, vectorized */
+        for (int32_t k = kmin; k <= kmax; k++) {
+            uint32_t c = 0;
+            for (size_t j = a; j < b; j++) c += hist_bucket_sel(ulp[j]) == k;
+            s->hist[k] = c;
+        }
+    } else { /* four interleaved copies: consecutive points in one bucket do not wait on each
+              * other's increments */
+        uint32_t h[4][HIST_BUCKETS];
+        memset(h, 0, sizeof h);
+        for (size_t j = a; j < b; j++) h[j & 3][hist_bucket_sel(ulp[j])]++;
+        for (int k = 0; k < HIST_BUCKETS; k++) s->hist[k] = h[0][k] + h[1][k] + h[2][k] + h[3][k];
     }
+    for (int k = 0; k < HIST_BUCKETS; k++) s->hist_used |= (uint32_t)(s->hist[k] != 0) << k;
     /* Maxima are over finite inputs: ±inf and NaN are judged by encoding (special values). */
     s->at_ulp = s->at_abs = s->at_rel = b;
     s->max_ulp = x_finite ? max_at(ulp, a, b, &s->at_ulp) : -INFINITY;

@@ -943,7 +943,8 @@ SCAN_CLONES static near_run near_run_tight_plain(const point_ref *p, const float
 }
 
 /* The tolerances of the points [a, b) of a block (coarse, or tight). */
-static near_run near_run_of(const point_ref *p, const float *x, size_t a, size_t b, bool tight)
+SCAN_CLONES static near_run near_run_of(const point_ref *p, const float *x, size_t a, size_t b,
+                                        bool tight)
 {
     if (!tight) return near_run_coarse(p, x, a, b);
     if (a < b && isfinite(x[a])) { /* a run without points past the thresholds: branch-free */
