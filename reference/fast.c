@@ -148,20 +148,25 @@ bool fast_ref_value(gelu_target t, bool grad, float x, ref_value *out, double *i
  *   2^-125 ≤ |x| < 2^-30 (micro): hi = x/2 (1/2) is a normal binary32 value and |lo| + err is
  *     below 2^-29 of it, far inside half an ULP (2^-25 of it): decided as hi, with err·2^e
  *     below 2^-26. */
-bool fast_ref_block(gelu_target target, bool grad, const float *x, size_t n, ref_value *out,
-                    double *inv_ulp, double *err)
+bool fast_ref_block(gelu_target target, bool grad, const float *x, size_t n, const ref_arrays *out)
 {
     const target_def *t = target_def_of(target);
+    double *hi = out->hi, *lo = out->lo, *inv_ulp = out->inv_ulp, *err = out->err;
+    float *cr = out->cr;
     if (t->defined) {
         for (size_t j = 0; j < n; j++) {
             float r = 0;
             if (isnan(x[j])) { /* NaN encodings as the point path makes them (quiet) */
-                fast_ref_decide(target, grad, x[j], &out[j], &inv_ulp[j]);
+                ref_value v;
+                fast_ref_decide(target, grad, x[j], &v, &inv_ulp[j]);
+                ref_arrays_set(out, j, v);
                 err[j] = 0; /* a definition */
                 continue;
             }
             ref_defined_value(target, grad, x[j], &r);
-            out[j] = (ref_value){r, 0, r};
+            hi[j] = r;
+            lo[j] = 0;
+            cr[j] = r;
             inv_ulp[j] = ref_inv_ulp(r, 0);
             err[j] = 0;
         }
@@ -182,27 +187,35 @@ bool fast_ref_block(gelu_target target, bool grad, const float *x, size_t n, ref
     if (special || n == 0) return false;
     if (lo_x >= t->upper) {
         for (size_t j = 0; j < n; j++) {
-            out[j] = grad ? (ref_value){1.0, DBL_TRUE_MIN, 1.0f} : (ref_value){x[j], -DBL_TRUE_MIN, x[j]};
-            inv_ulp[j] = ref_inv_ulp(out[j].hi, out[j].lo);
+            hi[j] = grad ? 1.0 : x[j];
+            lo[j] = grad ? DBL_TRUE_MIN : -DBL_TRUE_MIN;
+            cr[j] = grad ? 1.0f : x[j];
+            inv_ulp[j] = ref_inv_ulp(hi[j], lo[j]);
             err[j] = 0;
         }
         return true;
     }
     if (hi_x <= t->lower) {
+        double iu = ref_inv_ulp(NEG_TINY, 0);
         for (size_t j = 0; j < n; j++) {
-            out[j] = (ref_value){NEG_TINY, 0, -0.0f};
-            inv_ulp[j] = ref_inv_ulp(NEG_TINY, 0);
+            hi[j] = NEG_TINY;
+            lo[j] = 0;
+            cr[j] = -0.0f;
+            inv_ulp[j] = iu;
             err[j] = 0;
         }
         return true;
     }
     if (lo_abs >= 0x1p-125f && hi_abs < MICRO) {
+        double a = t->s_prime_0;
         for (size_t j = 0; j < n; j++) {
-            enclosure e;
-            micro(t, grad, x[j], &e);
-            out[j] = (ref_value){e.hi, e.lo, (float)e.hi};
-            inv_ulp[j] = ref_inv_ulp(e.hi, e.lo);
-            err[j] = e.err;
+            double h, l, e;
+            micro_enclose(a, grad, x[j], &h, &l, &e);
+            hi[j] = h;
+            lo[j] = l;
+            cr[j] = (float)h;
+            inv_ulp[j] = ref_inv_ulp(h, l);
+            err[j] = e;
         }
         return true;
     }

@@ -15,6 +15,7 @@
 #define GELUCHECK_FAST_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "reference.h"
 
@@ -37,22 +38,36 @@ bool fast_ref_value(gelu_target t, bool grad, float x, ref_value *out, double *i
 /* fast_ref_value's two halves: the enclosure alone (false when it cannot decide: *out is then
  * unset), and MPFR. */
 bool fast_ref_decide(gelu_target t, bool grad, float x, ref_value *out, double *inv_ulp);
-/* fast_ref_decide at the n inputs x[] into out[], inv_ulp[] and the enclosures' bounds into err[]
- * (fast_enclose's e.err) when every one of them lies in a region decided without evaluation
- * (see fast.c); false otherwise (nothing written then). */
-bool fast_ref_block(gelu_target t, bool grad, const float *x, size_t n, ref_value *out,
-                    double *inv_ulp, double *err);
+/* A block's reference values in one direction as arrays (the scan's layout, which its loops
+ * read and which the fills write without gathering structures): at each point j, hi[j] + lo[j],
+ * the correctly rounded value cr[j], its ULP scale inv_ulp[j] = ref_inv_ulp(hi, lo), and the
+ * enclosure's bound err[j] (fast_enclose's e.err). */
+typedef struct {
+    double *hi, *lo, *inv_ulp, *err;
+    float *cr;
+} ref_arrays;
+
+static inline void ref_arrays_set(const ref_arrays *a, size_t j, ref_value v)
+{
+    a->hi[j] = v.hi;
+    a->lo[j] = v.lo;
+    a->cr[j] = v.cr;
+}
+
+/* fast_ref_decide at the n inputs x[] into out (with the enclosures' bounds) when every one of
+ * them lies in a region decided without evaluation (see fast.c); false otherwise (nothing
+ * written then). */
+bool fast_ref_block(gelu_target t, bool grad, const float *x, size_t n, const ref_arrays *out);
 void fast_ref_fallback(gelu_target t, bool grad, float x, ref_value *out, double *inv_ulp);
 
-/* fast_ref_decide at a block of n ≤ 65,536 inputs, forward into out[0], inv_ulp[0] and, when
- * ndir = 2, the derivative into out[1], inv_ulp[1], a chunk at a time in SIMD lanes, the libm
- * values shared by both directions (fast_vec.c): the same bits as point by point. err[d][j]:
- * the enclosure's bound at every point (fast_enclose's e.err, so that a caller needing it — the
- * scan's near-tie tolerances — does not evaluate the enclosure again). The points it cannot
- * decide are listed (ascending) in undecided[d][0 .. nundecided[d]), for fast_ref_fallback, with
- * out[d] there the enclosure's hi and lo (cr unset); returns their total. */
-size_t fast_ref_fill(gelu_target t, int ndir, const float *x, size_t n, ref_value *const out[],
-                     double *const inv_ulp[], double *const err[], uint16_t *const undecided[],
-                     size_t nundecided[]);
+/* fast_ref_decide at a block of n ≤ 65,536 inputs, forward into out[0] and, when ndir = 2, the
+ * derivative into out[1], a chunk at a time in SIMD lanes, the libm values shared by both
+ * directions (fast_vec.c): the same bits as point by point. err: the enclosure's bound at every
+ * point (fast_enclose's e.err, so that a caller needing it — the scan's near-tie tolerances —
+ * does not evaluate the enclosure again). The points it cannot decide are listed (ascending) in
+ * undecided[d][0 .. nundecided[d]), for fast_ref_fallback, with out[d]'s hi and lo there the
+ * enclosure's (cr and inv_ulp unset); returns their total. */
+size_t fast_ref_fill(gelu_target t, int ndir, const float *x, size_t n, const ref_arrays out[],
+                     uint16_t *const undecided[], size_t nundecided[]);
 
 #endif

@@ -74,13 +74,12 @@ static void libm_values(gelu_target t, bool grad, double x, fast_lanes_in *in, s
 }
 
 size_t fast_ref_fill_isa(fast_isa isa, bool block_path, gelu_target t, int ndir, const float *x,
-                         size_t n, ref_value *const out[], double *const inv_ulp[],
-                         double *const err[], uint16_t *const undecided[], size_t nundecided[])
+                         size_t n, const ref_arrays out[], uint16_t *const undecided[],
+                         size_t nundecided[])
 {
     for (int d = 0; d < ndir; d++) nundecided[d] = 0;
     bool blocks = block_path || t == GELU_TARGET_RELU;
-    for (int d = 0; d < ndir && blocks; d++)
-        blocks = fast_ref_block(t, d == 1, x, n, out[d], inv_ulp[d], err[d]);
+    for (int d = 0; d < ndir && blocks; d++) blocks = fast_ref_block(t, d == 1, x, n, &out[d]);
     if (blocks) return 0;
     fast_lanes_fn *lanes = lanes_of(isa);
     fast_lanes_in in;
@@ -92,20 +91,27 @@ size_t fast_ref_fill_isa(fast_isa isa, bool block_path, gelu_target t, int ndir,
             else libm_values(t, ndir > 1, x[c + j], &in, j);
         }
         for (int d = 0; d < ndir; d++) {
+            const ref_arrays *o = &out[d];
             lanes(t, d == 1, &in, &lane_out, m);
             for (size_t j = 0; j < m; j++) {
                 size_t k = c + j;
                 if (is_special(x[k])) {
                     enclosure e;
                     fast_enclose(t, d == 1, x[k], &e);
-                    err[d][k] = e.err;
-                    if (fast_ref_decide(t, d == 1, x[k], &out[d][k], &inv_ulp[d][k])) continue;
-                    out[d][k] = (ref_value){e.hi, e.lo, 0};
+                    o->err[k] = e.err;
+                    ref_value v;
+                    if (fast_ref_decide(t, d == 1, x[k], &v, &o->inv_ulp[k])) {
+                        ref_arrays_set(o, k, v);
+                        continue;
+                    }
+                    ref_arrays_set(o, k, (ref_value){e.hi, e.lo, 0});
                 } else {
-                    out[d][k] = (ref_value){lane_out.hi[j], lane_out.lo[j], (float)lane_out.cr[j]};
-                    err[d][k] = lane_out.err[j];
+                    o->hi[k] = lane_out.hi[j];
+                    o->lo[k] = lane_out.lo[j];
+                    o->cr[k] = (float)lane_out.cr[j];
+                    o->err[k] = lane_out.err[j];
                     if (lane_out.decided[j]) {
-                        inv_ulp[d][k] = lane_out.inv_ulp[j];
+                        o->inv_ulp[k] = lane_out.inv_ulp[j];
                         continue;
                     }
                 }
@@ -118,10 +124,8 @@ size_t fast_ref_fill_isa(fast_isa isa, bool block_path, gelu_target t, int ndir,
     return total;
 }
 
-size_t fast_ref_fill(gelu_target t, int ndir, const float *x, size_t n, ref_value *const out[],
-                     double *const inv_ulp[], double *const err[], uint16_t *const undecided[],
-                     size_t nundecided[])
+size_t fast_ref_fill(gelu_target t, int ndir, const float *x, size_t n, const ref_arrays out[],
+                     uint16_t *const undecided[], size_t nundecided[])
 {
-    return fast_ref_fill_isa(FAST_ISA_AUTO, true, t, ndir, x, n, out, inv_ulp, err, undecided,
-                             nundecided);
+    return fast_ref_fill_isa(FAST_ISA_AUTO, true, t, ndir, x, n, out, undecided, nundecided);
 }

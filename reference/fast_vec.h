@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "gelu_impl.h"
+#include "fast.h"
 #include "reference.h"
 
 /* Points per call of the lane kernels (the driver cuts a block into chunks of this size). */
@@ -58,7 +59,7 @@ bool fast_isa_available(fast_isa isa);
  * every block of a target other than ReLU through the lanes, even those fast_ref_block fills
  * (the tests compare them; an ISA this CPU lacks must not be asked for). */
 size_t fast_ref_fill_isa(fast_isa isa, bool block_path, gelu_target t, int ndir, const float *x,
-                         size_t n, ref_value *const out[], double *const inv_ulp[],
-                         double *const err[], uint16_t *const undecided[], size_t nundecided[]);
+                         size_t n, const ref_arrays out[], uint16_t *const undecided[],
+                         size_t nundecided[]);
 
 #endif

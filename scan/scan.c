@@ -192,7 +192,7 @@ typedef struct {
  * — in the regions where most implementations are right, a comparison of encodings. */
 typedef struct {
     double hi[SCAN_BLOCK], lo[SCAN_BLOCK], inv_ulp[SCAN_BLOCK], inv_abs[SCAN_BLOCK];
-    double err[SCAN_BLOCK]; /* the enclosure's bound, NaN where the value is not its (ref_err) */
+    double err[SCAN_BLOCK]; /* the enclosure's bound, NaN where the value is not its (fill_refs) */
     float cr[SCAN_BLOCK];
     uint32_t cr_bits[SCAN_BLOCK];
     uint32_t plain[SCAN_BLOCK]; /* 1: finite and non-zero, the metric loop's fast path applies
@@ -258,10 +258,6 @@ typedef struct scan_worker {
     size_t nmis;
     uint16_t mis[SCAN_BLOCK];
     double mis_ulp[SCAN_BLOCK], mis_abs[SCAN_BLOCK], mis_rel[SCAN_BLOCK];
-    ref_value ref_values[DIR_COUNT][SCAN_BLOCK]; /* fill_refs' values, per direction */
-    /* per direction, the enclosure's bound (fast.h) where the value is the enclosure's at the
-     * block's own input (or MPFR's value equals it); NaN elsewhere (near_tight_tol) */
-    double ref_err[DIR_COUNT][SCAN_BLOCK];
     uint16_t undecided[DIR_COUNT][SCAN_BLOCK];   /* the points fast_ref_fill leaves to MPFR */
     /* The block's runs: points k with run_start[r] ≤ k < run_start[r + 1] share their input
      * range, x bucket and whether x is finite (the metric loop adds a run at a time). */
@@ -490,27 +486,32 @@ static void check_sign(sign_metrics *m, const float *x, const float *y, const po
 }
 
 /* The reference values of target t at the block's inputs in the ndir directions scanned, into
- * w->ref_values and the inv_ulp of w->ref[t][d]: the block fill (fast_ref_fill: SIMD lanes, both
- * directions sharing their libm values), MPFR at the points it cannot decide. When profiling,
- * the fill's time is split evenly between the directions. */
+ * w->ref[t][d]'s hi, lo, cr, inv_ulp and err: the block fill (fast_ref_fill: SIMD lanes, both
+ * directions sharing their libm values), MPFR at the points it cannot decide (err then NaN,
+ * unless MPFR's value is the enclosure's). When profiling, the fill's time is split evenly
+ * between the directions. */
 static void fill_refs(scan_worker *w, gelu_target t, int ndir, const float *x, size_t n)
 {
     double t0 = w->profiling ? now_s() : 0;
-    ref_value *out[DIR_COUNT] = {w->ref_values[0], w->ref_values[1]};
-    double *inv_ulp[DIR_COUNT] = {w->ref[t][0]->inv_ulp, w->ref[t][1]->inv_ulp};
-    double *err[DIR_COUNT] = {w->ref_err[0], w->ref_err[1]};
+    ref_arrays out[DIR_COUNT];
+    for (int d = 0; d < DIR_COUNT; d++) {
+        point_ref *p = w->ref[t][d];
+        out[d] = (ref_arrays){p->hi, p->lo, p->inv_ulp, p->err, p->cr};
+    }
     uint16_t *undecided[DIR_COUNT] = {w->undecided[0], w->undecided[1]};
     size_t nundecided[DIR_COUNT];
-    fast_ref_fill(t, ndir, x, n, out, inv_ulp, err, undecided, nundecided);
+    fast_ref_fill(t, ndir, x, n, out, undecided, nundecided);
     double share = w->profiling ? (now_s() - t0) / ndir : 0;
     for (int d = 0; d < ndir; d++) {
         w->prof.reference[t][d] += share;
         for (size_t k = 0; k < nundecided[d]; k++) {
             size_t j = undecided[d][k];
             double f0 = w->profiling ? now_s() : 0;
-            double enc_hi = out[d][j].hi, enc_lo = out[d][j].lo; /* the enclosure's */
-            fast_ref_fallback(t, d == DIR_DERIVATIVE, x[j], &out[d][j], &inv_ulp[d][j]);
-            if (out[d][j].hi != enc_hi || out[d][j].lo != enc_lo) err[d][j] = NAN;
+            double enc_hi = out[d].hi[j], enc_lo = out[d].lo[j]; /* the enclosure's */
+            ref_value v;
+            fast_ref_fallback(t, d == DIR_DERIVATIVE, x[j], &v, &out[d].inv_ulp[j]);
+            ref_arrays_set(&out[d], j, v);
+            if (v.hi != enc_hi || v.lo != enc_lo) out[d].err[j] = NAN;
             w->part->fallbacks[t][d]++;
             double spent = w->profiling ? now_s() - f0 : 0; /* MPFR's time, part of the reference's */
             w->prof.fallback[t][d] += spent;
@@ -530,21 +531,22 @@ static void flush_refs(scan_worker *w, gelu_target t, int ndir, const float *x_r
     mpfr_t exact;
     bool have_exact = false;
     for (int d = 0; d < ndir; d++) {
-        ref_value *v = w->ref_values[d];
-        double *inv_ulp = w->ref[t][d]->inv_ulp;
+        point_ref *p = w->ref[t][d];
         for (size_t j = 0; j < n; j++) {
-            bool zero = gelu_fpenv_subnormal(v[j].cr);
-            if (!zero && fabsf(v[j].cr) == 0x1p-126f) {
+            bool zero = gelu_fpenv_subnormal(p->cr[j]);
+            if (!zero && fabsf(p->cr[j]) == 0x1p-126f) {
                 if (!have_exact) mpfr_init2(exact, REF_EXACT_PREC);
                 have_exact = true;
                 ref_eval(t, d == DIR_DERIVATIVE, x_ref[j], exact);
-                zero = ref_ftz_zero(v[j].cr, exact);
+                zero = ref_ftz_zero(p->cr[j], exact);
             }
             if (zero) {
-                float z = v[j].cr < 0 ? -0.0f : 0.0f;
-                v[j] = (ref_value){z, 0.0, z};
-                w->ref_err[d][j] = NAN; /* not the enclosure's value */
-                inv_ulp[j] = ref_inv_ulp(v[j].hi, 0.0);
+                float z = p->cr[j] < 0 ? -0.0f : 0.0f;
+                p->hi[j] = z;
+                p->lo[j] = 0.0;
+                p->cr[j] = z;
+                p->err[j] = NAN; /* not the enclosure's value */
+                p->inv_ulp[j] = ref_inv_ulp(p->hi[j], 0.0);
             }
         }
     }
@@ -1247,14 +1249,7 @@ SCAN_CLONES static void prepare_refs(scan_worker *w, gelu_target t, int dir, con
     point_ref *p = w->ref[t][dir];
     bool grad = dir == DIR_DERIVATIVE;
     double t0 = w->profiling ? now_s() : 0;
-    const ref_value *v = w->ref_values[dir];
-    memcpy(p->err, w->ref_err[dir], n * sizeof *p->err);
-    for (size_t j = 0; j < n; j++) {
-        p->hi[j] = v[j].hi;
-        p->lo[j] = v[j].lo;
-        p->cr[j] = v[j].cr;
-        p->cr_bits[j] = float_bits(v[j].cr);
-    }
+    for (size_t j = 0; j < n; j++) p->cr_bits[j] = float_bits(p->cr[j]);
     for (size_t j = 0; j < n; j++) { /* without branches; the division unconditional */
         double a = fabs(p->hi[j]), inv = 1.0 / a;
         int64_t plain = (int64_t)(a <= DBL_MAX) & (int64_t)(a != 0);
@@ -1553,7 +1548,7 @@ static void run_block(scan_worker *w, uint64_t block)
             if (x_ref != x) /* not the enclosure at the block's own input */
                 for (int d = 0; d < ndir; d++)
                     for (size_t j = 0; j < n; j++)
-                        if (float_bits(x_ref[j]) != float_bits(x[j])) w->ref_err[d][j] = NAN;
+                        if (float_bits(x_ref[j]) != float_bits(x[j])) w->ref[t][d]->err[j] = NAN;
             if (env & GELU_FPENV_FTZ) flush_refs(w, (gelu_target)t, ndir, x_ref, n);
             for (int d = 0; d < ndir; d++) prepare_refs(w, (gelu_target)t, d, x, n);
         }

@@ -124,9 +124,12 @@ ParameterizedTest(target_dir *p, fast_reference, target) { validate(p->t, p->gra
  * each region's edge, and planted specials. */
 static size_t block_vs_points(gelu_target t, bool grad, const float *x, size_t n)
 {
-    ref_value vb[4096], vp;
-    double ub[4096], eb[4096], up;
-    if (!fast_ref_block(t, grad, x, n, vb, ub, eb)) return 0;
+    static double hb[4096], lb[4096], ub[4096], eb[4096];
+    static float cb[4096];
+    ref_value vp;
+    double up;
+    const ref_arrays ra = {hb, lb, ub, eb, cb};
+    if (!fast_ref_block(t, grad, x, n, &ra)) return 0;
     for (size_t j = 0; j < n; j++) {
         enclosure e;
         fast_enclose(t, grad, x[j], &e);
@@ -134,11 +137,11 @@ static size_t block_vs_points(gelu_target t, bool grad, const float *x, size_t n
                   gelu_target_name(t), grad ? "'" : "", (double)x[j], eb[j], e.err);
         cr_assert(fast_ref_decide(t, grad, x[j], &vp, &up), "%s%s(%a): the block path filled a point "
                   "the enclosure does not decide", gelu_target_name(t), grad ? "'" : "", (double)x[j]);
-        cr_assert(memcmp(&vp.hi, &vb[j].hi, sizeof vp.hi) == 0 && memcmp(&vp.lo, &vb[j].lo, sizeof vp.lo) == 0 &&
-                      float_bits(vp.cr) == float_bits(vb[j].cr) && up == ub[j],
+        cr_assert(memcmp(&vp.hi, &hb[j], sizeof vp.hi) == 0 && memcmp(&vp.lo, &lb[j], sizeof vp.lo) == 0 &&
+                      float_bits(vp.cr) == float_bits(cb[j]) && up == ub[j],
                   "%s%s(%a): block hi %a lo %a cr %a inv_ulp %a, point hi %a lo %a cr %a inv_ulp %a",
-                  gelu_target_name(t), grad ? "'" : "", (double)x[j], vb[j].hi, vb[j].lo,
-                  (double)vb[j].cr, ub[j], vp.hi, vp.lo, (double)vp.cr, up);
+                  gelu_target_name(t), grad ? "'" : "", (double)x[j], hb[j], lb[j],
+                  (double)cb[j], ub[j], vp.hi, vp.lo, (double)vp.cr, up);
     }
     return 1;
 }
@@ -170,9 +173,10 @@ Test(fast_reference, block_path_gives_the_pointwise_values)
     for (size_t p = 0; p < sizeof planted / sizeof planted[0]; p++) {
         for (size_t j = 0; j < 4096; j++) x[j] = 100.0f + (float)j;
         x[1234] = planted[p];
-        ref_value v[4096];
-        double u[4096], e[4096];
-        cr_expect(!fast_ref_block(GELU_TARGET_EXACT, false, x, 4096, v, u, e),
+        static double h[4096], l[4096], u[4096], e[4096];
+        static float c[4096];
+        const ref_arrays ra = {h, l, u, e, c};
+        cr_expect(!fast_ref_block(GELU_TARGET_EXACT, false, x, 4096, &ra),
                   "a block with %a at index 1234 was filled", (double)planted[p]);
     }
 }
@@ -182,8 +186,8 @@ Test(fast_reference, block_path_gives_the_pointwise_values)
  * points it leaves undecided, for every ISA build this CPU runs: blocks of 4,096 consecutive
  * encodings at every 2^24-th encoding, around each region's edges and each target's x_min. */
 typedef struct {
-    ref_value v[2][4096];
-    double u[2][4096], err[2][4096];
+    double hi[2][4096], lo[2][4096], u[2][4096], err[2][4096];
+    float cr[2][4096];
     uint16_t und[2][4096];
     size_t nund[2];
 } filled_block;
@@ -206,11 +210,11 @@ static size_t fill_vs_points(gelu_target t, const float *x, size_t n, const fill
             enclosure e;
             fast_enclose(t, d == 1, x[j], &e);
             bool same_enc = memcmp(&e.err, &b->err[d][j], sizeof e.err) == 0 &&
-                            (decided || (memcmp(&e.hi, &b->v[d][j].hi, sizeof e.hi) == 0 &&
-                                         memcmp(&e.lo, &b->v[d][j].lo, sizeof e.lo) == 0));
-            bool same = same_enc && (decided ? !listed && memcmp(&vp.hi, &b->v[d][j].hi, sizeof vp.hi) == 0 &&
-                                                   memcmp(&vp.lo, &b->v[d][j].lo, sizeof vp.lo) == 0 &&
-                                                   float_bits(vp.cr) == float_bits(b->v[d][j].cr) &&
+                            (decided || (memcmp(&e.hi, &b->hi[d][j], sizeof e.hi) == 0 &&
+                                         memcmp(&e.lo, &b->lo[d][j], sizeof e.lo) == 0));
+            bool same = same_enc && (decided ? !listed && memcmp(&vp.hi, &b->hi[d][j], sizeof vp.hi) == 0 &&
+                                                   memcmp(&vp.lo, &b->lo[d][j], sizeof vp.lo) == 0 &&
+                                                   float_bits(vp.cr) == float_bits(b->cr[d][j]) &&
                                                    up == b->u[d][j]
                                              : listed);
             if (!same && bad++ == 0) {
@@ -220,8 +224,8 @@ static size_t fill_vs_points(gelu_target t, const float *x, size_t n, const fill
                                  "hi %a lo %a cr %a inv_ulp %a err %a (%s)", gelu_target_name(t),
                                  d ? "'" : "", (double)x[j], decided ? vp.hi : e.hi,
                                  decided ? vp.lo : e.lo, (double)vp.cr, up, e.err,
-                                 decided ? "decided" : "undecided", b->v[d][j].hi, b->v[d][j].lo,
-                                 (double)b->v[d][j].cr, b->u[d][j], b->err[d][j],
+                                 decided ? "decided" : "undecided", b->hi[d][j], b->lo[d][j],
+                                 (double)b->cr[d][j], b->u[d][j], b->err[d][j],
                                  listed ? "undecided" : "decided");
             }
         }
@@ -232,10 +236,10 @@ static size_t fill_vs_points(gelu_target t, const float *x, size_t n, const fill
 static void fill(fast_isa isa, bool block_path, gelu_target t, const float *x, size_t n,
                  filled_block *b)
 {
-    ref_value *out[2] = {b->v[0], b->v[1]};
-    double *u[2] = {b->u[0], b->u[1]}, *err[2] = {b->err[0], b->err[1]};
+    const ref_arrays out[2] = {{b->hi[0], b->lo[0], b->u[0], b->err[0], b->cr[0]},
+                               {b->hi[1], b->lo[1], b->u[1], b->err[1], b->cr[1]}};
     uint16_t *und[2] = {b->und[0], b->und[1]};
-    fast_ref_fill_isa(isa, block_path, t, 2, x, n, out, u, err, und, b->nund);
+    fast_ref_fill_isa(isa, block_path, t, 2, x, n, out, und, b->nund);
 }
 
 Test(fast_reference, block_fill_gives_the_pointwise_values)
@@ -289,7 +293,7 @@ Test(fast_reference, block_fill_comparison_catches_a_planted_difference)
     fill(FAST_ISA_AUTO, true, GELU_TARGET_EXACT, x, 4096, &b);
     size_t at = 0;
     cr_assert(fill_vs_points(GELU_TARGET_EXACT, x, 4096, &b, &at, true) == 0);
-    b.v[1][777].hi = nextafter(b.v[1][777].hi, INFINITY);
+    b.hi[1][777] = nextafter(b.hi[1][777], INFINITY);
     cr_expect(fill_vs_points(GELU_TARGET_EXACT, x, 4096, &b, &at, false) == 1 && at == 777,
               "a perturbed hi at index 777 was not caught there");
     fill(FAST_ISA_AUTO, true, GELU_TARGET_EXACT, x, 4096, &b);
