@@ -835,18 +835,27 @@ static inline double near_recip_pow2(double v)
 /* A double that is +0, positive or +inf (not NaN, not −0) as an integer with the same order:
  * such doubles order as their encodings. A maximum of them is then an integer maximum, which
  * GCC vectorizes (a maximum of doubles it does not, without -ffast-math). */
-static inline int64_t pos_bits(double v)
-{
-    int64_t b;
-    memcpy(&b, &v, sizeof b);
-    return b;
-}
+static inline int64_t pos_bits(double v) { return (int64_t)double_bits(v); }
 
-static inline double from_pos_bits(int64_t b)
+/* One point's relative terms (near_run_upper's scale |hi|/den and add E/den, den = (|hi| −
+ * |lo|)·(1 − 2^-50) − E; +inf both where den ≤ 0) folded into the maxima *rel_scale, *rel_add
+ * (pos_bits) when in_rel. |lo| is dropped where it cannot change |hi| − |lo| (a subnormal lo
+ * under a large |hi|: no subnormal arithmetic, which costs microcode assists on Intel cores).
+ * Without branches: the loops calling it vectorize. */
+static inline void near_rel_fold(double hi, double lo, double E, int64_t in_rel,
+                                 int64_t *rel_scale, int64_t *rel_add)
 {
-    double v;
-    memcpy(&v, &b, sizeof v);
-    return v;
+    double mag = fabs(hi), alo = fabs(lo);
+    alo = ((alo < DBL_MIN) & (mag >= 0x1p-900)) ? 0 : alo;
+    double den = (mag - alo) * NEAR_DOWN - E;
+    double q_scale = mag / den, q_add = E / den; /* unconditional: no branch */
+    int64_t pos = den > 0;
+    int64_t scale = pos ? pos_bits(q_scale) : pos_bits(INFINITY);
+    int64_t add = pos ? pos_bits(q_add) : pos_bits(INFINITY);
+    scale = in_rel ? scale : 0;
+    add = in_rel ? add : 0;
+    *rel_scale = scale > *rel_scale ? scale : *rel_scale;
+    *rel_add = add > *rel_add ? add : *rel_add;
 }
 
 /* near_run_of's coarse tolerances (tight false) as selections over arrays of doubles, without
@@ -877,25 +886,13 @@ SCAN_CLONES static near_run near_run_coarse(const point_ref *p, const float *x, 
         ulp = u > ulp ? u : ulp;
         abs = e > abs ? e : abs;
         stand_in |= si;
-        /* the relative terms where the point is plain and not a stand-in; |lo| dropped where
-         * it cannot change mag − |lo| (a subnormal lo under a large mag: no subnormal
-         * arithmetic, which costs microcode assists on Intel cores) */
-        double mag = fabs(hi), alo = fabs(lo);
-        alo = ((alo < DBL_MIN) & (mag >= 0x1p-900)) ? 0 : alo;
-        double den = (mag - alo) * NEAR_DOWN - E;
-        double q_scale = mag / den, q_add = E / den; /* unconditional: no branch */
-        int64_t pos = den > 0, rel = (int64_t)(p->plain[j] != 0) & (si ^ 1);
-        int64_t scale = pos ? pos_bits(q_scale) : pos_bits(INFINITY);
-        int64_t add = pos ? pos_bits(q_add) : pos_bits(INFINITY);
-        scale = rel ? scale : 0;
-        add = rel ? add : 0;
-        rel_scale = scale > rel_scale ? scale : rel_scale;
-        rel_add = add > rel_add ? add : rel_add;
+        /* the relative terms where the point is plain and not a stand-in */
+        near_rel_fold(hi, lo, E, (int64_t)(p->plain[j] != 0) & (si ^ 1), &rel_scale, &rel_add);
     }
-    nr.ulp = from_pos_bits(ulp);
-    nr.abs = from_pos_bits(abs);
-    nr.rel_scale = from_pos_bits(rel_scale);
-    nr.rel_add = from_pos_bits(rel_add);
+    nr.ulp = double_from_bits((uint64_t)ulp);
+    nr.abs = double_from_bits((uint64_t)abs);
+    nr.rel_scale = double_from_bits((uint64_t)rel_scale);
+    nr.rel_add = double_from_bits((uint64_t)rel_add);
     nr.stand_in = stand_in != 0;
     return nr;
 }
@@ -925,22 +922,12 @@ SCAN_CLONES static near_run near_run_tight_plain(const point_ref *p, const float
         int64_t u = pos_bits(E * iu), e = pos_bits(E);
         ulp = u > ulp ? u : ulp;
         abs = e > abs ? e : abs;
-        double mag = fabs(hi), alo = fabs(lo);
-        alo = ((alo < DBL_MIN) & (mag >= 0x1p-900)) ? 0 : alo; /* mag − alo the same */
-        double den = (mag - alo) * NEAR_DOWN - E;
-        double q_scale = mag / den, q_add = E / den;
-        int64_t pos = den > 0, rel = p->plain[j] != 0;
-        int64_t scale = pos ? pos_bits(q_scale) : pos_bits(INFINITY);
-        int64_t add = pos ? pos_bits(q_add) : pos_bits(INFINITY);
-        scale = rel ? scale : 0;
-        add = rel ? add : 0;
-        rel_scale = scale > rel_scale ? scale : rel_scale;
-        rel_add = add > rel_add ? add : rel_add;
+        near_rel_fold(hi, lo, E, p->plain[j] != 0, &rel_scale, &rel_add);
     }
-    nr.ulp = from_pos_bits(ulp);
-    nr.abs = from_pos_bits(abs);
-    nr.rel_scale = from_pos_bits(rel_scale);
-    nr.rel_add = from_pos_bits(rel_add);
+    nr.ulp = double_from_bits((uint64_t)ulp);
+    nr.abs = double_from_bits((uint64_t)abs);
+    nr.rel_scale = double_from_bits((uint64_t)rel_scale);
+    nr.rel_add = double_from_bits((uint64_t)rel_add);
     return nr;
 }
 
