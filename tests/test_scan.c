@@ -510,6 +510,15 @@ Test(scan, hot_loop_helpers_agree_with_their_definitions)
         cr_expect_eq(s.crs, t.crs);
         cr_expect_eq(memcmp(s.hist, t.hist, sizeof s.hist), 0, "histograms differ");
         cr_expect_eq(s.hist_used, t.hist_used);
+        { /* errors in at most four buckets: the histogram's counting passes */
+            static double f[N];
+            run_sums sf, tf = {0};
+            for (size_t j = lo; j < hi; j++) f[j] = ldexp(1, -(rand() % 3)) * (rand() % 2);
+            run_sums_of(&sf, lo, hi, true, f, f, f, cr);
+            for (size_t j = lo; j < hi; j++) run_sums_point(&tf, f[j], cr[j], +1);
+            cr_expect(memcmp(sf.hist, tf.hist, sizeof sf.hist) == 0 && sf.hist_used == tf.hist_used,
+                      "few buckets: histograms differ");
+        }
         cr_expect(memcmp(&s.max_ulp, &mu, sizeof mu) == 0 && memcmp(&s.max_abs, &ma, sizeof ma) == 0,
                   "maxima %a %a, one chain %a %a", s.max_ulp, s.max_abs, mu, ma);
         /* max_of over errors without infinities (one of them makes every maximum +inf) */

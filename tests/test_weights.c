@@ -92,10 +92,27 @@ Test(weights, each_weight_is_its_rounding_intervals_mass)
     cr_log_info("largest relative difference from MPFR: %g", worst);
 }
 
+/* The inputs where dist_weights' block weights differ from dist_weight's (logged). */
+static size_t block_vs_single(const float *x, size_t n, double *wn, double *wu)
+{
+    dist_weights(x, n, wn, wu);
+    size_t wrong = 0;
+    for (size_t j = 0; j < n; j++) {
+        double want_n = dist_weight(DIST_NORMAL, x[j]), want_u = dist_weight(DIST_UNIFORM, x[j]);
+        bool same = memcmp(&wn[j], &want_n, sizeof want_n) == 0 &&
+                    memcmp(&wu[j], &want_u, sizeof want_u) == 0;
+        wrong += !same;
+        if (!same && wrong < 5)
+            cr_log_error("input %zu, %a: block %a %a, single %a %a", j, (double)x[j], wn[j], wu[j],
+                         want_n, want_u);
+    }
+    return wrong;
+}
+
 /* dist_weights (the scan's, a block at a time, reusing φ at the ends consecutive inputs share)
  * gives dist_weight's bits at every input, whatever the order: runs of consecutive encodings
  * upwards and downwards across binade boundaries, across ±0, the ±39 cut and ±10, ±inf, NaN and
- * random inputs between them. */
+ * random inputs between them; and a block of tiny inputs only (its branch-free path). */
 Test(weights, block_weights_equal_single_ones)
 {
     enum { N = 4096 };
@@ -118,18 +135,20 @@ Test(weights, block_weights_equal_single_ones)
     srand(11);
     while (n < N) x[n++] = ldexpf(1 + (float)rand() / (float)RAND_MAX, rand() % 40 - 30) *
                            (rand() % 2 ? 1 : -1);
-    dist_weights(x, n, wn, wu);
-    size_t wrong = 0;
-    for (size_t j = 0; j < n; j++) {
-        double want_n = dist_weight(DIST_NORMAL, x[j]), want_u = dist_weight(DIST_UNIFORM, x[j]);
-        bool same = memcmp(&wn[j], &want_n, sizeof want_n) == 0 &&
-                    memcmp(&wu[j], &want_u, sizeof want_u) == 0;
-        wrong += !same;
-        if (!same && wrong < 5)
-            cr_log_error("input %zu, %a: block %a %a, single %a %a", j, (double)x[j], wn[j], wu[j],
-                         want_n, want_u);
+    cr_expect_eq(block_vs_single(x, n, wn, wu), 0, "block weights differ from single ones");
+    /* a block of tiny inputs only, 0 < |x| < 2^-8 (the branch-free path, dist_weights_tiny):
+     * subnormals up, the largest below 2^-8 down, both signs, random ones between */
+    n = 0;
+    for (int i = 1; i <= 300; i++) x[n++] = 0x1p-149f * (float)i * (i % 2 ? 1 : -1);
+    for (int i = 1; i <= 300; i++) {
+        uint32_t e = 0x3b800000u - (uint32_t)i; /* below 2^-8 */
+        memcpy(&x[n], &e, sizeof e);
+        x[n] = i % 2 ? x[n] : -x[n];
+        n++;
     }
-    cr_expect_eq(wrong, 0, "%zu inputs' block weights differ from single ones", wrong);
+    while (n < N) x[n++] = ldexpf(1 + (float)rand() / (float)RAND_MAX, -(rand() % 140) - 9) *
+                           (rand() % 2 ? 1 : -1);
+    cr_expect_eq(block_vs_single(x, n, wn, wu), 0, "tiny block's weights differ from single ones");
 }
 
 extern const gelu_impl gelu_impl_erfc_f64, gelu_impl_tanh;
