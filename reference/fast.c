@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "fast_eval.h"
+#include "hot_clones.h"
 
 static void set(enclosure *e, double hi, double lo, double err)
 {
@@ -138,6 +139,82 @@ bool fast_ref_value(gelu_target t, bool grad, float x, ref_value *out, double *i
     return true;
 }
 
+/* The binary32 value of an order key (fast_ref_block; −0 comes back as +0). */
+static float float_of_key(int32_t k)
+{
+    uint32_t b = k < 0 ? (uint32_t)-k | 0x80000000u : (uint32_t)k;
+    float f;
+    memcpy(&f, &b, sizeof f);
+    return f;
+}
+
+/* fast_ref_block's loops, one per region and direction (no loop-invariant selection left in
+ * them, the arrays distinct: loops the compiler vectorizes, inlined into its clones). */
+#define BLOCK_ARRAYS                                                                              \
+    double *restrict hi, double *restrict lo, float *restrict cr, double *restrict inv_ulp,       \
+        double *restrict err
+
+static inline void block_upper_f(const float *restrict x, size_t n, BLOCK_ARRAYS)
+{
+    for (size_t j = 0; j < n; j++) { /* f just below x */
+        hi[j] = x[j];
+        lo[j] = -DBL_TRUE_MIN;
+        cr[j] = x[j];
+        inv_ulp[j] = ref_inv_ulp(x[j], -DBL_TRUE_MIN);
+        err[j] = 0;
+    }
+}
+
+static inline void block_upper_d(size_t n, BLOCK_ARRAYS)
+{
+    double iu = ref_inv_ulp(1.0, DBL_TRUE_MIN);
+    for (size_t j = 0; j < n; j++) { /* f' just above 1 */
+        hi[j] = 1.0;
+        lo[j] = DBL_TRUE_MIN;
+        cr[j] = 1.0f;
+        inv_ulp[j] = iu;
+        err[j] = 0;
+    }
+}
+
+static inline void block_lower(size_t n, BLOCK_ARRAYS)
+{
+    double iu = ref_inv_ulp(NEG_TINY, 0);
+    for (size_t j = 0; j < n; j++) {
+        hi[j] = NEG_TINY;
+        lo[j] = 0;
+        cr[j] = -0.0f;
+        inv_ulp[j] = iu;
+        err[j] = 0;
+    }
+}
+
+static inline void block_micro_f(double a, const float *restrict x, size_t n, BLOCK_ARRAYS)
+{
+    for (size_t j = 0; j < n; j++) {
+        double h, l, e;
+        micro_enclose(a, false, x[j], &h, &l, &e);
+        hi[j] = h;
+        lo[j] = l;
+        cr[j] = (float)h;
+        inv_ulp[j] = ref_inv_ulp(h, l);
+        err[j] = e;
+    }
+}
+
+static inline void block_micro_d(double a, const float *restrict x, size_t n, BLOCK_ARRAYS)
+{
+    for (size_t j = 0; j < n; j++) {
+        double h, l, e;
+        micro_enclose(a, true, x[j], &h, &l, &e);
+        hi[j] = h;
+        lo[j] = l;
+        cr[j] = (float)h;
+        inv_ulp[j] = ref_inv_ulp(h, l);
+        err[j] = e;
+    }
+}
+
 /* Whole blocks inside one region where fast_ref_decide needs no evaluation, filled by loops
  * without calls (the scan's blocks of consecutive encodings mostly lie in one): the values are
  * those fast_ref_decide gives point by point (tests/test_fast_reference.c compares them), none
@@ -148,7 +225,8 @@ bool fast_ref_value(gelu_target t, bool grad, float x, ref_value *out, double *i
  *   2^-125 ≤ |x| < 2^-30 (micro): hi = x/2 (1/2) is a normal binary32 value and |lo| + err is
  *     below 2^-29 of it, far inside half an ULP (2^-25 of it): decided as hi, with err·2^e
  *     below 2^-26. */
-bool fast_ref_block(gelu_target target, bool grad, const float *x, size_t n, const ref_arrays *out)
+HOT_CLONES bool fast_ref_block(gelu_target target, bool grad, const float *x, size_t n,
+                               const ref_arrays *out)
 {
     const target_def *t = target_def_of(target);
     double *hi = out->hi, *lo = out->lo, *inv_ulp = out->inv_ulp, *err = out->err;
@@ -172,51 +250,38 @@ bool fast_ref_block(gelu_target target, bool grad, const float *x, size_t n, con
         }
         return true;
     }
-    float lo_x = INFINITY, hi_x = -INFINITY, lo_abs = INFINITY, hi_abs = 0;
+    /* The block's smallest and largest x and |x|, as integer extrema of the encodings (order
+     * keys: both zeros 0; which vectorize, where float extrema do not without -ffast-math). */
+    int32_t key_lo = INT32_MAX, key_hi = INT32_MIN;
+    uint32_t abs_lo = UINT32_MAX, abs_hi = 0;
     uint32_t special = 0; /* NaN, ±inf or ±0 among the inputs */
     for (size_t j = 0; j < n; j++) {
         uint32_t b;
         memcpy(&b, &x[j], sizeof b);
         special |= ((b & 0x7f800000u) == 0x7f800000u) | ((b & 0x7fffffffu) == 0);
-        float a = fabsf(x[j]);
-        lo_x = x[j] < lo_x ? x[j] : lo_x;
-        hi_x = x[j] > hi_x ? x[j] : hi_x;
-        lo_abs = a < lo_abs ? a : lo_abs;
-        hi_abs = a > hi_abs ? a : hi_abs;
+        uint32_t a = b & 0x7fffffffu;
+        int32_t k = (int32_t)b < 0 ? -(int32_t)a : (int32_t)a;
+        key_lo = k < key_lo ? k : key_lo;
+        key_hi = k > key_hi ? k : key_hi;
+        abs_lo = a < abs_lo ? a : abs_lo;
+        abs_hi = a > abs_hi ? a : abs_hi;
     }
     if (special || n == 0) return false;
+    /* no NaN, inf or zero: keys and magnitudes are those of finite non-zero values */
+    float lo_x = float_of_key(key_lo), hi_x = float_of_key(key_hi);
+    float lo_abs = float_of_key((int32_t)abs_lo), hi_abs = float_of_key((int32_t)abs_hi);
     if (lo_x >= t->upper) {
-        for (size_t j = 0; j < n; j++) {
-            hi[j] = grad ? 1.0 : x[j];
-            lo[j] = grad ? DBL_TRUE_MIN : -DBL_TRUE_MIN;
-            cr[j] = grad ? 1.0f : x[j];
-            inv_ulp[j] = ref_inv_ulp(hi[j], lo[j]);
-            err[j] = 0;
-        }
+        if (grad) block_upper_d(n, hi, lo, cr, inv_ulp, err);
+        else block_upper_f(x, n, hi, lo, cr, inv_ulp, err);
         return true;
     }
     if (hi_x <= t->lower) {
-        double iu = ref_inv_ulp(NEG_TINY, 0);
-        for (size_t j = 0; j < n; j++) {
-            hi[j] = NEG_TINY;
-            lo[j] = 0;
-            cr[j] = -0.0f;
-            inv_ulp[j] = iu;
-            err[j] = 0;
-        }
+        block_lower(n, hi, lo, cr, inv_ulp, err);
         return true;
     }
     if (lo_abs >= 0x1p-125f && hi_abs < MICRO) {
-        double a = t->s_prime_0;
-        for (size_t j = 0; j < n; j++) {
-            double h, l, e;
-            micro_enclose(a, grad, x[j], &h, &l, &e);
-            hi[j] = h;
-            lo[j] = l;
-            cr[j] = (float)h;
-            inv_ulp[j] = ref_inv_ulp(h, l);
-            err[j] = e;
-        }
+        if (grad) block_micro_d(t->s_prime_0, x, n, hi, lo, cr, inv_ulp, err);
+        else block_micro_f(t->s_prime_0, x, n, hi, lo, cr, inv_ulp, err);
         return true;
     }
     return false;

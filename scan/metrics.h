@@ -183,14 +183,14 @@ static inline void arg_max_add(arg_max *m, double value, uint64_t seq, float x)
     }
 }
 
-/* The first index in [a, b) whose value is v (v is among them), eight compares at a time. */
+/* The first index in [a, b) whose value is v (v is among them): groups of 32 compared by a loop
+ * without an exit (which vectorizes; maxima often sit at a run's end), then one by one. */
 static inline size_t run_first(const double *v, size_t a, size_t b, double value)
 {
-    for (; a + 8 <= b; a += 8) {
-        const double *p = v + a;
-        if ((p[0] == value) | (p[1] == value) | (p[2] == value) | (p[3] == value) |
-            (p[4] == value) | (p[5] == value) | (p[6] == value) | (p[7] == value))
-            break;
+    for (; a + 32 <= b; a += 32) {
+        int64_t any = 0;
+        for (size_t i = 0; i < 32; i++) any |= v[a + i] == value;
+        if (any) break;
     }
     while (v[a] != value) a++;
     return a;
@@ -249,7 +249,7 @@ static inline void run_sums_point(run_sums *s, double u, uint32_t cr, int sign)
  * scan takes are +0, positive, +inf or NaN (never negative, never −0), and such doubles order as
  * their encodings; a NaN is taken as −inf's encoding, which every other value beats (as in
  * `v > m ? v : m`, where a NaN never wins). GCC vectorizes a maximum of integers (in the scan's
- * AVX2 and AVX-512 clones, scan.c's SCAN_CLONES), not one of doubles without -ffast-math. */
+ * AVX2 and AVX-512 clones, scan.c's HOT_CLONES), not one of doubles without -ffast-math. */
 static inline int64_t max_key(double v)
 {
     const double ninf = -INFINITY;
@@ -301,7 +301,7 @@ static inline int hist_bucket_sel(double u)
 /* The sums of the points [a, b) with errors ulp[], abs[], rel[] and correctly-rounded flags
  * cr[] (the scan's hot loop: counters in locals, maxima as plain values; the histogram by a
  * counting pass per bucket where the run's errors span at most four, else by increments). */
-__attribute__((always_inline)) /* into the scan's clones (scan.c: SCAN_CLONES) */
+__attribute__((always_inline)) /* into the scan's clones (scan.c: HOT_CLONES) */
 static inline void run_sums_of(run_sums *s, size_t a, size_t b, bool x_finite, const double *ulp,
                                const double *abs, const double *rel, const uint32_t *cr)
 {

@@ -11,7 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "clones.h"
+#include "hot_clones.h"
 #include "fast.h"
 #include "refine.h"
 #include "sample.h"
@@ -343,7 +343,7 @@ static inline void criteria_point(criteria_counts *c, float x, float y, const po
 /* criteria_point over a block of outputs y with absolute errors abs[]: the finite branch as a
  * loop the compiler vectorizes, then the points whose reference or output is not a finite
  * non-zero number. */
-SCAN_CLONES static void count_criteria(criteria_counts *c, const float *x, const float *y,
+HOT_CLONES static void count_criteria(criteria_counts *c, const float *x, const float *y,
                                        const point_ref *r, const double *abs, size_t n,
                                        bool any_special)
 {
@@ -379,7 +379,7 @@ static void add_criteria(error_metrics *m, const criteria_counts *c)
  * vectorizes; outputs or references that are not finite non-zero numbers redone by
  * point_errors) and the correctly-rounded flags into cr[]; returns whether any point took the
  * general rules. */
-SCAN_CLONES static bool block_errors(const float *y, const point_ref *r, size_t n, double *ulp,
+HOT_CLONES static bool block_errors(const float *y, const point_ref *r, size_t n, double *ulp,
                                      double *abs, double *rel, uint32_t *cr)
 {
     for (size_t j = 0; j < n; j++) {
@@ -405,7 +405,7 @@ SCAN_CLONES static bool block_errors(const float *y, const point_ref *r, size_t 
  * assist on Intel cores, so a block with a subnormal lo takes them a point at a time: a product
  * whose operands equal the previous point's is not recomputed, and one of at most 2^-1075
  * (|lo| ≤ 2^-1074, inv ≤ 1/2) is +0, as round-to-nearest-even makes it. Same values. */
-SCAN_CLONES static bool cr_errors(const point_ref *r, size_t n, double *ulp, double *abs,
+HOT_CLONES static bool cr_errors(const point_ref *r, size_t n, double *ulp, double *abs,
                                   double *rel, uint32_t *cr)
 {
     /* Either path gives the same values at every point; a block past the thresholds has a
@@ -461,12 +461,64 @@ static inline void check_pair(mono_metrics *m, const float *x, const float *y, s
     if (!ok) mono_add(m, seq_first + k, b, float_distance(y_lo, y_hi));
 }
 
+/* A binary32 encoding as a signed integer in the order of the values it encodes, both zeros 0
+ * (so that keys compare as the floats do, for every non-NaN encoding). */
+static inline int32_t order_key(uint32_t b)
+{
+    int32_t m = (int32_t)(b & 0x7fffffffu);
+    return (int32_t)b < 0 ? -m : m;
+}
+
+static inline int32_t is_nan_bits(uint32_t b) { return (b & 0x7fffffffu) > 0x7f800000u; }
+
+/* x_min's position among the binary32 values, as keys: a float f has f <= x_min exactly when
+ * order_key(f) <= *le, and f >= x_min exactly when order_key(f) >= *ge (NaN x_min: neither,
+ * ever). */
+static void x_min_keys(double x_min, int32_t *le, int32_t *ge)
+{
+    if (isnan(x_min)) {
+        *le = INT32_MIN;
+        *ge = INT32_MAX;
+        return;
+    }
+    float f = (float)x_min; /* a neighbour of x_min (±FLT_MAX or ±inf beyond the range) */
+    float below = (double)f <= x_min ? f : nextafterf(f, -INFINITY);
+    float above = (double)f >= x_min ? f : nextafterf(f, INFINITY);
+    *le = (double)below <= x_min ? order_key(float_bits(below)) : INT32_MIN;
+    *ge = (double)above >= x_min ? order_key(float_bits(above)) : INT32_MAX;
+}
+
+/* Whether check_pair could find a violation at pair k: the same conditions on the encodings'
+ * order keys, without branches (so that it vectorizes), and NaN outputs always suspect. */
+static inline uint32_t pair_suspect(const float *x, const float *y, size_t k, int32_t le,
+                                    int32_t ge)
+{
+    uint32_t ba = float_bits(x[k - 1]), bb = float_bits(x[k]);
+    uint32_t ya = float_bits(y[k - 1]), yb = float_bits(y[k]);
+    int32_t ka = order_key(ba), kb = order_key(bb), kya = order_key(ya), kyb = order_key(yb);
+    int32_t finite = ((ba & 0x7f800000u) != 0x7f800000u) & ((bb & 0x7f800000u) != 0x7f800000u);
+    int32_t up = ka < kb;
+    int32_t lo = up ? ka : kb, hi = up ? kb : ka, y_lo = up ? kya : kyb, y_hi = up ? kyb : kya;
+    int32_t nan_y = is_nan_bits(ya) | is_nan_bits(yb);
+    int32_t bad = ((hi <= le) & (nan_y | (y_lo < y_hi))) | ((lo >= ge) & (nan_y | (y_hi < y_lo)));
+    return (uint32_t)(finite & (ka != kb) & bad);
+}
+
 /* Monotonicity over consecutive pairs x[k-1], x[k] (x[0] may be the previous block's last
- * input, so that seams are checked); x[k] is at position seq_first + k. */
-static void check_monotone(mono_metrics *m, const float *x, const float *y, size_t count,
+ * input, so that seams are checked); x[k] is at position seq_first + k. 16 pairs at a time
+ * through pair_suspect (vectorized), check_pair only in the groups it flags. */
+HOT_CLONES static void check_monotone(mono_metrics *m, const float *x, const float *y, size_t count,
                            uint64_t seq_first, double x_min)
 {
-    for (size_t k = 1; k < count; k++) check_pair(m, x, y, k, seq_first, x_min);
+    int32_t le, ge;
+    x_min_keys(x_min, &le, &ge);
+    for (size_t g = 1; g < count; g += 16) {
+        size_t e = g + 16 < count ? g + 16 : count;
+        uint32_t any = 0;
+        for (size_t k = g; k < e; k++) any |= pair_suspect(x, y, k, le, ge);
+        if (any)
+            for (size_t k = g; k < e; k++) check_pair(m, x, y, k, seq_first, x_min);
+    }
 }
 
 /* The derivative's sign at point j: negative below x_min, positive above, unless the exact
@@ -479,10 +531,33 @@ static inline void check_sign_at(sign_metrics *m, const float *x, const float *y
     if (!ok) sign_add(m, seq0 + j, x[j]);
 }
 
-static void check_sign(sign_metrics *m, const float *x, const float *y, const point_ref *r,
+/* Whether check_sign_at could find a wrong sign at j (as pair_suspect; points whose correctly
+ * rounded value is zero included), for a non-NaN x_min. */
+static inline uint32_t sign_suspect(const float *x, const float *y, size_t j, int32_t ge)
+{
+    uint32_t bx = float_bits(x[j]), by = float_bits(y[j]);
+    int32_t kx = order_key(bx), ky = order_key(by);
+    int32_t left = kx < ge; /* x < x_min */
+    int32_t ok = left ? ky < 0 : ky > 0;
+    return (uint32_t)((is_nan_bits(bx) ^ 1) & (is_nan_bits(by) | (ok ^ 1)));
+}
+
+HOT_CLONES static void check_sign(sign_metrics *m, const float *x, const float *y, const point_ref *r,
                        size_t n, uint64_t seq0, double x_min)
 {
-    for (size_t j = 0; j < n; j++) check_sign_at(m, x, y, r, j, seq0, x_min);
+    int32_t le, ge;
+    x_min_keys(x_min, &le, &ge);
+    if (isnan(x_min)) { /* every x on the right (x < NaN is false): no keys for that */
+        for (size_t j = 0; j < n; j++) check_sign_at(m, x, y, r, j, seq0, x_min);
+        return;
+    }
+    for (size_t g = 0; g < n; g += 16) {
+        size_t e = g + 16 < n ? g + 16 : n;
+        uint32_t any = 0;
+        for (size_t j = g; j < e; j++) any |= sign_suspect(x, y, j, ge);
+        if (any)
+            for (size_t j = g; j < e; j++) check_sign_at(m, x, y, r, j, seq0, x_min);
+    }
 }
 
 /* The reference values of target t at the block's inputs in the ndir directions scanned, into
@@ -864,7 +939,7 @@ static inline void near_rel_fold(double hi, double lo, double E, int64_t in_rel,
  * whose maximum is taken is +0, positive or +inf — E ≥ +0 and inv_ulp a positive power of two,
  * |hi|/den and E/den with den > 0 or +inf — so the maxima are those of their pos_bits. A run's
  * inputs are all finite or all not (run_block). */
-SCAN_CLONES static near_run near_run_coarse(const point_ref *p, const float *x, size_t a, size_t b)
+HOT_CLONES static near_run near_run_coarse(const point_ref *p, const float *x, size_t a, size_t b)
 {
     near_run nr = {0, 0, 1, 0, false, true, false};
     if (a == b || !isfinite(x[a])) return nr;
@@ -902,7 +977,7 @@ SCAN_CLONES static near_run near_run_coarse(const point_ref *p, const float *x, 
  * near_coarse_tol is 0 or NEAR_TOL_ULP/inv_ulp (as near_run_coarse forms it) and near_tight_tol
  * the lesser of it and the enclosure's bound (2^-90 of |hi| where the value is MPFR's); the
  * maxima as in near_run_coarse (every value +0, positive or +inf). */
-SCAN_CLONES static near_run near_run_tight_plain(const point_ref *p, const float *x, size_t a,
+HOT_CLONES static near_run near_run_tight_plain(const point_ref *p, const float *x, size_t a,
                                                  size_t b)
 {
     near_run nr = {0, 0, 1, 0, false, true, true};
@@ -932,7 +1007,7 @@ SCAN_CLONES static near_run near_run_tight_plain(const point_ref *p, const float
 }
 
 /* The tolerances of the points [a, b) of a block (coarse, or tight). */
-SCAN_CLONES static near_run near_run_of(const point_ref *p, const float *x, size_t a, size_t b,
+HOT_CLONES static near_run near_run_of(const point_ref *p, const float *x, size_t a, size_t b,
                                         bool tight)
 {
     if (!tight) return near_run_coarse(p, x, a, b);
@@ -1101,7 +1176,7 @@ static inline bool near_tail_point(int d, float x, float y)
  * computed error goes first (it raises the floors); then a point is looked at only where a
  * quick upper bound of its error (its computed error and the run's tolerances) reaches the
  * lower of the two floors (the bucket's, but where the probes raised the row's less). */
-SCAN_CLONES static void near_scan_run(error_metrics *m, int bucket, const bool want[ERR_KINDS],
+HOT_CLONES static void near_scan_run(error_metrics *m, int bucket, const bool want[ERR_KINDS],
                                       const refine_ctx *ctx, const float *x, const float *y,
                                       const point_ref *r, const near_run *nr, size_t a, size_t b,
                                       uint64_t seq0, const double *ulp, const double *abs,
@@ -1230,7 +1305,7 @@ static bool near_wanted(error_metrics *m, const run_sums *s, const point_ref *r,
 
 /* The references of target t, direction dir, at the block's inputs (from fill_refs), and the
  * metrics of their correctly rounded values as outputs. */
-SCAN_CLONES static void prepare_refs(scan_worker *w, gelu_target t, int dir, const float *x,
+HOT_CLONES static void prepare_refs(scan_worker *w, gelu_target t, int dir, const float *x,
                                      size_t n)
 {
     point_ref *p = w->ref[t][dir];
@@ -1270,7 +1345,7 @@ SCAN_CLONES static void prepare_refs(scan_worker *w, gelu_target t, int dir, con
 /* The points where y differs from the correctly rounded values by encoding, into w->mis
  * (ascending): 16 points at a time compared with integer operations that vectorize, the
  * groups that differ looked at one by one. */
-SCAN_CLONES static void find_mismatches(scan_worker *w, const float *y, const point_ref *r, size_t n)
+HOT_CLONES static void find_mismatches(scan_worker *w, const float *y, const point_ref *r, size_t n)
 {
     size_t nmis = 0;
     for (size_t g = 0; g < n; g += 16) {
@@ -1294,7 +1369,7 @@ SCAN_CLONES static void find_mismatches(scan_worker *w, const float *y, const po
  * errors written out in full (the correctly rounded ones with y's where they differ) to find the
  * first point reaching them and the near ties. ctx: the row's implementation, target and
  * direction, for the lists' resolver (one per kind of error). */
-SCAN_CLONES static void row_metrics(scan_worker *w, error_metrics *m, const float *x, const float *y,
+HOT_CLONES static void row_metrics(scan_worker *w, error_metrics *m, const float *x, const float *y,
                                     const point_ref *r, size_t n, uint64_t seq0,
                                     const refine_ctx *ctx)
 {
@@ -1476,7 +1551,7 @@ static void run_impl(scan_worker *w, size_t i, size_t n, bool has_prev, uint64_t
  * into wfix[], and their sum: as two 64-bit sums of their high and low 32 bits (at most 2^20
  * and 2^32 times 4,096 points: no overflow), which vectorize, where one 128-bit sum does not.
  * The same integer. */
-SCAN_CLONES static u128 fix_weights(const double *weight, uint64_t *wfix, size_t a, size_t b)
+HOT_CLONES static u128 fix_weights(const double *weight, uint64_t *wfix, size_t a, size_t b)
 {
     uint64_t hi = 0, lo = 0;
     for (size_t j = a; j < b; j++) {

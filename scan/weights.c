@@ -1,7 +1,7 @@
 /* Input distributions' weights of binary32 inputs (see weights.h). */
 #include "weights.h"
 
-#include "clones.h"
+#include "hot_clones.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -102,7 +102,7 @@ double dist_weight(input_dist d, float x)
  * so s = t²/2 < 2^-17 and φ takes the series; rounding_interval, normal_mass_in (φ at the same
  * arguments: the cache changes no value) and uniform_mass_in (inside [−10, 10]) with the same
  * operations. False, and nothing written, when some input is outside. */
-SCAN_CLONES static bool dist_weights_tiny(const float *x, size_t n, double *w_normal,
+HOT_CLONES static bool dist_weights_tiny(const float *x, size_t n, double *w_normal,
                                           double *w_uniform)
 {
     uint32_t inside = 1;
