@@ -3,6 +3,7 @@
  * monotonicity break, a wrong-sign derivative on an interval, NaN for −inf); a correctly rounded
  * implementation has no monotonicity violation and is 100% correctly rounded. */
 #include <criterion/criterion.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 
 #include "accuracy_csv.h"
 #include "fast.h"
+#include "mono_filter.h"
 #include "partial.h"
 #include "scan.h"
 
@@ -573,5 +575,64 @@ Test(scan, hot_loop_helpers_agree_with_their_definitions)
             cr_expect(got[d].ulp == want[d].ulp && got[d].abs == want[d].abs &&
                           got[d].weight == want[d].weight,
                       "distribution %d: dist_run differs from dist_point", d);
+    }
+}
+
+/* The monotonicity and sign filters (mono_filter.h) flag every violation the checks' definitions
+ * (scan.c's check_pair, check_sign_at, restated here on floats) find, over every pair of inputs
+ * and outputs drawn from values around x_min, the zeros, subnormals, the extremes, infinities and
+ * NaN, for x_min inside the range, on a binary32 value, NaN and −inf; and they filter: a
+ * non-decreasing right branch and a non-increasing left one are not flagged. */
+static bool pair_violates(float a, float b, float ya, float yb, double x_min)
+{
+    if (!isfinite(a) || !isfinite(b) || a == b) return false;
+    float lo = a < b ? a : b, hi = a < b ? b : a;
+    float y_lo = a < b ? ya : yb, y_hi = a < b ? yb : ya;
+    if (hi <= x_min) return !(y_lo >= y_hi);
+    if (lo >= x_min) return !(y_hi >= y_lo);
+    return false;
+}
+
+Test(scan, monotonicity_and_sign_filters_flag_every_violation)
+{
+    const double x_mins[] = {ref_x_min_d(GELU_TARGET_EXACT), -0.5, NAN, -INFINITY};
+    for (size_t m = 0; m < sizeof x_mins / sizeof *x_mins; m++) {
+        double x_min = x_mins[m];
+        float xm = isfinite(x_min) ? (float)x_min : -1.0f;
+        const float v[] = {NAN, -INFINITY, -FLT_MAX, -3, nextafterf(xm, -INFINITY), xm,
+                           nextafterf(xm, INFINITY), -0.25f, -0x1p-149f, -0.0f, 0.0f, 0x1p-149f,
+                           0.5f, 3, FLT_MAX, INFINITY, -NAN};
+        enum { NV = sizeof v / sizeof *v };
+        int32_t le, ge;
+        x_min_keys(x_min, &le, &ge);
+        size_t flagged = 0, violations = 0;
+        for (size_t i = 0; i < NV * NV * NV * NV; i++) {
+            float x[2] = {v[i % NV], v[i / NV % NV]}, y[2] = {v[i / NV / NV % NV], v[i / NV / NV / NV]};
+            bool bad = pair_violates(x[0], x[1], y[0], y[1], x_min);
+            uint32_t s = pair_suspect(x, y, 1, le, ge);
+            violations += bad;
+            flagged += s != 0;
+            cr_assert(!bad || s, "x_min %a: the break %a -> %a, %a -> %a not flagged", x_min, x[0],
+                      y[0], x[1], y[1]);
+            bool monotone_right = x[0] >= x_min && x[1] >= x_min && !isnan(y[0]) && !isnan(y[1]) &&
+                                  (x[0] < x[1]) == (y[0] < y[1]) && y[0] != y[1];
+            cr_assert(!monotone_right || !s, "x_min %a: a rising pair %a -> %a, %a -> %a flagged",
+                      x_min, x[0], y[0], x[1], y[1]);
+            if (isnan(x_min)) continue;
+            /* the sign: negative below x_min, positive above (the points whose correctly
+             * rounded value is 0 are exempt in the scan, flagged or not here) */
+            bool wrong = !isnan(x[0]) && (x[0] < x_min ? !(y[0] < 0) : !(y[0] > 0));
+            uint32_t ss = sign_suspect(x, y, 0, ge);
+            cr_assert(!wrong || ss, "x_min %a: the sign of %a at %a not flagged", x_min, y[0], x[0]);
+            bool right = !isnan(x[0]) && (x[0] < x_min ? y[0] < 0 : y[0] > 0);
+            cr_assert(!right || !ss, "x_min %a: the right sign of %a at %a flagged", x_min, y[0],
+                      x[0]);
+        }
+        if (isnan(x_min)) /* every pair straddles it: exempt */
+            cr_assert(violations == 0 && flagged == 0, "x_min NaN: %zu violations, %zu flagged",
+                      violations, flagged);
+        else
+            cr_assert(violations > 0 && flagged >= violations && flagged < NV * NV * NV * NV,
+                      "x_min %a: %zu violations, %zu flagged", x_min, violations, flagged);
     }
 }
