@@ -395,21 +395,96 @@ static inline void dist_add(dist_sums *dst, const dist_sums *src)
     dst->weight += src->weight;
 }
 
+/* t = w·q exactly as 128 bits (*hi, *lo) from 32-bit products (which vectorize, where a 128-bit
+ * product does not): w < 2^52 (a fixed weight), q < 2^58 (dist_q). */
+static inline void dist_mul(uint64_t w, uint64_t q, uint64_t *hi, uint64_t *lo)
+{
+    uint64_t wl = (uint32_t)w, wh = w >> 32, ql = (uint32_t)q, qh = q >> 32;
+    uint64_t ll = wl * ql, mid = wl * qh + wh * ql; /* < 2^64, < 2^58 */
+    uint64_t l = ll + (mid << 32);
+    *lo = l;
+    *hi = wh * qh + (mid >> 32) + (l < ll);
+}
+
+/* (hi, lo) >> e for 0 ≤ e < 128, as 128 bits; without shifts by 64 or more (undefined in C). */
+static inline void dist_shift(uint64_t hi, uint64_t lo, int64_t e, uint64_t *r_hi, uint64_t *r_lo)
+{
+    int64_t small = e < 64;
+    uint64_t s = (uint64_t)(small ? e : 0), s_big = (uint64_t)(small ? 0 : e - 64);
+    uint64_t lo_small = (lo >> s) | ((hi << 1) << (63 - s)); /* s = 0: hi << 64 is 0 */
+    *r_lo = small ? lo_small : hi >> s_big;
+    *r_hi = small ? hi >> s : 0;
+}
+
+/* ULP_SUM_CAP's encoding (2^30; tests/test_scan.c checks it). */
+#define DIST_CAP_BITS ((uint64_t)(1023 + 30) << 52)
+
+/* A 128-bit sum (hi, lo) of the points' terms kept as three 64-bit sums that vectorize — the
+ * high halves, and the low halves' upper and lower 32 bits: each below 2^64 for the 4,096
+ * points of a block (high halves < 2^46) — and its value. */
+static inline u128 dist_acc_value(uint64_t hi, uint64_t mid, uint64_t low)
+{
+    return ((u128)hi << 64) + ((u128)mid << 32) + low;
+}
+
 /* The weighted sums of the points [a, b) (fixed weights W[DIST_*][j], ULP errors ulp[],
  * absolute errors abs[], 1/ULP inv_ulp[]), given total[d], the sum of the run's weights: the weight is that less the
- * weights of the points whose ULP error is not finite (few). The same bits as dist_point. */
+ * weights of the points whose ULP error is not finite (few). The same bits as dist_point: the
+ * usual case — a finite error within the cap and log2(1/ulp) ≥ 0 — in one loop without branches
+ * (dist_mul, dist_shift; the sums as dist_acc_value's parts), the others point by point as dist_point takes
+ * them; integer sums, so the split changes no bit. Inlined into the scan's clones. */
+__attribute__((always_inline)) /* into the scan's clones (scan.c: HOT_CLONES) */
 static inline void dist_run(dist_sums out[DIST_COUNT], const uint64_t *const W[DIST_COUNT], size_t a,
                             size_t b, const double *ulp, const double *abs, const double *inv_ulp,
                             const u128 total[DIST_COUNT])
 {
-    /* Both distributions' sums in locals (registers, not memory: a chain of 128-bit additions
-     * through memory waits on every store), the usual case — a finite error within the cap
-     * and 0 ≤ log2(1/ulp) < 128 — first; the others as dist_abs_term writes them. */
     _Static_assert(DIST_COUNT == 2, "dist_run adds two distributions");
     const uint64_t *W0 = W[0], *W1 = W[1];
-    u128 su0 = 0, su1 = 0, sa0 = 0, sa1 = 0, sw0 = 0, sw1 = 0;
+    /* the sums as dist_acc_value's three parts: U* the ULP sums, A* the absolute ones */
+    uint64_t U0h = 0, U0m = 0, U0l = 0, U1h = 0, U1m = 0, U1l = 0;
+    uint64_t A0h = 0, A0m = 0, A0l = 0, A1h = 0, A1m = 0, A1l = 0;
+    uint64_t others = 0;
     for (size_t j = a; j < b; j++) {
+        /* u is +0, positive, +inf or NaN (an error's magnitude): u ≤ the cap exactly when its
+         * encoding is at most the cap's (integer compares: no trapping compare to select on) */
+        uint64_t ub, bits;
+        memcpy(&ub, &ulp[j], sizeof ub);
+        memcpy(&bits, &inv_ulp[j], sizeof bits);
+        int64_t e = (int64_t)((bits >> 52) & 0x7ff) - 1023; /* dist_log2 */
+        uint64_t usual = (uint64_t)(ub <= DIST_CAP_BITS) & (uint64_t)(e >= 0);
+        uint64_t keep = -usual;
+        others += usual ^ 1;
+        double u;
+        ub &= keep; /* +0 where not usual */
+        memcpy(&u, &ub, sizeof u);
+        uint64_t q = (uint64_t)(int64_t)(u * DIST_Q_SCALE); /* dist_q */
+        int64_t ec = e < 128 ? e : 0;
+        uint64_t keep_abs = keep & -(uint64_t)(e < 128); /* past 2^128 the absolute term is 0 */
+        uint64_t h0, l0, h1, l1, rh0, rl0, rh1, rl1;
+        dist_mul(W0[j], q, &h0, &l0);
+        dist_mul(W1[j], q, &h1, &l1);
+        dist_shift(h0, l0, ec, &rh0, &rl0);
+        dist_shift(h1, l1, ec, &rh1, &rl1);
+        U0h += h0 & keep;
+        U0m += (l0 >> 32) & keep;
+        U0l += (l0 & 0xffffffffu) & keep;
+        U1h += h1 & keep;
+        U1m += (l1 >> 32) & keep;
+        U1l += (l1 & 0xffffffffu) & keep;
+        A0h += rh0 & keep_abs;
+        A0m += (rl0 >> 32) & keep_abs;
+        A0l += (rl0 & 0xffffffffu) & keep_abs;
+        A1h += rh1 & keep_abs;
+        A1m += (rl1 >> 32) & keep_abs;
+        A1l += (rl1 & 0xffffffffu) & keep_abs;
+    }
+    u128 su0 = dist_acc_value(U0h, U0m, U0l), su1 = dist_acc_value(U1h, U1m, U1l);
+    u128 sa0 = dist_acc_value(A0h, A0m, A0l), sa1 = dist_acc_value(A1h, A1m, A1l);
+    u128 sw0 = 0, sw1 = 0;
+    for (size_t j = a; others && j < b; j++) { /* the rest, as dist_point */
         double u = ulp[j];
+        if (u <= ULP_SUM_CAP && dist_log2(inv_ulp[j]) >= 0) continue; /* taken above */
+        others--;
         uint64_t w0 = W0[j], w1 = W1[j];
         if (!(u <= ULP_SUM_CAP || isfinite(u))) { /* left out: its weight taken back */
             sw0 += w0;
@@ -417,17 +492,11 @@ static inline void dist_run(dist_sums out[DIST_COUNT], const uint64_t *const W[D
             continue;
         }
         uint64_t q = dist_q(u);
-        int e = dist_log2(inv_ulp[j]);
         u128 t0 = (u128)w0 * q, t1 = (u128)w1 * q;
         su0 += t0;
         su1 += t1;
-        if (u <= ULP_SUM_CAP && e >= 0 && e < 128) {
-            sa0 += t0 >> e;
-            sa1 += t1 >> e;
-        } else {
-            sa0 += dist_abs_term(t0, w0, u, abs[j], inv_ulp[j]);
-            sa1 += dist_abs_term(t1, w1, u, abs[j], inv_ulp[j]);
-        }
+        sa0 += dist_abs_term(t0, w0, u, abs[j], inv_ulp[j]);
+        sa1 += dist_abs_term(t1, w1, u, abs[j], inv_ulp[j]);
     }
     out[0] = (dist_sums){su0, sa0, total[0] - sw0};
     out[1] = (dist_sums){su1, sa1, total[1] - sw1};
