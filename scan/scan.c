@@ -1510,6 +1510,72 @@ HOT_CLONES static u128 fix_weights(const double *weight, uint64_t *wfix, size_t 
     return ((u128)hi << 32) + lo;
 }
 
+/* The block's inputs x[0 .. n) (positions seq0 ...), their runs (w->run_start: consecutive
+ * points sharing their input range, x bucket and finiteness; w->range and w->x_bucket set at
+ * each run's first point, the only ones read), weights and fixed-point run weights. A block whose
+ * smallest and largest x are finite and share range and bucket (without the core's two sides)
+ * is one run: range and bucket are constant on intervals, and only the core range is two of
+ * them. */
+HOT_CLONES static void block_inputs(scan_worker *w, const domain_view *dom, uint64_t seq0, size_t n,
+                                    float *x)
+{
+    switch (dom->d.kind) { /* domain_input, the kind taken once */
+    case DOMAIN_ALL:
+        for (size_t j = 0; j < n; j++) x[j] = float_from_bits((uint32_t)(seq0 + j));
+        break;
+    case DOMAIN_RANGE:
+        for (size_t j = 0; j < n; j++) x[j] = from_ordinal(dom->first_ordinal + (int64_t)(seq0 + j));
+        break;
+    default:
+        for (size_t j = 0; j < n; j++) x[j] = float_from_bits(dom->list[seq0 + j]);
+    }
+    int32_t key_lo = INT32_MAX, key_hi = INT32_MIN, nan = 0;
+    for (size_t j = 0; j < n; j++) {
+        uint32_t b = float_bits(x[j]);
+        int32_t k = order_key(b);
+        nan |= is_nan_bits(b);
+        key_lo = k < key_lo ? k : key_lo;
+        key_hi = k > key_hi ? k : key_hi;
+    }
+    w->nruns = 0;
+    float lo = 0, hi = 0;
+    if (!nan && n > 0) {
+        lo = float_from_bits(key_lo < 0 ? (uint32_t)-key_lo | 0x80000000u : (uint32_t)key_lo);
+        hi = float_from_bits(key_hi < 0 ? (uint32_t)-key_hi | 0x80000000u : (uint32_t)key_hi);
+    }
+    input_range r = input_range_of(lo);
+    int xb = x_bucket_of(lo);
+    if (!nan && n > 0 && isfinite(lo) && isfinite(hi) && input_range_of(hi) == r &&
+        x_bucket_of(hi) == xb && !(r == RANGE_CORE && lo < 0 && hi > 0)) {
+        w->range[0] = r;
+        w->x_bucket[0] = (int16_t)xb;
+        w->run_start[w->nruns++] = 0;
+    } else {
+        for (size_t j = 0; j < n; j++) {
+            w->range[j] = input_range_of(x[j]);
+            w->x_bucket[j] = (int16_t)x_bucket_of(x[j]);
+            if (j == 0 || w->range[j] != w->range[j - 1] || w->x_bucket[j] != w->x_bucket[j - 1] ||
+                isfinite(x[j]) != isfinite(x[j - 1]))
+                w->run_start[w->nruns++] = (uint16_t)j;
+        }
+    }
+    w->run_start[w->nruns] = (uint16_t)n;
+    dist_weights(x, n, w->weight[DIST_NORMAL], w->weight[DIST_UNIFORM]);
+    for (size_t k = 0; k < w->nruns; k++) {
+        uint64_t any = 0; /* a weight other than ±0, from the encodings (no trapping compares) */
+        for (size_t j = w->run_start[k]; j < w->run_start[k + 1]; j++)
+            any |= (double_bits(w->weight[DIST_NORMAL][j]) | double_bits(w->weight[DIST_UNIFORM][j])) << 1;
+        w->run_weighted[k] = any != 0;
+        if (!any) { /* wfix and run_weight are read only for weighted runs */
+            for (int d = 0; d < DIST_COUNT; d++) w->run_weight[k][d] = 0;
+            continue;
+        }
+        for (int d = 0; d < DIST_COUNT; d++)
+            w->run_weight[k][d] = fix_weights(w->weight[d], w->wfix[d], w->run_start[k],
+                                              w->run_start[k + 1]);
+    }
+}
+
 static void run_block(scan_worker *w, uint64_t block)
 {
     const domain_view *dom = w->sh->dom;
@@ -1519,30 +1585,7 @@ static void run_block(scan_worker *w, uint64_t block)
     double t0 = w->profiling ? now_s() : 0;
     if (has_prev) w->x[0] = domain_input(dom, seq0 - 1);
     float *x = w->x + has_prev;
-    w->nruns = 0;
-    for (size_t j = 0; j < n; j++) {
-        x[j] = domain_input(dom, seq0 + j);
-        w->range[j] = input_range_of(x[j]);
-        w->x_bucket[j] = (int16_t)x_bucket_of(x[j]);
-        if (j == 0 || w->range[j] != w->range[j - 1] || w->x_bucket[j] != w->x_bucket[j - 1] ||
-            isfinite(x[j]) != isfinite(x[j - 1]))
-            w->run_start[w->nruns++] = (uint16_t)j;
-    }
-    w->run_start[w->nruns] = (uint16_t)n;
-    dist_weights(x, n, w->weight[DIST_NORMAL], w->weight[DIST_UNIFORM]);
-    for (size_t k = 0; k < w->nruns; k++) {
-        bool any = false;
-        for (size_t j = w->run_start[k]; j < w->run_start[k + 1]; j++)
-            any |= (w->weight[DIST_NORMAL][j] != 0) | (w->weight[DIST_UNIFORM][j] != 0);
-        w->run_weighted[k] = any;
-        if (!any) { /* wfix and run_weight are read only for weighted runs */
-            for (int d = 0; d < DIST_COUNT; d++) w->run_weight[k][d] = 0;
-            continue;
-        }
-        for (int d = 0; d < DIST_COUNT; d++)
-            w->run_weight[k][d] = fix_weights(w->weight[d], w->wfix[d], w->run_start[k],
-                                              w->run_start[k + 1]);
-    }
+    block_inputs(w, dom, seq0, n, x);
     lap(w, &t0, &w->prof.inputs);
     int ndir = w->sh->cfg->grad ? DIR_COUNT : 1;
     gelu_fpenv env = w->sh->cfg->fpenv;
