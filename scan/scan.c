@@ -953,21 +953,63 @@ HOT_CLONES static near_run near_run_tight_plain(const point_ref *p, const float 
     return nr;
 }
 
+/* One point's share of a run's tolerances (near_run_of's loop; coarse or tight). */
+static inline void near_tight_point(const point_ref *p, const float *x, size_t j, bool tight,
+                                    near_run *nr)
+{
+    double E = near_coarse_tol(p->target, x[j], p, j);
+    if (tight) E = near_tight_tol(p->target, p->grad, x[j], p, j, E);
+    nr->cr_exact &= near_upper(p, j) && E == 0;
+    double u = E * p->inv_ulp[j];
+    nr->ulp = u > nr->ulp ? u : nr->ulp;
+    nr->abs = E > nr->abs ? E : nr->abs;
+    if (near_stand_in(p, j)) {
+        nr->stand_in = true;
+    } else if (p->plain[j]) {
+        double mag = fabs(p->hi[j]), den = (mag - fabs(p->lo[j])) * NEAR_DOWN - E;
+        double scale = den > 0 ? mag / den : INFINITY, add = den > 0 ? E / den : INFINITY;
+        nr->rel_scale = scale > nr->rel_scale ? scale : nr->rel_scale;
+        nr->rel_add = add > nr->rel_add ? add : nr->rel_add;
+    }
+}
+
+/* The tight tolerances of the points first and last (first ≤ last) of a run all past the
+ * thresholds, which bound the others' (near_run_of). */
+static inline void near_run_points(const point_ref *p, const float *x, size_t first, size_t last,
+                                   near_run *nr)
+{
+    near_tight_point(p, x, first, true, nr);
+    if (last != first) near_tight_point(p, x, last, true, nr);
+}
+
 /* The tolerances of the points [a, b) of a block (coarse, or tight). */
 HOT_CLONES static near_run near_run_of(const point_ref *p, const float *x, size_t a, size_t b,
                                         bool tight)
 {
     if (!tight) return near_run_coarse(p, x, a, b);
+    bool all_tail = false;
     if (a < b && isfinite(x[a])) { /* a run without points past the thresholds: branch-free */
-        uint32_t tail = 0;
+        uint32_t tail = 0, ntail = 0;
         for (size_t j = a; j < b; j++) {
             double hi = p->hi[j], lo = p->lo[j];
-            tail |= (uint32_t)((hi == NEAR_STAND_IN) & (lo == 0)) | (uint32_t)(lo == -DBL_TRUE_MIN) |
-                    (uint32_t)((hi == 1) & (lo == DBL_TRUE_MIN));
+            uint32_t t = (uint32_t)((hi == NEAR_STAND_IN) & (lo == 0)) |
+                         (uint32_t)(lo == -DBL_TRUE_MIN) | (uint32_t)((hi == 1) & (lo == DBL_TRUE_MIN));
+            tail |= t;
+            ntail += t;
         }
         if (!tail) return near_run_tight_plain(p, x, a, b);
+        all_tail = ntail == b - a; /* (a run's x are all finite or none) */
     }
     near_run nr = {0, 0, 1, 0, false, true, tight};
+    if (all_tail) { /* every point past the thresholds: the loop below on the first and the last,
+                     * the others only in cr_zero (a loop that vectorizes) */
+        uint32_t cr_zero = 1;
+        for (size_t j = a; j < b; j++)
+            cr_zero &= p->plain[j] & ((p->cr_bits[j] & 0x7fffffffu) == 0);
+        nr.cr_zero = cr_zero;
+        near_run_points(p, x, a, b - 1, &nr);
+        return nr;
+    }
     /* Past the thresholds (the markers of near_upper and near_stand_in) a point's tight
      * tolerance is |f(−x)| or |f(x)| (a log and an exp each), which falls as |x| grows, and
      * its ULP with it: over the run's points there, in either order, the largest tolerance,
@@ -984,20 +1026,7 @@ HOT_CLONES static near_run near_run_of(const point_ref *p, const float *x, size_
         if (!isfinite(x[j])) continue;
         nr.cr_zero &= p->plain[j] && p->cr[j] == 0;
         if (j > tail_first && j < tail_last && (near_upper(p, j) || near_stand_in(p, j))) continue;
-        double E = near_coarse_tol(p->target, x[j], p, j);
-        if (tight) E = near_tight_tol(p->target, p->grad, x[j], p, j, E);
-        nr.cr_exact &= near_upper(p, j) && E == 0;
-        double u = E * p->inv_ulp[j];
-        nr.ulp = u > nr.ulp ? u : nr.ulp;
-        nr.abs = E > nr.abs ? E : nr.abs;
-        if (near_stand_in(p, j)) {
-            nr.stand_in = true;
-        } else if (p->plain[j]) {
-            double mag = fabs(p->hi[j]), den = (mag - fabs(p->lo[j])) * NEAR_DOWN - E;
-            double scale = den > 0 ? mag / den : INFINITY, add = den > 0 ? E / den : INFINITY;
-            nr.rel_scale = scale > nr.rel_scale ? scale : nr.rel_scale;
-            nr.rel_add = add > nr.rel_add ? add : nr.rel_add;
-        }
+        near_tight_point(p, x, j, tight, &nr);
     }
     return nr;
 }
