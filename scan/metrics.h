@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "criteria.h"
+#include "float_bits.h"
 #include "near.h"
 #include "weights.h"
 
@@ -280,6 +281,24 @@ static inline double max_at(const double *v, size_t a, size_t b, size_t *at)
     double m = max_of(v, a, b);
     *at = m == -INFINITY ? b : run_first(v, a, b, m);
     return m;
+}
+
+/* d·p for d = 2^-1074 and p ≥ 0 finite, as IEEE multiplication rounds it (to nearest even),
+ * from integers: no subnormal operand (each would cost a microcode assist on Intel cores). The
+ * exact product is p·2^-1074: below 2^-1022 (p < 2^52) the subnormal whose encoding is p
+ * rounded to an integer (nearest even), else p's own significand with the exponent 1074
+ * lower. */
+static inline double times_true_min(double p)
+{
+    uint64_t pb = double_bits(p);
+    int64_t small = pb < double_bits(0x1p52); /* p < 2^52 (p ≥ 0: integer compares, which
+                                                 * select without branches) */
+    double q = double_from_bits(small ? pb : 0);
+    /* q + 2^52 in [2^52, 2^53] has spacing 1: its significand is q rounded to an integer
+     * (nearest even), and its encoding less 2^52's that integer (2^52 itself included) */
+    uint64_t sub = double_bits(q + 0x1p52) - double_bits(0x1p52);
+    uint64_t normal = pb - ((uint64_t)1074 << 52);
+    return double_from_bits(small ? sub : normal);
 }
 
 /* hist_bucket without branches, for the hot loop (the same bucket for every u ≥ 0 or NaN: the

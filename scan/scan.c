@@ -403,9 +403,10 @@ HOT_CLONES static bool block_errors(const float *y, const point_ref *r, size_t n
  * (past the upper thresholds: hi = x or 1, lo = ∓2^-1074 marking the side) the error is |lo|
  * exactly, and its ULP and relative errors are the products |lo|·inv_ulp and |lo|·inv_abs as
  * block_errors computes them; when lo is subnormal those operations would each cost a microcode
- * assist on Intel cores, so a block with a subnormal lo takes them a point at a time: a product
- * whose operands equal the previous point's is not recomputed, and one of at most 2^-1075
- * (|lo| ≤ 2^-1074, inv ≤ 1/2) is +0, as round-to-nearest-even makes it. Same values. */
+ * assist on Intel cores, so a block with a subnormal lo takes them without one: |lo| = 2^-1074
+ * by times_true_min, |lo| = 0 or normal by multiplication (the other lanes' operands replaced by
+ * 1), in a loop that vectorizes; other points (another subnormal |lo|, a reference that is not a
+ * finite non-zero number, r->cr ≠ hi) afterwards as block_errors takes them. Same values. */
 HOT_CLONES static bool cr_errors(const point_ref *r, size_t n, double *ulp, double *abs,
                                   double *rel, uint32_t *cr)
 {
@@ -415,27 +416,38 @@ HOT_CLONES static bool cr_errors(const point_ref *r, size_t n, double *ulp, doub
     for (size_t j = 0; j < n; j += n - 1 > 0 ? n - 1 : 1)
         subnormal_lo |= fabs(r->lo[j]) < DBL_MIN && r->lo[j] != 0;
     if (!subnormal_lo) return block_errors(r->cr, r, n, ulp, abs, rel, cr);
-    bool any_special = false;
-    double d_prev = -1, inv_ulp_prev = -1, inv_abs_prev = -1, ulp_prev = 0, rel_prev = 0;
+    /* cr[] first holds whether the products below are the point's values */
+    uint32_t others = 0;
     for (size_t j = 0; j < n; j++) {
-        cr[j] = 1;
-        if (!r->plain[j] || (double)r->cr[j] != r->hi[j]) {
-            any_special |= !r->plain[j] || !isfinite(r->cr[j]);
-            point_errors(r->cr[j], r, j, &ulp[j], &abs[j], &rel[j]);
-            continue;
-        }
-        double d = fabs(r->lo[j]); /* |((double)cr − hi) − lo| with (double)cr − hi = 0 */
-        double iu = r->inv_ulp[j], ia = r->inv_abs[j];
-        bool tiny = d <= DBL_TRUE_MIN;
-        if (d != d_prev || iu != inv_ulp_prev) ulp_prev = tiny && iu <= 0.5 ? 0.0 : d * iu;
-        if (d != d_prev || ia != inv_abs_prev) rel_prev = tiny && ia <= 0.5 ? 0.0 : d * ia;
-        d_prev = d;
-        inv_ulp_prev = iu;
-        inv_abs_prev = ia;
-        abs[j] = d;
-        ulp[j] = ulp_prev;
-        rel[j] = rel_prev;
+        uint64_t db = double_bits(r->lo[j]) & 0x7fffffffffffffffull; /* |lo| */
+        uint32_t usual = (r->plain[j] != 0) & ((double)r->cr[j] == r->hi[j]) &
+                         ((db <= 1) | (db >= double_bits(DBL_MIN)));
+        cr[j] = usual;
+        others += usual ^ 1;
     }
+    for (size_t j = 0; j < n; j++) {
+        /* selections as masks on the encodings: written as ?: on doubles, GCC turns
+         * d·(m ? 1 : p) into a conditional product, which its vectorizer does not take */
+        uint64_t db = double_bits(r->lo[j]) & 0x7fffffffffffffffull;
+        uint64_t m = -(uint64_t)(db == 1); /* |lo| = 2^-1074 */
+        uint64_t iu = double_bits(r->inv_ulp[j]), ia = double_bits(r->inv_abs[j]), one = double_bits(1.0);
+        double d = double_from_bits((one & m) | (db & ~m));
+        double u_mul = d * double_from_bits((one & m) | (iu & ~m));
+        double r_mul = d * double_from_bits((one & m) | (ia & ~m));
+        uint64_t u_min = double_bits(times_true_min(double_from_bits(iu & m)));
+        uint64_t r_min = double_bits(times_true_min(double_from_bits(ia & m)));
+        abs[j] = double_from_bits(db);
+        ulp[j] = double_from_bits((u_min & m) | (double_bits(u_mul) & ~m));
+        rel[j] = double_from_bits((r_min & m) | (double_bits(r_mul) & ~m));
+    }
+    bool any_special = false;
+    for (size_t j = 0; others && j < n; j++) {
+        if (cr[j]) continue;
+        others--;
+        any_special |= !r->plain[j] || !isfinite(r->cr[j]);
+        point_errors(r->cr[j], r, j, &ulp[j], &abs[j], &rel[j]);
+    }
+    for (size_t j = 0; j < n; j++) cr[j] = 1;
     return any_special;
 }
 

@@ -636,3 +636,24 @@ Test(scan, monotonicity_and_sign_filters_flag_every_violation)
                       "x_min %a: %zu violations, %zu flagged", x_min, violations, flagged);
     }
 }
+
+/* times_true_min (metrics.h) is IEEE's product 2^-1074·p: subnormal results rounded to nearest
+ * even (p on and near half-integers), the change to normal at 2^52, large and zero p. */
+Test(scan, times_true_min_is_the_product_by_the_smallest_subnormal)
+{
+    srand(23);
+    for (int i = 0; i < 200000; i++) {
+        double p;
+        switch (i % 5) {
+        case 0: p = (rand() % 4096) * 0.5; break;                                    /* ties */
+        case 1: p = nextafter((rand() % 4096) * 0.5, rand() % 2 ? 0 : INFINITY); break; /* beside */
+        case 2: p = ldexp(1 + (double)rand() / RAND_MAX, rand() % 60); break;       /* to 2^60 */
+        case 3: p = nextafter(0x1p52, rand() % 2 ? 0 : INFINITY) - (rand() % 3) * 0.5; break;
+        default: p = ldexp((double)rand() / RAND_MAX, rand() % 300 - 100);
+        }
+        volatile double d = DBL_TRUE_MIN; /* the product itself, at run time */
+        double want = d * p, got = times_true_min(p);
+        cr_assert(memcmp(&want, &got, sizeof got) == 0, "p = %a: %a, want %a", p, got, want);
+    }
+    cr_assert(times_true_min(0) == 0 && times_true_min(0.5) == 0 && times_true_min(1.5) == 2 * DBL_TRUE_MIN);
+}
