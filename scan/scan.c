@@ -348,18 +348,28 @@ HOT_CLONES static void count_criteria(criteria_counts *c, const float *x, const 
                                        const point_ref *r, const double *abs, size_t n,
                                        bool any_special)
 {
+    /* Compares as integer compares of encodings (the values compared are +0, positive, or NaN
+     * only at points that are not plain, which count nothing): a loop of them vectorizes, one
+     * of trapping floating-point compares selecting values does not (GCC 12). */
+    const uint64_t floor_bits = double_bits(BENCHDNN_GELU_ERF_REL_FLOOR),
+                   thr_bits = double_bits(BENCHDNN_GELU_ERF_THRESHOLD),
+                   abs_tol_bits = double_bits(XNNPACK_GELU_ABS_TOL),
+                   tiny_bits = double_bits(0x1p-900);
+    const uint32_t domain_bits = float_bits((float)XNNPACK_GELU_DOMAIN);
     uint64_t benchdnn = 0, xnnpack = 0, checked = 0;
     for (size_t j = 0; j < n; j++) {
-        bool plain = r->plain[j] & (fabsf(y[j]) <= 0x1.fffffep127f);
+        uint64_t plain = r->plain[j] & ((float_bits(y[j]) & 0x7fffffffu) < 0x7f800000u);
         double d = abs[j], f = fabs(r->hi[j]);
-        bool in = fabsf(x[j]) <= (float)XNNPACK_GELU_DOMAIN;
+        uint64_t db = double_bits(d), fb = double_bits(f);
+        uint64_t in = (float_bits(x[j]) & 0x7fffffffu) <= domain_bits;
         /* d below 2^-900 fails no rule (d/f < 2^-900/1e-5); dividing a subnormal d (the
          * correctly rounded values' errors past x = 16) would cost a microcode assist */
-        double d_q = d < 0x1p-900 ? 0.0 : d;
-        double measured = f > BENCHDNN_GELU_ERF_REL_FLOOR ? d_q / f : d;
-        benchdnn += plain & (measured > BENCHDNN_GELU_ERF_THRESHOLD);
+        double d_q = double_from_bits(db < tiny_bits ? 0 : db);
+        uint64_t measured = fb > floor_bits ? double_bits(d_q / f) : db;
+        benchdnn += plain & (measured > thr_bits);
         checked += plain & in;
-        xnnpack += plain & in & !((d <= XNNPACK_GELU_ABS_TOL) | (d <= XNNPACK_GELU_REL_TOL * f));
+        uint64_t pass = (db <= abs_tol_bits) | (db <= double_bits(XNNPACK_GELU_REL_TOL * f));
+        xnnpack += plain & in & (pass ^ 1);
     }
     c->benchdnn += benchdnn;
     c->xnnpack += xnnpack;
