@@ -326,7 +326,12 @@ static inline void run_sums_of(run_sums *s, size_t a, size_t b, bool x_finite, c
 {
     uint64_t finite = 0, q_sum = 0, crs = 0;
     int32_t kmin = HIST_BUCKETS, kmax = -1; /* the buckets the run's errors fall in */
+    int64_t mu = max_key(-INFINITY), ma = mu, mr = mu; /* the maxima (max_of) in the same pass */
     for (size_t j = a; j < b; j++) {
+        int64_t ku = max_key(ulp[j]), ka = max_key(abs[j]), kr = max_key(rel[j]);
+        mu = ku > mu ? ku : mu;
+        ma = ka > ma ? ka : ma;
+        mr = kr > mr ? kr : mr;
         double u = ulp[j];
         uint64_t in_sum = u <= ULP_SUM_CAP; /* finite (NaN and inf fail the test) */
         uint64_t capped = (in_sum ^ 1) & (u <= DBL_MAX); /* (no && : no branch) */
@@ -344,7 +349,9 @@ static inline void run_sums_of(run_sums *s, size_t a, size_t b, bool x_finite, c
     s->crs = crs;
     s->hist_used = 0;
     memset(s->hist, 0, sizeof s->hist);
-    if (kmax - kmin < 4) { /* few buckets (the usual case): a counting pass each, vectorized */
+    if (kmin == kmax) { /* one bucket (the correctly rounded values' own errors, mostly) */
+        s->hist[kmin] = (uint32_t)(b - a);
+    } else if (kmax - kmin < 4) { /* few buckets: a counting pass each, vectorized */
         for (int32_t k = kmin; k <= kmax; k++) {
             uint32_t c = 0;
             for (size_t j = a; j < b; j++) c += hist_bucket_sel(ulp[j]) == k;
@@ -360,9 +367,15 @@ static inline void run_sums_of(run_sums *s, size_t a, size_t b, bool x_finite, c
     for (int k = 0; k < HIST_BUCKETS; k++) s->hist_used |= (uint32_t)(s->hist[k] != 0) << k;
     /* Maxima are over finite inputs: ±inf and NaN are judged by encoding (special values). */
     s->at_ulp = s->at_abs = s->at_rel = b;
-    s->max_ulp = x_finite ? max_at(ulp, a, b, &s->at_ulp) : -INFINITY;
-    s->max_abs = x_finite ? max_at(abs, a, b, &s->at_abs) : -INFINITY;
-    s->max_rel = x_finite ? max_at(rel, a, b, &s->at_rel) : -INFINITY;
+    s->max_ulp = s->max_abs = s->max_rel = -INFINITY;
+    if (x_finite) { /* max_at's values and first indices */
+        s->max_ulp = double_from_bits((uint64_t)mu);
+        s->max_abs = double_from_bits((uint64_t)ma);
+        s->max_rel = double_from_bits((uint64_t)mr);
+        if (s->max_ulp != -INFINITY) s->at_ulp = run_first(ulp, a, b, s->max_ulp);
+        if (s->max_abs != -INFINITY) s->at_abs = run_first(abs, a, b, s->max_abs);
+        if (s->max_rel != -INFINITY) s->at_rel = run_first(rel, a, b, s->max_rel);
+    }
 }
 
 /* An input's ULP error as dist_sums' q (the caller has checked it is finite). */
