@@ -189,24 +189,12 @@ static inline void block_lower(size_t n, BLOCK_ARRAYS)
     }
 }
 
-static inline void block_micro_f(double a, const float *restrict x, size_t n, BLOCK_ARRAYS)
+/* grad a constant at each call (inlined): no selection left in the loop */
+static inline void block_micro(bool grad, double a, const float *restrict x, size_t n, BLOCK_ARRAYS)
 {
     for (size_t j = 0; j < n; j++) {
         double h, l, e;
-        micro_enclose(a, false, x[j], &h, &l, &e);
-        hi[j] = h;
-        lo[j] = l;
-        cr[j] = (float)h;
-        inv_ulp[j] = ref_inv_ulp(h, l);
-        err[j] = e;
-    }
-}
-
-static inline void block_micro_d(double a, const float *restrict x, size_t n, BLOCK_ARRAYS)
-{
-    for (size_t j = 0; j < n; j++) {
-        double h, l, e;
-        micro_enclose(a, true, x[j], &h, &l, &e);
+        micro_enclose(a, grad, x[j], &h, &l, &e);
         hi[j] = h;
         lo[j] = l;
         cr[j] = (float)h;
@@ -280,8 +268,8 @@ HOT_CLONES bool fast_ref_block(gelu_target target, bool grad, const float *x, si
         return true;
     }
     if (lo_abs >= 0x1p-125f && hi_abs < MICRO) {
-        if (grad) block_micro_d(t->s_prime_0, x, n, hi, lo, cr, inv_ulp, err);
-        else block_micro_f(t->s_prime_0, x, n, hi, lo, cr, inv_ulp, err);
+        if (grad) block_micro(true, t->s_prime_0, x, n, hi, lo, cr, inv_ulp, err);
+        else block_micro(false, t->s_prime_0, x, n, hi, lo, cr, inv_ulp, err);
         return true;
     }
     return false;
