@@ -1146,6 +1146,27 @@ static void near_point(const near_list *l, const near_bucket *xl, const refine_c
     if (tight < E) near_bounds(c->k, y[j], r, j, tight, v, lo, hi);
 }
 
+/* Whether point j's error of kind k (ULP or absolute) is exactly a double, *v, at the tight
+ * tolerance (a point neither past the thresholds nor a stand-in, with a finite non-zero
+ * reference and a finite output): near_point's interval is then [*v, *v], or a coarse one that
+ * both lists reject — and rejection only grows as an upper bound falls (below the floor, or at
+ * most an entry's lower bound), so when both lists reject *v, near_point and near_add_both
+ * change nothing. near_bounds' rule, with the tight tolerance taken first (it is at most the
+ * coarse one: near_tight_tol). */
+static inline bool near_exact(error_kind k, const refine_ctx *c, const float *x, const float *y,
+                              const point_ref *r, size_t j, double *v)
+{
+    if (k == ERR_REL || !r->plain[j] || !isfinite(y[j]) || near_upper(r, j) || near_stand_in(r, j))
+        return false;
+    double E = near_coarse_tol(c->t, x[j], r, j);
+    double T = near_tight_tol(c->t, c->d == DIR_DERIVATIVE, x[j], r, j, E);
+    double dh, dl;
+    near_distance(y[j], r->hi[j], r->lo[j], &dh, &dl);
+    if (!near_rounds_to(dh, dl, T + 0x1p-100 * dh)) return false;
+    *v = dh * (k == ERR_ULP ? r->inv_ulp[j] : 1);
+    return true;
+}
+
 /* Past x = 4 every target's tail falls strictly. With f(x) = x·S(x) (S = Φ, σ(1.702x), σ(x),
  * or the tanh form's σ(2u(x))), an output x has the true error x − f(x) = x·S(−x), whose slope
  * S(−x) − x·S'(−x) is negative where x·S'(−x) > S(−x): for Φ past x = 1 (the Mills ratio
@@ -1252,6 +1273,7 @@ HOT_CLONES static void near_scan_run(error_metrics *m, int bucket, const bool wa
          * errors, ~1e-7 ULP at x ≈ 7.4 for exact GELU, change by less than the enclosure's
          * bound over thousands of inputs), and every one of them was resolved with MPFR. */
         bool past_taken = false;
+        double rejected = NAN; /* an exact error both lists reject, while they are unchanged */
         for (size_t q = 0; q < ng; q++) {
             double bound = gmax[q] * scale + add;
             if (!(bound >= near_floor(l, xl)) && !stand_in_rel) continue;
@@ -1272,8 +1294,19 @@ HOT_CLONES static void near_scan_run(error_metrics *m, int bucket, const bool wa
                     continue;
                 if (!(e[j] * scale + add >= near_floor(l, xl)) && !stand_in_point)
                     continue;
+                /* an exact error both lists reject changes nothing (near_exact): rows off by a
+                 * constant make every point such a tie (pw_fast's 2 ULP below 2^-30) */
+                double ve;
+                if (near_exact((error_kind)k, &ctx[k], x, y, r, j, &ve)) {
+                    if (ve == rejected) continue;
+                    if (near_rejects(l, ve) && (!xl || near_bucket_rejects(xl, ve))) {
+                        rejected = ve; /* until the lists change */
+                        continue;
+                    }
+                }
                 near_point(l, xl, &ctx[k], x, y, r, j, e[j], &lo, &hi);
                 near_add_both(l, xl, lo, hi, seq0 + j, float_bits(x[j]), float_bits(y[j]), &res);
+                rejected = NAN;
             }
         }
     }
