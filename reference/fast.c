@@ -219,23 +219,21 @@ HOT_CLONES bool fast_ref_block(gelu_target target, bool grad, const float *x, si
     const target_def *t = target_def_of(target);
     double *hi = out->hi, *lo = out->lo, *inv_ulp = out->inv_ulp, *err = out->err;
     float *cr = out->cr;
-    if (t->defined) {
+    if (t->defined) { /* the definitions, NaN inputs then as the point path makes them (quiet) */
+        t->defined_block(grad, x, n, cr);
         for (size_t j = 0; j < n; j++) {
-            float r = 0;
-            if (isnan(x[j])) { /* NaN encodings as the point path makes them (quiet) */
+            hi[j] = cr[j];
+            lo[j] = 0;
+            inv_ulp[j] = ref_inv_ulp(cr[j], 0);
+            err[j] = 0;
+        }
+        for (size_t j = 0; j < n; j++)
+            if (isnan(x[j])) {
                 ref_value v;
                 fast_ref_decide(target, grad, x[j], &v, &inv_ulp[j]);
                 ref_arrays_set(out, j, v);
                 err[j] = 0; /* a definition */
-                continue;
             }
-            ref_defined_value(target, grad, x[j], &r);
-            hi[j] = r;
-            lo[j] = 0;
-            cr[j] = r;
-            inv_ulp[j] = ref_inv_ulp(r, 0);
-            err[j] = 0;
-        }
         return true;
     }
     /* The block's smallest and largest x and |x|, as integer extrema of the encodings (order

@@ -15,9 +15,17 @@
 static const double INV_SQRT_2PI = 0x1.9884533d43651p-2; /* 1/√(2π) */
 
 /* ReLU: max(x, 0), derivative 1 for x > 0 and 0 otherwise (the benchmark baseline). */
-static double relu_defined(bool grad, double x)
+static inline double relu_defined(bool grad, double x)
 {
     return grad ? (x > 0.0 ? 1.0 : 0.0) : (x > 0.0 ? x : 0.0);
+}
+
+static void relu_defined_block(bool grad, const float *x, size_t n, float *r)
+{
+    if (grad)
+        for (size_t j = 0; j < n; j++) r[j] = (float)relu_defined(true, x[j]);
+    else
+        for (size_t j = 0; j < n; j++) r[j] = (float)relu_defined(false, x[j]);
 }
 
 static const target_def targets[GELU_TARGET_COUNT] = {
@@ -39,7 +47,8 @@ static const target_def targets[GELU_TARGET_COUNT] = {
                           .s_prime_0 = 1.0 / 4, .upper = 48, .lower = -112,
                           .xmin_lo = -2, .xmin_hi = -0.25,
                           .slope_decimal = "1", .slope = 1.0},
-    [GELU_TARGET_RELU] = {.id = GELU_TARGET_RELU, .defined = relu_defined},
+    [GELU_TARGET_RELU] = {.id = GELU_TARGET_RELU, .defined = relu_defined,
+                          .defined_block = relu_defined_block},
 };
 
 const target_def *target_def_of(gelu_target t) { return &targets[t]; }

@@ -20,6 +20,9 @@ struct target_def {
     /* A target defined everywhere by a formula with no rounding (ReLU): f (grad: f') at x, NaN
      * excepted; NULL for the others, which are evaluated below. */
     double (*defined)(bool grad, double x);
+    /* defined at the n inputs x[] as binary32 values into r[] (NaN inputs: anything), in a
+     * loop the compiler vectorizes (fast_ref_block); NULL where defined is. */
+    void (*defined_block)(bool grad, const float *x, size_t n, float *r);
     /* MPFR: f(x) (grad: f'(x)) at precision p as one or two terms term[], each within
      * 2^-(p-3) relative (reference.c); returns how many. For finite non-zero x. */
     int (*mpfr_terms)(const target_def *t, bool grad, const mpfr_t x, mpfr_prec_t p,
