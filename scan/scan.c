@@ -1146,25 +1146,57 @@ static void near_point(const near_list *l, const near_bucket *xl, const refine_c
     if (tight < E) near_bounds(c->k, y[j], r, j, tight, v, lo, hi);
 }
 
-/* Whether point j's error of kind k (ULP or absolute) is exactly a double, *v, at the tight
- * tolerance (a point neither past the thresholds nor a stand-in, with a finite non-zero
- * reference and a finite output): near_point's interval is then [*v, *v], or a coarse one that
- * both lists reject — and rejection only grows as an upper bound falls (below the floor, or at
- * most an entry's lower bound), so when both lists reject *v, near_point and near_add_both
- * change nothing. near_bounds' rule, with the tight tolerance taken first (it is at most the
- * coarse one: near_tight_tol). */
-static inline bool near_exact(error_kind k, const refine_ctx *c, const float *x, const float *y,
-                              const point_ref *r, size_t j, double *v)
+/* Whether each point j of [g, end) (at most 16) has an error of kind k (ULP or absolute) that
+ * is exactly a double at the tight tolerance, into ex[j − g] (1: yes) and that double into
+ * ve[j − g]: a point neither past the thresholds nor a stand-in, with a finite non-zero
+ * reference and a finite output, where near_bounds' rule holds with the tight tolerance
+ * (near_tight_tol, at most the coarse one). near_point's interval there is [v, v], or a coarse
+ * one that both lists reject, and rejection only grows as an upper bound falls (below the
+ * floor, or at most an entry's lower bound): where both lists reject v, near_point and
+ * near_add_both change nothing. Computed without branches or calls, so that the loop
+ * vectorizes: selections as masks on encodings (the scan library keeps trapping math, under
+ * which GCC 12 does not if-convert a floating-point compare that selects values);
+ * NEAR_TOL_ULP/inv_ulp as the product by the exact reciprocal (near_run_coarse);
+ * near_distance's sign and near_next's neighbours from the encodings (dh ≥ 0). */
+static inline void near_exact_group(error_kind k, const refine_ctx *c, const float *x,
+                                    const float *y, const point_ref *r, size_t g, size_t end,
+                                    int64_t ex[16], double ve[16])
 {
-    if (k == ERR_REL || !r->plain[j] || !isfinite(y[j]) || near_upper(r, j) || near_stand_in(r, j))
-        return false;
-    double E = near_coarse_tol(c->t, x[j], r, j);
-    double T = near_tight_tol(c->t, c->d == DIR_DERIVATIVE, x[j], r, j, E);
-    double dh, dl;
-    near_distance(y[j], r->hi[j], r->lo[j], &dh, &dl);
-    if (!near_rounds_to(dh, dl, T + 0x1p-100 * dh)) return false;
-    *v = dh * (k == ERR_ULP ? r->inv_ulp[j] : 1);
-    return true;
+    const uint64_t relu = -(uint64_t)(c->t == GELU_TARGET_RELU), ulp_kind = -(uint64_t)(k == ERR_ULP);
+    const int64_t rel = k == ERR_REL;
+    for (size_t j = g; j < end; j++) {
+        double hi = r->hi[j], lo = r->lo[j], iu = r->inv_ulp[j], err = r->err[j], yd = y[j];
+        uint32_t yb = float_bits(y[j]), xb = float_bits(x[j]);
+        int64_t upper = (int64_t)(lo == -DBL_TRUE_MIN) | ((int64_t)(hi == 1) & (int64_t)(lo == DBL_TRUE_MIN));
+        int64_t stand = (int64_t)(hi == NEAR_STAND_IN) & (int64_t)(lo == 0);
+        int64_t ok = (int64_t)(r->plain[j] != 0) & (int64_t)((yb & 0x7fffffffu) < 0x7f800000u) &
+                     (upper ^ 1) & (stand ^ 1) & (rel ^ 1);
+        /* near_coarse_tol, then near_tight_tol (E ≥ 0, tight ≥ 0: minima of encodings) */
+        uint64_t zero = relu | -(uint64_t)((xb & 0x7fffffffu) == 0);
+        uint64_t Eb = double_bits(NEAR_TOL_ULP * near_recip_pow2(iu)) & ~zero;
+        uint64_t errb = double_bits(err);
+        uint64_t mpfr = -(uint64_t)((errb & 0x7fffffffffffffffull) > 0x7ff0000000000000ull);
+        uint64_t tb = (double_bits(0x1p-90 * fabs(hi)) & mpfr) |
+                      (double_bits(err * (1 + 0x1p-20)) & ~mpfr);
+        double T = double_from_bits(tb < Eb ? tb : Eb);
+        /* near_distance */
+        double s1 = yd - hi, b1 = s1 - yd, e1 = (yd - (s1 - b1)) + (-hi - b1);
+        double s2 = s1 - lo, b2 = s2 - s1, e2 = (s1 - (s2 - b2)) + (-lo - b2);
+        double rr = e1 + e2;
+        uint64_t s2b = double_bits(s2);
+        uint64_t neg = -(uint64_t)((s2b >> 63) & ((s2b << 1) != 0)); /* s2 < 0 */
+        double dh = double_from_bits(s2b & 0x7fffffffffffffffull); /* −0 as +0: compared only */
+        double dl = double_from_bits((double_bits(-rr) & neg) | (double_bits(rr) & ~neg));
+        /* near_rounds_to(dh, dl, T + 2^-100·dh) */
+        uint64_t db = double_bits(dh);
+        uint64_t dzero = -(uint64_t)((db << 1) == 0);
+        double up = double_from_bits(db + 1) - dh;
+        double down = double_from_bits((double_bits(DBL_TRUE_MIN) & dzero) |
+                                       (double_bits(dh - double_from_bits(db - 1)) & ~dzero));
+        double e = T + 0x1p-100 * dh;
+        ex[j - g] = ok & (int64_t)(dl + e < 0.5 * up) & (int64_t)(e - dl < 0.5 * down);
+        ve[j - g] = dh * double_from_bits((double_bits(iu) & ulp_kind) | (double_bits(1.0) & ~ulp_kind));
+    }
 }
 
 /* Past x = 4 every target's tail falls strictly. With f(x) = x·S(x) (S = Φ, σ(1.702x), σ(x),
@@ -1282,6 +1314,9 @@ HOT_CLONES static void near_scan_run(error_metrics *m, int bucket, const bool wa
             /* a run of stand-in points with one output: every point is taken by the first rule
              * below (once) or skipped by the interior one (all but the run's ends) */
             if (flat_stand_in && (flat_cr ? past_taken : g > a && end < b)) continue;
+            int64_t ex[16] = {0};
+            double ve[16];
+            if (k != ERR_REL) near_exact_group((error_kind)k, &ctx[k], x, y, r, g, end, ex, ve);
             for (size_t j = g; j < end; j++) {
                 bool stand_in_point = stand_in_rel && near_stand_in(r, j);
                 if (((near_stand_in(r, j) || near_upper(r, j)) && float_bits(y[j]) == float_bits(r->cr[j])) ||
@@ -1294,13 +1329,13 @@ HOT_CLONES static void near_scan_run(error_metrics *m, int bucket, const bool wa
                     continue;
                 if (!(e[j] * scale + add >= near_floor(l, xl)) && !stand_in_point)
                     continue;
-                /* an exact error both lists reject changes nothing (near_exact): rows off by a
-                 * constant make every point such a tie (pw_fast's 2 ULP below 2^-30) */
-                double ve;
-                if (near_exact((error_kind)k, &ctx[k], x, y, r, j, &ve)) {
-                    if (ve == rejected) continue;
-                    if (near_rejects(l, ve) && (!xl || near_bucket_rejects(xl, ve))) {
-                        rejected = ve; /* until the lists change */
+                /* an exact error both lists reject changes nothing (near_exact_group): rows off
+                 * by a constant make every point such a tie (pw_fast's 2 ULP below 2^-30) */
+                if (ex[j - g]) {
+                    double v = ve[j - g];
+                    if (v == rejected) continue;
+                    if (near_rejects(l, v) && (!xl || near_bucket_rejects(xl, v))) {
+                        rejected = v; /* until the lists change */
                         continue;
                     }
                 }
