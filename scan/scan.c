@@ -198,6 +198,10 @@ typedef struct {
     uint32_t cr_bits[SCAN_BLOCK];
     uint32_t plain[SCAN_BLOCK]; /* 1: finite and non-zero, the metric loop's fast path applies
                                  * (32 bits wide like the floats, so the loops vectorize) */
+    uint32_t zero[SCAN_BLOCK]; /* 1: an exact zero (hi = ±0, lo = 0, inv_ulp = 2^149): the
+                                * general rules' values there are the vector formulas' with the
+                                * relative error ∞ for y ≠ 0 (block_errors, count_criteria) —
+                                * half of ReLU's references */
     /* The correctly rounded outputs' errors, their sums per run of the block, their criteria
      * counts (forward), and whether they pass the monotonicity check between the block's own
      * consecutive inputs (forward) and the sign check (derivative). */
@@ -358,7 +362,7 @@ HOT_CLONES static void count_criteria(criteria_counts *c, const float *x, const 
     const uint32_t domain_bits = float_bits((float)XNNPACK_GELU_DOMAIN);
     uint64_t benchdnn = 0, xnnpack = 0, checked = 0;
     for (size_t j = 0; j < n; j++) {
-        uint64_t plain = r->plain[j] & ((float_bits(y[j]) & 0x7fffffffu) < 0x7f800000u);
+        uint64_t plain = (r->plain[j] | r->zero[j]) & ((float_bits(y[j]) & 0x7fffffffu) < 0x7f800000u);
         double d = abs[j], f = fabs(r->hi[j]);
         uint64_t db = double_bits(d), fb = double_bits(f);
         uint64_t in = (float_bits(x[j]) & 0x7fffffffu) <= domain_bits;
@@ -376,7 +380,8 @@ HOT_CLONES static void count_criteria(criteria_counts *c, const float *x, const 
     c->checked += checked;
     if (any_special)
         for (size_t j = 0; j < n; j++)
-            if (!r->plain[j] || !isfinite(y[j])) criteria_point(c, x[j], y[j], r, j, abs[j]);
+            if (!(r->plain[j] | r->zero[j]) || !isfinite(y[j]))
+                criteria_point(c, x[j], y[j], r, j, abs[j]);
 }
 
 static void add_criteria(error_metrics *m, const criteria_counts *c)
@@ -397,14 +402,19 @@ HOT_CLONES static bool block_errors(const float *y, const point_ref *r, size_t n
         double d = fabs(((double)y[j] - r->hi[j]) - r->lo[j]);
         abs[j] = d;
         ulp[j] = d * r->inv_ulp[j];
-        rel[j] = d * r->inv_abs[j];
+        /* an exact zero reference: inv_abs = 0, so the product is +0 (y finite), and y ≠ 0
+         * (d ≠ 0) makes it ∞, as ref_rel_error_dd says */
+        uint64_t inf = -(uint64_t)(r->zero[j] & (double_bits(d) != 0)) & double_bits(INFINITY);
+        rel[j] = double_from_bits(double_bits(d * r->inv_abs[j]) | inf);
     }
-    unsigned specials = 0; /* references or outputs that are not finite non-zero numbers */
+    unsigned specials = 0; /* references that are not finite (zero or not) or outputs not finite */
     for (size_t j = 0; j < n; j++)
-        specials |= (r->plain[j] ^ 1u) | ((float_bits(y[j]) & 0x7fffffffu) >= 0x7f800000u);
+        specials |= ((r->plain[j] | r->zero[j]) ^ 1u) |
+                    ((float_bits(y[j]) & 0x7fffffffu) >= 0x7f800000u);
     if (specials)
         for (size_t j = 0; j < n; j++)
-            if (!r->plain[j] || !isfinite(y[j])) point_errors(y[j], r, j, &ulp[j], &abs[j], &rel[j]);
+            if (!(r->plain[j] | r->zero[j]) || !isfinite(y[j]))
+                point_errors(y[j], r, j, &ulp[j], &abs[j], &rel[j]);
     for (size_t j = 0; j < n; j++) cr[j] = is_cr(float_bits(y[j]), r->cr_bits[j]);
     return specials != 0;
 }
@@ -1383,6 +1393,7 @@ HOT_CLONES static void prepare_refs(scan_worker *w, gelu_target t, int dir, cons
         int64_t plain = (int64_t)(a <= DBL_MAX) & (int64_t)(a != 0);
         p->inv_abs[j] = plain ? inv : 0;
         p->plain[j] = (uint32_t)plain;
+        p->zero[j] = (uint32_t)((a == 0) & (p->lo[j] == 0) & (p->inv_ulp[j] == 0x1p149));
     }
     w->part->refs[t][dir] += n;
     bool any_special = cr_errors(p, n, p->cr_ulp, p->cr_abs, p->cr_rel, w->cr);

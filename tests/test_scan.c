@@ -356,6 +356,59 @@ Test(scan, criteria_counts_equal_the_rules_point_by_point, .timeout = 120)
     expect_criteria_as_rules(&gelu_impl_sigmoid, -INFINITY, -0x1.fffff8p127f);
 }
 
+/* ReLU with planted non-zero outputs where its exact value is 0 (x < 0): the scan's block-wise
+ * errors and criteria there (the references are exact zeros) equal the general rules' values,
+ * computed here from their definitions: ULP error |y|·2^149 (the ULP of 0 is binary32's
+ * smallest subnormal), absolute |y|, relative ∞; benchdnn fails |y| > 4e-6 (|f| = 0 is below
+ * its floor), XNNPACK |y| > 10·2^-23. */
+static const float relu_planted_x[] = {-0x1.5p0f, -0x1.48p0f, -0x1.41p0f, -0x1.4p0f};
+static const float relu_planted_y[] = {0x1p-149f, 2e-6f, -3e-5f, 0x1p-100f};
+/* every output non-zero on this part (holding the first two planted points, before the others in
+ * the domain's order): its blocks' errors are computed for every point (block_errors), the
+ * others' at the planted points only */
+static const float relu_dense_lo = -0x1.58p0f, relu_dense_hi = -0x1.48p0f;
+
+static void relu_planted(const float *x, float *y, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        y[i] = x[i] > 0 ? x[i] : 0.0f;
+        if (x[i] >= relu_dense_lo && x[i] <= relu_dense_hi) y[i] = -0x1p-140f;
+        for (size_t k = 0; k < 4; k++)
+            if (x[i] == relu_planted_x[k]) y[i] = relu_planted_y[k];
+    }
+}
+
+static void relu_derivative(const float *x, float *y, size_t n)
+{
+    for (size_t i = 0; i < n; i++) y[i] = x[i] > 0 ? 1.0f : 0.0f;
+}
+
+Test(scan, errors_at_exact_zero_references_follow_the_general_rules, .timeout = 120)
+{
+    gelu_impl m = {.name = "relu_planted", .target = GELU_TARGET_RELU, .forward = relu_planted,
+                   .derivative = relu_derivative, .contract = {0.5, INFINITY, true, true, 0.5, INFINITY},
+                   .origin = "test: ReLU with planted non-zero outputs"};
+    scan_result *r = scan_one(&m, -0x1.6p0f, -0x1.3p0f);
+    const error_metrics *f = &r->metrics[0].err[REF_OWN][DIR_FORWARD];
+    cr_expect_eq(f->count, float_bits(-0x1.6p0f) - float_bits(-0x1.3p0f) + 1);
+    cr_expect_eq(f->max_ulp.value, 3e-5f * 0x1p149, "max ULP %a", f->max_ulp.value);
+    cr_expect_eq(f->max_ulp.bits, float_bits(relu_planted_x[2]));
+    cr_expect_eq(f->max_abs.value, (double)3e-5f);
+    cr_expect_eq(f->max_rel.value, INFINITY, "relative error of y != 0 against 0: %g", f->max_rel.value);
+    cr_expect_eq(f->max_rel.bits, float_bits(relu_dense_lo), "the first input with y != 0: %a",
+                 (double)float_from_bits(f->max_rel.bits));
+    cr_expect_eq(f->benchdnn_failed, 1, "benchdnn: %llu", (unsigned long long)f->benchdnn_failed);
+    cr_expect_eq(f->xnnpack_failed, 2, "XNNPACK: %llu", (unsigned long long)f->xnnpack_failed);
+    cr_expect_eq(f->xnnpack_checked, f->count);
+    uint64_t dense = float_bits(relu_dense_lo) - float_bits(relu_dense_hi) + 1;
+    cr_expect_eq(f->correctly_rounded, f->count - 2 - dense, "correctly rounded: %llu",
+                 (unsigned long long)f->correctly_rounded);
+    const error_metrics *d = &r->metrics[0].err[REF_OWN][DIR_DERIVATIVE];
+    cr_expect_eq(d->max_ulp.value, 0);
+    cr_expect_eq(d->max_rel.value, 0, "y = 0 against 0: relative error 0");
+    scan_result_free(r);
+}
+
 static void derivative_ten_percent_off(const float *x, float *y, size_t n)
 {
     cr_derivative(x, y, n);
