@@ -283,6 +283,20 @@ typedef struct scan_worker {
     float *gx;
     float **gy;
     uint64_t gseq;
+    /* Rows sharing their metrics: in part p (0 the probe part, 1 the main part), row i's
+     * metrics are held by row share[p][i] ≤ i, whose metrics were equal to row i's when the
+     * part's first block came (same bytes) and whose outputs have been identical to row i's at
+     * every block of the part since (every direction, the previous input's too): the metrics
+     * are a function of those, so they are still equal, and only the rows with share[p][i] = i
+     * compute theirs (share_block; the others are copied at the end, share_settle). A SIMD
+     * variant of a method gives its portable build's bits everywhere: its metrics are not
+     * computed twice. sy: per row and direction, the block's outputs of the rows in a group of
+     * two or more (SCAN_BLOCK + 1 each); grouped[i]: row i is in one for this block. */
+    uint32_t *share[2];
+    bool share_formed[2];
+    uint32_t *share_was; /* share_block's copy of the holders before the block */
+    uint8_t *grouped;
+    float *sy;
 } scan_worker;
 
 static double now_s(void)
@@ -1570,6 +1584,103 @@ HOT_CLONES static void row_metrics(scan_worker *w, error_metrics *m, const float
     }
 }
 
+/* Row i's outputs in direction d at the block's inputs w->x (n + has_prev of them) into out,
+ * the time counted as its kernel's. */
+static void row_kernel(scan_worker *w, size_t i, int d, size_t n, bool has_prev, uint64_t seq0,
+                       float *out)
+{
+    const gelu_impl *impl = w->sh->cfg->impls[i];
+    double t0 = w->profiling ? now_s() : 0;
+    const float *batched = w->gy ? w->gy[i * DIR_COUNT + d] : NULL;
+    if (batched) /* run by run_group_kernels for the whole group */
+        memcpy(out, batched + (seq0 - has_prev - w->gseq), (n + has_prev) * sizeof *out);
+    else
+        run_kernel(d == DIR_FORWARD ? impl->forward : impl->derivative, w->sh->cfg->fpenv, w->x,
+                   out, n + has_prev);
+    lap(w, &t0, &w->prof.kernel[i][d]);
+}
+
+static float *share_outputs(scan_worker *w, size_t i, int d)
+{
+    return w->sy + (i * DIR_COUNT + (size_t)d) * (SCAN_BLOCK + 1);
+}
+
+/* Whether rows i and j can share metrics: same target, directions and rows of metrics. */
+static bool share_traits(const scan_config *cfg, size_t i, size_t j)
+{
+    const gelu_impl *a = cfg->impls[i], *b = cfg->impls[j];
+    return a->target == b->target && scan_directions(a, cfg->grad) == scan_directions(b, cfg->grad) &&
+           scan_has_exact_row(a) == scan_has_exact_row(b);
+}
+
+/* Identical outputs of rows i and j over the block (their bits: the metrics read them so). */
+static bool share_same_outputs(scan_worker *w, size_t i, size_t j, size_t m)
+{
+    for (int d = 0; d < scan_directions(w->sh->cfg->impls[i], w->sh->cfg->grad); d++)
+        if (memcmp(share_outputs(w, i, d), share_outputs(w, j, d), m * sizeof(float)) != 0)
+            return false;
+    return true;
+}
+
+/* Before the block's metrics: the groups of the current part formed at its first block (each
+ * row with the first earlier one of the same traits and equal metrics), the grouped rows'
+ * kernels run into w->sy, and each group split where its outputs differ: a member whose
+ * outputs differ from its holder's joins an earlier member that left with the same outputs,
+ * or holds its own metrics from now on, starting from the holder's (not yet changed by this
+ * block). */
+static void share_block(scan_worker *w, size_t n, bool has_prev, uint64_t seq0)
+{
+    const scan_config *cfg = w->sh->cfg;
+    int p = w->part == w->main_part;
+    uint32_t *share = w->share[p];
+    if (!w->sy) return;
+    if (!w->share_formed[p]) {
+        w->share_formed[p] = true;
+        for (size_t i = 0; i < cfg->nimpls; i++) {
+            share[i] = (uint32_t)i;
+            for (size_t h = 0; h < i; h++)
+                if (share[h] == h && share_traits(cfg, h, i) &&
+                    memcmp(&w->part->metrics[h], &w->part->metrics[i], sizeof(impl_metrics)) == 0) {
+                    share[i] = (uint32_t)h;
+                    break;
+                }
+        }
+    }
+    bool any = false;
+    memset(w->grouped, 0, cfg->nimpls);
+    for (size_t i = 0; i < cfg->nimpls; i++)
+        if (share[i] != i) {
+            w->grouped[i] = w->grouped[share[i]] = 1;
+            any = true;
+        }
+    if (!any) return;
+    for (size_t i = 0; i < cfg->nimpls; i++)
+        if (w->grouped[i])
+            for (int d = 0; d < scan_directions(cfg->impls[i], cfg->grad); d++)
+                row_kernel(w, i, d, n, has_prev, seq0, share_outputs(w, i, d));
+    size_t m = n + has_prev;
+    memcpy(w->share_was, share, cfg->nimpls * sizeof *share);
+    for (size_t i = 0; i < cfg->nimpls; i++) {
+        size_t h = share[i];
+        if (h == i || share_same_outputs(w, i, h, m)) continue;
+        /* i leaves h's group: for an earlier leaver j of it with i's outputs, j holds their
+         * metrics now (share[j] = j); else i holds its own */
+        size_t j = h + 1;
+        for (; j < i; j++)
+            if (w->share_was[j] == h && share[j] == j && share_same_outputs(w, i, j, m)) break;
+        share[i] = (uint32_t)j;
+        if (j == i) memcpy(&w->part->metrics[i], &w->part->metrics[h], sizeof(impl_metrics));
+    }
+}
+
+/* Every row's metrics in part p where they are (share_block). */
+static void share_settle(scan_worker *w, scan_result *part, int p)
+{
+    for (size_t i = 0; w->share_formed[p] && i < w->sh->cfg->nimpls; i++)
+        if (w->share[p][i] != i)
+            memcpy(&part->metrics[i], &part->metrics[w->share[p][i]], sizeof(impl_metrics));
+}
+
 static void run_impl(scan_worker *w, size_t i, size_t n, bool has_prev, uint64_t seq0)
 {
     const gelu_impl *impl = w->sh->cfg->impls[i];
@@ -1580,14 +1691,11 @@ static void run_impl(scan_worker *w, size_t i, size_t n, bool has_prev, uint64_t
     bool exact_row = scan_has_exact_row(impl) && impl->target != GELU_TARGET_EXACT;
     gelu_fpenv env = w->sh->cfg->fpenv;
     for (int d = 0; d < scan_directions(impl, w->sh->cfg->grad); d++) {
-        double t0 = w->profiling ? now_s() : 0;
-        const float *batched = w->gy ? w->gy[i * DIR_COUNT + d] : NULL;
-        if (batched) /* run by run_group_kernels for the whole group */
-            memcpy(w->y, batched + (seq0 - has_prev - w->gseq), (n + has_prev) * sizeof *w->y);
+        if (w->grouped && w->grouped[i]) /* run by share_block */
+            memcpy(w->y, share_outputs(w, i, d), (n + has_prev) * sizeof *w->y);
         else
-            run_kernel(d == DIR_FORWARD ? impl->forward : impl->derivative, w->sh->cfg->fpenv, w->x,
-                       w->y, n + has_prev);
-        lap(w, &t0, &w->prof.kernel[i][d]);
+            row_kernel(w, i, d, n, has_prev, seq0, w->y);
+        double t0 = w->profiling ? now_s() : 0;
         const point_ref *own = w->ref[impl->target][d];
         if (exact_row) {
             const refine_ctx c[ERR_KINDS] = {{impl, GELU_TARGET_EXACT, d, ERR_ULP, NULL, env},
@@ -1734,8 +1842,10 @@ static void run_block(scan_worker *w, uint64_t block)
             if (env & GELU_FPENV_FTZ) flush_refs(w, (gelu_target)t, ndir, x_ref, n);
             for (int d = 0; d < ndir; d++) prepare_refs(w, (gelu_target)t, d, x, n);
         }
+    share_block(w, n, has_prev, seq0);
+    uint32_t *share = w->share[w->part == w->main_part];
     for (size_t i = 0; i < w->sh->cfg->nimpls; i++)
-        run_impl(w, i, n, has_prev, seq0);
+        if (!w->sy || share[i] == i) run_impl(w, i, n, has_prev, seq0);
     w->part->inputs += n;
 }
 
@@ -1855,7 +1965,8 @@ static void seed_floors(scan_worker *w)
                 for (int k = 0; k < ERR_KINDS; k++) {
                     double f = -INFINITY;
                     for (unsigned q = 0; q < sh->nworkers; q++) {
-                        double g = sh->workers[q]->probe_part->metrics[i].err[r][d].near[k].floor;
+                        size_t h = sh->workers[q]->share[0][i]; /* where row i's metrics are */
+                        double g = sh->workers[q]->probe_part->metrics[h].err[r][d].near[k].floor;
                         f = g > f ? g : f;
                     }
                     near_raise_floor(&main->near[k], f);
@@ -1864,7 +1975,8 @@ static void seed_floors(scan_worker *w)
                     for (int b = 0; b < X_BUCKETS; b++) {
                         double f = -INFINITY;
                         for (unsigned q = 0; q < sh->nworkers; q++) {
-                            double g = sh->workers[q]->probe_part->metrics[i].err[r][d].x_near[k][b].floor;
+                            size_t h = sh->workers[q]->share[0][i];
+                            double g = sh->workers[q]->probe_part->metrics[h].err[r][d].x_near[k][b].floor;
                             f = g > f ? g : f;
                         }
                         near_bucket_raise_floor(&main->x_near[k][b], f);
@@ -1902,6 +2014,8 @@ static void *worker_main(void *arg)
         }
     }
     ref_thread_done();
+    share_settle(w, w->probe_part, 0);
+    share_settle(w, w->main_part, 1);
     pthread_mutex_lock(&w->sh->lock);
     w->sh->running--;
     pthread_cond_signal(&w->sh->finished);
@@ -1922,6 +2036,7 @@ static void merge_counts(scan_result *dst, const scan_result *src)
         }
 }
 
+/* The buffers of groups of blocks and of rows sharing metrics. */
 static void worker_free_groups(scan_worker *w, size_t nimpls)
 {
     for (size_t k = 0; w->gy && k < nimpls * DIR_COUNT; k++) free(w->gy[k]);
@@ -1929,6 +2044,10 @@ static void worker_free_groups(scan_worker *w, size_t nimpls)
     free(w->gx);
     w->gy = NULL;
     w->gx = NULL;
+    for (int p = 0; p < 2; p++) free(w->share[p]);
+    free(w->share_was);
+    free(w->grouped);
+    free(w->sy);
 }
 
 static scan_worker *worker_new(scan_shared *sh, const scan_result *proto)
@@ -1949,6 +2068,15 @@ static scan_worker *worker_new(scan_shared *sh, const scan_result *proto)
         for (int d = 0; ok && d < DIR_COUNT; d++)
             if (sh->targets_used & (1u << t))
                 ok = (w->ref[t][d] = malloc(sizeof(point_ref))) != NULL;
+    size_t nimpls = sh->cfg->nimpls;
+    for (int p = 0; ok && p < 2; p++) {
+        ok = (w->share[p] = malloc(nimpls * sizeof *w->share[p])) != NULL;
+        for (size_t i = 0; ok && i < nimpls; i++) w->share[p][i] = (uint32_t)i;
+    }
+    if (ok && nimpls > 1) /* rows sharing metrics (share_block) */
+        ok = (w->grouped = calloc(nimpls, 1)) &&
+             (w->share_was = malloc(nimpls * sizeof *w->share_was)) &&
+             (w->sy = malloc(nimpls * DIR_COUNT * (SCAN_BLOCK + 1) * sizeof *w->sy));
     if (ok && sh->group_blocks > 1) { /* the group's buffers (run_group_kernels) */
         size_t m = (size_t)sh->group_blocks * SCAN_BLOCK + 1, nimpls = sh->cfg->nimpls;
         ok = (w->gx = malloc(m * sizeof *w->gx)) && (w->gy = calloc(nimpls * DIR_COUNT, sizeof *w->gy));

@@ -169,6 +169,54 @@ Test(scan, four_shards_merge_to_the_unsharded_csv, .timeout = 120)
     scan_result_free(back);
 }
 
+/* The lines of csv whose first field is name, in order (heap). */
+static char *csv_lines_of(const char *csv, const char *name)
+{
+    char *out = calloc(strlen(csv) + 1, 1);
+    size_t len = strlen(name), n = 0;
+    for (const char *l = csv; *l;) {
+        const char *e = strchr(l, '\n');
+        size_t m = e ? (size_t)(e - l) + 1 : strlen(l);
+        if (strncmp(l, name, len) == 0 && l[len] == ',') {
+            memcpy(out + n, l, m);
+            n += m;
+        }
+        l += m;
+    }
+    return out;
+}
+
+/* Rows whose outputs are identical share their metrics while they stay so (scan.c,
+ * share_block): rows that agree with another until one input, at a block past the first and
+ * past the probe groups' spread (two threads), and one that agrees everywhere, each get the
+ * metrics they get scanned alone. */
+Test(scan, rows_sharing_outputs_get_their_own_metrics, .timeout = 120)
+{
+    gelu_impl a = cr_impl("cr_a", cr_forward, cr_derivative),
+              wrong = cr_impl("wrong_at_one", forward_wrong_at_one, cr_derivative),
+              brk = cr_impl("one_break", forward_one_break, cr_derivative),
+              sign = cr_impl("wrong_sign", cr_forward, derivative_wrong_sign),
+              b = cr_impl("cr_b", cr_forward, cr_derivative);
+    const gelu_impl *impls[] = {&a, &wrong, &brk, &sign, &b};
+    scan_result *all = calloc(1, sizeof *all);
+    run(impls, 5, 0x1.1p0f, 0x1.9p0f, 2, 0, 1, all);
+    cr_expect(all->inputs > 64 * SCAN_BLOCK, "many blocks: %llu inputs", (unsigned long long)all->inputs);
+    char *ca = csv_of(all);
+    for (size_t k = 0; k < 5; k++) {
+        scan_result *one = calloc(1, sizeof *one);
+        run(&impls[k], 1, 0x1.1p0f, 0x1.9p0f, 1, 0, 1, one);
+        char *co = csv_of(one), *la = csv_lines_of(ca, impls[k]->name), *lo = csv_lines_of(co, impls[k]->name);
+        cr_expect(strlen(lo) > 0, "%s has rows", impls[k]->name);
+        cr_expect_str_eq(la, lo, "%s scanned with the others:\n%s\nalone:\n%s", impls[k]->name, la, lo);
+        free(co);
+        free(la);
+        free(lo);
+        scan_result_free(one);
+    }
+    free(ca);
+    scan_result_free(all);
+}
+
 Test(scan, correctly_rounded_is_monotone_and_fully_correct, .timeout = 120)
 {
     gelu_impl cr = cr_impl("cr", cr_forward, cr_derivative);
