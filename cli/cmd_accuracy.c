@@ -60,7 +60,10 @@ static void print_help(void)
         "                    run, build or command is refused)\n"
         "  --profile         print where the scan's time went: per implementation its kernels\n"
         "                    and the metrics of its outputs, per direction; the references\n"
-        "                    (fast path, MPFR fallbacks); in thread seconds and ns per input\n"
+        "                    (fast path, MPFR fallbacks); in thread seconds and ns per input.\n"
+        "                    A row whose outputs equal an earlier row's (a SIMD build of the\n"
+        "                    same method) shares its metrics: their time is that row's\n"
+        "                    while they agree\n"
         );
     printf( /* two strings: one would pass C's 4,095-character minimum */
         "  --format F        the number format (default binary32). bfloat16, binary16: all\n"
