@@ -289,8 +289,8 @@ typedef struct scan_worker {
      * every block of the part since (every direction, the previous input's too): the metrics
      * are a function of those, so they are still equal, and only the rows with share[p][i] = i
      * compute theirs (share_block; the others are copied at the end, share_settle). A SIMD
-     * variant of a method gives its portable build's bits everywhere: its metrics are not
-     * computed twice. sy: per row and direction, the block's outputs of the rows in a group of
+     * build of a method gives its portable build's bits on all or nearly all inputs (NaN
+     * payloads may differ): its metrics are not computed twice while they agree. sy: per row and direction, the block's outputs of the rows in a group of
      * two or more (SCAN_BLOCK + 1 each); grouped[i]: row i is in one for this block. */
     uint32_t *share[2];
     bool share_formed[2];
@@ -2078,7 +2078,7 @@ static scan_worker *worker_new(scan_shared *sh, const scan_result *proto)
              (w->share_was = malloc(nimpls * sizeof *w->share_was)) &&
              (w->sy = malloc(nimpls * DIR_COUNT * (SCAN_BLOCK + 1) * sizeof *w->sy));
     if (ok && sh->group_blocks > 1) { /* the group's buffers (run_group_kernels) */
-        size_t m = (size_t)sh->group_blocks * SCAN_BLOCK + 1, nimpls = sh->cfg->nimpls;
+        size_t m = (size_t)sh->group_blocks * SCAN_BLOCK + 1;
         ok = (w->gx = malloc(m * sizeof *w->gx)) && (w->gy = calloc(nimpls * DIR_COUNT, sizeof *w->gy));
         for (size_t i = 0; ok && i < nimpls; i++)
             for (int d = 0; ok && d < scan_directions(sh->cfg->impls[i], sh->cfg->grad); d++)
