@@ -19,7 +19,8 @@ static void print_help(void)
     moons_config d;
     moons_config_default(&d);
     printf("usage: gelucheck moons [--seeds N] [--first-seed S] [--epochs N] [--samples N]\n"
-           "                       [--noise X] [--impl NAME]... [--quick] [--csv FILE]\n\n"
+           "                       [--noise X] [--impl NAME]... [--quick] [--threads N]\n"
+           "                       [--csv FILE]\n\n"
            "Trains the same small network on make_moons once per activation implementation and\n"
            "seed, and asks whether the activation (or the GELU implementation) changes what it\n"
            "learns beyond the seed-to-seed spread.\n\n"
@@ -42,6 +43,8 @@ static void print_help(void)
            "                  run, as the baselines of the comparisons (default: every\n"
            "                  implementation this CPU can run; others are skipped with a note)\n"
            "  --quick         3 seeds of 20 epochs (explicit --seeds/--epochs still win)\n"
+           "  --threads N     run the seeds on N threads, a whole seed each at a time (default:\n"
+           "                  all online CPUs; 1 to 1024); the results do not depend on N\n"
            "  --csv FILE      also write one row per seed and implementation to FILE:\n"
            "                  seed,impl,target,train_loss,val_acc,test_acc,test_loss,seconds,\n"
            "                  swap_test_acc,swap_max_logit_change\n\n"
@@ -61,6 +64,7 @@ typedef struct {
     const gelu_impl **chosen; /* --impl names, in order given */
     size_t n_chosen;
     const char *csv;
+    unsigned long threads; /* 0: all online CPUs */
 } moons_args;
 
 /* A count option: `--name VALUE` into *out within [min, max]. Same return as option_value. */
@@ -101,7 +105,9 @@ static int parse_args(int argc, char **argv, moons_args *a)
                    (got = count_option(argc, argv, &i, "--samples", 10, 10000000, &samples,
                                        NULL)) ||
                    (got = count_option(argc, argv, &i, "--first-seed", 1, ULONG_MAX - 100000,
-                                       &first, NULL))) {
+                                       &first, NULL)) ||
+                   (got = count_option(argc, argv, &i, "--threads", 1, 1024, &a->threads,
+                                       NULL))) {
             if (got < 0) return EXIT_USAGE;
         } else if ((got = option_value("moons", argc, argv, &i, "--noise", &v))) {
             float x;
@@ -360,7 +366,8 @@ int cmd_moons(int argc, char **argv)
         return EXIT_CHECK_FAILED;
     }
     double t0 = monotonic_seconds();
-    r = moons_experiment_run(&e, isatty(STDERR_FILENO) ? show_progress : NULL, &t0);
+    r = moons_experiment_run(&e, (unsigned)a.threads, isatty(STDERR_FILENO) ? show_progress : NULL,
+                             &t0);
     double wall = monotonic_seconds() - t0;
     bool exec_failed = exec_failure_status("moons") != EXIT_OK;
     moons_summary *sum = calloc(e.n_impls, sizeof *sum);

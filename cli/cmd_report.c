@@ -68,7 +68,8 @@ static void print_help(void)
         "  --quick       a seeded sample of %d binary32 encodings, 'bench --quick' and 'moons\n"
         "                --quick' (the 16-bit scans still every input, their benchmarks --quick;\n"
         "                binary64 %d draws, its benchmark --quick): about 30 s of CPU\n"
-        "  --threads N   scan threads (default: all online CPUs); results do not depend on it\n"
+        "  --threads N   scan and make_moons threads (default: all online CPUs); results do not\n"
+        "                depend on it\n"
         "  --baseline OLD_DIR  an earlier report of the same kind (quick or full): what changed\n"
         "                since (as 'gelucheck compare OLD_DIR DIR') goes into the page and\n"
         "                compare.csv; a regression makes the exit status 1\n"
@@ -243,7 +244,8 @@ static int run_moons(const report_args *a, const report_impls *impls, report_sta
     }
     double t0 = monotonic_seconds();
     if (r == MOONS_OK)
-        r = moons_experiment_run(e, isatty(STDERR_FILENO) ? moons_progress_line : NULL, &t0);
+        r = moons_experiment_run(e, (unsigned)a->threads,
+                                 isatty(STDERR_FILENO) ? moons_progress_line : NULL, &t0);
     *sum = r == MOONS_OK ? calloc(e->n_impls, sizeof **sum) : NULL;
     if (!*sum) r = MOONS_NO_MEMORY;
     for (size_t i = 0; r == MOONS_OK && i < e->n_impls; i++)

@@ -2,6 +2,8 @@
  * the CSV. */
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -237,38 +239,91 @@ static void swap_one(const moons_experiment *e, trainer *t, moons_run *r, size_t
     }
 }
 
-int moons_experiment_run(moons_experiment *e, moons_progress progress, void *ctx)
+/* What the threads of one run share: the next seed to take, the runs done (for progress), the
+ * first failure. */
+typedef struct {
+    moons_experiment *e;
+    moons_progress progress;
+    void *ctx;
+    pthread_mutex_t lock;
+    size_t next_seed, done;
+    int status;
+} seed_pool;
+
+/* Runs seed index s (every implementation) with its own trainer and streams: a seed's numbers
+ * depend on nothing another seed does, so the split over threads changes no bit. */
+static int run_seed(seed_pool *sp, size_t s, trainer *t, moons_set *all, gsl_rng *start,
+                    gsl_rng *work)
 {
+    moons_experiment *e = sp->e;
     const moons_config *c = &e->config;
+    moons_split split;
+    gsl_rng_set(start, c->first_seed + s);
+    moons_generate(start, c->noise, all);
+    if (!moons_split_make(all, e->n_train, e->n_validation, &split)) return MOONS_NO_MEMORY;
+    moons_run *runs = e->runs + s * e->n_impls;
+    size_t total = c->n_seeds * e->n_impls;
+    /* The reference first: the others' swap rows need its network. */
+    run_one(e, t, &runs[e->reference], e->reference, &split, start, work);
+    for (size_t k = 0; k < e->n_impls; k++) {
+        if (k != e->reference) run_one(e, t, &runs[k], k, &split, start, work);
+        swap_one(e, t, &runs[k], k, &split.test);
+        pthread_mutex_lock(&sp->lock);
+        size_t done = ++sp->done;
+        if (sp->progress) sp->progress(sp->ctx, done, total);
+        pthread_mutex_unlock(&sp->lock);
+    }
+    moons_split_free(&split);
+    return MOONS_OK;
+}
+
+/* One thread: seeds taken one at a time until none is left or a thread has failed. */
+static void *seed_worker(void *arg)
+{
+    seed_pool *sp = arg;
+    moons_experiment *e = sp->e;
     trainer t;
     moons_set all = {0, NULL, NULL};
-    if (!trainer_alloc(&t, e)) return MOONS_NO_MEMORY;
     gsl_rng *start = gsl_rng_alloc(gsl_rng_mt19937), *work = gsl_rng_alloc(gsl_rng_mt19937);
-    int status = start && work && moons_set_alloc(&all, c->n_samples) ? MOONS_OK : MOONS_NO_MEMORY;
-    size_t total = c->n_seeds * e->n_impls, done = 0;
-    for (size_t s = 0; s < c->n_seeds && status == MOONS_OK; s++) {
-        moons_split sp;
-        gsl_rng_set(start, c->first_seed + s);
-        moons_generate(start, c->noise, &all);
-        if (!moons_split_make(&all, e->n_train, e->n_validation, &sp)) {
-            status = MOONS_NO_MEMORY;
-            break;
-        }
-        moons_run *runs = e->runs + s * e->n_impls;
-        /* The reference first: the others' swap rows need its network. */
-        run_one(e, &t, &runs[e->reference], e->reference, &sp, start, work);
-        for (size_t k = 0; k < e->n_impls; k++) {
-            if (k != e->reference) run_one(e, &t, &runs[k], k, &sp, start, work);
-            swap_one(e, &t, &runs[k], k, &sp.test);
-            if (progress) progress(ctx, ++done, total);
-        }
-        moons_split_free(&sp);
+    bool ready = trainer_alloc(&t, e);
+    int status = ready && start && work && moons_set_alloc(&all, e->config.n_samples)
+                     ? MOONS_OK : MOONS_NO_MEMORY;
+    for (;;) {
+        pthread_mutex_lock(&sp->lock);
+        if (status != MOONS_OK && sp->status == MOONS_OK) sp->status = status;
+        bool stop = sp->status != MOONS_OK || sp->next_seed == e->config.n_seeds;
+        size_t s = sp->next_seed;
+        if (!stop) sp->next_seed++;
+        pthread_mutex_unlock(&sp->lock);
+        if (stop) break;
+        status = run_seed(sp, s, &t, &all, start, work);
     }
     moons_set_free(&all);
     gsl_rng_free(start);
     gsl_rng_free(work);
-    trainer_free(&t);
-    return status;
+    if (ready) trainer_free(&t);
+    return NULL;
+}
+
+int moons_experiment_run(moons_experiment *e, unsigned threads, moons_progress progress,
+                         void *ctx)
+{
+    if (threads == 0) {
+        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+        threads = cpus > 0 ? (unsigned)cpus : 1;
+    }
+    if (threads > e->config.n_seeds) threads = (unsigned)e->config.n_seeds;
+    seed_pool sp = {.e = e, .progress = progress, .ctx = ctx, .status = MOONS_OK};
+    pthread_mutex_init(&sp.lock, NULL);
+    pthread_t *tids = threads > 1 ? malloc((threads - 1) * sizeof *tids) : NULL;
+    unsigned started = 0;
+    while (tids && started + 1 < threads && pthread_create(&tids[started], NULL, seed_worker, &sp) == 0)
+        started++; /* fewer threads than asked (none at all) only cost time */
+    seed_worker(&sp);
+    for (unsigned k = 0; k < started; k++) pthread_join(tids[k], NULL);
+    free(tids);
+    pthread_mutex_destroy(&sp.lock);
+    return sp.status;
 }
 
 /* One field (at byte offset `field`) of implementation i's runs, one value per seed. */

@@ -8,7 +8,9 @@
  * network is scored once on the test part. Then the inference swap: the network trained with the
  * reference GELU is evaluated on the test part with every other implementation in its place.
  *
- * Deterministic: one GSL MT19937 stream per seed, single-threaded; only the wall times vary. */
+ * Deterministic: one GSL MT19937 stream per seed, and each seed's runs on one thread (seeds are
+ * shared out between threads: the results do not depend on their number); only the wall times
+ * vary. */
 #ifndef GELUCHECK_MOONS_H
 #define GELUCHECK_MOONS_H
 
@@ -94,8 +96,12 @@ void moons_experiment_free(moons_experiment *e);
 /* Called after each run; `done` of `total` runs finished. */
 typedef void (*moons_progress)(void *ctx, size_t done, size_t total);
 
-/* Runs every seed and implementation; MOONS_OK or MOONS_NO_MEMORY. */
-int moons_experiment_run(moons_experiment *e, moons_progress progress, void *ctx);
+/* Runs every seed and implementation on `threads` threads (0: one per online CPU; never more
+ * than the seeds), each taking a whole seed at a time; the same results bit for bit whatever
+ * their number. progress is called under a lock, from any of them. MOONS_OK or
+ * MOONS_NO_MEMORY. */
+int moons_experiment_run(moons_experiment *e, unsigned threads, moons_progress progress,
+                         void *ctx);
 
 const moons_run *moons_run_at(const moons_experiment *e, size_t seed_index, size_t impl_index);
 /* MOONS_OK or MOONS_NO_MEMORY. */

@@ -56,6 +56,8 @@ expect_usage_error "'abc'" moons --noise abc
 expect_usage_error "'5'" moons --samples 5
 expect_usage_error "'0'" moons --first-seed 0
 expect_usage_error "'nope'" moons --impl nope
+expect_usage_error "'0'" moons --threads 0
+expect_usage_error "'2x'" moons --threads 2x
 expect_usage_error "--csv" moons --csv
 
 expect_usage_error "'l3'" bench --size l3

@@ -182,18 +182,39 @@ Test(moons, adam_first_steps_are_bias_corrected)
     adam_free(&opt);
 }
 
-/* A whole experiment small enough for the quick tier. */
-static void run_small(unsigned long first_seed, moons_experiment *e)
+/* A whole experiment small enough for the quick tier: `seeds` seeds from first_seed on
+ * `threads` threads. */
+static void run_seeds(unsigned long first_seed, size_t seeds, unsigned threads,
+                      moons_experiment *e, moons_progress progress, void *ctx)
 {
     moons_config c;
     moons_config_quick(&c);
     c.n_samples = 200;
-    c.n_seeds = 2;
+    c.n_seeds = seeds;
     c.epochs = 3;
     c.first_seed = first_seed;
     const gelu_impl *impls[] = {gelu_impl_find("erf_naive"), gelu_impl_find("silu")};
     cr_assert(moons_experiment_init(e, &c, impls, 2) == MOONS_OK);
-    cr_assert(moons_experiment_run(e, NULL, NULL) == MOONS_OK);
+    cr_assert(moons_experiment_run(e, threads, progress, ctx) == MOONS_OK);
+}
+
+static void run_small(unsigned long first_seed, moons_experiment *e)
+{
+    run_seeds(first_seed, 2, 1, e, NULL, NULL);
+}
+
+typedef struct {
+    size_t calls, last_done, total;
+    bool in_order;
+} progress_log;
+
+static void log_progress(void *ctx, size_t done, size_t total)
+{
+    progress_log *p = ctx;
+    p->in_order &= done == p->last_done + 1;
+    p->last_done = done;
+    p->total = total;
+    p->calls++;
 }
 
 /* Every result but the wall time, bitwise. */
@@ -224,4 +245,25 @@ Test(moons, same_seed_same_numbers)
     moons_experiment_free(&a);
     moons_experiment_free(&b);
     moons_experiment_free(&other);
+}
+
+/* Seeds shared out between threads: every run's numbers as on one thread, whatever the number
+ * of threads (more threads than seeds too), and progress counted once per run, in order. */
+Test(moons, threads_change_no_result)
+{
+    moons_experiment one, two, many;
+    progress_log log = {0, 0, 0, true};
+    run_seeds(3, 5, 1, &one, NULL, NULL);
+    run_seeds(3, 5, 2, &two, log_progress, &log);
+    run_seeds(3, 5, 9, &many, NULL, NULL);
+    cr_expect(same_results(&one, &two), "2 threads changed the results");
+    cr_expect(same_results(&one, &many), "9 threads (5 seeds) changed the results");
+    cr_expect(log.calls == 5 * one.n_impls && log.total == 5 * one.n_impls && log.in_order,
+              "progress: %zu calls, total %zu, in order %d", log.calls, log.total, log.in_order);
+    /* each seed's rows are its own: seed 1 differs from seed 0 (else the comparison is blind) */
+    const moons_run *r0 = moons_run_at(&one, 0, 0), *r1 = moons_run_at(&one, 1, 0);
+    cr_expect(r0->train_loss != r1->train_loss, "two seeds gave the same training loss");
+    moons_experiment_free(&one);
+    moons_experiment_free(&two);
+    moons_experiment_free(&many);
 }

@@ -477,7 +477,7 @@ Test(report, page_has_the_moons_tables_and_conclusion)
     const gelu_impl *silu = gelu_impl_find("silu");
     moons_experiment e;
     cr_assert_eq(moons_experiment_init(&e, &c, &silu, 1), MOONS_OK);
-    cr_assert_eq(moons_experiment_run(&e, NULL, NULL), MOONS_OK);
+    cr_assert_eq(moons_experiment_run(&e, 1, NULL, NULL), MOONS_OK);
     moons_summary sum[3];
     cr_assert_eq(e.n_impls, 3, "silu, the reference, relu");
     for (size_t i = 0; i < e.n_impls; i++) cr_assert_eq(moons_summarise(&e, i, &sum[i]), MOONS_OK);
