@@ -32,6 +32,10 @@ bench_dist bench_dist_from_name(const char *name);
 /* "normal(0,1)" / "uniform[-10,10]". */
 const char *bench_dist_describe(bench_dist d);
 
+/* Sizes from which a call is long (DRAM): fewer rounds (the CLI's), and one call per sample once
+ * the warm-up call has lasted twice the sample length (bench.c's calibration). */
+#define BENCH_BIG_N ((size_t)16 << 20)
+
 typedef struct {
     size_t n;              /* elements per call, all threads together */
     bench_dist dist;

@@ -457,7 +457,7 @@ static bool write_csv(FILE *f, const bench_run_record *runs, size_t nruns, size_
  * last tens of ms each, so fewer rounds of one call. */
 static bench_config config_for(const bench_options *o, size_t n, bench_dist d)
 {
-    bool big = n >= ((size_t)16 << 20);
+    bool big = n >= BENCH_BIG_N;
     return (bench_config){
         .n = n, .dist = d, .seed = o->seed, .threads = o->threads,
         .rounds = big ? 5 : o->quick ? 9 : 31, .sample_seconds = 5e-4, .format = o->format->id, .fpenv = o->fpenv,
