@@ -927,11 +927,24 @@ static inline void near_rel_fold(double hi, double lo, double E, int64_t in_rel,
 }
 
 /* near_run_of's coarse tolerances (tight false) as selections over arrays of doubles, without
- * branches: the same values (near_coarse_tol's cases in its order; E·inv_ulp and the maxima are
- * the same operations; NEAR_TOL_ULP/inv_ulp as a product by the exact reciprocal). Every value
- * whose maximum is taken is +0, positive or +inf — E ≥ +0 and inv_ulp a positive power of two,
- * |hi|/den and E/den with den > 0 or +inf — so the maxima are those of their pos_bits. A run's
- * inputs are all finite or all not (run_block). */
+ * branches: the same ULP and absolute tolerances as near_coarse_tol's per point (its cases in its
+ * order; E·inv_ulp and the maxima are the same operations; NEAR_TOL_ULP/inv_ulp as a product by
+ * the exact reciprocal). Every value whose maximum is taken is +0, positive or +inf — E ≥ +0 and
+ * inv_ulp a positive power of two — so the maxima are those of their pos_bits. A run's inputs
+ * are all finite or all not (run_block).
+ * The relative terms are bounds of near_rel_fold's maxima rather than those maxima, without its
+ * two divisions per point (a tenth of a one-implementation scan): near_rel_fold's |hi|/den and
+ * E/den are 1/g and t/g with g = den/|hi| = (1 − |lo|/|hi|)·(1 − 2^-50) − E/|hi| and
+ * t = E/|hi|, so the run's largest are at most 1/min g and max t/min g. Per point, g and t
+ * come from products by inv_abs (1/|hi| rounded once): t ≤ 2^-8 (|hi| ≥ 2^-150 outside the
+ * stand-ins), |lo|/|hi| ≤ 2^-52, g ≤ 1, so a few roundings of numbers below 1 leave g within
+ * 2^-49 of its exact value, as they leave near_rel_fold's den/|hi|; with min g lowered by 2^-47
+ * and the quotients raised by 2^-44 the bounds are at least near_rel_fold's values (+inf where
+ * some g is not above 2^-47). Coarse tolerances only decide whether a run's tight ones are
+ * looked at (near_wanted), and the tight relative terms are at most the coarse ones point by
+ * point (near_tight_tol takes the lesser away from the stand-ins, which the relative terms
+ * leave out; near_rel_fold grows with E), so a larger coarse bound changes no result, only how
+ * often the tight ones are formed: hardly more often, g being 1 − 2^-50 − t within 2^-49. */
 HOT_CLONES static near_run near_run_coarse(const point_ref *p, const float *x, size_t a, size_t b)
 {
     near_run nr = {0, 0, 1, 0, false, true, false};
@@ -940,7 +953,8 @@ HOT_CLONES static near_run near_run_coarse(const point_ref *p, const float *x, s
     for (size_t j = a; j < b; j++) cr_zero &= p->plain[j] & ((p->cr_bits[j] & 0x7fffffffu) == 0);
     nr.cr_zero = cr_zero;
     int64_t relu = p->target == GELU_TARGET_RELU;
-    int64_t ulp = 0, abs = 0, rel_scale = pos_bits(1), rel_add = 0, stand_in = 0;
+    const int64_t none = pos_bits(INFINITY);
+    int64_t ulp = 0, abs = 0, g_min = none, t_max = 0, stand_in = 0;
     for (size_t j = a; j < b; j++) {
         double hi = p->hi[j], lo = p->lo[j], iu = p->inv_ulp[j];
         int64_t si = (int64_t)(hi == NEAR_STAND_IN) & (int64_t)(lo == 0);
@@ -954,13 +968,26 @@ HOT_CLONES static near_run near_run_coarse(const point_ref *p, const float *x, s
         ulp = u > ulp ? u : ulp;
         abs = e > abs ? e : abs;
         stand_in |= si;
-        /* the relative terms where the point is plain and not a stand-in */
-        near_rel_fold(hi, lo, E, (int64_t)(p->plain[j] != 0) & (si ^ 1), &rel_scale, &rel_add);
+        /* the relative terms where the point is plain and not a stand-in (near_rel_fold's |lo|,
+         * dropped as there: no subnormal operand) */
+        double mag = fabs(hi), alo = fabs(lo), inv = p->inv_abs[j];
+        alo = ((alo < DBL_MIN) & (mag >= 0x1p-900)) ? 0 : alo;
+        double t = E * inv, g = (1 - alo * inv) * NEAR_DOWN - t;
+        int64_t in_rel = (int64_t)(p->plain[j] != 0) & (si ^ 1);
+        int64_t gb = g > 0 ? pos_bits(g) : 0; /* ≤ 0 (or NaN): as 0, which gives +inf */
+        gb = in_rel ? gb : none;
+        int64_t tb = in_rel ? pos_bits(t) : 0;
+        g_min = gb < g_min ? gb : g_min;
+        t_max = tb > t_max ? tb : t_max;
     }
     nr.ulp = double_from_bits((uint64_t)ulp);
     nr.abs = double_from_bits((uint64_t)abs);
-    nr.rel_scale = double_from_bits((uint64_t)rel_scale);
-    nr.rel_add = double_from_bits((uint64_t)rel_add);
+    if (g_min != none) { /* some point of the run is in the relative terms */
+        double gl = double_from_bits((uint64_t)g_min) - 0x1p-47, raise = 1 + 0x1p-44;
+        double scale = gl > 0 ? raise / gl : INFINITY;
+        nr.rel_scale = scale > 1 ? scale : 1; /* near_rel_fold's maximum starts at 1 */
+        nr.rel_add = gl > 0 ? double_from_bits((uint64_t)t_max) / gl * raise : INFINITY;
+    }
     nr.stand_in = stand_in != 0;
     return nr;
 }
