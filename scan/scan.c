@@ -274,6 +274,7 @@ typedef struct scan_worker {
     const uint64_t *wfixes[DIST_COUNT];     /* wfix[d], for dist_run */
     bool run_weighted[SCAN_BLOCK];
     u128 run_weight[SCAN_BLOCK][DIST_COUNT]; /* per run: Σ wfix over its points */
+    uint64_t run_wmax[SCAN_BLOCK];           /* per run: the largest wfix of both (dist_run) */
     bool profiling;
     scan_profile prof; /* this thread's times, when profiling */
     /* With groups (group_blocks > 1): the group's inputs from position gseq of the domain (the
@@ -1442,7 +1443,8 @@ HOT_CLONES static void prepare_refs(scan_worker *w, gelu_target t, int dir, cons
         size_t a = w->run_start[k], b = w->run_start[k + 1];
         run_sums_of(&p->cr_sums[k], a, b, isfinite(x[a]), p->cr_ulp, p->cr_abs, p->cr_rel, w->cr);
         if (w->run_weighted[k])
-            dist_run(p->cr_dist[k], w->wfixes, a, b, p->cr_ulp, p->cr_abs, p->inv_ulp, w->run_weight[k]);
+            dist_run(p->cr_dist[k], w->wfixes, a, b, p->cr_ulp, p->cr_abs, p->inv_ulp, w->run_weight[k],
+                     w->run_wmax[k], p->cr_sums[k].max_ulp);
     }
     double x_min = w->sh->x_min[t];
     if (!grad) {
@@ -1505,7 +1507,8 @@ HOT_CLONES static void row_metrics(scan_worker *w, error_metrics *m, const float
             error_metrics_fold(m, seq0, x, a, b, w->range[a], w->x_bucket[a], x_finite, &s);
             if (w->run_weighted[k]) {
                 dist_sums ds[DIST_COUNT];
-                dist_run(ds, w->wfixes, a, b, w->ulp, w->abs, r->inv_ulp, w->run_weight[k]);
+                dist_run(ds, w->wfixes, a, b, w->ulp, w->abs, r->inv_ulp, w->run_weight[k],
+                         w->run_wmax[k], s.max_ulp);
                 for (int d = 0; d < DIST_COUNT; d++) dist_add(&m->dist[d], &ds[d]);
             }
             size_t q0 = q;
@@ -1762,16 +1765,19 @@ static void run_impl(scan_worker *w, size_t i, size_t n, bool has_prev, uint64_t
 /* The fixed-point weights ⌊w·2^70⌋ (metrics.h: below 2^52, as w ≤ 2^-18) of the points [a, b)
  * into wfix[], and their sum: as two 64-bit sums of their high and low 32 bits (at most 2^20
  * and 2^32 times 4,096 points: no overflow), which vectorize, where one 128-bit sum does not.
- * The same integer. */
-HOT_CLONES static u128 fix_weights(const double *weight, uint64_t *wfix, size_t a, size_t b)
+ * The same integer. The largest of them raises *max. */
+HOT_CLONES static u128 fix_weights(const double *weight, uint64_t *wfix, size_t a, size_t b,
+                                   uint64_t *max)
 {
-    uint64_t hi = 0, lo = 0;
+    uint64_t hi = 0, lo = 0, m = *max;
     for (size_t j = a; j < b; j++) {
         uint64_t f = (uint64_t)(int64_t)(weight[j] * DIST_W_SCALE);
         wfix[j] = f;
         hi += f >> 32;
         lo += f & 0xffffffffu;
+        m = f > m ? f : m;
     }
+    *max = m;
     return ((u128)hi << 32) + lo;
 }
 
@@ -1835,9 +1841,10 @@ HOT_CLONES static void block_inputs(scan_worker *w, const domain_view *dom, uint
             for (int d = 0; d < DIST_COUNT; d++) w->run_weight[k][d] = 0;
             continue;
         }
+        w->run_wmax[k] = 0;
         for (int d = 0; d < DIST_COUNT; d++)
             w->run_weight[k][d] = fix_weights(w->weight[d], w->wfix[d], w->run_start[k],
-                                              w->run_start[k + 1]);
+                                              w->run_start[k + 1], &w->run_wmax[k]);
     }
 }
 

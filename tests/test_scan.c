@@ -668,14 +668,69 @@ Test(scan, hot_loop_helpers_agree_with_their_definitions)
             total[0] += w0[j];
             total[1] += w1[j];
         }
+        uint64_t w_max = 0;
+        for (size_t j = lo; j < hi; j++) w_max = w0[j] > w_max ? w0[j] : w_max;
+        for (size_t j = lo; j < hi; j++) w_max = w1[j] > w_max ? w1[j] : w_max;
         dist_sums got[DIST_COUNT], want[DIST_COUNT] = {{0}};
-        dist_run(got, W, lo, hi, u, a, iu, total);
+        dist_run(got, W, lo, hi, u, a, iu, total, w_max, max_of(u, lo, hi));
         for (int d = 0; d < DIST_COUNT; d++)
             for (size_t j = lo; j < hi; j++) dist_point(&want[d], W[d][j], u[j], a[j], iu[j], +1);
         for (int d = 0; d < DIST_COUNT; d++)
             cr_expect(got[d].ulp == want[d].ulp && got[d].abs == want[d].abs &&
                           got[d].weight == want[d].weight,
                       "distribution %d: dist_run differs from dist_point", d);
+        /* its 64-bit loop: small weights (below 2^36) and errors up to 2^-1 (the correctly
+         * rounded values'), with NaN among them (left out) and 1/ULP from 2^-30 to 2^149 (past
+         * 2^64 and 2^128 the absolute term is 0); the same sums as dist_point's, and as the
+         * 128-bit loop's (a bound that does not admit the 64-bit one) */
+        static double us[N];
+        for (size_t j = 0; j < N; j++) {
+            us[j] = rand() % 50 ? 0.5 * (double)rand() / RAND_MAX : rand() % 2 ? NAN : 0.5;
+            w0[j] = ((uint64_t)rand() << 5 ^ (uint64_t)rand()) & (((uint64_t)1 << 36) - 1);
+            w1[j] = rand() % 3 ? 0 : (uint64_t)rand() << 4;
+            iu[j] = ldexp(1, rand() % 180 - 30);
+        }
+        w_max = 0;
+        total[0] = total[1] = 0;
+        for (size_t j = lo; j < hi; j++) {
+            w_max = w0[j] > w_max ? w0[j] : w_max;
+            w_max = w1[j] > w_max ? w1[j] : w_max;
+            total[0] += w0[j];
+            total[1] += w1[j];
+        }
+        dist_sums narrow[DIST_COUNT], wide[DIST_COUNT], one[DIST_COUNT] = {{0}};
+        double us_max = max_of(us, lo, hi);
+        cr_assert((double)w_max * (us_max * 0x1p27 + 1) < 0x1p63, "the 64-bit loop is not taken");
+        dist_run(narrow, W, lo, hi, us, a, iu, total, w_max, us_max);
+        dist_run(wide, W, lo, hi, us, a, iu, total, w_max, INFINITY);
+        for (int d = 0; d < DIST_COUNT; d++)
+            for (size_t j = lo; j < hi; j++) dist_point(&one[d], W[d][j], us[j], a[j], iu[j], +1);
+        for (int d = 0; d < DIST_COUNT; d++) {
+            cr_expect(narrow[d].ulp == one[d].ulp && narrow[d].abs == one[d].abs &&
+                          narrow[d].weight == one[d].weight,
+                      "distribution %d: dist_run's 64-bit loop differs from dist_point", d);
+            cr_expect(narrow[d].ulp == wide[d].ulp && narrow[d].abs == wide[d].abs &&
+                          narrow[d].weight == wide[d].weight,
+                      "distribution %d: dist_run's two loops differ", d);
+        }
+        cr_expect(one[0].ulp != 0 && one[0].abs != 0, "the 64-bit case summed nothing");
+        /* finite errors up to 2^10 with weights up to 2^51: products past 2^64, which the bound
+         * sends to the 128-bit loop */
+        for (size_t j = 0; j < N; j++) {
+            us[j] = ldexp((double)rand() / RAND_MAX, rand() % 11);
+            w0[j] = (uint64_t)rand() << 20 ^ (uint64_t)rand();
+        }
+        w_max = 0;
+        for (size_t j = lo; j < hi; j++) {
+            w_max = w0[j] > w_max ? w0[j] : w_max;
+            w_max = w1[j] > w_max ? w1[j] : w_max;
+        }
+        dist_sums big[DIST_COUNT], big_one[DIST_COUNT] = {{0}};
+        dist_run(big, W, lo, hi, us, a, iu, total, w_max, max_of(us, lo, hi));
+        for (int d = 0; d < DIST_COUNT; d++)
+            for (size_t j = lo; j < hi; j++) dist_point(&big_one[d], W[d][j], us[j], a[j], iu[j], +1);
+        cr_expect(big[0].ulp == big_one[0].ulp && big[0].abs == big_one[0].abs,
+                  "large products: dist_run differs from dist_point");
     }
 }
 
