@@ -317,12 +317,29 @@ static inline int hist_bucket_sel(double u)
     return k;
 }
 
+/* at_ulp of a run_sums whose first indices are not known yet (run_sums_of without them). */
+#define RUN_AT_UNKNOWN SIZE_MAX
+
+/* The first index in [a, b) reaching each of s's maxima (run_first), as run_sums_of sets them. */
+static inline void run_sums_firsts(run_sums *s, size_t a, size_t b, const double *ulp,
+                                   const double *abs, const double *rel)
+{
+    s->at_ulp = s->at_abs = s->at_rel = b;
+    if (s->max_ulp != -INFINITY) s->at_ulp = run_first(ulp, a, b, s->max_ulp);
+    if (s->max_abs != -INFINITY) s->at_abs = run_first(abs, a, b, s->max_abs);
+    if (s->max_rel != -INFINITY) s->at_rel = run_first(rel, a, b, s->max_rel);
+}
+
 /* The sums of the points [a, b) with errors ulp[], abs[], rel[] and correctly-rounded flags
  * cr[] (the scan's hot loop: counters in locals, maxima as plain values; the histogram by a
- * counting pass per bucket where the run's errors span at most four, else by increments). */
+ * counting pass per bucket where the run's errors span at most four, else by increments). The
+ * first indices reaching the maxima too, unless firsts is false: then at_ulp is RUN_AT_UNKNOWN,
+ * for run_sums_firsts to set where a fold needs them (it reads one only where that maximum
+ * beats the row's: rarely, so the correctly rounded values' sums leave them to it). */
 __attribute__((always_inline)) /* into the scan's clones (scan.c: HOT_CLONES) */
-static inline void run_sums_of(run_sums *s, size_t a, size_t b, bool x_finite, const double *ulp,
-                               const double *abs, const double *rel, const uint32_t *cr)
+static inline void run_sums_of(run_sums *s, size_t a, size_t b, bool x_finite, bool firsts,
+                               const double *ulp, const double *abs, const double *rel,
+                               const uint32_t *cr)
 {
     uint64_t finite = 0, q_sum = 0, crs = 0;
     int32_t kmin = HIST_BUCKETS, kmax = -1; /* the buckets the run's errors fall in */
@@ -372,9 +389,8 @@ static inline void run_sums_of(run_sums *s, size_t a, size_t b, bool x_finite, c
         s->max_ulp = double_from_bits((uint64_t)mu);
         s->max_abs = double_from_bits((uint64_t)ma);
         s->max_rel = double_from_bits((uint64_t)mr);
-        if (s->max_ulp != -INFINITY) s->at_ulp = run_first(ulp, a, b, s->max_ulp);
-        if (s->max_abs != -INFINITY) s->at_abs = run_first(abs, a, b, s->max_abs);
-        if (s->max_rel != -INFINITY) s->at_rel = run_first(rel, a, b, s->max_rel);
+        if (firsts) run_sums_firsts(s, a, b, ulp, abs, rel);
+        else s->at_ulp = RUN_AT_UNKNOWN;
     }
 }
 
@@ -459,6 +475,24 @@ static inline u128 dist_acc_value(uint64_t hi, uint64_t mid, uint64_t low)
     return ((u128)hi << 64) + ((u128)mid << 32) + low;
 }
 
+/* A point's dist_q(u) where it is usual — u (+0, positive, +inf or NaN: an error's magnitude)
+ * within the cap, which holds exactly when its encoding is at most the cap's (integer compares:
+ * no trapping compare to select on), and log2(1/ulp) = *e ≥ 0 — with *keep all ones; else 0,
+ * with *keep 0. Without branches, for dist_run's loops. */
+__attribute__((always_inline)) static inline uint64_t dist_usual_q(double ulp, double inv_ulp,
+                                                                   int64_t *e, uint64_t *keep)
+{
+    uint64_t ub, bits;
+    memcpy(&ub, &ulp, sizeof ub);
+    memcpy(&bits, &inv_ulp, sizeof bits);
+    *e = (int64_t)((bits >> 52) & 0x7ff) - 1023; /* dist_log2 */
+    *keep = -((uint64_t)(ub <= DIST_CAP_BITS) & (uint64_t)(*e >= 0));
+    ub &= *keep; /* +0 where not usual */
+    double u;
+    memcpy(&u, &ub, sizeof u);
+    return (uint64_t)(int64_t)(u * DIST_Q_SCALE); /* dist_q */
+}
+
 /* The weighted sums of the points [a, b) (fixed weights W[DIST_*][j], ULP errors ulp[],
  * absolute errors abs[], 1/ULP inv_ulp[]), given total[d], the sum of the run's weights: the
  * weight is that less the weights of the points whose ULP error is not finite (few). The same
@@ -486,17 +520,9 @@ static inline void dist_run(dist_sums out[DIST_COUNT], const uint64_t *const W[D
                   (double)w_max * (u_max * DIST_Q_SCALE + 1) < 0x1p63;
     if (narrow) {
         for (size_t j = a; j < b; j++) { /* the loop below with 64-bit products */
-            uint64_t ub, bits;
-            memcpy(&ub, &ulp[j], sizeof ub);
-            memcpy(&bits, &inv_ulp[j], sizeof bits);
-            int64_t e = (int64_t)((bits >> 52) & 0x7ff) - 1023;
-            uint64_t usual = (uint64_t)(ub <= DIST_CAP_BITS) & (uint64_t)(e >= 0);
-            uint64_t keep = -usual;
-            others += usual ^ 1;
-            double u;
-            ub &= keep;
-            memcpy(&u, &ub, sizeof u);
-            uint64_t q = (uint64_t)(int64_t)(u * DIST_Q_SCALE); /* dist_q */
+            int64_t e;
+            uint64_t keep, q = dist_usual_q(ulp[j], inv_ulp[j], &e, &keep);
+            others += keep + 1; /* 1 where not usual (keep 0), else 0 (keep all ones) */
             uint64_t small = -(uint64_t)((e >= 0) & (e < 64)); /* past 2^64 the shift gives 0 */
             uint64_t ec = (uint64_t)e & small & 63;
             uint64_t keep_abs = keep & small;
@@ -513,19 +539,9 @@ static inline void dist_run(dist_sums out[DIST_COUNT], const uint64_t *const W[D
         }
     } else {
         for (size_t j = a; j < b; j++) {
-            /* u is +0, positive, +inf or NaN (an error's magnitude): u ≤ the cap exactly when its
-             * encoding is at most the cap's (integer compares: no trapping compare to select on) */
-            uint64_t ub, bits;
-            memcpy(&ub, &ulp[j], sizeof ub);
-            memcpy(&bits, &inv_ulp[j], sizeof bits);
-            int64_t e = (int64_t)((bits >> 52) & 0x7ff) - 1023; /* dist_log2 */
-            uint64_t usual = (uint64_t)(ub <= DIST_CAP_BITS) & (uint64_t)(e >= 0);
-            uint64_t keep = -usual;
-            others += usual ^ 1;
-            double u;
-            ub &= keep; /* +0 where not usual */
-            memcpy(&u, &ub, sizeof u);
-            uint64_t q = (uint64_t)(int64_t)(u * DIST_Q_SCALE); /* dist_q */
+            int64_t e;
+            uint64_t keep, q = dist_usual_q(ulp[j], inv_ulp[j], &e, &keep);
+            others += keep + 1;
             int64_t ec = (e >= 0) & (e < 128) ? e : 0; /* a shift by it is defined at every point */
             uint64_t keep_abs = keep & -(uint64_t)(e < 128); /* past 2^128 the absolute term is 0 */
             uint64_t h0, l0, h1, l1, rh0, rl0, rh1, rl1;
@@ -628,7 +644,7 @@ static inline void error_metrics_add_run(error_metrics *m, uint64_t seq0, const 
                                          const uint32_t *cr)
 {
     run_sums s;
-    run_sums_of(&s, a, b, x_finite, ulp, abs, rel, cr);
+    run_sums_of(&s, a, b, x_finite, true, ulp, abs, rel, cr);
     error_metrics_fold(m, seq0, x, a, b, range, bucket, x_finite, &s);
 }
 

@@ -1441,7 +1441,8 @@ HOT_CLONES static void prepare_refs(scan_worker *w, gelu_target t, int dir, cons
     bool any_special = cr_errors(p, n, p->cr_ulp, p->cr_abs, p->cr_rel, w->cr);
     for (size_t k = 0; k < w->nruns; k++) {
         size_t a = w->run_start[k], b = w->run_start[k + 1];
-        run_sums_of(&p->cr_sums[k], a, b, isfinite(x[a]), p->cr_ulp, p->cr_abs, p->cr_rel, w->cr);
+        run_sums_of(&p->cr_sums[k], a, b, isfinite(x[a]), false, p->cr_ulp, p->cr_abs, p->cr_rel,
+                    w->cr);
         if (w->run_weighted[k])
             dist_run(p->cr_dist[k], w->wfixes, a, b, p->cr_ulp, p->cr_abs, p->inv_ulp, w->run_weight[k],
                      w->run_wmax[k], p->cr_sums[k].max_ulp);
@@ -1503,7 +1504,7 @@ HOT_CLONES static void row_metrics(scan_worker *w, error_metrics *m, const float
             size_t a = w->run_start[k], b = w->run_start[k + 1];
             bool x_finite = isfinite(x[a]), stand_in_nonzero = false;
             run_sums s;
-            run_sums_of(&s, a, b, x_finite, w->ulp, w->abs, w->rel, w->cr);
+            run_sums_of(&s, a, b, x_finite, true, w->ulp, w->abs, w->rel, w->cr);
             error_metrics_fold(m, seq0, x, a, b, w->range[a], w->x_bucket[a], x_finite, &s);
             if (w->run_weighted[k]) {
                 dist_sums ds[DIST_COUNT];
@@ -1537,6 +1538,11 @@ HOT_CLONES static void row_metrics(scan_worker *w, error_metrics *m, const float
         bool x_finite = isfinite(x[a]);
         const run_sums *cs = &r->cr_sums[k];
         if (i == w->nmis || mis[i] >= b) { /* y is correctly rounded on the whole run */
+            if (x_finite && cs->at_ulp == RUN_AT_UNKNOWN &&
+                (cs->max_ulp > m->max_ulp.value || cs->max_abs > m->max_abs.value ||
+                 cs->max_rel > m->max_rel.value)) /* the fold reads a first index: set them
+                                                    * (in the worker's own buffer: a cache) */
+                run_sums_firsts((run_sums *)cs, a, b, r->cr_ulp, r->cr_abs, r->cr_rel);
             error_metrics_fold(m, seq0, x, a, b, w->range[a], w->x_bucket[a], x_finite, cs);
             if (w->run_weighted[k])
                 for (int d = 0; d < DIST_COUNT; d++) dist_add(&m->dist[d], &r->cr_dist[k][d]);

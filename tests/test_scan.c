@@ -601,7 +601,7 @@ Test(scan, hot_loop_helpers_agree_with_their_definitions)
             cr_assert_eq(hist_bucket_sel(u[j]), hist_bucket(u[j]), "bucket of %a", u[j]);
         /* run_sums_of against run_sums_point one by one (and the maxima against one chain) */
         run_sums s, t = {0};
-        run_sums_of(&s, lo, hi, true, u, a, u, cr);
+        run_sums_of(&s, lo, hi, true, true, u, a, u, cr);
         double mu = -INFINITY, ma = -INFINITY;
         for (size_t j = lo; j < hi; j++) {
             run_sums_point(&t, u[j], cr[j], +1);
@@ -617,7 +617,7 @@ Test(scan, hot_loop_helpers_agree_with_their_definitions)
             static double f[N];
             run_sums sf, tf = {0};
             for (size_t j = lo; j < hi; j++) f[j] = ldexp(1, -(rand() % 3)) * (rand() % 2);
-            run_sums_of(&sf, lo, hi, true, f, f, f, cr);
+            run_sums_of(&sf, lo, hi, true, true, f, f, f, cr);
             for (size_t j = lo; j < hi; j++) run_sums_point(&tf, f[j], cr[j], +1);
             cr_expect(memcmp(sf.hist, tf.hist, sizeof sf.hist) == 0 && sf.hist_used == tf.hist_used,
                       "few buckets: histograms differ");
@@ -652,9 +652,21 @@ Test(scan, hot_loop_helpers_agree_with_their_definitions)
                       "want %zu", as, fs);
         }
         run_sums sv;
-        run_sums_of(&sv, lo, hi, true, v, v, v, cr);
+        run_sums_of(&sv, lo, hi, true, true, v, v, v, cr);
         cr_expect(sv.at_ulp == first_max && sv.at_abs == first_max && sv.at_rel == first_max,
                   "run_sums_of's first index of the maximum %zu, want %zu", sv.at_ulp, first_max);
+        /* without the first indices, then run_sums_firsts: the same run_sums */
+        run_sums lazy;
+        run_sums_of(&lazy, lo, hi, true, false, v, v, v, cr);
+        cr_expect(lazy.at_ulp == RUN_AT_UNKNOWN, "first indices set: %zu", lazy.at_ulp);
+        run_sums_firsts(&lazy, lo, hi, v, v, v);
+        cr_expect(lazy.finite == sv.finite && lazy.q_sum == sv.q_sum && lazy.crs == sv.crs &&
+                      memcmp(lazy.hist, sv.hist, sizeof sv.hist) == 0 &&
+                      lazy.hist_used == sv.hist_used && lazy.max_ulp == sv.max_ulp &&
+                      lazy.max_abs == sv.max_abs && lazy.max_rel == sv.max_rel &&
+                      lazy.at_ulp == sv.at_ulp && lazy.at_abs == sv.at_abs &&
+                      lazy.at_rel == sv.at_rel,
+                  "run_sums_firsts gave other sums");
         /* run_first: the first index holding a value */
         size_t k = lo + (size_t)rand() % (hi - lo);
         while (isnan(u[k])) k++; /* a value among them */
