@@ -927,6 +927,57 @@ static inline void near_rel_fold(double hi, double lo, double E, int64_t in_rel,
     *rel_add = add > *rel_add ? add : *rel_add;
 }
 
+/* near_run_coarse's loop where every point of the run lies past one threshold: all near_upper
+ * points (plain, |hi| ≥ 2^-900: the loop's |lo| is dropped) or all stand-ins (x ≠ 0 and a
+ * target other than ReLU in both: x is finite and past a threshold). There E is one constant,
+ * so each value whose maximum the loop takes — E·inv_ulp, E·inv_abs, and g = (1 − 0)·(1 −
+ * 2^-50) − E·inv_abs (its minimum) — is a rounded monotone function of inv_ulp or inv_abs
+ * alone: the loop's extremes are those functions at the largest inv_ulp and inv_abs, the same
+ * operations on the same operands, so the same bits. A check at the run's ends first (the
+ * regions are intervals of x), then one pass that confirms every point and takes the two
+ * maxima. False, and nr untouched, where the run is not of that kind. */
+__attribute__((always_inline)) /* into near_run_coarse's clones */
+static inline bool near_run_coarse_past(const point_ref *p, const float *x, size_t a, size_t b,
+                                        near_run *nr)
+{
+    if (p->target == GELU_TARGET_RELU || x[a] == 0 || x[b - 1] == 0) return false;
+    bool si_ends = near_stand_in(p, a) && near_stand_in(p, b - 1);
+    bool up_ends = near_upper(p, a) && near_upper(p, b - 1);
+    if (!si_ends && !up_ends) return false;
+    /* the tests as integer compares of the encodings (lo == 0 for either zero; fabs(hi) ≥ 2^-900
+     * with hi plain, not NaN), so that GCC vectorizes the loop */
+    const uint64_t sign = 0x8000000000000000ull, one = double_bits(1.0);
+    const uint64_t stand_in = double_bits(NEAR_STAND_IN), tiny = double_bits(0x1p-900);
+    int64_t all_si = 1, all_up = 1, iu_max = 0, inv_max = 0;
+    for (size_t j = a; j < b; j++) {
+        uint64_t hb = double_bits(p->hi[j]), lb = double_bits(p->lo[j]);
+        int64_t nonzero = (float_bits(x[j]) & 0x7fffffffu) != 0;
+        int64_t si = (int64_t)(hb == stand_in) & (int64_t)((lb << 1) == 0);
+        int64_t up = ((int64_t)(lb == (sign | 1)) | ((int64_t)(hb == one) & (int64_t)(lb == 1))) &
+                     (int64_t)(p->plain[j] != 0) & (int64_t)((hb & ~sign) >= tiny);
+        all_si &= si & nonzero;
+        all_up &= up & nonzero;
+        int64_t iu = pos_bits(p->inv_ulp[j]), inv = pos_bits(p->inv_abs[j]);
+        iu_max = iu > iu_max ? iu : iu_max;
+        inv_max = inv > inv_max ? inv : inv_max;
+    }
+    int64_t all = si_ends ? all_si : all_up;
+    if (!all) return false;
+    double E = si_ends ? NEAR_STAND_IN_TOL : NEAR_UPPER_TOL;
+    nr->ulp = E * double_from_bits((uint64_t)iu_max);
+    nr->abs = E;
+    nr->stand_in = si_ends;
+    if (!si_ends) { /* every point in the relative terms: near_run_coarse's g_min and t_max */
+        double t = E * double_from_bits((uint64_t)inv_max), g = (1 - 0.0) * NEAR_DOWN - t;
+        int64_t g_min = g > 0 ? pos_bits(g) : 0;
+        double gl = double_from_bits((uint64_t)g_min) - 0x1p-47, raise = 1 + 0x1p-44;
+        double scale = gl > 0 ? raise / gl : INFINITY;
+        nr->rel_scale = scale > 1 ? scale : 1;
+        nr->rel_add = gl > 0 ? t / gl * raise : INFINITY;
+    }
+    return true;
+}
+
 /* near_run_of's coarse tolerances (tight false) as selections over arrays of doubles, without
  * branches: the same ULP and absolute tolerances as near_coarse_tol's per point (its cases in its
  * order; E·inv_ulp and the maxima are the same operations; NEAR_TOL_ULP/inv_ulp as a product by
@@ -953,6 +1004,7 @@ HOT_CLONES static near_run near_run_coarse(const point_ref *p, const float *x, s
     uint32_t cr_zero = 1;
     for (size_t j = a; j < b; j++) cr_zero &= p->plain[j] & ((p->cr_bits[j] & 0x7fffffffu) == 0);
     nr.cr_zero = cr_zero;
+    if (near_run_coarse_past(p, x, a, b, &nr)) return nr;
     int64_t relu = p->target == GELU_TARGET_RELU;
     const int64_t none = pos_bits(INFINITY);
     int64_t ulp = 0, abs = 0, g_min = none, t_max = 0, stand_in = 0;
