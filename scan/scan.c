@@ -1,6 +1,7 @@
 /* The scan engine (see scan.h): domains, blocks, threads, per-block evaluation. */
 #include "scan.h"
 
+#include <assert.h>
 #include <float.h>
 #include <gsl/gsl_deriv.h>
 #include <math.h>
@@ -216,6 +217,9 @@ typedef struct {
     bool tight_ready[SCAN_BLOCK];
     gelu_target target;
     bool grad;
+    /* inv_abs, cr_ulp, cr_abs and cr_rel not filled yet (a block past the upper threshold,
+     * upper_block): refs_fill_errors fills them where a row reads them */
+    bool lazy;
 } point_ref;
 
 typedef struct {
@@ -933,9 +937,10 @@ static inline void near_rel_fold(double hi, double lo, double E, int64_t in_rel,
  * so each value whose maximum the loop takes — E·inv_ulp, E·inv_abs, and g = (1 − 0)·(1 −
  * 2^-50) − E·inv_abs (its minimum) — is a rounded monotone function of inv_ulp or inv_abs
  * alone: the loop's extremes are those functions at the largest inv_ulp and inv_abs, the same
- * operations on the same operands, so the same bits. A check at the run's ends first (the
- * regions are intervals of x), then one pass that confirms every point and takes the two
- * maxima. False, and nr untouched, where the run is not of that kind. */
+ * operations on the same operands, so the same bits; the largest inv_abs as 1/min |hi| (the
+ * same rounded division), so that a block whose inv_abs is not filled (upper_block) needs none.
+ * A check at the run's ends first (the regions are intervals of x), then one pass that confirms
+ * every point and takes the two extremes. False, and nr untouched, where the run is not of that kind. */
 __attribute__((always_inline)) /* into near_run_coarse's clones */
 static inline bool near_run_coarse_past(const point_ref *p, const float *x, size_t a, size_t b,
                                         near_run *nr)
@@ -948,7 +953,7 @@ static inline bool near_run_coarse_past(const point_ref *p, const float *x, size
      * with hi plain, not NaN), so that GCC vectorizes the loop */
     const uint64_t sign = 0x8000000000000000ull, one = double_bits(1.0);
     const uint64_t stand_in = double_bits(NEAR_STAND_IN), tiny = double_bits(0x1p-900);
-    int64_t all_si = 1, all_up = 1, iu_max = 0, inv_max = 0;
+    int64_t all_si = 1, all_up = 1, iu_max = 0, mag_min = (int64_t)double_bits(INFINITY);
     for (size_t j = a; j < b; j++) {
         uint64_t hb = double_bits(p->hi[j]), lb = double_bits(p->lo[j]);
         int64_t nonzero = (float_bits(x[j]) & 0x7fffffffu) != 0;
@@ -957,9 +962,9 @@ static inline bool near_run_coarse_past(const point_ref *p, const float *x, size
                      (int64_t)(p->plain[j] != 0) & (int64_t)((hb & ~sign) >= tiny);
         all_si &= si & nonzero;
         all_up &= up & nonzero;
-        int64_t iu = pos_bits(p->inv_ulp[j]), inv = pos_bits(p->inv_abs[j]);
+        int64_t iu = pos_bits(p->inv_ulp[j]), mag = (int64_t)(hb & ~sign);
         iu_max = iu > iu_max ? iu : iu_max;
-        inv_max = inv > inv_max ? inv : inv_max;
+        mag_min = mag < mag_min ? mag : mag_min;
     }
     int64_t all = si_ends ? all_si : all_up;
     if (!all) return false;
@@ -968,7 +973,10 @@ static inline bool near_run_coarse_past(const point_ref *p, const float *x, size
     nr->abs = E;
     nr->stand_in = si_ends;
     if (!si_ends) { /* every point in the relative terms: near_run_coarse's g_min and t_max */
-        double t = E * double_from_bits((uint64_t)inv_max), g = (1 - 0.0) * NEAR_DOWN - t;
+        /* the largest inv_abs, 1/|hi| rounded once, is the reciprocal of the smallest |hi|
+         * (a plain point's, as every point is in the up case) */
+        double inv_max = 1.0 / double_from_bits((uint64_t)mag_min);
+        double t = E * inv_max, g = (1 - 0.0) * NEAR_DOWN - t;
         int64_t g_min = g > 0 ? pos_bits(g) : 0;
         double gl = double_from_bits((uint64_t)g_min) - 0x1p-47, raise = 1 + 0x1p-44;
         double scale = gl > 0 ? raise / gl : INFINITY;
@@ -1005,6 +1013,7 @@ HOT_CLONES static near_run near_run_coarse(const point_ref *p, const float *x, s
     for (size_t j = a; j < b; j++) cr_zero &= p->plain[j] & ((p->cr_bits[j] & 0x7fffffffu) == 0);
     nr.cr_zero = cr_zero;
     if (near_run_coarse_past(p, x, a, b, &nr)) return nr;
+    assert(!p->lazy); /* inv_abs is read below (upper_block's runs all take the line above) */
     int64_t relu = p->target == GELU_TARGET_RELU;
     const int64_t none = pos_bits(INFINITY);
     int64_t ulp = 0, abs = 0, g_min = none, t_max = 0, stand_in = 0;
@@ -1473,6 +1482,80 @@ static bool near_wanted(error_metrics *m, const run_sums *s, const point_ref *r,
     return any;
 }
 
+/* 1/|hi| at the plain points (0 elsewhere) into inv_abs; the division unconditional. */
+HOT_CLONES static void fill_inv_abs(point_ref *p, size_t n)
+{
+    for (size_t j = 0; j < n; j++) {
+        double inv = 1.0 / fabs(p->hi[j]);
+        p->inv_abs[j] = p->plain[j] ? inv : 0;
+    }
+}
+
+/* A block of target t wholly past the upper threshold: at every point hi is the correctly
+ * rounded value (x, or 1 for a derivative) as a double with 2^-900 ≤ |hi| < ∞ (plain), lo is
+ * near_upper's mark (−2^-1074, or 2^-1074 where hi = 1), x finite and not 0; t not ReLU; no run
+ * weighted. There cr_errors gives every point the errors 2^-1074·inv_ulp (times_true_min),
+ * 2^-1074 and 2^-1074·inv_abs, ULP errors below 2^-20 (inv_ulp ≤ 2^149), so each run's sums are
+ * run_sums_of's without its arrays: every point finite and correctly rounded, a sum of 0, the
+ * histogram's bucket 0 (the products that round to 0: inv_ulp ≤ 1/2) and 1 (the others), the
+ * maxima the products at the largest inv_ulp and the largest inv_abs (1/min |hi|, the same
+ * rounded division: each product is a rounded monotone function of its operand), first indices
+ * left unknown as run_sums_of leaves them; and count_criteria's counts are the points checked
+ * (|x| ≤ 10): an error of 2^-1074 fails no rule. Then prepare_refs leaves inv_abs and the
+ * errors' arrays to refs_fill_errors (p->lazy), for the rows that read them: a row differing
+ * from the correctly rounded values in the block, or a run whose maxima or near ties are looked
+ * at point by point. In the one-implementation scan, a fifth of the time past the threshold
+ * (`accuracy --impl pw_accurate_avx512 --grad --threads 1 --shard 104/256`). False, the sums
+ * then unset, where the block is not of that kind. */
+__attribute__((always_inline)) /* into prepare_refs' clones */
+static inline bool upper_block(point_ref *p, gelu_target t, const float *x, const scan_worker *w,
+                               size_t n)
+{
+    if (t == GELU_TARGET_RELU || n == 0) return false;
+    for (size_t k = 0; k < w->nruns; k++)
+        if (w->run_weighted[k]) return false;
+    const uint64_t sign = 0x8000000000000000ull, one = double_bits(1.0);
+    const uint64_t tiny = double_bits(0x1p-900), inf = double_bits(INFINITY);
+    int64_t all = 1; /* the tests as integer compares of encodings: the loop vectorizes */
+    for (size_t j = 0; j < n; j++) {
+        uint64_t hb = double_bits(p->hi[j]), lb = double_bits(p->lo[j]), mag = hb & ~sign;
+        uint32_t xb = float_bits(x[j]) & 0x7fffffffu;
+        int64_t up = (int64_t)(lb == (sign | 1)) | ((int64_t)(hb == one) & (int64_t)(lb == 1));
+        all &= up & (int64_t)(mag >= tiny) & (int64_t)(mag < inf) &
+               (int64_t)(double_bits((double)p->cr[j]) == hb) & (int64_t)(xb != 0) &
+               (int64_t)(xb < 0x7f800000u);
+    }
+    if (!all) return false;
+    const uint32_t domain_bits = float_bits((float)XNNPACK_GELU_DOMAIN);
+    uint64_t checked = 0;
+    for (size_t k = 0; k < w->nruns; k++) {
+        size_t a = w->run_start[k], b = w->run_start[k + 1];
+        uint64_t u_max = 0, zeros = 0, mag_min = inf;
+        for (size_t j = a; j < b; j++) {
+            uint64_t u = double_bits(times_true_min(p->inv_ulp[j]));
+            uint64_t mag = double_bits(p->hi[j]) & ~sign;
+            u_max = u > u_max ? u : u_max;
+            zeros += u == 0;
+            mag_min = mag < mag_min ? mag : mag_min;
+            checked += (float_bits(x[j]) & 0x7fffffffu) <= domain_bits;
+        }
+        if (!(double_from_bits(u_max) < 0x1p-20)) return false; /* (inv_ulp ≤ 2^149: never) */
+        run_sums *s = &p->cr_sums[k];
+        memset(s, 0, sizeof *s);
+        s->finite = s->crs = b - a;
+        s->hist[0] = (uint32_t)zeros;
+        s->hist[1] = (uint32_t)(b - a - zeros);
+        s->hist_used = (uint32_t)(s->hist[0] != 0) | (uint32_t)(s->hist[1] != 0) << 1;
+        s->max_ulp = double_from_bits(u_max);
+        s->max_abs = DBL_TRUE_MIN;
+        s->max_rel = times_true_min(1.0 / double_from_bits(mag_min));
+        s->at_ulp = RUN_AT_UNKNOWN;
+        s->at_abs = s->at_rel = b;
+    }
+    p->cr_criteria = (criteria_counts){0, 0, checked};
+    return true;
+}
+
 /* The references of target t, direction dir, at the block's inputs (from fill_refs), and the
  * metrics of their correctly rounded values as outputs. */
 HOT_CLONES static void prepare_refs(scan_worker *w, gelu_target t, int dir, const float *x,
@@ -1482,27 +1565,32 @@ HOT_CLONES static void prepare_refs(scan_worker *w, gelu_target t, int dir, cons
     bool grad = dir == DIR_DERIVATIVE;
     double t0 = w->profiling ? now_s() : 0;
     for (size_t j = 0; j < n; j++) p->cr_bits[j] = float_bits(p->cr[j]);
-    for (size_t j = 0; j < n; j++) { /* without branches; the division unconditional */
-        double a = fabs(p->hi[j]), inv = 1.0 / a;
+    for (size_t j = 0; j < n; j++) { /* without branches */
+        double a = fabs(p->hi[j]);
         int64_t plain = (int64_t)(a <= DBL_MAX) & (int64_t)(a != 0);
-        p->inv_abs[j] = plain ? inv : 0;
         p->plain[j] = (uint32_t)plain;
         p->zero[j] = (uint32_t)((a == 0) & (p->lo[j] == 0) & (p->inv_ulp[j] == 0x1p149));
     }
     w->part->refs[t][dir] += n;
-    bool any_special = cr_errors(p, n, p->cr_ulp, p->cr_abs, p->cr_rel, w->cr);
-    for (size_t k = 0; k < w->nruns; k++) {
-        size_t a = w->run_start[k], b = w->run_start[k + 1];
-        run_sums_of(&p->cr_sums[k], a, b, isfinite(x[a]), false, p->cr_ulp, p->cr_abs, p->cr_rel,
-                    w->cr);
-        if (w->run_weighted[k])
-            dist_run(p->cr_dist[k], w->wfixes, a, b, p->cr_ulp, p->cr_abs, p->inv_ulp, w->run_weight[k],
-                     w->run_wmax[k], p->cr_sums[k].max_ulp);
+    p->lazy = upper_block(p, t, x, w, n);
+    if (!p->lazy) {
+        fill_inv_abs(p, n);
+        bool any_special = cr_errors(p, n, p->cr_ulp, p->cr_abs, p->cr_rel, w->cr);
+        for (size_t k = 0; k < w->nruns; k++) {
+            size_t a = w->run_start[k], b = w->run_start[k + 1];
+            run_sums_of(&p->cr_sums[k], a, b, isfinite(x[a]), false, p->cr_ulp, p->cr_abs,
+                        p->cr_rel, w->cr);
+            if (w->run_weighted[k])
+                dist_run(p->cr_dist[k], w->wfixes, a, b, p->cr_ulp, p->cr_abs, p->inv_ulp,
+                         w->run_weight[k], w->run_wmax[k], p->cr_sums[k].max_ulp);
+        }
+        if (!grad) {
+            p->cr_criteria = (criteria_counts){0};
+            count_criteria(&p->cr_criteria, x, p->cr, p, p->cr_abs, n, any_special);
+        }
     }
     double x_min = w->sh->x_min[t];
     if (!grad) {
-        p->cr_criteria = (criteria_counts){0};
-        count_criteria(&p->cr_criteria, x, p->cr, p, p->cr_abs, n, any_special);
         mono_metrics mono = {0};
         check_monotone(&mono, x, p->cr, n, 0, x_min);
         p->cr_monotone = mono.violations == 0;
@@ -1513,6 +1601,18 @@ HOT_CLONES static void prepare_refs(scan_worker *w, gelu_target t, int dir, cons
     }
     near_prepare(p, t, grad, x, w);
     lap(w, &t0, &w->prof.reference[t][dir]);
+}
+
+/* What prepare_refs left unfilled in a block past the upper threshold (upper_block): inv_abs
+ * and the correctly rounded outputs' errors, as it fills them elsewhere, before a row reads
+ * them (in the worker's own buffer: a cache, as near_tight_run's). Their time is the row's. */
+static void refs_fill_errors(scan_worker *w, const point_ref *r, size_t n)
+{
+    point_ref *p = (point_ref *)r;
+    if (!p->lazy) return;
+    fill_inv_abs(p, n);
+    cr_errors(p, n, p->cr_ulp, p->cr_abs, p->cr_rel, w->cr);
+    p->lazy = false;
 }
 
 /* The points where y differs from the correctly rounded values by encoding, into w->mis
@@ -1549,6 +1649,7 @@ HOT_CLONES static void row_metrics(scan_worker *w, error_metrics *m, const float
     int dir = ctx[0].d;
     bool want[ERR_KINDS];
     find_mismatches(w, y, r, n);
+    if (w->nmis) refs_fill_errors(w, r, n);
     if (w->nmis * 8 > n) { /* many differences: the whole block's errors, vectorized */
         bool any_special = block_errors(y, r, n, w->ulp, w->abs, w->rel, w->cr);
         size_t q = 0; /* the first mismatch of the current run */
@@ -1592,17 +1693,21 @@ HOT_CLONES static void row_metrics(scan_worker *w, error_metrics *m, const float
         if (i == w->nmis || mis[i] >= b) { /* y is correctly rounded on the whole run */
             if (x_finite && cs->at_ulp == RUN_AT_UNKNOWN &&
                 (cs->max_ulp > m->max_ulp.value || cs->max_abs > m->max_abs.value ||
-                 cs->max_rel > m->max_rel.value)) /* the fold reads a first index: set them
-                                                    * (in the worker's own buffer: a cache) */
+                 cs->max_rel > m->max_rel.value)) { /* the fold reads a first index: set
+                                                      * them (the worker's own buffer: a cache) */
+                refs_fill_errors(w, r, n);
                 run_sums_firsts((run_sums *)cs, a, b, r->cr_ulp, r->cr_abs, r->cr_rel);
+            }
             error_metrics_fold(m, seq0, x, a, b, w->range[a], w->x_bucket[a], x_finite, cs);
             if (w->run_weighted[k])
                 for (int d = 0; d < DIST_COUNT; d++) dist_add(&m->dist[d], &r->cr_dist[k][d]);
             const near_run *nr;
             int xb = w->x_bucket[a];
-            if (x_finite && near_wanted(m, cs, r, x, k, a, b, xb, false, true, want, &nr))
+            if (x_finite && near_wanted(m, cs, r, x, k, a, b, xb, false, true, want, &nr)) {
+                refs_fill_errors(w, r, n);
                 near_scan_run(m, xb, want, ctx, x, r->cr, r, nr, a, b, seq0, r->cr_ulp, r->cr_abs,
                               r->cr_rel);
+            }
             continue;
         }
         run_sums s = *cs;

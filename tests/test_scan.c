@@ -825,3 +825,74 @@ Test(scan, times_true_min_is_the_product_by_the_smallest_subnormal)
     }
     cr_assert(times_true_min(0) == 0 && times_true_min(0.5) == 0 && times_true_min(1.5) == 2 * DBL_TRUE_MIN);
 }
+
+/* ---- blocks past the upper threshold (scan.c's upper_block: sums in closed form, the errors'
+ * arrays filled only where a row reads them) */
+
+static const float upper_x0 = 0x1p24f - 1000; /* forward one step up here */
+
+static void forward_up_at_x0(const float *x, float *y, size_t n)
+{
+    cr_forward(x, y, n);
+    for (size_t i = 0; i < n; i++)
+        if (x[i] == upper_x0) y[i] = float_from_bits(float_bits(y[i]) + 1);
+}
+
+/* Over [2^24 − 3·4096, 2^24 + 6·4096] (binary32's ULP 1, then 2: the correctly rounded values'
+ * ULP errors 2^-1074, then 0 — histogram buckets 1, then 0), the correctly rounded GELU and one
+ * a step off at upper_x0 (a block the correctly rounded row leaves to the closed form): every
+ * row's histogram, counts and maxima equal those of the errors computed here point by point
+ * from the reference's definition. A row that took back another value than the correctly
+ * rounded point's own error at upper_x0 (an unfilled array) would miscount its buckets. */
+Test(scan, blocks_past_the_upper_threshold_give_the_errors_point_by_point, .timeout = 120)
+{
+    const float lo = 0x1p24f - 3 * 4096, hi = 0x1p24f + 6 * 4096 * 2;
+    gelu_impl cr = cr_impl("cr", cr_forward, cr_derivative);
+    gelu_impl off = cr_impl("off_at_x0", forward_up_at_x0, cr_derivative);
+    const gelu_impl *impls[] = {&cr, &off};
+    scan_result *r = calloc(1, sizeof *r);
+    run(impls, 2, lo, hi, 1, 0, 1, r);
+    for (size_t i = 0; i < 2; i++)
+        for (int d = 0; d < DIR_COUNT; d++) {
+            uint64_t hist[HIST_BUCKETS] = {0}, count = 0, crs = 0, checked = 0;
+            double max_ulp = 0, max_abs = 0, max_rel = 0;
+            for (float x = lo;; x = nextafterf(x, INFINITY)) {
+                float y;
+                (d == DIR_FORWARD ? impls[i]->forward : impls[i]->derivative)(&x, &y, 1);
+                ref_value v;
+                double inv_ulp;
+                fast_ref_value(GELU_TARGET_EXACT, d == DIR_DERIVATIVE, x, &v, &inv_ulp);
+                volatile double dist = fabs(((double)y - v.hi) - v.lo);
+                double u = dist * inv_ulp, rel = dist * (1.0 / fabs(v.hi));
+                hist[hist_bucket(u)]++;
+                count++;
+                crs += float_bits(y) == float_bits(v.cr);
+                checked += fabsf(x) <= 10;
+                max_ulp = u > max_ulp ? u : max_ulp;
+                max_abs = dist > max_abs ? dist : max_abs;
+                max_rel = rel > max_rel ? rel : max_rel;
+                if (x == hi) break;
+            }
+            const error_metrics *e = &r->metrics[i].err[REF_OWN][d];
+            for (int k = 0; k < HIST_BUCKETS; k++) {
+                uint64_t got = 0;
+                for (int g = 0; g < RANGE_COUNT; g++) got += e->hist[g][k];
+                cr_expect_eq(got, hist[k], "%s, direction %d: bucket %d holds %llu, %llu point by point",
+                             impls[i]->name, d, k, (unsigned long long)got, (unsigned long long)hist[k]);
+            }
+            cr_expect_eq(e->count, count);
+            cr_expect_eq(e->finite, count);
+            cr_expect_eq(e->correctly_rounded, crs, "%s, direction %d: %llu correctly rounded, %llu",
+                         impls[i]->name, d, (unsigned long long)e->correctly_rounded,
+                         (unsigned long long)crs);
+            cr_expect(e->max_ulp.value == max_ulp && e->max_abs.value == max_abs &&
+                          e->max_rel.value == max_rel,
+                      "%s, direction %d: maxima %a %a %a, point by point %a %a %a", impls[i]->name, d,
+                      e->max_ulp.value, e->max_abs.value, e->max_rel.value, max_ulp, max_abs, max_rel);
+            if (d == DIR_FORWARD) cr_expect_eq(e->xnnpack_checked, checked);
+            if (i == 1 && d == DIR_FORWARD)
+                cr_expect(hist[1] > 0 && hist[0] > 0 && hist[2] == 1,
+                          "the planted step is in bucket 2, the others in 0 and 1: the test bites");
+        }
+    scan_result_free(r);
+}
