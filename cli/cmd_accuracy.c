@@ -63,7 +63,9 @@ static void print_help(void)
         "                    (fast path, MPFR fallbacks); in thread seconds and ns per input.\n"
         "                    A row whose outputs equal an earlier row's (a SIMD build of the\n"
         "                    same method) shares its metrics: their time is that row's\n"
-        "                    while they agree\n"
+        "                    while they agree. Past the upper threshold the correctly\n"
+        "                    rounded values' errors are computed for the first row that\n"
+        "                    differs from them in a block: in that row's metrics\n"
         );
     printf( /* two strings: one would pass C's 4,095-character minimum */
         "  --format F        the number format (default binary32). bfloat16, binary16: all\n"

@@ -1511,7 +1511,8 @@ __attribute__((always_inline)) /* into prepare_refs' clones */
 static inline bool upper_block(point_ref *p, gelu_target t, const float *x, const scan_worker *w,
                                size_t n)
 {
-    if (t == GELU_TARGET_RELU || n == 0) return false;
+    if (t == GELU_TARGET_RELU || n == 0 || !near_upper(p, 0) || !near_upper(p, n - 1))
+        return false; /* (the ends first: the regions are intervals of x) */
     for (size_t k = 0; k < w->nruns; k++)
         if (w->run_weighted[k]) return false;
     const uint64_t sign = 0x8000000000000000ull, one = double_bits(1.0);
@@ -1994,10 +1995,10 @@ HOT_CLONES static void block_inputs(scan_worker *w, const domain_view *dom, uint
         }
     }
     w->run_start[w->nruns] = (uint16_t)n;
-    dist_weights(x, n, w->weight[DIST_NORMAL], w->weight[DIST_UNIFORM]);
+    bool some = dist_weights(x, n, w->weight[DIST_NORMAL], w->weight[DIST_UNIFORM]);
     for (size_t k = 0; k < w->nruns; k++) {
         uint64_t any = 0; /* a weight other than ±0, from the encodings (no trapping compares) */
-        for (size_t j = w->run_start[k]; j < w->run_start[k + 1]; j++)
+        for (size_t j = w->run_start[k]; some && j < w->run_start[k + 1]; j++)
             any |= (double_bits(w->weight[DIST_NORMAL][j]) | double_bits(w->weight[DIST_UNIFORM][j])) << 1;
         w->run_weighted[k] = any != 0;
         if (!any) { /* wfix and run_weight are read only for weighted runs */

@@ -16,6 +16,7 @@
 #ifndef GELUCHECK_WEIGHTS_H
 #define GELUCHECK_WEIGHTS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -31,8 +32,10 @@ typedef enum { DIST_NORMAL, DIST_UNIFORM, DIST_COUNT } input_dist;
 
 const char *input_dist_name(input_dist d); /* "normal", "uniform" */
 
-/* The weights of the n inputs x[] under each distribution into w[DIST_*][]. */
-void dist_weights(const float *x, size_t n, double *w_normal, double *w_uniform);
+/* The weights of the n inputs x[] under each distribution into w[DIST_*][]; false, and nothing
+ * written, when every input has |x| ≥ 39 or is NaN (no mass under either distribution: every
+ * weight +0). */
+bool dist_weights(const float *x, size_t n, double *w_normal, double *w_uniform);
 
 /* The mass of the rounding interval of x (one input; dist_weights' definition). */
 double dist_weight(input_dist d, float x);

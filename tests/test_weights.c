@@ -95,7 +95,8 @@ Test(weights, each_weight_is_its_rounding_intervals_mass)
 /* The inputs where dist_weights' block weights differ from dist_weight's (logged). */
 static size_t block_vs_single(const float *x, size_t n, double *wn, double *wu)
 {
-    dist_weights(x, n, wn, wu);
+    if (!dist_weights(x, n, wn, wu)) /* nothing written: every weight +0 */
+        for (size_t j = 0; j < n; j++) wn[j] = wu[j] = 0;
     size_t wrong = 0;
     for (size_t j = 0; j < n; j++) {
         double want_n = dist_weight(DIST_NORMAL, x[j]), want_u = dist_weight(DIST_UNIFORM, x[j]);
@@ -149,6 +150,31 @@ Test(weights, block_weights_equal_single_ones)
     while (n < N) x[n++] = ldexpf(1 + (float)rand() / (float)RAND_MAX, -(rand() % 140) - 9) *
                            (rand() % 2 ? 1 : -1);
     cr_expect_eq(block_vs_single(x, n, wn, wu), 0, "tiny block's weights differ from single ones");
+    /* a block past ±39 only (NaN, ±inf among them): dist_weights writes nothing and says so; with
+     * one input just inside the cut, it weighs that one */
+    n = 0;
+    for (int i = 0; i < 1000; i++) {
+        uint32_t e = 0x421c0000u + (uint32_t)i; /* 39 upwards */
+        memcpy(&x[n], &e, sizeof e);
+        x[n] = i % 2 ? x[n] : -x[n];
+        n++;
+    }
+    x[n++] = INFINITY;
+    x[n++] = -INFINITY;
+    x[n++] = NAN;
+    x[n++] = -NAN;
+    while (n < N) x[n++] = ldexpf(1 + (float)rand() / (float)RAND_MAX, rand() % 122 + 6) *
+                           (rand() % 2 ? 1 : -1);
+    for (size_t j = 0; j < n; j++) wn[j] = wu[j] = NAN;
+    cr_expect(!dist_weights(x, n, wn, wu), "a block past ±39: no weight");
+    cr_expect(isnan(wn[0]) && isnan(wu[n - 1]), "and nothing written");
+    cr_expect_eq(block_vs_single(x, n, wn, wu), 0, "past ±39, every single weight is 0 too");
+    x[n / 2] = -38.99999f; /* (its weights are +0: φ underflows, outside the uniform's support) */
+    cr_expect(dist_weights(x, n, wn, wu), "one input inside ±39: weighed");
+    cr_expect_eq(block_vs_single(x, n, wn, wu), 0, "with one inside, the weights are single ones");
+    x[n / 2] = -9.5f;
+    cr_expect(dist_weights(x, n, wn, wu) && wu[n / 2] > 0 && wn[n / 2] > 0, "one at -9.5 is weighed");
+    cr_expect_eq(block_vs_single(x, n, wn, wu), 0, "with one inside, the weights are single ones");
 }
 
 extern const gelu_impl gelu_impl_erfc_f64, gelu_impl_tanh;
