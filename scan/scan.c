@@ -217,9 +217,11 @@ typedef struct {
     bool tight_ready[SCAN_BLOCK];
     gelu_target target;
     bool grad;
-    /* inv_abs, cr_ulp, cr_abs and cr_rel not filled yet (a block past the upper threshold,
-     * upper_block): refs_fill_errors fills them where a row reads them */
-    bool lazy;
+    /* inv_abs, cr_ulp, cr_abs and cr_rel not filled yet (a block past a threshold: upper_block,
+     * stand_in_block): refs_fill_errors fills them where a row reads them — with the constants
+     * lazy_c (1/|hi| and the three errors, the same at every point) where lazy_const */
+    bool lazy, lazy_const;
+    double lazy_c[4];
 } point_ref;
 
 typedef struct {
@@ -1013,7 +1015,7 @@ HOT_CLONES static near_run near_run_coarse(const point_ref *p, const float *x, s
     for (size_t j = a; j < b; j++) cr_zero &= p->plain[j] & ((p->cr_bits[j] & 0x7fffffffu) == 0);
     nr.cr_zero = cr_zero;
     if (near_run_coarse_past(p, x, a, b, &nr)) return nr;
-    assert(!p->lazy); /* inv_abs is read below (upper_block's runs all take the line above) */
+    assert(!p->lazy); /* inv_abs is read below (the lazy blocks' runs all take the line above) */
     int64_t relu = p->target == GELU_TARGET_RELU;
     const int64_t none = pos_bits(INFINITY);
     int64_t ulp = 0, abs = 0, g_min = none, t_max = 0, stand_in = 0;
@@ -1557,6 +1559,63 @@ static inline bool upper_block(point_ref *p, gelu_target t, const float *x, cons
     return true;
 }
 
+/* A block of target t wholly below the lower threshold: at every point the stand-in reference
+ * (hi = NEAR_STAND_IN, lo = ±0: near_stand_in), a correctly rounded value ±0, one inv_ulp, x
+ * finite and not 0; t not ReLU; no run weighted. There block_errors (cr_errors' path where lo is
+ * not subnormal) gives every point the same errors, d = |(±0 − hi) − lo| = 2^-1000, d·inv_ulp
+ * and d·(1/|hi|) (= 1), formed here at the first point by the same operations; so each run's sums
+ * are counts (d·inv_ulp below 2^-20 ULP: a sum of 0, one histogram bucket), its maxima those
+ * errors, and count_criteria's counts the points checked (an error below 2^-900 fails no rule).
+ * prepare_refs then leaves the arrays to refs_fill_errors, which writes the constants: the rows
+ * equal to the correctly rounded values there (−0 throughout) feed the near-tie lists from them.
+ * False, the sums then unset, where the block is not of that kind. */
+__attribute__((always_inline)) /* into prepare_refs' clones */
+static inline bool stand_in_block(point_ref *p, gelu_target t, const float *x, const scan_worker *w,
+                                  size_t n)
+{
+    if (t == GELU_TARGET_RELU || n == 0 || !near_stand_in(p, 0) || !near_stand_in(p, n - 1))
+        return false; /* (the ends first: the regions are intervals of x) */
+    for (size_t k = 0; k < w->nruns; k++)
+        if (w->run_weighted[k]) return false;
+    const uint64_t stand_in = double_bits(NEAR_STAND_IN), iu0 = double_bits(p->inv_ulp[0]);
+    int64_t all = 1; /* integer compares of encodings (lo = ±0): the loop vectorizes */
+    for (size_t j = 0; j < n; j++) {
+        uint32_t xb = float_bits(x[j]) & 0x7fffffffu;
+        all &= (int64_t)(double_bits(p->hi[j]) == stand_in) &
+               (int64_t)((double_bits(p->lo[j]) << 1) == 0) &
+               (int64_t)((p->cr_bits[j] & 0x7fffffffu) == 0) &
+               (int64_t)(double_bits(p->inv_ulp[j]) == iu0) & (int64_t)(xb != 0) &
+               (int64_t)(xb < 0x7f800000u);
+    }
+    if (!all) return false;
+    double d = fabs(((double)p->cr[0] - p->hi[0]) - p->lo[0]); /* block_errors' operations */
+    double inv = 1.0 / fabs(p->hi[0]), u = d * p->inv_ulp[0], rel = d * inv;
+    if (!(u < 0x1p-20) || !(d < 0x1p-900)) return false; /* (2^-851 and 2^-1000: never) */
+    const uint32_t domain_bits = float_bits((float)XNNPACK_GELU_DOMAIN);
+    uint64_t checked = 0;
+    for (size_t j = 0; j < n; j++) checked += (float_bits(x[j]) & 0x7fffffffu) <= domain_bits;
+    int bucket = hist_bucket_sel(u);
+    for (size_t k = 0; k < w->nruns; k++) {
+        size_t a = w->run_start[k], b = w->run_start[k + 1];
+        run_sums *s = &p->cr_sums[k];
+        memset(s, 0, sizeof *s);
+        s->finite = s->crs = b - a;
+        s->hist[bucket] = (uint32_t)(b - a);
+        s->hist_used = 1u << bucket;
+        s->max_ulp = u;
+        s->max_abs = d;
+        s->max_rel = rel;
+        s->at_ulp = RUN_AT_UNKNOWN;
+        s->at_abs = s->at_rel = b;
+    }
+    p->cr_criteria = (criteria_counts){0, 0, checked};
+    p->lazy_c[0] = inv;
+    p->lazy_c[1] = u;
+    p->lazy_c[2] = d;
+    p->lazy_c[3] = rel;
+    return true;
+}
+
 /* The references of target t, direction dir, at the block's inputs (from fill_refs), and the
  * metrics of their correctly rounded values as outputs. */
 HOT_CLONES static void prepare_refs(scan_worker *w, gelu_target t, int dir, const float *x,
@@ -1573,7 +1632,8 @@ HOT_CLONES static void prepare_refs(scan_worker *w, gelu_target t, int dir, cons
         p->zero[j] = (uint32_t)((a == 0) & (p->lo[j] == 0) & (p->inv_ulp[j] == 0x1p149));
     }
     w->part->refs[t][dir] += n;
-    p->lazy = upper_block(p, t, x, w, n);
+    p->lazy_const = stand_in_block(p, t, x, w, n);
+    p->lazy = p->lazy_const || upper_block(p, t, x, w, n);
     if (!p->lazy) {
         fill_inv_abs(p, n);
         bool any_special = cr_errors(p, n, p->cr_ulp, p->cr_abs, p->cr_rel, w->cr);
@@ -1607,13 +1667,23 @@ HOT_CLONES static void prepare_refs(scan_worker *w, gelu_target t, int dir, cons
 /* What prepare_refs left unfilled in a block past the upper threshold (upper_block): inv_abs
  * and the correctly rounded outputs' errors, as it fills them elsewhere, before a row reads
  * them (in the worker's own buffer: a cache, as near_tight_run's). Their time is the row's. */
-static void refs_fill_errors(scan_worker *w, const point_ref *r, size_t n)
+HOT_CLONES static void refs_fill_errors(scan_worker *w, const point_ref *r, size_t n)
 {
     point_ref *p = (point_ref *)r;
     if (!p->lazy) return;
-    fill_inv_abs(p, n);
-    cr_errors(p, n, p->cr_ulp, p->cr_abs, p->cr_rel, w->cr);
-    p->lazy = false;
+    if (p->lazy_const) {
+        const double inv = p->lazy_c[0], u = p->lazy_c[1], d = p->lazy_c[2], rel = p->lazy_c[3];
+        for (size_t j = 0; j < n; j++) {
+            p->inv_abs[j] = inv;
+            p->cr_ulp[j] = u;
+            p->cr_abs[j] = d;
+            p->cr_rel[j] = rel;
+        }
+    } else {
+        fill_inv_abs(p, n);
+        cr_errors(p, n, p->cr_ulp, p->cr_abs, p->cr_rel, w->cr);
+    }
+    p->lazy = p->lazy_const = false;
 }
 
 /* The points where y differs from the correctly rounded values by encoding, into w->mis

@@ -826,29 +826,29 @@ Test(scan, times_true_min_is_the_product_by_the_smallest_subnormal)
     cr_assert(times_true_min(0) == 0 && times_true_min(0.5) == 0 && times_true_min(1.5) == 2 * DBL_TRUE_MIN);
 }
 
-/* ---- blocks past the upper threshold (scan.c's upper_block: sums in closed form, the errors'
- * arrays filled only where a row reads them) */
+/* ---- blocks past the thresholds (scan.c's upper_block and stand_in_block: sums in closed form,
+ * the errors' arrays filled only where a row reads them) */
 
-static const float upper_x0 = 0x1p24f - 1000; /* forward one step up here */
+static float past_x0; /* forward one encoding step up here (away from 0) */
 
-static void forward_up_at_x0(const float *x, float *y, size_t n)
+static void forward_step_at_x0(const float *x, float *y, size_t n)
 {
     cr_forward(x, y, n);
     for (size_t i = 0; i < n; i++)
-        if (x[i] == upper_x0) y[i] = float_from_bits(float_bits(y[i]) + 1);
+        if (x[i] == past_x0) y[i] = float_from_bits(float_bits(y[i]) + 1);
 }
 
-/* Over [2^24 − 3·4096, 2^24 + 6·4096] (binary32's ULP 1, then 2: the correctly rounded values'
- * ULP errors 2^-1074, then 0 — histogram buckets 1, then 0), the correctly rounded GELU and one
- * a step off at upper_x0 (a block the correctly rounded row leaves to the closed form): every
- * row's histogram, counts and maxima equal those of the errors computed here point by point
- * from the reference's definition. A row that took back another value than the correctly
- * rounded point's own error at upper_x0 (an unfilled array) would miscount its buckets. */
-Test(scan, blocks_past_the_upper_threshold_give_the_errors_point_by_point, .timeout = 120)
+/* Over [lo, hi], the correctly rounded GELU and one a step off at x0 (in a block the correctly
+ * rounded row leaves to the closed form): every row's histogram, counts and maxima equal those
+ * of the errors computed here point by point from the reference's definition. A row that took
+ * back another value than the correctly rounded point's own error at x0 (an unfilled array)
+ * would miscount its buckets; wrong closed-form sums would show in the correctly rounded row.
+ * planted_bucket: the step's histogram bucket. */
+static void check_past_blocks(float lo, float hi, float x0, int planted_bucket)
 {
-    const float lo = 0x1p24f - 3 * 4096, hi = 0x1p24f + 6 * 4096 * 2;
+    past_x0 = x0;
     gelu_impl cr = cr_impl("cr", cr_forward, cr_derivative);
-    gelu_impl off = cr_impl("off_at_x0", forward_up_at_x0, cr_derivative);
+    gelu_impl off = cr_impl("off_at_x0", forward_step_at_x0, cr_derivative);
     const gelu_impl *impls[] = {&cr, &off};
     scan_result *r = calloc(1, sizeof *r);
     run(impls, 2, lo, hi, 1, 0, 1, r);
@@ -891,8 +891,22 @@ Test(scan, blocks_past_the_upper_threshold_give_the_errors_point_by_point, .time
                       e->max_ulp.value, e->max_abs.value, e->max_rel.value, max_ulp, max_abs, max_rel);
             if (d == DIR_FORWARD) cr_expect_eq(e->xnnpack_checked, checked);
             if (i == 1 && d == DIR_FORWARD)
-                cr_expect(hist[1] > 0 && hist[0] > 0 && hist[2] == 1,
-                          "the planted step is in bucket 2, the others in 0 and 1: the test bites");
+                cr_expect(hist[planted_bucket] == 1 && crs == count - 1,
+                          "the planted step is in bucket %d: the test bites", planted_bucket);
         }
     scan_result_free(r);
+}
+
+/* Past the upper threshold, across x = 2^24 (binary32's ULP 1, then 2: the correctly rounded
+ * values' ULP errors 2^-1074, then 0 — histogram buckets 1, then 0); the step 1 ULP (bucket 2). */
+Test(scan, blocks_past_the_upper_threshold_give_the_errors_point_by_point, .timeout = 120)
+{
+    check_past_blocks(0x1p24f - 3 * 4096, 0x1p24f + 6 * 4096 * 2, 0x1p24f - 1000, 2);
+}
+
+/* Below the lower threshold (the stand-ins: −0 correctly rounded, errors 2^-851 ULP, 2^-1000,
+ * relative 1); the step −2^-149, 1 ULP (bucket 2). */
+Test(scan, blocks_below_the_lower_threshold_give_the_errors_point_by_point, .timeout = 120)
+{
+    check_past_blocks(-0x1p20f - 9 * 4096 * 0.125f, -0x1p20f, -0x1p20f - 5000 * 0.125f, 2);
 }
