@@ -219,9 +219,13 @@ typedef struct {
     bool grad;
     /* inv_abs, cr_ulp, cr_abs and cr_rel not filled yet (a block past a threshold: upper_block,
      * stand_in_block): refs_fill_errors fills them where a row reads them — with the constants
-     * lazy_c (1/|hi| and the three errors, the same at every point) where lazy_const */
+     * lazy_c (1/|hi| and the three errors, the same at every point: stand_in_block's, kept
+     * for the block) where lazy_const */
     bool lazy, lazy_const;
     double lazy_c[4];
+    /* the block wholly past a threshold (upper_block, stand_in_block): its runs' coarse
+     * tolerances set there, its tight ones from their ends alone (near_run_of) */
+    enum { PAST_NONE, PAST_UPPER, PAST_STAND_IN } past;
 } point_ref;
 
 typedef struct {
@@ -943,6 +947,27 @@ static inline void near_rel_fold(double hi, double lo, double E, int64_t in_rel,
  * same rounded division), so that a block whose inv_abs is not filled (upper_block) needs none.
  * A check at the run's ends first (the regions are intervals of x), then one pass that confirms
  * every point and takes the two extremes. False, and nr untouched, where the run is not of that kind. */
+/* near_run_coarse_past's tolerances of a run of stand-ins (si) or of points past the upper
+ * threshold, from the pos_bits of its largest inv_ulp and (not si) of its smallest |hi|. */
+static inline void near_past_tolerances(bool si, int64_t iu_max, int64_t mag_min, near_run *nr)
+{
+    double E = si ? NEAR_STAND_IN_TOL : NEAR_UPPER_TOL;
+    nr->ulp = E * double_from_bits((uint64_t)iu_max);
+    nr->abs = E;
+    nr->stand_in = si;
+    if (!si) { /* every point in the relative terms: near_run_coarse's g_min and t_max */
+        /* the largest inv_abs, 1/|hi| rounded once, is the reciprocal of the smallest |hi|
+         * (a plain point's, as every point is in the up case) */
+        double inv_max = 1.0 / double_from_bits((uint64_t)mag_min);
+        double t = E * inv_max, g = (1 - 0.0) * NEAR_DOWN - t;
+        int64_t g_min = g > 0 ? pos_bits(g) : 0;
+        double gl = double_from_bits((uint64_t)g_min) - 0x1p-47, raise = 1 + 0x1p-44;
+        double scale = gl > 0 ? raise / gl : INFINITY;
+        nr->rel_scale = scale > 1 ? scale : 1;
+        nr->rel_add = gl > 0 ? t / gl * raise : INFINITY;
+    }
+}
+
 __attribute__((always_inline)) /* into near_run_coarse's clones */
 static inline bool near_run_coarse_past(const point_ref *p, const float *x, size_t a, size_t b,
                                         near_run *nr)
@@ -970,21 +995,7 @@ static inline bool near_run_coarse_past(const point_ref *p, const float *x, size
     }
     int64_t all = si_ends ? all_si : all_up;
     if (!all) return false;
-    double E = si_ends ? NEAR_STAND_IN_TOL : NEAR_UPPER_TOL;
-    nr->ulp = E * double_from_bits((uint64_t)iu_max);
-    nr->abs = E;
-    nr->stand_in = si_ends;
-    if (!si_ends) { /* every point in the relative terms: near_run_coarse's g_min and t_max */
-        /* the largest inv_abs, 1/|hi| rounded once, is the reciprocal of the smallest |hi|
-         * (a plain point's, as every point is in the up case) */
-        double inv_max = 1.0 / double_from_bits((uint64_t)mag_min);
-        double t = E * inv_max, g = (1 - 0.0) * NEAR_DOWN - t;
-        int64_t g_min = g > 0 ? pos_bits(g) : 0;
-        double gl = double_from_bits((uint64_t)g_min) - 0x1p-47, raise = 1 + 0x1p-44;
-        double scale = gl > 0 ? raise / gl : INFINITY;
-        nr->rel_scale = scale > 1 ? scale : 1;
-        nr->rel_add = gl > 0 ? t / gl * raise : INFINITY;
-    }
+    near_past_tolerances(si_ends, iu_max, mag_min, nr);
     return true;
 }
 
@@ -1124,6 +1135,13 @@ HOT_CLONES static near_run near_run_of(const point_ref *p, const float *x, size_
                                         bool tight)
 {
     if (!tight) return near_run_coarse(p, x, a, b);
+    if (p->past) { /* the all_tail case below, its loops' outcome known (upper_block,
+                    * stand_in_block: every point marked, hi plain, the correctly rounded value
+                    * ±0 exactly at the stand-ins) */
+        near_run nr = {0, 0, 1, 0, false, p->past == PAST_STAND_IN, true};
+        near_run_points(p, x, a, b - 1, &nr);
+        return nr;
+    }
     bool all_tail = false;
     if (a < b && isfinite(x[a])) { /* a run without points past the thresholds: branch-free */
         uint32_t tail = 0, ntail = 0;
@@ -1175,7 +1193,7 @@ static void near_prepare(point_ref *p, gelu_target t, bool grad, const float *x,
     p->target = t;
     p->grad = grad;
     for (size_t k = 0; k < w->nruns; k++) {
-        p->near[k] = near_run_of(p, x, w->run_start[k], w->run_start[k + 1], false);
+        if (!p->past) p->near[k] = near_run_of(p, x, w->run_start[k], w->run_start[k + 1], false);
         p->tight_ready[k] = false;
     }
 }
@@ -1462,6 +1480,32 @@ HOT_CLONES static void near_scan_run(error_metrics *m, int bucket, const bool wa
     }
 }
 
+/* near_scan_run for the correctly rounded outputs over a run of a stand_in_block, without its
+ * arrays: there every point is a stand-in with one output, the correctly rounded one (flat_cr),
+ * and every error of kind k is e[k] (ULP, absolute, relative). near_scan_run's run maximum is
+ * then at the run's first point a, which takes near_point and near_add_both; its group walk
+ * reaches a again (the first point equal to the correctly rounded value: past_taken) and skips
+ * every other point, and at a it either skips or repeats the same near_point and near_add_both —
+ * which change nothing: near_point's interval is the same one, or a coarser one that both lists
+ * reject (it returns early only where they do), and inserting an entry a list holds (its
+ * position), rejected, or dropped at once by the full list's cut is a no-op (near.c's insert).
+ * So a's near_point and near_add_both, per kind wanted, are near_scan_run's effect. */
+static void near_scan_flat_cr(error_metrics *m, int bucket, const bool want[ERR_KINDS],
+                              const refine_ctx *ctx, const float *x, const point_ref *r, size_t a,
+                              uint64_t seq0, const double e[ERR_KINDS])
+{
+    for (int k = 0; k < ERR_KINDS; k++) {
+        if (!want[k] || !(e[k] == e[k])) continue; /* (a NaN maximum: no point taken) */
+        near_list *l = &m->near[k];
+        near_bucket *xl = near_bucket_of(m, k, bucket);
+        if (NEAR_SETTLED(l) && (!xl || NEAR_SETTLED(xl))) continue;
+        near_resolver res = refine_resolver(&ctx[k]);
+        double lo, hi;
+        near_point(l, xl, &ctx[k], x, r->cr, r, a, e[k], &lo, &hi);
+        near_add_both(l, xl, lo, hi, seq0 + a, float_bits(x[a]), r->cr_bits[a], &res);
+    }
+}
+
 /* Which lists of m (the row's, and those of the run's x bucket) a run k, [a, b), with computed
  * maxima s (upper bounds) could change: by the run's coarse tolerances, then by its tight ones
  * (into *nr). */
@@ -1534,9 +1578,12 @@ static inline bool upper_block(point_ref *p, gelu_target t, const float *x, cons
     for (size_t k = 0; k < w->nruns; k++) {
         size_t a = w->run_start[k], b = w->run_start[k + 1];
         uint64_t u_max = 0, zeros = 0, mag_min = inf;
+        int64_t iu_max = 0;
         for (size_t j = a; j < b; j++) {
             uint64_t u = double_bits(times_true_min(p->inv_ulp[j]));
             uint64_t mag = double_bits(p->hi[j]) & ~sign;
+            int64_t iu = pos_bits(p->inv_ulp[j]);
+            iu_max = iu > iu_max ? iu : iu_max;
             u_max = u > u_max ? u : u_max;
             zeros += u == 0;
             mag_min = mag < mag_min ? mag : mag_min;
@@ -1554,13 +1601,17 @@ static inline bool upper_block(point_ref *p, gelu_target t, const float *x, cons
         s->max_rel = times_true_min(1.0 / double_from_bits(mag_min));
         s->at_ulp = RUN_AT_UNKNOWN;
         s->at_abs = s->at_rel = b;
+        /* near_run_coarse's (its past case; no correctly rounded value is 0: |hi| ≥ 2^-900) */
+        p->near[k] = (near_run){0, 0, 1, 0, false, false, false};
+        near_past_tolerances(false, iu_max, (int64_t)mag_min, &p->near[k]);
     }
     p->cr_criteria = (criteria_counts){0, 0, checked};
+    p->past = PAST_UPPER;
     return true;
 }
 
 /* A block of target t wholly below the lower threshold: at every point the stand-in reference
- * (hi = NEAR_STAND_IN, lo = ±0: near_stand_in), a correctly rounded value ±0, one inv_ulp, x
+ * (hi = NEAR_STAND_IN, lo = ±0: near_stand_in), one correctly rounded value ±0, one inv_ulp, x
  * finite and not 0; t not ReLU; no run weighted. There block_errors (cr_errors' path where lo is
  * not subnormal) gives every point the same errors, d = |(±0 − hi) − lo| = 2^-1000, d·inv_ulp
  * and d·(1/|hi|) (= 1), formed here at the first point by the same operations; so each run's sums
@@ -1583,7 +1634,7 @@ static inline bool stand_in_block(point_ref *p, gelu_target t, const float *x, c
         uint32_t xb = float_bits(x[j]) & 0x7fffffffu;
         all &= (int64_t)(double_bits(p->hi[j]) == stand_in) &
                (int64_t)((double_bits(p->lo[j]) << 1) == 0) &
-               (int64_t)((p->cr_bits[j] & 0x7fffffffu) == 0) &
+               (int64_t)(p->cr_bits[j] == p->cr_bits[0]) & (int64_t)((p->cr_bits[j] & 0x7fffffffu) == 0) &
                (int64_t)(double_bits(p->inv_ulp[j]) == iu0) & (int64_t)(xb != 0) &
                (int64_t)(xb < 0x7f800000u);
     }
@@ -1607,7 +1658,11 @@ static inline bool stand_in_block(point_ref *p, gelu_target t, const float *x, c
         s->max_rel = rel;
         s->at_ulp = RUN_AT_UNKNOWN;
         s->at_abs = s->at_rel = b;
+        /* near_run_coarse's (its past case; every correctly rounded value ±0, hi plain) */
+        p->near[k] = (near_run){0, 0, 1, 0, false, true, false};
+        near_past_tolerances(true, (int64_t)iu0, 0, &p->near[k]);
     }
+    p->past = PAST_STAND_IN;
     p->cr_criteria = (criteria_counts){0, 0, checked};
     p->lazy_c[0] = inv;
     p->lazy_c[1] = u;
@@ -1632,6 +1687,7 @@ HOT_CLONES static void prepare_refs(scan_worker *w, gelu_target t, int dir, cons
         p->zero[j] = (uint32_t)((a == 0) & (p->lo[j] == 0) & (p->inv_ulp[j] == 0x1p149));
     }
     w->part->refs[t][dir] += n;
+    p->past = PAST_NONE;
     p->lazy_const = stand_in_block(p, t, x, w, n);
     p->lazy = p->lazy_const || upper_block(p, t, x, w, n);
     if (!p->lazy) {
@@ -1774,7 +1830,11 @@ HOT_CLONES static void row_metrics(scan_worker *w, error_metrics *m, const float
                 for (int d = 0; d < DIST_COUNT; d++) dist_add(&m->dist[d], &r->cr_dist[k][d]);
             const near_run *nr;
             int xb = w->x_bucket[a];
-            if (x_finite && near_wanted(m, cs, r, x, k, a, b, xb, false, true, want, &nr)) {
+            if (!x_finite || !near_wanted(m, cs, r, x, k, a, b, xb, false, true, want, &nr))
+                continue;
+            if (r->past == PAST_STAND_IN) { /* its errors known without the arrays */
+                near_scan_flat_cr(m, xb, want, ctx, x, r, a, seq0, r->lazy_c + 1);
+            } else {
                 refs_fill_errors(w, r, n);
                 near_scan_run(m, xb, want, ctx, x, r->cr, r, nr, a, b, seq0, r->cr_ulp, r->cr_abs,
                               r->cr_rel);

@@ -423,3 +423,27 @@ Test(refine, an_x_bucket_maximum_is_mpfrs_where_the_enclosure_cannot_order_them,
 {
     check_bucket_pair(-0x1.807846p-1f, -0x1.807bd8p-1f, true); /* 4.5e-7 ULP apart */
 }
+
+/* Below x = −39 (no weight: stand_in_block) the correctly rounded outputs −0 feed the near-tie
+ * lists without their errors' arrays (near_scan_flat_cr): refined, the maxima are the true errors
+ * |f(x)|·2^149 and |f(x)|, below 10^-300 there (|f| < 10^-340), not the stand-in's computed
+ * 2^-851 ULP and 2^-1000 (6.7e-257, 9.3e-302), which a run left out of the lists would keep. */
+Test(refine, stand_in_blocks_feed_the_near_tie_lists, .timeout = 120)
+{
+    const gelu_impl *impls[] = {&gelu_impl_cr};
+    scan_config cfg = {.impls = impls, .nimpls = 1, .grad = true, .threads = 1, .shard_n = 1,
+                       .domain = {.kind = DOMAIN_RANGE, .lo = -41.0f, .hi = -40.0f}};
+    scan_result *r = calloc(1, sizeof *r);
+    const char *error = NULL;
+    cr_assert_eq(scan_run(&cfg, r, &error), 0, "%s", error ? error : "");
+    double scanned = r->metrics[0].err[REF_OWN][DIR_FORWARD].max_ulp.value;
+    scan_refine_maxima(r);
+    for (int d = 0; d < DIR_COUNT; d++) {
+        const error_metrics *e = &r->metrics[0].err[REF_OWN][d];
+        cr_expect(e->max_ulp.value >= 0 && e->max_ulp.value < 1e-300 && e->max_abs.value < 1e-300,
+                  "direction %d: refined maxima %g ULP, %g absolute", d, e->max_ulp.value,
+                  e->max_abs.value);
+    }
+    cr_expect(scanned > 1e-300, "the scan's own maximum %g is already the true one: no bite", scanned);
+    scan_result_free(r);
+}
