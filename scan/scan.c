@@ -1537,6 +1537,29 @@ HOT_CLONES static void fill_inv_abs(point_ref *p, size_t n)
     }
 }
 
+/* What upper_block and stand_in_block ask of a block first: a target other than ReLU (whose
+ * references are exact: none of them), points, and no weighted run (dist_run reads the errors'
+ * arrays). */
+static inline bool past_block_may(gelu_target t, const scan_worker *w, size_t n)
+{
+    if (t == GELU_TARGET_RELU || n == 0) return false;
+    for (size_t k = 0; k < w->nruns; k++)
+        if (w->run_weighted[k]) return false;
+    return true;
+}
+
+/* count_criteria's `checked` (|x| ≤ 10) over a block whose correctly rounded values' errors are
+ * below 2^-900 (past_block_may's blocks), where that is its only count: such an error fails no
+ * rule (d/|f| < 2^-900/1e-5 for benchdnn, d ≤ XNNPACK's absolute tolerance). */
+__attribute__((always_inline)) /* into prepare_refs' clones */
+static inline uint64_t points_checked(const float *x, size_t n)
+{
+    const uint32_t domain_bits = float_bits((float)XNNPACK_GELU_DOMAIN);
+    uint64_t checked = 0;
+    for (size_t j = 0; j < n; j++) checked += (float_bits(x[j]) & 0x7fffffffu) <= domain_bits;
+    return checked;
+}
+
 /* A block of target t wholly past the upper threshold: at every point hi is the correctly
  * rounded value (x, or 1 for a derivative) as a double with 2^-900 ≤ |hi| < ∞ (plain), lo is
  * near_upper's mark (−2^-1074, or 2^-1074 where hi = 1), x finite and not 0; t not ReLU; no run
@@ -1557,10 +1580,8 @@ __attribute__((always_inline)) /* into prepare_refs' clones */
 static inline bool upper_block(point_ref *p, gelu_target t, const float *x, const scan_worker *w,
                                size_t n)
 {
-    if (t == GELU_TARGET_RELU || n == 0 || !near_upper(p, 0) || !near_upper(p, n - 1))
+    if (!past_block_may(t, w, n) || !near_upper(p, 0) || !near_upper(p, n - 1))
         return false; /* (the ends first: the regions are intervals of x) */
-    for (size_t k = 0; k < w->nruns; k++)
-        if (w->run_weighted[k]) return false;
     const uint64_t sign = 0x8000000000000000ull, one = double_bits(1.0);
     const uint64_t tiny = double_bits(0x1p-900), inf = double_bits(INFINITY);
     int64_t all = 1; /* the tests as integer compares of encodings: the loop vectorizes */
@@ -1573,8 +1594,6 @@ static inline bool upper_block(point_ref *p, gelu_target t, const float *x, cons
                (int64_t)(xb < 0x7f800000u);
     }
     if (!all) return false;
-    const uint32_t domain_bits = float_bits((float)XNNPACK_GELU_DOMAIN);
-    uint64_t checked = 0;
     for (size_t k = 0; k < w->nruns; k++) {
         size_t a = w->run_start[k], b = w->run_start[k + 1];
         uint64_t u_max = 0, zeros = 0, mag_min = inf;
@@ -1587,7 +1606,6 @@ static inline bool upper_block(point_ref *p, gelu_target t, const float *x, cons
             u_max = u > u_max ? u : u_max;
             zeros += u == 0;
             mag_min = mag < mag_min ? mag : mag_min;
-            checked += (float_bits(x[j]) & 0x7fffffffu) <= domain_bits;
         }
         if (!(double_from_bits(u_max) < 0x1p-20)) return false; /* (inv_ulp ≤ 2^149: never) */
         run_sums *s = &p->cr_sums[k];
@@ -1605,7 +1623,7 @@ static inline bool upper_block(point_ref *p, gelu_target t, const float *x, cons
         p->near[k] = (near_run){0, 0, 1, 0, false, false, false};
         near_past_tolerances(false, iu_max, (int64_t)mag_min, &p->near[k]);
     }
-    p->cr_criteria = (criteria_counts){0, 0, checked};
+    p->cr_criteria = (criteria_counts){0, 0, points_checked(x, n)};
     p->past = PAST_UPPER;
     return true;
 }
@@ -1624,10 +1642,8 @@ __attribute__((always_inline)) /* into prepare_refs' clones */
 static inline bool stand_in_block(point_ref *p, gelu_target t, const float *x, const scan_worker *w,
                                   size_t n)
 {
-    if (t == GELU_TARGET_RELU || n == 0 || !near_stand_in(p, 0) || !near_stand_in(p, n - 1))
+    if (!past_block_may(t, w, n) || !near_stand_in(p, 0) || !near_stand_in(p, n - 1))
         return false; /* (the ends first: the regions are intervals of x) */
-    for (size_t k = 0; k < w->nruns; k++)
-        if (w->run_weighted[k]) return false;
     const uint64_t stand_in = double_bits(NEAR_STAND_IN), iu0 = double_bits(p->inv_ulp[0]);
     int64_t all = 1; /* integer compares of encodings (lo = ±0): the loop vectorizes */
     for (size_t j = 0; j < n; j++) {
@@ -1642,9 +1658,6 @@ static inline bool stand_in_block(point_ref *p, gelu_target t, const float *x, c
     double d = fabs(((double)p->cr[0] - p->hi[0]) - p->lo[0]); /* block_errors' operations */
     double inv = 1.0 / fabs(p->hi[0]), u = d * p->inv_ulp[0], rel = d * inv;
     if (!(u < 0x1p-20) || !(d < 0x1p-900)) return false; /* (2^-851 and 2^-1000: never) */
-    const uint32_t domain_bits = float_bits((float)XNNPACK_GELU_DOMAIN);
-    uint64_t checked = 0;
-    for (size_t j = 0; j < n; j++) checked += (float_bits(x[j]) & 0x7fffffffu) <= domain_bits;
     int bucket = hist_bucket_sel(u);
     for (size_t k = 0; k < w->nruns; k++) {
         size_t a = w->run_start[k], b = w->run_start[k + 1];
@@ -1663,7 +1676,7 @@ static inline bool stand_in_block(point_ref *p, gelu_target t, const float *x, c
         near_past_tolerances(true, (int64_t)iu0, 0, &p->near[k]);
     }
     p->past = PAST_STAND_IN;
-    p->cr_criteria = (criteria_counts){0, 0, checked};
+    p->cr_criteria = (criteria_counts){0, 0, points_checked(x, n)};
     p->lazy_c[0] = inv;
     p->lazy_c[1] = u;
     p->lazy_c[2] = d;
