@@ -1733,9 +1733,10 @@ HOT_CLONES static void prepare_refs(scan_worker *w, gelu_target t, int dir, cons
     lap(w, &t0, &w->prof.reference[t][dir]);
 }
 
-/* What prepare_refs left unfilled in a block past the upper threshold (upper_block): inv_abs
- * and the correctly rounded outputs' errors, as it fills them elsewhere, before a row reads
- * them (in the worker's own buffer: a cache, as near_tight_run's). Their time is the row's. */
+/* What prepare_refs left unfilled in a block past a threshold (upper_block, stand_in_block):
+ * inv_abs and the correctly rounded outputs' errors, as it fills them elsewhere (below the
+ * lower threshold the constants they all equal), before a row reads them (in the worker's own
+ * buffer: a cache, as near_tight_run's). Their time is the row's. */
 HOT_CLONES static void refs_fill_errors(scan_worker *w, const point_ref *r, size_t n)
 {
     point_ref *p = (point_ref *)r;
