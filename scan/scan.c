@@ -520,13 +520,17 @@ static inline void check_pair(mono_metrics *m, const float *x, const float *y, s
 }
 
 /* Monotonicity over consecutive pairs x[k-1], x[k] (x[0] may be the previous block's last
- * input, so that seams are checked); x[k] is at position seq_first + k. 16 pairs at a time
- * through pair_suspect (vectorized), check_pair only in the groups it flags. */
+ * input, so that seams are checked); x[k] is at position seq_first + k. pair_suspect over the
+ * whole block first (one vectorized loop, one reduction: most blocks have no suspect pair),
+ * then 16 pairs at a time, check_pair only in the groups it flags. */
 HOT_CLONES static void check_monotone(mono_metrics *m, const float *x, const float *y, size_t count,
                            uint64_t seq_first, double x_min)
 {
     int32_t le, ge;
     x_min_keys(x_min, &le, &ge);
+    uint32_t any_pair = 0;
+    for (size_t k = 1; k < count; k++) any_pair |= pair_suspect(x, y, k, le, ge);
+    if (!any_pair) return;
     for (size_t g = 1; g < count; g += 16) {
         size_t e = g + 16 < count ? g + 16 : count;
         uint32_t any = 0;
@@ -555,10 +559,13 @@ HOT_CLONES static void check_sign(sign_metrics *m, const float *x, const float *
         for (size_t j = 0; j < n; j++) check_sign_at(m, x, y, r, j, seq0, x_min);
         return;
     }
+    uint32_t any_point = 0; /* the whole block first, as check_monotone */
+    for (size_t j = 0; j < n; j++) any_point |= sign_suspect(x, y, r->cr_bits, j, ge);
+    if (!any_point) return;
     for (size_t g = 0; g < n; g += 16) {
         size_t e = g + 16 < n ? g + 16 : n;
         uint32_t any = 0;
-        for (size_t j = g; j < e; j++) any |= sign_suspect(x, y, j, ge);
+        for (size_t j = g; j < e; j++) any |= sign_suspect(x, y, r->cr_bits, j, ge);
         if (any)
             for (size_t j = g; j < e; j++) check_sign_at(m, x, y, r, j, seq0, x_min);
     }

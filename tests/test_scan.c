@@ -787,14 +787,23 @@ Test(scan, monotonicity_and_sign_filters_flag_every_violation)
             cr_assert(!monotone_right || !s, "x_min %a: a rising pair %a -> %a, %a -> %a flagged",
                       x_min, x[0], y[0], x[1], y[1]);
             if (isnan(x_min)) continue;
-            /* the sign: negative below x_min, positive above (the points whose correctly
-             * rounded value is 0 are exempt in the scan, flagged or not here) */
-            bool wrong = !isnan(x[0]) && (x[0] < x_min ? !(y[0] < 0) : !(y[0] > 0));
-            uint32_t ss = sign_suspect(x, y, 0, ge);
-            cr_assert(!wrong || ss, "x_min %a: the sign of %a at %a not flagged", x_min, y[0], x[0]);
-            bool right = !isnan(x[0]) && (x[0] < x_min ? y[0] < 0 : y[0] > 0);
-            cr_assert(!right || !ss, "x_min %a: the right sign of %a at %a flagged", x_min, y[0],
-                      x[0]);
+            /* the sign: negative below x_min, positive above, where the correctly rounded
+             * value (its encoding in cr) is not ±0 (check_sign_at exempts those) */
+            const uint32_t cr_nonzero[2] = {float_bits(-0x1p-149f), float_bits(NAN)};
+            const uint32_t cr_zero[2] = {float_bits(0.0f), float_bits(-0.0f)};
+            for (int c = 0; c < 2; c++) {
+                uint32_t ss = sign_suspect(x, y, cr_nonzero, c, ge);
+                float xc = x[c], yc = y[c];
+                bool wrong_c = !isnan(xc) && (xc < x_min ? !(yc < 0) : !(yc > 0));
+                cr_assert(!wrong_c || ss, "x_min %a: the sign of %a at %a not flagged", x_min,
+                          yc, xc);
+                bool right = !isnan(xc) && (xc < x_min ? yc < 0 : yc > 0);
+                cr_assert(!right || !ss, "x_min %a: the right sign of %a at %a flagged", x_min,
+                          yc, xc);
+                cr_assert(!sign_suspect(x, y, cr_zero, c, ge),
+                          "x_min %a: %a at %a flagged where the correctly rounded value is 0",
+                          x_min, yc, xc);
+            }
         }
         if (isnan(x_min)) /* every pair straddles it: exempt */
             cr_assert(violations == 0 && flagged == 0, "x_min NaN: %zu violations, %zu flagged",
