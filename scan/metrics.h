@@ -518,7 +518,16 @@ static inline void dist_run(dist_sums out[DIST_COUNT], const uint64_t *const W[D
     uint64_t others = 0;
     bool narrow = u_max >= 0 && u_max <= ULP_SUM_CAP &&
                   (double)w_max * (u_max * DIST_Q_SCALE + 1) < 0x1p63;
-    if (narrow) {
+    if (u_max >= 0 && u_max * DIST_Q_SCALE < 1) {
+        /* every usual point's q is ⌊u·2^27⌋ = 0 (u ≤ u_max < 2^-27: the correctly rounded
+         * values' errors for |x| below about 2^-52): its terms are 0, only the others count */
+        for (size_t j = a; j < b; j++) {
+            int64_t e;
+            uint64_t keep;
+            (void)dist_usual_q(ulp[j], inv_ulp[j], &e, &keep);
+            others += keep + 1;
+        }
+    } else if (narrow) {
         for (size_t j = a; j < b; j++) { /* the loop below with 64-bit products */
             int64_t e;
             uint64_t keep, q = dist_usual_q(ulp[j], inv_ulp[j], &e, &keep);

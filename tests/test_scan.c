@@ -726,6 +726,42 @@ Test(scan, hot_loop_helpers_agree_with_their_definitions)
                       "distribution %d: dist_run's two loops differ", d);
         }
         cr_expect(one[0].ulp != 0 && one[0].abs != 0, "the 64-bit case summed nothing");
+        /* errors below 2^-27, whose terms are all 0 (the loop that only counts the others),
+         * among them +inf (its weight taken back), NaN and 1/ULP below 1; then the same with
+         * the largest error 1.5·2^-27 (q = 1 there: that loop must not be taken) */
+        for (int pass = 0; pass < 2; pass++) {
+            for (size_t j = 0; j < N; j++) {
+                us[j] = rand() % 40 ? 0x1p-27 * (double)rand() / ((double)RAND_MAX + 1)
+                        : rand() % 2 ? INFINITY : NAN;
+                iu[j] = ldexp(1, rand() % 60 - 10);
+                a[j] = us[j] / iu[j];
+            }
+            if (pass == 1) us[lo + (hi - lo) / 2] = 0x1.8p-27;
+            w_max = 0;
+            total[0] = total[1] = 0;
+            for (size_t j = lo; j < hi; j++) {
+                w_max = w0[j] > w_max ? w0[j] : w_max;
+                w_max = w1[j] > w_max ? w1[j] : w_max;
+                total[0] += w0[j];
+                total[1] += w1[j];
+            }
+            double finite_max = 0; /* the bound dist_run asks for: errors within the cap */
+            for (size_t j = lo; j < hi; j++)
+                finite_max = us[j] <= ULP_SUM_CAP && us[j] > finite_max ? us[j] : finite_max;
+            dist_sums small[DIST_COUNT], small_one[DIST_COUNT] = {{0}};
+            dist_run(small, W, lo, hi, us, a, iu, total, w_max, finite_max);
+            for (int d = 0; d < DIST_COUNT; d++)
+                for (size_t j = lo; j < hi; j++)
+                    dist_point(&small_one[d], W[d][j], us[j], a[j], iu[j], +1);
+            for (int d = 0; d < DIST_COUNT; d++)
+                cr_expect(small[d].ulp == small_one[d].ulp && small[d].abs == small_one[d].abs &&
+                              small[d].weight == small_one[d].weight,
+                          "errors below 2^-27 (pass %d), distribution %d: dist_run differs from "
+                          "dist_point", pass, d);
+            cr_expect((small_one[0].weight != total[0]) && (pass == 0) == (small_one[0].ulp == 0),
+                      "pass %d: no weight taken back, or the sums are not what the case needs",
+                      pass);
+        }
         /* finite errors up to 2^10 with weights up to 2^51: products past 2^64, which the bound
          * sends to the 128-bit loop */
         for (size_t j = 0; j < N; j++) {
