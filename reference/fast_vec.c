@@ -10,6 +10,7 @@
 #include "fast_eval.h"
 #include "fast_vec.h"
 #include "gelucheck_config.h"
+#include "hot_clones.h"
 
 bool fast_isa_available(fast_isa isa)
 {
@@ -73,6 +74,23 @@ static void libm_values(gelu_target t, bool grad, double x, fast_lanes_in *in, s
     in->l2[j] = l2;
 }
 
+/* The lanes' values of points c .. c + m − 1 into o, as the loop of fast_ref_fill_isa sets a
+ * point that is not special: hi, lo, cr, err, and inv_ulp where decided (elsewhere it keeps
+ * what it held, as there). */
+HOT_CLONES static void copy_lanes(const ref_arrays *o, size_t c, const fast_lanes_out *lo, size_t m)
+{
+    double *restrict hi = o->hi + c, *restrict l = o->lo + c, *restrict err = o->err + c;
+    double *restrict iu = o->inv_ulp + c;
+    float *restrict cr = o->cr + c;
+    for (size_t j = 0; j < m; j++) {
+        hi[j] = lo->hi[j];
+        l[j] = lo->lo[j];
+        cr[j] = (float)lo->cr[j];
+        err[j] = lo->err[j];
+        iu[j] = lo->decided[j] ? lo->inv_ulp[j] : iu[j];
+    }
+}
+
 size_t fast_ref_fill_isa(fast_isa isa, bool block_path, gelu_target t, int ndir, const float *x,
                          size_t n, const ref_arrays out[], uint16_t *const undecided[],
                          size_t nundecided[])
@@ -86,13 +104,24 @@ size_t fast_ref_fill_isa(fast_isa isa, bool block_path, gelu_target t, int ndir,
     fast_lanes_out lane_out;
     for (size_t c = 0; c < n; c += FAST_LANES_CHUNK) {
         size_t m = n - c < FAST_LANES_CHUNK ? n - c : FAST_LANES_CHUNK;
+        uint32_t any_special = 0;
         for (size_t j = 0; j < m; j++) {
             if (is_special(x[c + j])) libm_values(t, false, 1.0, &in, j); /* a stand-in */
             else libm_values(t, ndir > 1, x[c + j], &in, j);
+            any_special |= is_special(x[c + j]);
         }
         for (int d = 0; d < ndir; d++) {
             const ref_arrays *o = &out[d];
             lanes(t, d == 1, &in, &lane_out, m);
+            if (!any_special) { /* the loop below without its special case: copies that
+                                 * vectorize, the undecided points (few) then one by one */
+                copy_lanes(o, c, &lane_out, m);
+                int64_t all = 1;
+                for (size_t j = 0; j < m; j++) all &= lane_out.decided[j];
+                for (size_t j = 0; !all && j < m; j++)
+                    if (!lane_out.decided[j]) undecided[d][nundecided[d]++] = (uint16_t)(c + j);
+                continue;
+            }
             for (size_t j = 0; j < m; j++) {
                 size_t k = c + j;
                 if (is_special(x[k])) {
