@@ -77,18 +77,17 @@ static void libm_values(gelu_target t, bool grad, double x, fast_lanes_in *in, s
 /* The lanes' values of points c .. c + m − 1 into o, as the loop of fast_ref_fill_isa sets a
  * point that is not special: hi, lo, cr, err, and inv_ulp where decided (elsewhere it keeps
  * what it held, as there). */
-HOT_CLONES static void copy_lanes(const ref_arrays *o, size_t c, const fast_lanes_out *lo, size_t m)
+HOT_CLONES static void copy_lanes(const ref_arrays *o, size_t c, const fast_lanes_out *restrict lo,
+                                  size_t m)
 {
     double *restrict hi = o->hi + c, *restrict l = o->lo + c, *restrict err = o->err + c;
     double *restrict iu = o->inv_ulp + c;
     float *restrict cr = o->cr + c;
-    for (size_t j = 0; j < m; j++) {
-        hi[j] = lo->hi[j];
-        l[j] = lo->lo[j];
-        cr[j] = (float)lo->cr[j];
-        err[j] = lo->err[j];
-        iu[j] = lo->decided[j] ? lo->inv_ulp[j] : iu[j];
-    }
+    for (size_t j = 0; j < m; j++) hi[j] = lo->hi[j];
+    for (size_t j = 0; j < m; j++) l[j] = lo->lo[j];
+    for (size_t j = 0; j < m; j++) cr[j] = (float)lo->cr[j];
+    for (size_t j = 0; j < m; j++) err[j] = lo->err[j];
+    for (size_t j = 0; j < m; j++) iu[j] = lo->decided[j] ? lo->inv_ulp[j] : iu[j];
 }
 
 size_t fast_ref_fill_isa(fast_isa isa, bool block_path, gelu_target t, int ndir, const float *x,
