@@ -1,6 +1,7 @@
 /* Input distributions' weights of binary32 inputs (see weights.h). */
 #include "weights.h"
 
+#include "float_bits.h"
 #include "hot_clones.h"
 
 #include <math.h>
@@ -147,10 +148,51 @@ HOT_CLONES static bool dist_weights_none(const float *x, size_t n)
     return out;
 }
 
+/* dist_weights for n ≤ DIST_BLOCK inputs that are all finite, not ±0 and inside ±39 (the
+ * core), a block at a time: the rounding intervals and midpoints as loops that vectorize, φ at
+ * each end and midpoint (libm's exp, one call per value: an end two neighbours share is
+ * evaluated once, as phi_at's cache does; φ is a function, so where it is evaluated changes no
+ * bit), then normal_mass_in's and uniform_mass_in's formulas, the same operations. False, and
+ * nothing written, when some input is outside. */
+enum { DIST_BLOCK = 4096 };
+HOT_CLONES static bool dist_weights_core(const float *x, size_t n, double *w_normal,
+                                          double *w_uniform)
+{
+    if (n > DIST_BLOCK) return false;
+    uint32_t inside = 1;
+    for (size_t j = 0; j < n; j++) {
+        uint32_t u = float_bits(x[j]) & 0x7fffffffu;
+        inside &= (u != 0) & (u < 0x421c0000u); /* 39 */
+    }
+    if (!inside) return false;
+    static _Thread_local double a[DIST_BLOCK], b[DIST_BLOCK], pa[DIST_BLOCK], pb[DIST_BLOCK],
+        pm[DIST_BLOCK];
+    for (size_t j = 0; j < n; j++) { /* rounding_interval (|x| < 39: no infinite neighbour) */
+        uint32_t u = float_bits(x[j]), away = u + 1, toward = u - 1;
+        float fd = float_from_bits(u >> 31 ? away : toward), fu = float_from_bits(u >> 31 ? toward : away);
+        a[j] = 0.5 * ((double)x[j] + (double)fd);
+        b[j] = 0.5 * ((double)x[j] + (double)fu);
+    }
+    for (size_t j = 0; j < n; j++) pa[j] = phi(a[j]);
+    for (size_t j = 0; j < n; j++) { /* b shared with a neighbour's a: upwards or downwards */
+        bool next = j + 1 < n && b[j] == a[j + 1], prev = j > 0 && b[j] == a[j - 1];
+        pb[j] = next ? pa[j + 1] : prev ? pa[j - 1] : phi(b[j]);
+    }
+    for (size_t j = 0; j < n; j++) pm[j] = phi(0.5 * (a[j] + b[j]));
+    for (size_t j = 0; j < n; j++) {
+        w_normal[j] = (b[j] - a[j]) / 6 * (pa[j] + 4 * pm[j] + pb[j]);
+        double lo = a[j] > -10 ? a[j] : -10, hi = b[j] < 10 ? b[j] : 10;
+        double q = hi > lo ? (hi - lo) / 20 : 0;
+        w_uniform[j] = fabsf(x[j]) <= 10.0f ? q : 0;
+    }
+    return true;
+}
+
 bool dist_weights(const float *x, size_t n, double *w_normal, double *w_uniform)
 {
     if (dist_weights_none(x, n)) return false; /* (zeros written would cost more than the test) */
     if (dist_weights_tiny(x, n, w_normal, w_uniform)) return true;
+    if (dist_weights_core(x, n, w_normal, w_uniform)) return true;
     phi_cache c = {{NAN, NAN}, {0, 0}, 0};
     for (size_t j = 0; j < n; j++) {
         if (!(fabsf(x[j]) < 39.0f)) { /* no mass under either distribution (nor ±inf, NaN) */

@@ -150,6 +150,26 @@ Test(weights, block_weights_equal_single_ones)
     while (n < N) x[n++] = ldexpf(1 + (float)rand() / (float)RAND_MAX, -(rand() % 140) - 9) *
                            (rand() % 2 ? 1 : -1);
     cr_expect_eq(block_vs_single(x, n, wn, wu), 0, "tiny block's weights differ from single ones");
+    /* a block of core inputs only, finite, not ±0, inside ±39 (dist_weights_core): runs up and
+     * down in encoding across 1, ±10 and 2^-8, the largest below 39 and the smallest
+     * subnormals, an isolated input between runs, random ones */
+    const float core_starts[] = {0.99999f, -0.99999f, 9.9999f, -10.0001f, 0x1.fffff0p-9f,
+                                 -38.99f, 0x1p-149f, -7.0f};
+    n = 0;
+    for (size_t s = 0; s < sizeof core_starts / sizeof *core_starts; s++) {
+        uint32_t b;
+        memcpy(&b, &core_starts[s], sizeof b);
+        for (int i = 0; i < 300; i++) {
+            uint32_t e = s % 3 == 1 ? b - (uint32_t)i : b + (uint32_t)i;
+            memcpy(&x[n++], &e, sizeof e);
+        }
+        x[n++] = (float)s - 3.5f;
+    }
+    while (n < N) x[n++] = ldexpf(1 + (float)rand() / (float)RAND_MAX, rand() % 150 - 145) *
+                           (rand() % 2 ? 1 : -1);
+    for (size_t j = 0; j < n; j++)
+        cr_assert(x[j] != 0 && fabsf(x[j]) < 39, "input %zu, %a: not a core input", j, (double)x[j]);
+    cr_expect_eq(block_vs_single(x, n, wn, wu), 0, "core block's weights differ from single ones");
     /* a block past ±39 only (NaN, ±inf among them): dist_weights writes nothing and says so; with
      * one input just inside the cut, it weighs that one */
     n = 0;
