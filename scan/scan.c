@@ -1193,15 +1193,59 @@ HOT_CLONES static near_run near_run_of(const point_ref *p, const float *x, size_
     return nr;
 }
 
-/* The coarse tolerances of every run of the block (point_ref's near[]), target t. */
+/* Whether every point of the block has the fast reference's form below 2^-30
+ * (fast_ref_block's micro region, fast_eval.h: micro_enclose): x finite and not 0, hi plain and
+ * the correctly rounded value itself (x/2 or 1/2), 2^-900 ≤ |lo| ≤ 2^-28·|hi| and err = |lo|·2^-50;
+ * t not ReLU. Integer compares of encodings where they can be: one loop that vectorizes. */
+HOT_CLONES static bool micro_block(const point_ref *p, gelu_target t, const float *x, size_t n)
+{
+    if (t == GELU_TARGET_RELU || n == 0) return false;
+    const uint64_t mag = 0x7fffffffffffffffull, lo_min = double_bits(0x1p-900);
+    int64_t all = 1;
+    for (size_t j = 0; j < n; j++) {
+        uint32_t xb = float_bits(x[j]) & 0x7fffffffu;
+        double hi = p->hi[j], lo = p->lo[j], alo = fabs(lo);
+        uint64_t lb = double_bits(lo) & mag;
+        all &= (int64_t)(xb != 0) & (int64_t)(xb < 0x7f800000u) & (int64_t)(p->plain[j] != 0) &
+               (int64_t)(double_bits((double)p->cr[j]) == double_bits(hi)) &
+               (int64_t)(lb >= lo_min) & (int64_t)(alo * 0x1p28 <= fabs(hi)) &
+               (int64_t)(double_bits(p->err[j]) == double_bits(alo * 0x1p-50));
+    }
+    return all != 0;
+}
+
+/* The coarse tolerances of every run of the block (point_ref's near[]), target t.
+ * In a micro_block they are bounds from the correctly rounded values' own errors, which serve as
+ * the tight ones too. There at each point the correctly rounded value is hi, so its errors are
+ * d = |lo| exactly, u = |lo|·inv_ulp and rel = |lo|·inv_abs rounded (block_errors); the tight
+ * tolerance E is at most err·(1 + 2^-20) rounded, ≤ |lo|·2^-50·(1 + 2^-19): so E·inv_ulp ≤
+ * u·2^-49 and E ≤ d·2^-49; near_rel_fold's den = (|hi| − |lo|)·(1 − 2^-50) − E ≥ |hi|·(1 − 2^-27)
+ * (|lo| ≤ 2^-28·|hi|, E ≤ 2^-77·|hi|, three roundings), so its scale ≤ 1 + 2^-26 and its add
+ * ≤ (|lo|/|hi|)·2^-49·(1 + 2^-25) ≤ rel·2^-48 (inv_abs ≥ (1 − 2^-53)/|hi|). A run's tolerances
+ * are then at most {max_ulp·2^-48, max_abs·2^-48, 1 + 2^-26, max_rel·2^-48}, its correctly
+ * rounded values' maxima (cr_sums, formed before). Tolerances only filter — near_wanted: whether
+ * a run's lists are looked at; near_scan_run: which points take near_point, whose intervals are
+ * each point's own — so larger ones change no list, only how many points are looked at. There
+ * every run's coarse tolerances (NEAR_TOL_ULP, far above its errors) let its tight ones be
+ * formed, which then closed nearly every list: the two passes were a fifth of a shard of
+ * |x| < 2^-30 (`accuracy --impl pw_accurate_avx512 --grad --shard 13/128`). */
 static void near_prepare(point_ref *p, gelu_target t, bool grad, const float *x,
-                         const scan_worker *w)
+                         const scan_worker *w, size_t n)
 {
     p->target = t;
     p->grad = grad;
+    bool micro = !p->past && micro_block(p, t, x, n);
     for (size_t k = 0; k < w->nruns; k++) {
-        if (!p->past) p->near[k] = near_run_of(p, x, w->run_start[k], w->run_start[k + 1], false);
         p->tight_ready[k] = false;
+        if (micro) {
+            const run_sums *s = &p->cr_sums[k];
+            near_run nr = {s->max_ulp * 0x1p-48, s->max_abs * 0x1p-48, 1 + 0x1p-26,
+                           s->max_rel * 0x1p-48, false, false, false};
+            p->near[k] = p->near_tight[k] = nr;
+            p->tight_ready[k] = true;
+        } else if (!p->past) {
+            p->near[k] = near_run_of(p, x, w->run_start[k], w->run_start[k + 1], false);
+        }
     }
 }
 
@@ -1736,7 +1780,7 @@ HOT_CLONES static void prepare_refs(scan_worker *w, gelu_target t, int dir, cons
         check_sign(&sign, x, p->cr, p, n, 0, x_min);
         p->cr_sign_ok = sign.violations == 0;
     }
-    near_prepare(p, t, grad, x, w);
+    near_prepare(p, t, grad, x, w, n);
     lap(w, &t0, &w->prof.reference[t][dir]);
 }
 

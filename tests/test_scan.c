@@ -955,3 +955,38 @@ Test(scan, blocks_below_the_lower_threshold_give_the_errors_point_by_point, .tim
 {
     check_past_blocks(-0x1p20f - 9 * 4096 * 0.125f, -0x1p20f, -0x1p20f - 5000 * 0.125f, 2);
 }
+
+/* Below 2^-30 (scan.c's micro_block: the correctly rounded values' near-tie tolerances bounded
+ * from their own errors, not formed point by point): over blocks there, both signs, the
+ * correctly rounded row's near-tie lists of each kind hold the input of its maximum, with an
+ * interval around the computed value (ULP and absolute errors; the computed relative error
+ * |lo|/|hi| is the true one, |lo|/|hi + lo|, times 1 + lo/hi, ~1 + 2^-40 here: further than
+ * the interval's width) — a bound that closed the lists would leave them empty. */
+Test(scan, micro_blocks_feed_the_near_tie_lists, .timeout = 60)
+{
+    gelu_impl cr = cr_impl("cr", cr_forward, cr_derivative);
+    const gelu_impl *impls[] = {&cr};
+    const float ranges[][2] = {{0x1p-40f, 0x1p-40f + 3 * 4096 * 0x1p-63f},
+                               {-0x1p-33f - 3 * 4096 * 0x1p-56f, -0x1p-33f}};
+    for (int g = 0; g < 2; g++) {
+        scan_result *r = calloc(1, sizeof *r);
+        run(impls, 1, ranges[g][0], ranges[g][1], 1, 0, 1, r);
+        for (int d = 0; d < DIR_COUNT; d++) {
+            const error_metrics *e = &r->metrics[0].err[REF_OWN][d];
+            const arg_max *maxima[ERR_KINDS] = {&e->max_ulp, &e->max_abs, &e->max_rel};
+            for (int k = 0; k < ERR_KINDS; k++) {
+                const near_list *l = &e->near[k];
+                bool held = false;
+                for (uint32_t i = 0; i < l->n; i++)
+                    held |= l->e[i].seq == maxima[k]->seq &&
+                            (k == ERR_REL || (l->e[i].lower <= maxima[k]->value &&
+                                              maxima[k]->value <= l->e[i].upper));
+                cr_expect(held && maxima[k]->value > 0,
+                          "range %d, direction %d, kind %d: the maximum %a at %a is not in the "
+                          "near-tie list (%u entries)", g, d, k, maxima[k]->value,
+                          (double)float_from_bits(maxima[k]->bits), l->n);
+            }
+        }
+        scan_result_free(r);
+    }
+}
