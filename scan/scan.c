@@ -226,6 +226,8 @@ typedef struct {
     /* the block wholly past a threshold (upper_block, stand_in_block): its runs' coarse
      * tolerances set there, its tight ones from their ends alone (near_run_of) */
     enum { PAST_NONE, PAST_UPPER, PAST_STAND_IN } past;
+    /* every point of the fast reference's form below 2^-30 (micro_block) */
+    bool micro;
 } point_ref;
 
 typedef struct {
@@ -1194,22 +1196,22 @@ HOT_CLONES static near_run near_run_of(const point_ref *p, const float *x, size_
 }
 
 /* Whether every point of the block has the fast reference's form below 2^-30
- * (fast_ref_block's micro region, fast_eval.h: micro_enclose): x finite and not 0, hi plain and
- * the correctly rounded value itself (x/2 or 1/2), 2^-900 ≤ |lo| ≤ 2^-28·|hi| and err = |lo|·2^-50;
- * t not ReLU. Integer compares of encodings where they can be: one loop that vectorizes. */
-HOT_CLONES static bool micro_block(const point_ref *p, gelu_target t, const float *x, size_t n)
+ * (fast_ref_block's micro region, fast_eval.h: micro_enclose): hi plain and the correctly
+ * rounded value itself (x/2 or 1/2), 2^-900 ≤ |lo| ≤ 2^-28·|hi| and err = |lo|·2^-50; t not
+ * ReLU. (x is not among them: near_run_tight_plain's tolerance at x = 0 is 0.) Compares of
+ * encodings — products of a normal |lo| by powers of two as sums of exponents — in one loop
+ * that vectorizes. */
+HOT_CLONES static bool micro_block(const point_ref *p, gelu_target t, size_t n)
 {
     if (t == GELU_TARGET_RELU || n == 0) return false;
     const uint64_t mag = 0x7fffffffffffffffull, lo_min = double_bits(0x1p-900);
+    const uint64_t e28 = (uint64_t)28 << 52, e50 = (uint64_t)50 << 52;
     int64_t all = 1;
     for (size_t j = 0; j < n; j++) {
-        uint32_t xb = float_bits(x[j]) & 0x7fffffffu;
-        double hi = p->hi[j], lo = p->lo[j], alo = fabs(lo);
-        uint64_t lb = double_bits(lo) & mag;
-        all &= (int64_t)(xb != 0) & (int64_t)(xb < 0x7f800000u) & (int64_t)(p->plain[j] != 0) &
-               (int64_t)(double_bits((double)p->cr[j]) == double_bits(hi)) &
-               (int64_t)(lb >= lo_min) & (int64_t)(alo * 0x1p28 <= fabs(hi)) &
-               (int64_t)(double_bits(p->err[j]) == double_bits(alo * 0x1p-50));
+        uint64_t lb = double_bits(p->lo[j]) & mag, hb = double_bits(p->hi[j]);
+        all &= (int64_t)(p->plain[j] != 0) & (int64_t)(double_bits((double)p->cr[j]) == hb) &
+               (int64_t)(lb >= lo_min) & (int64_t)(lb + e28 <= (hb & mag)) &
+               (int64_t)(double_bits(p->err[j]) == lb - e50);
     }
     return all != 0;
 }
@@ -1230,14 +1232,13 @@ HOT_CLONES static bool micro_block(const point_ref *p, gelu_target t, const floa
  * formed, which then closed nearly every list: the two passes were a fifth of a shard of
  * |x| < 2^-30 (`accuracy --impl pw_accurate_avx512 --grad --shard 13/128`). */
 static void near_prepare(point_ref *p, gelu_target t, bool grad, const float *x,
-                         const scan_worker *w, size_t n)
+                         const scan_worker *w)
 {
     p->target = t;
     p->grad = grad;
-    bool micro = !p->past && micro_block(p, t, x, n);
     for (size_t k = 0; k < w->nruns; k++) {
         p->tight_ready[k] = false;
-        if (micro) {
+        if (p->micro) {
             const run_sums *s = &p->cr_sums[k];
             near_run nr = {s->max_ulp * 0x1p-48, s->max_abs * 0x1p-48, 1 + 0x1p-26,
                            s->max_rel * 0x1p-48, false, false, false};
@@ -1735,6 +1736,94 @@ static inline bool stand_in_block(point_ref *p, gelu_target t, const float *x, c
     return true;
 }
 
+/* The correctly rounded value's errors at point j of a micro_block as block_errors forms them:
+ * there y = cr = hi, so (y − hi) − lo = −lo exactly and d = |lo|; inv_abs = 1/|hi| (plain),
+ * zero[j] = 0. */
+static inline void micro_errors(const point_ref *p, size_t j, double *u, double *d, double *rel)
+{
+    *d = fabs(p->lo[j]);
+    *u = *d * p->inv_ulp[j];
+    *rel = *d * (1.0 / fabs(p->hi[j]));
+}
+
+/* The first index in [a, b) whose error of kind k (micro_errors) is m, given the maxima gmax[]
+ * of the groups of 32 points from a (as run_first: the first group holding m, then its points). */
+static size_t micro_first(const point_ref *p, const int64_t *gmax, size_t a, size_t b, int k,
+                          int64_t m)
+{
+    size_t g = 0;
+    while (gmax[g] != m) g++;
+    for (size_t j = a + 32 * g;; j++) {
+        double v[ERR_KINDS];
+        micro_errors(p, j, &v[0], &v[1], &v[2]);
+        if (pos_bits(v[k]) == m || j + 1 == b) return j;
+    }
+}
+
+/* The sums of the correctly rounded values' runs over a micro_block without the errors' arrays,
+ * where every run's largest ULP error is below 2^-27 (|x| below about 2^-52): one pass takes the
+ * maxima of each group of 32 points (micro_errors: block_errors' values), whose maxima are the
+ * run's, and the first point reaching each (run_sums_firsts' indices: the first group holding
+ * it, then its points); the ULP errors, positive and below 2^-20, sum to 0 (ulp_sum_term) and
+ * fall in one histogram bucket (hist_bucket_sel: 0 < u ≤ 1/2); every point is finite and
+ * correctly rounded; a weighted run's sums are 0 with its whole weight (dist_run: every ULP
+ * error usual — finite, 1/ULP ≥ 1 — and its ⌊u·2^27⌋ 0; the fixed-point weights are 0 there
+ * too); and no point fails a peer's criterion (count_criteria: d ≤ 2^-28·|hi|, so d/|hi| < 4e-6
+ * above benchdnn's floor and d < 4e-6·1e-5 below it, and d ≤ xnnpack's 5ε·|hi|), the points
+ * checked counted. The errors' arrays are left to refs_fill_errors. False, with the sums
+ * unset, where some run's largest ULP error is 2^-27 or more. Most blocks below 2^-30 are such,
+ * and the passes over the arrays were a third of their cost. */
+__attribute__((always_inline)) /* into prepare_refs' clones */
+static inline bool micro_sums(point_ref *p, gelu_target t, const float *x, const scan_worker *w,
+                              size_t n, bool grad)
+{
+    /* (as doubles: the criteria's constants are not integer constant expressions) */
+    assert(BENCHDNN_GELU_ERF_THRESHOLD >= 0x1p-27 &&
+           BENCHDNN_GELU_ERF_REL_FLOOR * 0x1p-28 < BENCHDNN_GELU_ERF_THRESHOLD &&
+           XNNPACK_GELU_REL_TOL >= 0x1p-27);
+    static _Thread_local int64_t gmax[ERR_KINDS][SCAN_BLOCK / 32 + 1];
+    (void)t; /* (micro_block: not ReLU) */
+    for (size_t k = 0; k < w->nruns; k++) {
+        size_t a = w->run_start[k], b = w->run_start[k + 1], ng = 0;
+        int64_t mu = 0, ma = 0, mr = 0; /* pos_bits: every error here is positive */
+        for (size_t g = a; g < b; g += 32, ng++) {
+            size_t end = g + 32 < b ? g + 32 : b;
+            int64_t gu = 0, ga = 0, gr = 0;
+            for (size_t j = g; j < end; j++) {
+                double u, d, rel;
+                micro_errors(p, j, &u, &d, &rel);
+                int64_t ku = pos_bits(u), ka = pos_bits(d), kr = pos_bits(rel);
+                gu = ku > gu ? ku : gu;
+                ga = ka > ga ? ka : ga;
+                gr = kr > gr ? kr : gr;
+            }
+            gmax[0][ng] = gu;
+            gmax[1][ng] = ga;
+            gmax[2][ng] = gr;
+            mu = gu > mu ? gu : mu;
+            ma = ga > ma ? ga : ma;
+            mr = gr > mr ? gr : mr;
+        }
+        if (!(double_from_bits((uint64_t)mu) < 0x1p-27)) return false;
+        run_sums *s = &p->cr_sums[k];
+        memset(s, 0, sizeof *s);
+        s->finite = s->crs = b - a;
+        s->hist[1] = (uint32_t)(b - a);
+        s->hist_used = 1u << 1;
+        s->max_ulp = double_from_bits((uint64_t)mu);
+        s->max_abs = double_from_bits((uint64_t)ma);
+        s->max_rel = double_from_bits((uint64_t)mr);
+        s->at_ulp = micro_first(p, gmax[0], a, b, 0, mu);
+        s->at_abs = micro_first(p, gmax[1], a, b, 1, ma);
+        s->at_rel = micro_first(p, gmax[2], a, b, 2, mr);
+        if (w->run_weighted[k])
+            for (int d = 0; d < DIST_COUNT; d++)
+                p->cr_dist[k][d] = (dist_sums){0, 0, w->run_weight[k][d]};
+    }
+    if (!grad) p->cr_criteria = (criteria_counts){0, 0, points_checked(x, n)};
+    return true;
+}
+
 /* The references of target t, direction dir, at the block's inputs (from fill_refs), and the
  * metrics of their correctly rounded values as outputs. */
 HOT_CLONES static void prepare_refs(scan_worker *w, gelu_target t, int dir, const float *x,
@@ -1754,6 +1843,8 @@ HOT_CLONES static void prepare_refs(scan_worker *w, gelu_target t, int dir, cons
     p->past = PAST_NONE;
     p->lazy_const = stand_in_block(p, t, x, w, n);
     p->lazy = p->lazy_const || upper_block(p, t, x, w, n);
+    p->micro = !p->lazy && micro_block(p, t, n);
+    p->lazy = p->lazy || (p->micro && micro_sums(p, t, x, w, n, grad));
     if (!p->lazy) {
         fill_inv_abs(p, n);
         bool any_special = cr_errors(p, n, p->cr_ulp, p->cr_abs, p->cr_rel, w->cr);
@@ -1780,7 +1871,7 @@ HOT_CLONES static void prepare_refs(scan_worker *w, gelu_target t, int dir, cons
         check_sign(&sign, x, p->cr, p, n, 0, x_min);
         p->cr_sign_ok = sign.violations == 0;
     }
-    near_prepare(p, t, grad, x, w, n);
+    near_prepare(p, t, grad, x, w);
     lap(w, &t0, &w->prof.reference[t][dir]);
 }
 

@@ -900,7 +900,9 @@ static void check_past_blocks(float lo, float hi, float x0, int planted_bucket)
     for (size_t i = 0; i < 2; i++)
         for (int d = 0; d < DIR_COUNT; d++) {
             uint64_t hist[HIST_BUCKETS] = {0}, count = 0, crs = 0, checked = 0;
-            double max_ulp = 0, max_abs = 0, max_rel = 0;
+            double max_ulp = -INFINITY, max_abs = -INFINITY, max_rel = -INFINITY;
+            float at_ulp = NAN, at_abs = NAN, at_rel = NAN; /* the first inputs reaching them */
+            u128 dist_w[DIST_COUNT] = {0}, dist_u[DIST_COUNT] = {0}, q_sum = 0;
             for (float x = lo;; x = nextafterf(x, INFINITY)) {
                 float y;
                 (d == DIR_FORWARD ? impls[i]->forward : impls[i]->derivative)(&x, &y, 1);
@@ -913,9 +915,18 @@ static void check_past_blocks(float lo, float hi, float x0, int planted_bucket)
                 count++;
                 crs += float_bits(y) == float_bits(v.cr);
                 checked += fabsf(x) <= 10;
+                at_ulp = u > max_ulp ? x : at_ulp;
+                at_abs = dist > max_abs ? x : at_abs;
+                at_rel = rel > max_rel ? x : at_rel;
                 max_ulp = u > max_ulp ? u : max_ulp;
                 max_abs = dist > max_abs ? dist : max_abs;
                 max_rel = rel > max_rel ? rel : max_rel;
+                q_sum += ulp_sum_term(u); /* (every u here finite, below the cap) */
+                for (int k = 0; k < DIST_COUNT; k++) { /* the fixed-point weighted sums */
+                    uint64_t W = (uint64_t)(int64_t)(dist_weight((input_dist)k, x) * 0x1p70);
+                    dist_w[k] += W;
+                    dist_u[k] += (u128)W * dist_q(u);
+                }
                 if (x == hi) break;
             }
             const error_metrics *e = &r->metrics[i].err[REF_OWN][d];
@@ -934,10 +945,27 @@ static void check_past_blocks(float lo, float hi, float x0, int planted_bucket)
                           e->max_rel.value == max_rel,
                       "%s, direction %d: maxima %a %a %a, point by point %a %a %a", impls[i]->name, d,
                       e->max_ulp.value, e->max_abs.value, e->max_rel.value, max_ulp, max_abs, max_rel);
+            cr_expect(e->max_ulp.bits == float_bits(at_ulp) && e->max_abs.bits == float_bits(at_abs) &&
+                          e->max_rel.bits == float_bits(at_rel),
+                      "%s, direction %d: maxima first at %a %a %a, point by point %a %a %a",
+                      impls[i]->name, d, (double)float_from_bits(e->max_ulp.bits),
+                      (double)float_from_bits(e->max_abs.bits),
+                      (double)float_from_bits(e->max_rel.bits), (double)at_ulp, (double)at_abs,
+                      (double)at_rel);
+            cr_expect(((u128)e->ulp_sum_hi << 64 | e->ulp_sum_lo) == q_sum,
+                      "%s, direction %d: the ULP errors' sum differs from the points'",
+                      impls[i]->name, d);
+            for (int k = 0; k < DIST_COUNT; k++)
+                cr_expect(e->dist[k].weight == dist_w[k] && e->dist[k].ulp == dist_u[k],
+                          "%s, direction %d, distribution %d: weighted sums differ from the "
+                          "points'", impls[i]->name, d, k);
             if (d == DIR_FORWARD) cr_expect_eq(e->xnnpack_checked, checked);
             if (i == 1 && d == DIR_FORWARD)
                 cr_expect(hist[planted_bucket] == 1 && crs == count - 1,
-                          "the planted step is in bucket %d: the test bites", planted_bucket);
+                          "the planted step is in bucket %d: the test bites (%llu there, %llu of "
+                          "%llu correctly rounded)", planted_bucket,
+                          (unsigned long long)hist[planted_bucket], (unsigned long long)crs,
+                          (unsigned long long)count);
         }
     scan_result_free(r);
 }
@@ -947,6 +975,21 @@ static void check_past_blocks(float lo, float hi, float x0, int planted_bucket)
 Test(scan, blocks_past_the_upper_threshold_give_the_errors_point_by_point, .timeout = 120)
 {
     check_past_blocks(0x1p24f - 3 * 4096, 0x1p24f + 6 * 4096 * 2, 0x1p24f - 1000, 2);
+}
+
+/* Below 2^-52 (micro_sums: the fast reference's x/2 + a·x² form, the correctly rounded values'
+ * sums without the errors' arrays), across 2^-70 (binary32's ULP doubling: the ULP errors fall
+ * by half, then grow again), both signs (the negative forward's ULP doubles at a power of two);
+ * and across 2^-44, where the fixed-point weights are not 0 and the ULP errors pass 2^-27 and
+ * 2^-20 (the sums point by point again). The step 1 ULP (bucket 2; 3 for x < 0, where the step adds to the error). */
+Test(scan, micro_blocks_give_the_errors_point_by_point, .timeout = 120)
+{
+    check_past_blocks(0x1p-44f - 3 * 4096 * 0x1p-68f, 0x1p-44f + 3 * 4096 * 0x1p-67f,
+                      0x1p-44f + 2000 * 0x1p-67f, 2);
+    check_past_blocks(0x1p-70f - 3 * 4096 * 0x1p-94f, 0x1p-70f + 6 * 4096 * 0x1p-93f,
+                      0x1p-70f + 1000 * 0x1p-93f, 2);
+    check_past_blocks(-0x1p-60f - 6 * 4096 * 0x1p-83f, -0x1p-60f + 3 * 4096 * 0x1p-84f,
+                      -0x1p-60f + 100 * 0x1p-84f, 3);
 }
 
 /* Below the lower threshold (the stand-ins: −0 correctly rounded, errors 2^-851 ULP, 2^-1000,
