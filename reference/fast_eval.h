@@ -198,4 +198,24 @@ static inline int64_t fe_round_finite(double hi, double lo, double err, double *
     return exact | ((ok0 | ok1) & !sign_unknown);
 }
 
+/* fe_round_finite without its second candidate: its value and *cr wherever the enclosure is
+ * exact or the rounding of hi + lo passes (there r = r0 and ok0 | ok1 = 1, whatever ok1), the
+ * same operations; elsewhere *second = 1 (else 0), and fe_round_finite decides (the rare
+ * enclosures whose hi + lo landed on a midpoint, and those undecided). For the lane kernels,
+ * where the second candidate's test was half of the decision's cost. */
+static inline int64_t fe_round_first(double hi, double lo, double err, double *cr, int64_t *second)
+{
+    double rh = (float)hi;
+    int64_t exact = (int64_t)(err == 0) & ((rh == hi) | (fabs(hi) < 0x1p-151));
+    double v = hi + lo;
+    double r0 = (float)v;
+    int64_t ok0 = fe_rounds_to(hi, lo, err, r0);
+    int64_t zero = r0 == 0, defined_zero = (int64_t)(err == 0) & (v == 0);
+    int64_t sign_unknown = zero & !defined_zero & (fabs(v) <= err);
+    double signed_zero = defined_zero ? rh : v < 0 ? -0.0 : 0.0;
+    *cr = exact ? rh : zero ? signed_zero : r0;
+    *second = !exact & !ok0;
+    return exact | (ok0 & !sign_unknown);
+}
+
 #endif

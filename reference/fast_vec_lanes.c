@@ -39,12 +39,21 @@
 static void lanes_decide(fast_lanes_out *out, size_t m)
 {
     for (size_t j = 0; j < m; j++) out->inv_ulp[j] = ref_inv_ulp(out->hi[j], out->lo[j]);
-    for (size_t j = 0; j < m; j++) {
+    int64_t second[FAST_LANES_CHUNK], any_second = 0;
+    for (size_t j = 0; j < m; j++) { /* fe_round_finite's first candidate */
         double cr, err = out->err[j];
-        int64_t ok = fe_round_finite(out->hi[j], out->lo[j], err, &cr);
+        int64_t ok = fe_round_first(out->hi[j], out->lo[j], err, &cr, &second[j]);
         out->cr[j] = cr;
         out->decided[j] = ok & !(err * out->inv_ulp[j] > 1e-3);
+        any_second |= second[j];
     }
+    for (size_t j = 0; any_second && j < m; j++) /* the few lanes it leaves: both candidates */
+        if (second[j]) {
+            double cr, err = out->err[j];
+            int64_t ok = fe_round_finite(out->hi[j], out->lo[j], err, &cr);
+            out->cr[j] = cr;
+            out->decided[j] = ok & !(err * out->inv_ulp[j] > 1e-3);
+        }
 }
 
 /* One loop per target and direction (a constant grad: no selection on it inside the loop). */
