@@ -150,6 +150,39 @@ Test(weights, block_weights_equal_single_ones)
     while (n < N) x[n++] = ldexpf(1 + (float)rand() / (float)RAND_MAX, -(rand() % 140) - 9) *
                            (rand() % 2 ? 1 : -1);
     cr_expect_eq(block_vs_single(x, n, wn, wu), 0, "tiny block's weights differ from single ones");
+    /* a block of inputs below 2^-27 only (dist_weights_flat): subnormals up from both zeros,
+     * runs across powers of two (whose intervals are not a power of two wide) both ways, the
+     * largest below 2^-27, random ones between */
+    n = 0;
+    for (int i = 1; i <= 300; i++) x[n++] = 0x1p-149f * (float)i * (i % 2 ? 1 : -1);
+    const float flat_starts[] = {0x1p-126f, -0x1p-100f, 0x1p-60f, -0x1p-28f};
+    for (size_t s = 0; s < sizeof flat_starts / sizeof *flat_starts; s++) {
+        uint32_t b;
+        memcpy(&b, &flat_starts[s], sizeof b);
+        for (int i = -150; i < 150; i++) {
+            uint32_t e = s % 2 ? b - (uint32_t)i : b + (uint32_t)i;
+            memcpy(&x[n++], &e, sizeof e);
+        }
+    }
+    for (int i = 1; i <= 100; i++) {
+        uint32_t e = 0x32000000u - (uint32_t)i; /* below 2^-27 */
+        memcpy(&x[n], &e, sizeof e);
+        x[n] = i % 2 ? x[n] : -x[n];
+        n++;
+    }
+    while (n < N) x[n++] = ldexpf(1 + (float)rand() / (float)RAND_MAX, -(rand() % 120) - 28) *
+                           (rand() % 2 ? 1 : -1);
+    for (size_t j = 0; j < n; j++)
+        cr_assert(x[j] != 0 && fabsf(x[j]) < 0x1p-27f, "input %zu, %a: not below 2^-27", j,
+                  (double)x[j]);
+    cr_expect_eq(block_vs_single(x, n, wn, wu), 0, "flat block's weights differ from single ones");
+    /* and with the largest ones below 2^-26, where φ's series is not 1 at every end (the branch
+     * above must not take them) */
+    for (int i = 1; i <= 300; i++) {
+        uint32_t e = 0x32800000u - (uint32_t)i; /* below 2^-26 */
+        memcpy(&x[i], &e, sizeof e);
+    }
+    cr_expect_eq(block_vs_single(x, n, wn, wu), 0, "near 2^-26, weights differ from single ones");
     /* a block of core inputs only, finite, not ±0, inside ±39 (dist_weights_core): runs up and
      * down in encoding across 1, ±10 and 2^-8, the largest below 39 and the smallest
      * subnormals, an isolated input between runs, random ones */
