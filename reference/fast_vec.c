@@ -48,30 +48,36 @@ static bool is_special(float x)
     return !isfinite(x) || x == 0;
 }
 
-/* The libm values of point j (fast_vec.h) for the regions its directions use: the general
- * formula's (forward |x| ≥ 2^-8, derivative |x| ≥ 2^-30) and the forward's tiny form. */
-static void libm_values(gelu_target t, bool grad, double x, fast_lanes_in *in, size_t j)
+/* The libm values (fast_vec.h) of a chunk's m points x[0 .. m) into in, for the regions their
+ * directions use: the general formula's (forward |x| ≥ 2^-8, derivative |x| ≥ 2^-30) and the
+ * forward's tiny form; a special input (NaN, ±inf, ±0) gets those of the stand-in 1, forward
+ * only (the point path takes it). The target's row def is read once per chunk. */
+static void libm_values(gelu_target t, const target_def *def, bool grad, const float *xs, size_t m,
+                        fast_lanes_in *in)
 {
-    double ax = fabs(x);
-    const target_def *def = target_def_of(t);
-    bool inside = x > def->lower && x < def->upper;
-    bool general_f = inside && ax >= TINY, general_d = grad && inside && ax >= MICRO;
-    bool tiny_f = ax >= MICRO && ax < TINY;
-    double l0 = 0, l1 = 0, l2 = 0;
-    if (t == GELU_TARGET_EXACT) {
-        if (general_f || general_d) l0 = erfc(exact_erfc_arg(x));
-        if (general_d) l1 = exp(exact_exp_arg(x));
-        if (tiny_f) l2 = erf(exact_erf_arg(x));
-    } else {
-        double k = def->slope, u = t == GELU_TARGET_TANH ? tanh_t(x) : k * x;
-        if (general_f || general_d) l0 = exp(-u);
-        if (general_d) l1 = exp(u);
-        if (tiny_f) l2 = tanh(t == GELU_TARGET_TANH ? tanh_tiny_arg(x) : sigmoid_tiny_arg(k, x));
+    for (size_t j = 0; j < m; j++) {
+        bool special = is_special(xs[j]);
+        double x = special ? 1.0 : xs[j], ax = fabs(x);
+        bool g = grad && !special;
+        bool inside = x > def->lower && x < def->upper;
+        bool general_f = inside && ax >= TINY, general_d = g && inside && ax >= MICRO;
+        bool tiny_f = ax >= MICRO && ax < TINY;
+        double l0 = 0, l1 = 0, l2 = 0;
+        if (t == GELU_TARGET_EXACT) {
+            if (general_f || general_d) l0 = erfc(exact_erfc_arg(x));
+            if (general_d) l1 = exp(exact_exp_arg(x));
+            if (tiny_f) l2 = erf(exact_erf_arg(x));
+        } else {
+            double k = def->slope, u = t == GELU_TARGET_TANH ? tanh_t(x) : k * x;
+            if (general_f || general_d) l0 = exp(-u);
+            if (general_d) l1 = exp(u);
+            if (tiny_f) l2 = tanh(t == GELU_TARGET_TANH ? tanh_tiny_arg(x) : sigmoid_tiny_arg(k, x));
+        }
+        in->x[j] = x;
+        in->l0[j] = l0;
+        in->l1[j] = l1;
+        in->l2[j] = l2;
     }
-    in->x[j] = x;
-    in->l0[j] = l0;
-    in->l1[j] = l1;
-    in->l2[j] = l2;
 }
 
 /* The lanes' values of points c .. c + m − 1 into o, as the loop of fast_ref_fill_isa sets a
@@ -99,16 +105,14 @@ size_t fast_ref_fill_isa(fast_isa isa, bool block_path, gelu_target t, int ndir,
     for (int d = 0; d < ndir && blocks; d++) blocks = fast_ref_block(t, d == 1, x, n, &out[d]);
     if (blocks) return 0;
     fast_lanes_fn *lanes = lanes_of(isa);
+    const target_def *def = target_def_of(t);
     fast_lanes_in in;
     fast_lanes_out lane_out;
     for (size_t c = 0; c < n; c += FAST_LANES_CHUNK) {
         size_t m = n - c < FAST_LANES_CHUNK ? n - c : FAST_LANES_CHUNK;
         uint32_t any_special = 0;
-        for (size_t j = 0; j < m; j++) {
-            if (is_special(x[c + j])) libm_values(t, false, 1.0, &in, j); /* a stand-in */
-            else libm_values(t, ndir > 1, x[c + j], &in, j);
-            any_special |= is_special(x[c + j]);
-        }
+        libm_values(t, def, ndir > 1, x + c, m, &in);
+        for (size_t j = 0; j < m; j++) any_special |= is_special(x[c + j]);
         for (int d = 0; d < ndir; d++) {
             const ref_arrays *o = &out[d];
             lanes(t, d == 1, &in, &lane_out, m);
