@@ -66,8 +66,10 @@ void fast_ref_fallback(gelu_target t, bool grad, float x, ref_value *out, double
  * point (fast_enclose's e.err, so that a caller needing it — the scan's near-tie tolerances —
  * does not evaluate the enclosure again). The points it cannot decide are listed (ascending) in
  * undecided[d][0 .. nundecided[d]), for fast_ref_fallback, with out[d]'s hi and lo there the
- * enclosure's (cr and inv_ulp unset); returns their total. */
+ * enclosure's (cr and inv_ulp unset); returns their total. e_half: NULL, or exp(−x²/2) at every
+ * input as glibc's exp gives it for the exact −x²/2 (the caller's, computed for other uses:
+ * exact GELU's derivative takes it instead of calling exp again — the same value). */
 size_t fast_ref_fill(gelu_target t, int ndir, const float *x, size_t n, const ref_arrays out[],
-                     uint16_t *const undecided[], size_t nundecided[]);
+                     uint16_t *const undecided[], size_t nundecided[], const double *e_half);
 
 #endif

@@ -53,7 +53,7 @@ static bool is_special(float x)
  * forward's tiny form; a special input (NaN, ±inf, ±0) gets those of the stand-in 1, forward
  * only (the point path takes it). The target's row def is read once per chunk. */
 static void libm_values(gelu_target t, const target_def *def, bool grad, const float *xs, size_t m,
-                        fast_lanes_in *in)
+                        fast_lanes_in *in, const double *e_half)
 {
     for (size_t j = 0; j < m; j++) {
         bool special = is_special(xs[j]);
@@ -65,7 +65,7 @@ static void libm_values(gelu_target t, const target_def *def, bool grad, const f
         double l0 = 0, l1 = 0, l2 = 0;
         if (t == GELU_TARGET_EXACT) {
             if (general_f || general_d) l0 = erfc(exact_erfc_arg(x));
-            if (general_d) l1 = exp(exact_exp_arg(x));
+            if (general_d) l1 = e_half ? e_half[j] : exp(exact_exp_arg(x)); /* (fast.h) */
             if (tiny_f) l2 = erf(exact_erf_arg(x));
         } else {
             double k = def->slope, u = t == GELU_TARGET_TANH ? tanh_t(x) : k * x;
@@ -98,7 +98,7 @@ HOT_CLONES static void copy_lanes(const ref_arrays *o, size_t c, const fast_lane
 
 size_t fast_ref_fill_isa(fast_isa isa, bool block_path, gelu_target t, int ndir, const float *x,
                          size_t n, const ref_arrays out[], uint16_t *const undecided[],
-                         size_t nundecided[])
+                         size_t nundecided[], const double *e_half)
 {
     for (int d = 0; d < ndir; d++) nundecided[d] = 0;
     bool blocks = block_path || t == GELU_TARGET_RELU;
@@ -111,7 +111,7 @@ size_t fast_ref_fill_isa(fast_isa isa, bool block_path, gelu_target t, int ndir,
     for (size_t c = 0; c < n; c += FAST_LANES_CHUNK) {
         size_t m = n - c < FAST_LANES_CHUNK ? n - c : FAST_LANES_CHUNK;
         uint32_t any_special = 0;
-        libm_values(t, def, ndir > 1, x + c, m, &in);
+        libm_values(t, def, ndir > 1, x + c, m, &in, e_half ? e_half + c : NULL);
         for (size_t j = 0; j < m; j++) any_special |= is_special(x[c + j]);
         for (int d = 0; d < ndir; d++) {
             const ref_arrays *o = &out[d];
@@ -157,7 +157,8 @@ size_t fast_ref_fill_isa(fast_isa isa, bool block_path, gelu_target t, int ndir,
 }
 
 size_t fast_ref_fill(gelu_target t, int ndir, const float *x, size_t n, const ref_arrays out[],
-                     uint16_t *const undecided[], size_t nundecided[])
+                     uint16_t *const undecided[], size_t nundecided[], const double *e_half)
 {
-    return fast_ref_fill_isa(FAST_ISA_AUTO, true, t, ndir, x, n, out, undecided, nundecided);
+    return fast_ref_fill_isa(FAST_ISA_AUTO, true, t, ndir, x, n, out, undecided, nundecided,
+                             e_half);
 }

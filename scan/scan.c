@@ -282,6 +282,9 @@ typedef struct scan_worker {
     uint16_t run_start[SCAN_BLOCK + 1];
     /* The inputs' weights under each distribution (weights.h), and whether a run has any */
     double weight[DIST_COUNT][SCAN_BLOCK];
+    double e_half[SCAN_BLOCK]; /* exp(−x²/2) at the block's inputs where e_half_set
+                                * (dist_exp_half): for the weights and exact GELU's derivative */
+    bool e_half_set;
     uint64_t wfix[DIST_COUNT][SCAN_BLOCK]; /* ⌊w·2^57⌋ (metrics.h) */
     const uint64_t *wfixes[DIST_COUNT];     /* wfix[d], for dist_run */
     bool run_weighted[SCAN_BLOCK];
@@ -578,7 +581,8 @@ HOT_CLONES static void check_sign(sign_metrics *m, const float *x, const float *
  * directions sharing their libm values), MPFR at the points it cannot decide (err then NaN,
  * unless MPFR's value is the enclosure's). When profiling, the fill's time is split evenly
  * between the directions. */
-static void fill_refs(scan_worker *w, gelu_target t, int ndir, const float *x, size_t n)
+static void fill_refs(scan_worker *w, gelu_target t, int ndir, const float *x, size_t n,
+                      const double *e_half)
 {
     double t0 = w->profiling ? now_s() : 0;
     ref_arrays out[DIR_COUNT];
@@ -588,7 +592,7 @@ static void fill_refs(scan_worker *w, gelu_target t, int ndir, const float *x, s
     }
     uint16_t *undecided[DIR_COUNT] = {w->undecided[0], w->undecided[1]};
     size_t nundecided[DIR_COUNT];
-    fast_ref_fill(t, ndir, x, n, out, undecided, nundecided);
+    fast_ref_fill(t, ndir, x, n, out, undecided, nundecided, e_half);
     double share = w->profiling ? (now_s() - t0) / ndir : 0;
     for (int d = 0; d < ndir; d++) {
         w->prof.reference[t][d] += share;
@@ -2288,7 +2292,9 @@ HOT_CLONES static void block_inputs(scan_worker *w, const domain_view *dom, uint
         }
     }
     w->run_start[w->nruns] = (uint16_t)n;
-    bool some = dist_weights(x, n, w->weight[DIST_NORMAL], w->weight[DIST_UNIFORM]);
+    w->e_half_set = dist_exp_half(x, n, w->e_half);
+    bool some = dist_weights(x, n, w->weight[DIST_NORMAL], w->weight[DIST_UNIFORM],
+                             w->e_half_set ? w->e_half : NULL);
     for (size_t k = 0; k < w->nruns; k++) {
         uint64_t any = 0; /* a weight other than ±0, from the encodings (no trapping compares) */
         for (size_t j = w->run_start[k]; some && j < w->run_start[k + 1]; j++)
@@ -2325,7 +2331,9 @@ static void run_block(scan_worker *w, uint64_t block)
     }
     for (int t = 0; t < GELU_TARGET_COUNT; t++)
         if (w->sh->targets_used & (1u << t)) {
-            fill_refs(w, (gelu_target)t, ndir, x_ref, n);
+            /* (exp(−x²/2) of the block's own inputs: at them only) */
+            fill_refs(w, (gelu_target)t, ndir, x_ref, n,
+                      w->e_half_set && x_ref == x ? w->e_half : NULL);
             if (x_ref != x) /* not the enclosure at the block's own input */
                 for (int d = 0; d < ndir; d++)
                     for (size_t j = 0; j < n; j++)

@@ -198,7 +198,7 @@ HOT_CLONES static bool dist_weights_none(const float *x, size_t n)
  * nothing written, when some input is outside. */
 enum { DIST_BLOCK = 4096 };
 HOT_CLONES static bool dist_weights_core(const float *x, size_t n, double *w_normal,
-                                          double *w_uniform)
+                                          double *w_uniform, const double *e_half)
 {
     if (n > DIST_BLOCK) return false;
     uint32_t inside = 1;
@@ -220,7 +220,11 @@ HOT_CLONES static bool dist_weights_core(const float *x, size_t n, double *w_nor
         bool next = j + 1 < n && b[j] == a[j + 1], prev = j > 0 && b[j] == a[j - 1];
         pb[j] = next ? pa[j + 1] : prev ? pa[j - 1] : phi(b[j]);
     }
-    for (size_t j = 0; j < n; j++) pm[j] = phi(0.5 * (a[j] + b[j]));
+    for (size_t j = 0; j < n; j++) { /* φ at the midpoint: the input itself but at the powers
+                                      * of two, where e_half holds its exp (s ≥ 2^-17 there) */
+        double m = 0.5 * (a[j] + b[j]);
+        pm[j] = e_half && m == (double)x[j] ? INV_SQRT_2PI * e_half[j] : phi(m);
+    }
     for (size_t j = 0; j < n; j++) {
         w_normal[j] = (b[j] - a[j]) / 6 * (pa[j] + 4 * pm[j] + pb[j]);
         double lo = a[j] > -10 ? a[j] : -10, hi = b[j] < 10 ? b[j] : 10;
@@ -230,12 +234,28 @@ HOT_CLONES static bool dist_weights_core(const float *x, size_t n, double *w_nor
     return true;
 }
 
-bool dist_weights(const float *x, size_t n, double *w_normal, double *w_uniform)
+bool dist_exp_half(const float *x, size_t n, double *e_half)
+{
+    uint32_t inside = 1;
+    for (size_t j = 0; j < n; j++) {
+        uint32_t u = float_bits(x[j]) & 0x7fffffffu;
+        inside &= (u >= 0x3b800000u) & (u < 0x421c0000u); /* 2^-8, 39 */
+    }
+    if (!inside || n == 0) return false;
+    for (size_t j = 0; j < n; j++) {
+        double t = x[j], s = 0.5 * (t * t); /* phi's operations */
+        e_half[j] = exp(-s);
+    }
+    return true;
+}
+
+bool dist_weights(const float *x, size_t n, double *w_normal, double *w_uniform,
+                  const double *e_half)
 {
     if (dist_weights_none(x, n)) return false; /* (zeros written would cost more than the test) */
     if (dist_weights_flat(x, n, w_normal, w_uniform)) return true;
     if (dist_weights_tiny(x, n, w_normal, w_uniform)) return true;
-    if (dist_weights_core(x, n, w_normal, w_uniform)) return true;
+    if (dist_weights_core(x, n, w_normal, w_uniform, e_half)) return true;
     phi_cache c = {{NAN, NAN}, {0, 0}, 0};
     for (size_t j = 0; j < n; j++) {
         if (!(fabsf(x[j]) < 39.0f)) { /* no mass under either distribution (nor ±inf, NaN) */

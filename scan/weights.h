@@ -32,10 +32,18 @@ typedef enum { DIST_NORMAL, DIST_UNIFORM, DIST_COUNT } input_dist;
 
 const char *input_dist_name(input_dist d); /* "normal", "uniform" */
 
+/* exp(−x²/2) at the n inputs x[] into e_half (glibc's exp of the exact −x²/2, φ's call) where
+ * every input has 2^-8 ≤ |x| < 39; false, and nothing written, otherwise. Computed once per block
+ * for two readers: the normal weights at the midpoints of rounding intervals that are the input
+ * itself (all but the powers of two), and the fast reference's derivative of exact GELU
+ * (fast_ref_fill), which need the same value. */
+bool dist_exp_half(const float *x, size_t n, double *e_half);
+
 /* The weights of the n inputs x[] under each distribution into w[DIST_*][]; false, and nothing
  * written, when every input has |x| ≥ 39 or is NaN (no mass under either distribution: every
- * weight +0). */
-bool dist_weights(const float *x, size_t n, double *w_normal, double *w_uniform);
+ * weight +0). e_half: dist_exp_half's values at x[], or NULL. */
+bool dist_weights(const float *x, size_t n, double *w_normal, double *w_uniform,
+                  const double *e_half);
 
 /* The mass of the rounding interval of x (one input; dist_weights' definition). */
 double dist_weight(input_dist d, float x);

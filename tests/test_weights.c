@@ -95,7 +95,7 @@ Test(weights, each_weight_is_its_rounding_intervals_mass)
 /* The inputs where dist_weights' block weights differ from dist_weight's (logged). */
 static size_t block_vs_single(const float *x, size_t n, double *wn, double *wu)
 {
-    if (!dist_weights(x, n, wn, wu)) /* nothing written: every weight +0 */
+    if (!dist_weights(x, n, wn, wu, NULL)) /* nothing written: every weight +0 */
         for (size_t j = 0; j < n; j++) wn[j] = wu[j] = 0;
     size_t wrong = 0;
     for (size_t j = 0; j < n; j++) {
@@ -203,6 +203,23 @@ Test(weights, block_weights_equal_single_ones)
     for (size_t j = 0; j < n; j++)
         cr_assert(x[j] != 0 && fabsf(x[j]) < 39, "input %zu, %a: not a core input", j, (double)x[j]);
     cr_expect_eq(block_vs_single(x, n, wn, wu), 0, "core block's weights differ from single ones");
+    /* the same with every |x| in [2^-8, 39) and exp(−x²/2) handed over (dist_exp_half: the
+     * midpoints that are the input take it; the powers of two, whose midpoints are not, do not) */
+    for (size_t j = 0; j < n; j++)
+        if (fabsf(x[j]) < 0x1p-8f) x[j] = copysignf(0x1p-8f, x[j]) * (float)(1 + j % 7);
+    static double eh[N];
+    cr_assert(dist_exp_half(x, n, eh), "exp(-x^2/2) of a block in [2^-8, 39) not given");
+    cr_assert(dist_weights(x, n, wn, wu, eh));
+    size_t wrong = 0;
+    for (size_t j = 0; j < n; j++) {
+        double want_n = dist_weight(DIST_NORMAL, x[j]), want_u = dist_weight(DIST_UNIFORM, x[j]);
+        wrong += memcmp(&wn[j], &want_n, sizeof want_n) != 0 || memcmp(&wu[j], &want_u, sizeof want_u) != 0;
+    }
+    cr_expect_eq(wrong, 0, "with exp(-x^2/2) handed over, %zu weights differ from single ones", wrong);
+    x[n / 2] = 0x1p-9f;
+    cr_expect(!dist_exp_half(x, n, eh), "an input below 2^-8: no exp(-x^2/2)");
+    x[n / 2] = 39.0f;
+    cr_expect(!dist_exp_half(x, n, eh), "an input at 39: no exp(-x^2/2)");
     /* a block past ±39 only (NaN, ±inf among them): dist_weights writes nothing and says so; with
      * one input just inside the cut, it weighs that one */
     n = 0;
@@ -219,14 +236,14 @@ Test(weights, block_weights_equal_single_ones)
     while (n < N) x[n++] = ldexpf(1 + (float)rand() / (float)RAND_MAX, rand() % 122 + 6) *
                            (rand() % 2 ? 1 : -1);
     for (size_t j = 0; j < n; j++) wn[j] = wu[j] = NAN;
-    cr_expect(!dist_weights(x, n, wn, wu), "a block past ±39: no weight");
+    cr_expect(!dist_weights(x, n, wn, wu, NULL), "a block past ±39: no weight");
     cr_expect(isnan(wn[0]) && isnan(wu[n - 1]), "and nothing written");
     cr_expect_eq(block_vs_single(x, n, wn, wu), 0, "past ±39, every single weight is 0 too");
     x[n / 2] = -38.99999f; /* (its weights are +0: φ underflows, outside the uniform's support) */
-    cr_expect(dist_weights(x, n, wn, wu), "one input inside ±39: weighed");
+    cr_expect(dist_weights(x, n, wn, wu, NULL), "one input inside ±39: weighed");
     cr_expect_eq(block_vs_single(x, n, wn, wu), 0, "with one inside, the weights are single ones");
     x[n / 2] = -9.5f;
-    cr_expect(dist_weights(x, n, wn, wu) && wu[n / 2] > 0 && wn[n / 2] > 0, "one at -9.5 is weighed");
+    cr_expect(dist_weights(x, n, wn, wu, NULL) && wu[n / 2] > 0 && wn[n / 2] > 0, "one at -9.5 is weighed");
     cr_expect_eq(block_vs_single(x, n, wn, wu), 0, "with one inside, the weights are single ones");
 }
 
