@@ -1781,9 +1781,10 @@ static size_t micro_first(const point_ref *p, const int64_t *gmax, size_t a, siz
  * error usual — finite, 1/ULP ≥ 1 — and its ⌊u·2^27⌋ 0; the fixed-point weights are 0 there
  * too); and no point fails a peer's criterion (count_criteria: d ≤ 2^-28·|hi|, so d/|hi| < 4e-6
  * above benchdnn's floor and d < 4e-6·1e-5 below it, and d ≤ xnnpack's 5ε·|hi|), the points
- * checked counted. The errors' arrays are left to refs_fill_errors. False, with the sums
- * unset, where some run's largest ULP error is 2^-27 or more. Most blocks below 2^-30 are such,
- * and the passes over the arrays were a third of their cost. */
+ * checked counted. The errors' arrays are left to refs_fill_errors. False where some run's
+ * largest ULP error is 2^-27 or more (the runs' sums are then prepare_refs' general path's, which
+ * writes them all again). Most blocks below 2^-30 are such, and the passes over the arrays were
+ * a third of their cost. */
 __attribute__((always_inline)) /* into prepare_refs' clones */
 static inline bool micro_sums(point_ref *p, gelu_target t, const float *x, const scan_worker *w,
                               size_t n, bool grad)
