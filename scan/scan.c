@@ -1786,15 +1786,14 @@ static size_t micro_first(const point_ref *p, const int64_t *gmax, size_t a, siz
  * writes them all again). Most blocks below 2^-30 are such, and the passes over the arrays were
  * a third of their cost. */
 __attribute__((always_inline)) /* into prepare_refs' clones */
-static inline bool micro_sums(point_ref *p, gelu_target t, const float *x, const scan_worker *w,
-                              size_t n, bool grad)
+static inline bool micro_sums(point_ref *p, const float *x, const scan_worker *w, size_t n,
+                              bool grad)
 {
     /* (as doubles: the criteria's constants are not integer constant expressions) */
     assert(BENCHDNN_GELU_ERF_THRESHOLD >= 0x1p-27 &&
            BENCHDNN_GELU_ERF_REL_FLOOR * 0x1p-28 < BENCHDNN_GELU_ERF_THRESHOLD &&
            XNNPACK_GELU_REL_TOL >= 0x1p-27);
     static _Thread_local int64_t gmax[ERR_KINDS][SCAN_BLOCK / 32 + 1];
-    (void)t; /* (micro_block: not ReLU) */
     for (size_t k = 0; k < w->nruns; k++) {
         size_t a = w->run_start[k], b = w->run_start[k + 1], ng = 0;
         int64_t mu = 0, ma = 0, mr = 0; /* pos_bits: every error here is positive */
@@ -1856,7 +1855,7 @@ HOT_CLONES static void prepare_refs(scan_worker *w, gelu_target t, int dir, cons
     p->lazy_const = stand_in_block(p, t, x, w, n);
     p->lazy = p->lazy_const || upper_block(p, t, x, w, n);
     p->micro = !p->lazy && micro_block(p, t, n);
-    p->lazy = p->lazy || (p->micro && micro_sums(p, t, x, w, n, grad));
+    p->lazy = p->lazy || (p->micro && micro_sums(p, x, w, n, grad));
     if (!p->lazy) {
         fill_inv_abs(p, n);
         bool any_special = cr_errors(p, n, p->cr_ulp, p->cr_abs, p->cr_rel, w->cr);

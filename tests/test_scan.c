@@ -580,6 +580,22 @@ static double rand_error(void)
     }
 }
 
+/* The run [lo, hi)'s sum of each distribution's weights w0[], w1[] into total[], and the
+ * largest weight of either (dist_run's arguments). */
+static uint64_t run_weights(const uint64_t *w0, const uint64_t *w1, size_t lo, size_t hi,
+                            u128 total[DIST_COUNT])
+{
+    uint64_t w_max = 0;
+    total[0] = total[1] = 0;
+    for (size_t j = lo; j < hi; j++) {
+        w_max = w0[j] > w_max ? w0[j] : w_max;
+        w_max = w1[j] > w_max ? w1[j] : w_max;
+        total[0] += w0[j];
+        total[1] += w1[j];
+    }
+    return w_max;
+}
+
 Test(scan, hot_loop_helpers_agree_with_their_definitions)
 {
     enum { N = 4096 };
@@ -675,14 +691,8 @@ Test(scan, hot_loop_helpers_agree_with_their_definitions)
         cr_expect_eq(run_first(u, lo, hi, u[k]), first);
         /* dist_run against dist_point one by one */
         const uint64_t *W[DIST_COUNT] = {w0, w1};
-        u128 total[DIST_COUNT] = {0, 0};
-        for (size_t j = lo; j < hi; j++) {
-            total[0] += w0[j];
-            total[1] += w1[j];
-        }
-        uint64_t w_max = 0;
-        for (size_t j = lo; j < hi; j++) w_max = w0[j] > w_max ? w0[j] : w_max;
-        for (size_t j = lo; j < hi; j++) w_max = w1[j] > w_max ? w1[j] : w_max;
+        u128 total[DIST_COUNT];
+        uint64_t w_max = run_weights(w0, w1, lo, hi, total);
         dist_sums got[DIST_COUNT], want[DIST_COUNT] = {{0}};
         dist_run(got, W, lo, hi, u, a, iu, total, w_max, max_of(u, lo, hi));
         for (int d = 0; d < DIST_COUNT; d++)
@@ -702,14 +712,7 @@ Test(scan, hot_loop_helpers_agree_with_their_definitions)
             w1[j] = rand() % 3 ? 0 : (uint64_t)rand() << 4;
             iu[j] = ldexp(1, rand() % 180 - 30);
         }
-        w_max = 0;
-        total[0] = total[1] = 0;
-        for (size_t j = lo; j < hi; j++) {
-            w_max = w0[j] > w_max ? w0[j] : w_max;
-            w_max = w1[j] > w_max ? w1[j] : w_max;
-            total[0] += w0[j];
-            total[1] += w1[j];
-        }
+        w_max = run_weights(w0, w1, lo, hi, total);
         dist_sums narrow[DIST_COUNT], wide[DIST_COUNT], one[DIST_COUNT] = {{0}};
         double us_max = max_of(us, lo, hi);
         cr_assert((double)w_max * (us_max * 0x1p27 + 1) < 0x1p63, "the 64-bit loop is not taken");
@@ -737,14 +740,7 @@ Test(scan, hot_loop_helpers_agree_with_their_definitions)
                 a[j] = us[j] / iu[j];
             }
             if (pass == 1) us[lo + (hi - lo) / 2] = 0x1.8p-27;
-            w_max = 0;
-            total[0] = total[1] = 0;
-            for (size_t j = lo; j < hi; j++) {
-                w_max = w0[j] > w_max ? w0[j] : w_max;
-                w_max = w1[j] > w_max ? w1[j] : w_max;
-                total[0] += w0[j];
-                total[1] += w1[j];
-            }
+            w_max = run_weights(w0, w1, lo, hi, total);
             double finite_max = 0; /* the bound dist_run asks for: errors within the cap */
             for (size_t j = lo; j < hi; j++)
                 finite_max = us[j] <= ULP_SUM_CAP && us[j] > finite_max ? us[j] : finite_max;
@@ -768,11 +764,7 @@ Test(scan, hot_loop_helpers_agree_with_their_definitions)
             us[j] = ldexp((double)rand() / RAND_MAX, rand() % 11);
             w0[j] = (uint64_t)rand() << 20 ^ (uint64_t)rand();
         }
-        w_max = 0;
-        for (size_t j = lo; j < hi; j++) {
-            w_max = w0[j] > w_max ? w0[j] : w_max;
-            w_max = w1[j] > w_max ? w1[j] : w_max;
-        }
+        w_max = run_weights(w0, w1, lo, hi, total);
         dist_sums big[DIST_COUNT], big_one[DIST_COUNT] = {{0}};
         dist_run(big, W, lo, hi, us, a, iu, total, w_max, max_of(us, lo, hi));
         for (int d = 0; d < DIST_COUNT; d++)

@@ -93,9 +93,10 @@ Test(weights, each_weight_is_its_rounding_intervals_mass)
 }
 
 /* The inputs where dist_weights' block weights differ from dist_weight's (logged). */
-static size_t block_vs_single(const float *x, size_t n, double *wn, double *wu)
+static size_t block_vs_single_with(const float *x, size_t n, double *wn, double *wu,
+                                   const double *e_half)
 {
-    if (!dist_weights(x, n, wn, wu, NULL)) /* nothing written: every weight +0 */
+    if (!dist_weights(x, n, wn, wu, e_half)) /* nothing written: every weight +0 */
         for (size_t j = 0; j < n; j++) wn[j] = wu[j] = 0;
     size_t wrong = 0;
     for (size_t j = 0; j < n; j++) {
@@ -108,6 +109,23 @@ static size_t block_vs_single(const float *x, size_t n, double *wn, double *wu)
                          want_n, want_u);
     }
     return wrong;
+}
+
+static size_t block_vs_single(const float *x, size_t n, double *wn, double *wu)
+{
+    return block_vs_single_with(x, n, wn, wu, NULL);
+}
+
+/* n inputs going down in encoding from the binary32 value whose encoding is top (exclusive),
+ * alternately negated, appended at x[*n]. */
+static void below_alternating(float *x, size_t *n, uint32_t top, int count)
+{
+    for (int i = 1; i <= count; i++) {
+        uint32_t e = top - (uint32_t)i;
+        memcpy(&x[*n], &e, sizeof e);
+        x[*n] = i % 2 ? x[*n] : -x[*n];
+        (*n)++;
+    }
 }
 
 /* dist_weights (the scan's, a block at a time, reusing φ at the ends consecutive inputs share)
@@ -141,12 +159,7 @@ Test(weights, block_weights_equal_single_ones)
      * subnormals up, the largest below 2^-8 down, both signs, random ones between */
     n = 0;
     for (int i = 1; i <= 300; i++) x[n++] = 0x1p-149f * (float)i * (i % 2 ? 1 : -1);
-    for (int i = 1; i <= 300; i++) {
-        uint32_t e = 0x3b800000u - (uint32_t)i; /* below 2^-8 */
-        memcpy(&x[n], &e, sizeof e);
-        x[n] = i % 2 ? x[n] : -x[n];
-        n++;
-    }
+    below_alternating(x, &n, 0x3b800000u, 300); /* below 2^-8 */
     while (n < N) x[n++] = ldexpf(1 + (float)rand() / (float)RAND_MAX, -(rand() % 140) - 9) *
                            (rand() % 2 ? 1 : -1);
     cr_expect_eq(block_vs_single(x, n, wn, wu), 0, "tiny block's weights differ from single ones");
@@ -164,12 +177,7 @@ Test(weights, block_weights_equal_single_ones)
             memcpy(&x[n++], &e, sizeof e);
         }
     }
-    for (int i = 1; i <= 100; i++) {
-        uint32_t e = 0x32000000u - (uint32_t)i; /* below 2^-27 */
-        memcpy(&x[n], &e, sizeof e);
-        x[n] = i % 2 ? x[n] : -x[n];
-        n++;
-    }
+    below_alternating(x, &n, 0x32000000u, 100); /* below 2^-27 */
     while (n < N) x[n++] = ldexpf(1 + (float)rand() / (float)RAND_MAX, -(rand() % 120) - 28) *
                            (rand() % 2 ? 1 : -1);
     for (size_t j = 0; j < n; j++)
@@ -209,13 +217,8 @@ Test(weights, block_weights_equal_single_ones)
         if (fabsf(x[j]) < 0x1p-8f) x[j] = copysignf(0x1p-8f, x[j]) * (float)(1 + j % 7);
     static double eh[N];
     cr_assert(dist_exp_half(x, n, eh), "exp(-x^2/2) of a block in [2^-8, 39) not given");
-    cr_assert(dist_weights(x, n, wn, wu, eh));
-    size_t wrong = 0;
-    for (size_t j = 0; j < n; j++) {
-        double want_n = dist_weight(DIST_NORMAL, x[j]), want_u = dist_weight(DIST_UNIFORM, x[j]);
-        wrong += memcmp(&wn[j], &want_n, sizeof want_n) != 0 || memcmp(&wu[j], &want_u, sizeof want_u) != 0;
-    }
-    cr_expect_eq(wrong, 0, "with exp(-x^2/2) handed over, %zu weights differ from single ones", wrong);
+    cr_expect_eq(block_vs_single_with(x, n, wn, wu, eh), 0,
+                 "with exp(-x^2/2) handed over, weights differ from single ones");
     x[n / 2] = 0x1p-9f;
     cr_expect(!dist_exp_half(x, n, eh), "an input below 2^-8: no exp(-x^2/2)");
     x[n / 2] = 39.0f;
