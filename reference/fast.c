@@ -214,7 +214,7 @@ static inline void block_micro(bool grad, double a, const float *restrict x, siz
  *     below 2^-29 of it, far inside half an ULP (2^-25 of it): decided as hi, with err·2^e
  *     below 2^-26. */
 HOT_CLONES bool fast_ref_block(gelu_target target, bool grad, const float *x, size_t n,
-                               const ref_arrays *out)
+                               const ref_arrays *out, const input_span *span)
 {
     const target_def *t = target_def_of(target);
     double *hi = out->hi, *lo = out->lo, *inv_ulp = out->inv_ulp, *err = out->err;
@@ -236,26 +236,16 @@ HOT_CLONES bool fast_ref_block(gelu_target target, bool grad, const float *x, si
             }
         return true;
     }
-    /* The block's smallest and largest x and |x|, as integer extrema of the encodings (order
-     * keys: both zeros 0; which vectorize, where float extrema do not without -ffast-math). */
-    int32_t key_lo = INT32_MAX, key_hi = INT32_MIN;
-    uint32_t abs_lo = UINT32_MAX, abs_hi = 0;
-    uint32_t special = 0; /* NaN, ±inf or ±0 among the inputs */
-    for (size_t j = 0; j < n; j++) {
-        uint32_t b;
-        memcpy(&b, &x[j], sizeof b);
-        special |= ((b & 0x7f800000u) == 0x7f800000u) | ((b & 0x7fffffffu) == 0);
-        uint32_t a = b & 0x7fffffffu;
-        int32_t k = (int32_t)b < 0 ? -(int32_t)a : (int32_t)a;
-        key_lo = k < key_lo ? k : key_lo;
-        key_hi = k > key_hi ? k : key_hi;
-        abs_lo = a < abs_lo ? a : abs_lo;
-        abs_hi = a > abs_hi ? a : abs_hi;
+    if (n == 0) return false;
+    input_span own;
+    if (!span) {
+        input_span_of(x, n, &own);
+        span = &own;
     }
-    if (special || n == 0) return false;
+    if (span->special) return false;
     /* no NaN, inf or zero: keys and magnitudes are those of finite non-zero values */
-    float lo_x = float_of_key(key_lo), hi_x = float_of_key(key_hi);
-    float lo_abs = float_of_key((int32_t)abs_lo), hi_abs = float_of_key((int32_t)abs_hi);
+    float lo_x = float_of_key(span->key_lo), hi_x = float_of_key(span->key_hi);
+    float lo_abs = float_of_key((int32_t)span->abs_lo), hi_abs = float_of_key((int32_t)span->abs_hi);
     if (lo_x >= t->upper) {
         if (grad) block_upper_d(n, hi, lo, cr, inv_ulp, err);
         else block_upper_f(x, n, hi, lo, cr, inv_ulp, err);

@@ -18,6 +18,7 @@
 #include <stddef.h>
 
 #include "reference.h"
+#include "span.h"
 
 typedef struct {
     double hi, lo, err;
@@ -56,8 +57,9 @@ static inline void ref_arrays_set(const ref_arrays *a, size_t j, ref_value v)
 
 /* fast_ref_decide at the n inputs x[] into out (with the enclosures' bounds) when every one of
  * them lies in a region decided without evaluation (see fast.c); false otherwise (nothing
- * written then). */
-bool fast_ref_block(gelu_target t, bool grad, const float *x, size_t n, const ref_arrays *out);
+ * written then). span: input_span_of(x, n), or NULL (then taken here). */
+bool fast_ref_block(gelu_target t, bool grad, const float *x, size_t n, const ref_arrays *out,
+                    const input_span *span);
 void fast_ref_fallback(gelu_target t, bool grad, float x, ref_value *out, double *inv_ulp);
 
 /* fast_ref_decide at a block of n ≤ 65,536 inputs, forward into out[0] and, when ndir = 2, the
@@ -68,8 +70,11 @@ void fast_ref_fallback(gelu_target t, bool grad, float x, ref_value *out, double
  * undecided[d][0 .. nundecided[d]), for fast_ref_fallback, with out[d]'s hi and lo there the
  * enclosure's (cr and inv_ulp unset); returns their total. e_half: NULL, or exp(−x²/2) at every
  * input as glibc's exp gives it for the exact −x²/2 (the caller's, computed for other uses:
- * exact GELU's derivative takes it instead of calling exp again — the same value). */
+ * exact GELU's derivative takes it instead of calling exp again — the same value). span:
+ * input_span_of(x, n) (the caller's, taken for other uses), or NULL (then taken here, once for
+ * both directions). */
 size_t fast_ref_fill(gelu_target t, int ndir, const float *x, size_t n, const ref_arrays out[],
-                     uint16_t *const undecided[], size_t nundecided[], const double *e_half);
+                     uint16_t *const undecided[], size_t nundecided[], const double *e_half,
+                     const input_span *span);
 
 #endif

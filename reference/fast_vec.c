@@ -98,11 +98,17 @@ HOT_CLONES static void copy_lanes(const ref_arrays *o, size_t c, const fast_lane
 
 size_t fast_ref_fill_isa(fast_isa isa, bool block_path, gelu_target t, int ndir, const float *x,
                          size_t n, const ref_arrays out[], uint16_t *const undecided[],
-                         size_t nundecided[], const double *e_half)
+                         size_t nundecided[], const double *e_half, const input_span *span)
 {
     for (int d = 0; d < ndir; d++) nundecided[d] = 0;
     bool blocks = block_path || t == GELU_TARGET_RELU;
-    for (int d = 0; d < ndir && blocks; d++) blocks = fast_ref_block(t, d == 1, x, n, &out[d]);
+    input_span own;
+    if (blocks && !span && n > 0) { /* once, for both */
+        input_span_of(x, n, &own);
+        span = &own;
+    }
+    for (int d = 0; d < ndir && blocks; d++)
+        blocks = fast_ref_block(t, d == 1, x, n, &out[d], span);
     if (blocks) return 0;
     fast_lanes_fn *lanes = lanes_of(isa);
     const target_def *def = target_def_of(t);
@@ -157,8 +163,9 @@ size_t fast_ref_fill_isa(fast_isa isa, bool block_path, gelu_target t, int ndir,
 }
 
 size_t fast_ref_fill(gelu_target t, int ndir, const float *x, size_t n, const ref_arrays out[],
-                     uint16_t *const undecided[], size_t nundecided[], const double *e_half)
+                     uint16_t *const undecided[], size_t nundecided[], const double *e_half,
+                     const input_span *span)
 {
     return fast_ref_fill_isa(FAST_ISA_AUTO, true, t, ndir, x, n, out, undecided, nundecided,
-                             e_half);
+                             e_half, span);
 }

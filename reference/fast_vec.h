@@ -60,6 +60,6 @@ bool fast_isa_available(fast_isa isa);
  * (the tests compare them; an ISA this CPU lacks must not be asked for). */
 size_t fast_ref_fill_isa(fast_isa isa, bool block_path, gelu_target t, int ndir, const float *x,
                          size_t n, const ref_arrays out[], uint16_t *const undecided[],
-                         size_t nundecided[], const double *e_half);
+                         size_t nundecided[], const double *e_half, const input_span *span);
 
 #endif

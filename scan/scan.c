@@ -285,7 +285,8 @@ typedef struct scan_worker {
     double e_half[SCAN_BLOCK]; /* exp(−x²/2) at the block's inputs where e_half_set
                                 * (dist_exp_half): for the weights and exact GELU's derivative */
     bool e_half_set;
-    uint64_t wfix[DIST_COUNT][SCAN_BLOCK]; /* ⌊w·2^57⌋ (metrics.h) */
+    input_span span; /* the block's inputs' (input_span_of: block_inputs) */
+    uint64_t wfix[DIST_COUNT][SCAN_BLOCK]; /* ⌊w·2^70⌋ (metrics.h) */
     const uint64_t *wfixes[DIST_COUNT];     /* wfix[d], for dist_run */
     bool run_weighted[SCAN_BLOCK];
     u128 run_weight[SCAN_BLOCK][DIST_COUNT]; /* per run: Σ wfix over its points */
@@ -582,7 +583,7 @@ HOT_CLONES static void check_sign(sign_metrics *m, const float *x, const float *
  * unless MPFR's value is the enclosure's). When profiling, the fill's time is split evenly
  * between the directions. */
 static void fill_refs(scan_worker *w, gelu_target t, int ndir, const float *x, size_t n,
-                      const double *e_half)
+                      const double *e_half, const input_span *span)
 {
     double t0 = w->profiling ? now_s() : 0;
     ref_arrays out[DIR_COUNT];
@@ -592,7 +593,7 @@ static void fill_refs(scan_worker *w, gelu_target t, int ndir, const float *x, s
     }
     uint16_t *undecided[DIR_COUNT] = {w->undecided[0], w->undecided[1]};
     size_t nundecided[DIR_COUNT];
-    fast_ref_fill(t, ndir, x, n, out, undecided, nundecided, e_half);
+    fast_ref_fill(t, ndir, x, n, out, undecided, nundecided, e_half, span);
     double share = w->profiling ? (now_s() - t0) / ndir : 0;
     for (int d = 0; d < ndir; d++) {
         w->prof.reference[t][d] += share;
@@ -1844,11 +1845,13 @@ HOT_CLONES static void prepare_refs(scan_worker *w, gelu_target t, int dir, cons
     bool grad = dir == DIR_DERIVATIVE;
     double t0 = w->profiling ? now_s() : 0;
     for (size_t j = 0; j < n; j++) p->cr_bits[j] = float_bits(p->cr[j]);
-    for (size_t j = 0; j < n; j++) { /* without branches */
-        double a = fabs(p->hi[j]);
-        int64_t plain = (int64_t)(a <= DBL_MAX) & (int64_t)(a != 0);
-        p->plain[j] = (uint32_t)plain;
-        p->zero[j] = (uint32_t)((a == 0) & (p->lo[j] == 0) & (p->inv_ulp[j] == 0x1p149));
+    const uint64_t inf_bits = double_bits(INFINITY), iu_zero = double_bits(0x1p149);
+    for (size_t j = 0; j < n; j++) { /* as compares of encodings: no branch, no FP compare */
+        uint64_t mag = double_bits(p->hi[j]) << 1, lo2 = double_bits(p->lo[j]) << 1;
+        /* plain: 0 < |hi| ≤ DBL_MAX (NaN's magnitude is above inf's); zero: hi = ±0, lo = ±0,
+         * inv_ulp = 2^149 */
+        p->plain[j] = (uint32_t)((mag != 0) & (mag < inf_bits << 1));
+        p->zero[j] = (uint32_t)((mag == 0) & (lo2 == 0) & (double_bits(p->inv_ulp[j]) == iu_zero));
     }
     w->part->refs[t][dir] += n;
     p->past = PAST_NONE;
@@ -2261,14 +2264,10 @@ HOT_CLONES static void block_inputs(scan_worker *w, const domain_view *dom, uint
     default:
         for (size_t j = 0; j < n; j++) x[j] = float_from_bits(dom->list[seq0 + j]);
     }
-    int32_t key_lo = INT32_MAX, key_hi = INT32_MIN, nan = 0;
-    for (size_t j = 0; j < n; j++) {
-        uint32_t b = float_bits(x[j]);
-        int32_t k = order_key(b);
-        nan |= is_nan_bits(b);
-        key_lo = k < key_lo ? k : key_lo;
-        key_hi = k > key_hi ? k : key_hi;
-    }
+    input_span *sp = &w->span; /* read by the weights and the fast reference's blocks too */
+    input_span_of(x, n, sp);
+    int32_t key_lo = sp->key_lo, key_hi = sp->key_hi;
+    bool nan = sp->abs_hi > 0x7f800000u;
     w->nruns = 0;
     float lo = 0, hi = 0;
     if (!nan && n > 0) {
@@ -2292,9 +2291,9 @@ HOT_CLONES static void block_inputs(scan_worker *w, const domain_view *dom, uint
         }
     }
     w->run_start[w->nruns] = (uint16_t)n;
-    w->e_half_set = dist_exp_half(x, n, w->e_half);
+    w->e_half_set = dist_exp_half(x, n, w->e_half, sp);
     bool some = dist_weights(x, n, w->weight[DIST_NORMAL], w->weight[DIST_UNIFORM],
-                             w->e_half_set ? w->e_half : NULL);
+                             w->e_half_set ? w->e_half : NULL, sp);
     for (size_t k = 0; k < w->nruns; k++) {
         uint64_t any = 0; /* a weight other than ±0, from the encodings (no trapping compares) */
         for (size_t j = w->run_start[k]; some && j < w->run_start[k + 1]; j++)
@@ -2333,7 +2332,8 @@ static void run_block(scan_worker *w, uint64_t block)
         if (w->sh->targets_used & (1u << t)) {
             /* (exp(−x²/2) of the block's own inputs: at them only) */
             fill_refs(w, (gelu_target)t, ndir, x_ref, n,
-                      w->e_half_set && x_ref == x ? w->e_half : NULL);
+                      w->e_half_set && x_ref == x ? w->e_half : NULL,
+                      x_ref == x ? &w->span : NULL);
             if (x_ref != x) /* not the enclosure at the block's own input */
                 for (int d = 0; d < ndir; d++)
                     for (size_t j = 0; j < n; j++)

@@ -104,16 +104,9 @@ double dist_weight(input_dist d, float x)
  * arguments: the cache changes no value) and uniform_mass_in (inside [−10, 10]) with the same
  * operations. False, and nothing written, when some input is outside. */
 HOT_CLONES static bool dist_weights_tiny(const float *x, size_t n, double *w_normal,
-                                          double *w_uniform)
+                                          double *w_uniform, const input_span *span)
 {
-    uint32_t inside = 1;
-    for (size_t j = 0; j < n; j++) {
-        uint32_t u;
-        memcpy(&u, &x[j], sizeof u);
-        u &= 0x7fffffffu;
-        inside &= (u != 0) & (u < 0x3b800000u); /* 2^-8 */
-    }
-    if (!inside) return false;
+    if (!input_span_inside(span, 1, 0x3b800000u)) return false; /* 2^-8 */
     for (size_t j = 0; j < n; j++) {
         uint32_t u, away, toward, dn, up;
         memcpy(&u, &x[j], sizeof u);
@@ -145,14 +138,9 @@ HOT_CLONES static bool dist_weights_tiny(const float *x, size_t n, double *w_nor
  * fifth of a one-implementation shard below 2^-30. False, nothing written, when some input is
  * outside. */
 HOT_CLONES static bool dist_weights_flat(const float *x, size_t n, double *w_normal,
-                                          double *w_uniform)
+                                          double *w_uniform, const input_span *span)
 {
-    uint32_t inside = 1;
-    for (size_t j = 0; j < n; j++) {
-        uint32_t u = float_bits(x[j]) & 0x7fffffffu;
-        inside &= (u != 0) & (u < 0x32000000u); /* 2^-27 */
-    }
-    if (!inside) return false;
+    if (!input_span_inside(span, 1, 0x32000000u)) return false; /* 2^-27 */
     const double p = INV_SQRT_2PI * 1.0, sum = p + 4 * p + p; /* (pa + 4·pm + pb) */
     const double r6 = 1.0 / 6, r20 = 1.0 / 20;
     uint64_t others = 0;
@@ -177,17 +165,11 @@ HOT_CLONES static bool dist_weights_flat(const float *x, size_t n, double *w_nor
     return true;
 }
 
-/* Whether every input has |x| ≥ 39 or is NaN (dist_weights' test as compares of encodings:
- * NaN's above 39's), a loop the clones vectorize: the tails, half of all encodings. */
-HOT_CLONES static bool dist_weights_none(const float *x, size_t n)
+/* Whether every input has |x| ≥ 39 or is NaN (dist_weights' test on the encodings: NaN's above
+ * 39's): the tails, half of all encodings. */
+static bool dist_weights_none(const input_span *span)
 {
-    uint32_t out = 1;
-    for (size_t j = 0; j < n; j++) {
-        uint32_t u;
-        memcpy(&u, &x[j], sizeof u);
-        out &= (u & 0x7fffffffu) >= 0x421c0000u; /* 39 */
-    }
-    return out;
+    return span->abs_lo >= 0x421c0000u; /* 39 */
 }
 
 /* dist_weights for n ≤ DIST_BLOCK inputs that are all finite, not ±0 and inside ±39 (the
@@ -198,15 +180,10 @@ HOT_CLONES static bool dist_weights_none(const float *x, size_t n)
  * nothing written, when some input is outside. */
 enum { DIST_BLOCK = 4096 };
 HOT_CLONES static bool dist_weights_core(const float *x, size_t n, double *w_normal,
-                                          double *w_uniform, const double *e_half)
+                                          double *w_uniform, const double *e_half,
+                                          const input_span *span)
 {
-    if (n > DIST_BLOCK) return false;
-    uint32_t inside = 1;
-    for (size_t j = 0; j < n; j++) {
-        uint32_t u = float_bits(x[j]) & 0x7fffffffu;
-        inside &= (u != 0) & (u < 0x421c0000u); /* 39 */
-    }
-    if (!inside) return false;
+    if (n > DIST_BLOCK || !input_span_inside(span, 1, 0x421c0000u)) return false; /* 39 */
     static _Thread_local double a[DIST_BLOCK], b[DIST_BLOCK], pa[DIST_BLOCK], pb[DIST_BLOCK],
         pm[DIST_BLOCK];
     for (size_t j = 0; j < n; j++) { /* rounding_interval (|x| < 39: no infinite neighbour) */
@@ -234,14 +211,15 @@ HOT_CLONES static bool dist_weights_core(const float *x, size_t n, double *w_nor
     return true;
 }
 
-bool dist_exp_half(const float *x, size_t n, double *e_half)
+bool dist_exp_half(const float *x, size_t n, double *e_half, const input_span *span)
 {
-    uint32_t inside = 1;
-    for (size_t j = 0; j < n; j++) {
-        uint32_t u = float_bits(x[j]) & 0x7fffffffu;
-        inside &= (u >= 0x3b800000u) & (u < 0x421c0000u); /* 2^-8, 39 */
+    if (n == 0) return false;
+    input_span own;
+    if (!span) {
+        input_span_of(x, n, &own);
+        span = &own;
     }
-    if (!inside || n == 0) return false;
+    if (!input_span_inside(span, 0x3b800000u, 0x421c0000u)) return false; /* 2^-8, 39 */
     for (size_t j = 0; j < n; j++) {
         double t = x[j], s = 0.5 * (t * t); /* phi's operations */
         e_half[j] = exp(-s);
@@ -250,12 +228,17 @@ bool dist_exp_half(const float *x, size_t n, double *e_half)
 }
 
 bool dist_weights(const float *x, size_t n, double *w_normal, double *w_uniform,
-                  const double *e_half)
+                  const double *e_half, const input_span *span)
 {
-    if (dist_weights_none(x, n)) return false; /* (zeros written would cost more than the test) */
-    if (dist_weights_flat(x, n, w_normal, w_uniform)) return true;
-    if (dist_weights_tiny(x, n, w_normal, w_uniform)) return true;
-    if (dist_weights_core(x, n, w_normal, w_uniform, e_half)) return true;
+    input_span own;
+    if (!span) {
+        input_span_of(x, n, &own);
+        span = &own;
+    }
+    if (dist_weights_none(span)) return false; /* (zeros written would cost more than the test) */
+    if (dist_weights_flat(x, n, w_normal, w_uniform, span)) return true;
+    if (dist_weights_tiny(x, n, w_normal, w_uniform, span)) return true;
+    if (dist_weights_core(x, n, w_normal, w_uniform, e_half, span)) return true;
     phi_cache c = {{NAN, NAN}, {0, 0}, 0};
     for (size_t j = 0; j < n; j++) {
         if (!(fabsf(x[j]) < 39.0f)) { /* no mass under either distribution (nor ±inf, NaN) */

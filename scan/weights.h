@@ -20,6 +20,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "span.h"
+
 typedef enum { DIST_NORMAL, DIST_UNIFORM, DIST_COUNT } input_dist;
 
 /* The interval [lo, hi) of x holding every input the distribution's maximum is taken over
@@ -36,14 +38,15 @@ const char *input_dist_name(input_dist d); /* "normal", "uniform" */
  * every input has 2^-8 ≤ |x| < 39; false, and nothing written, otherwise. Computed once per block
  * for two readers: the normal weights at the midpoints of rounding intervals that are the input
  * itself (all but the powers of two), and the fast reference's derivative of exact GELU
- * (fast_ref_fill), which need the same value. */
-bool dist_exp_half(const float *x, size_t n, double *e_half);
+ * (fast_ref_fill), which need the same value. span: input_span_of(x, n), or NULL (then taken
+ * here); so in dist_weights. */
+bool dist_exp_half(const float *x, size_t n, double *e_half, const input_span *span);
 
 /* The weights of the n inputs x[] under each distribution into w[DIST_*][]; false, and nothing
  * written, when every input has |x| ≥ 39 or is NaN (no mass under either distribution: every
  * weight +0). e_half: dist_exp_half's values at x[], or NULL. */
 bool dist_weights(const float *x, size_t n, double *w_normal, double *w_uniform,
-                  const double *e_half);
+                  const double *e_half, const input_span *span);
 
 /* The mass of the rounding interval of x (one input; dist_weights' definition). */
 double dist_weight(input_dist d, float x);

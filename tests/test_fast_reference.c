@@ -121,15 +121,18 @@ ParameterizedTest(target_dir *p, fast_reference, target) { validate(p->t, p->gra
  * point (bit for bit: hi, lo, the correctly rounded encoding, inv_ulp, and the bound err as
  * fast_enclose gives it), and refuses blocks that straddle regions or hold a special input.
  * Blocks of 4096 consecutive encodings starting at every 2^21-th encoding, the last one ending at
- * each region's edge, and planted specials. */
-static size_t block_vs_points(gelu_target t, bool grad, const float *x, size_t n)
+ * each region's edge, and planted specials; the block's span (span.h) taken by fast_ref_block or
+ * handed over (the scan's way), alternately. */
+static size_t block_vs_points(gelu_target t, bool grad, const float *x, size_t n, bool given)
 {
     static double hb[4096], lb[4096], ub[4096], eb[4096];
     static float cb[4096];
     ref_value vp;
     double up;
     const ref_arrays ra = {hb, lb, ub, eb, cb};
-    if (!fast_ref_block(t, grad, x, n, &ra)) return 0;
+    input_span span;
+    if (given) input_span_of(x, n, &span);
+    if (!fast_ref_block(t, grad, x, n, &ra, given ? &span : NULL)) return 0;
     for (size_t j = 0; j < n; j++) {
         enclosure e;
         fast_enclose(t, grad, x[j], &e);
@@ -154,7 +157,7 @@ Test(fast_reference, block_path_gives_the_pointwise_values)
         for (int grad = 0; grad < 2; grad++)
             for (uint64_t start = 0; start < (UINT64_C(1) << 32); start += UINT64_C(1) << 21) {
                 for (size_t j = 0; j < 4096; j++) x[j] = float_from_bits((uint32_t)(start + j));
-                filled += block_vs_points((gelu_target)t, grad, x, 4096);
+                filled += block_vs_points((gelu_target)t, grad, x, 4096, blocks % 2);
                 blocks++;
             }
     /* edges: blocks ending just below 2^-30 and starting at 2^-125, at 16 and just above -20 */
@@ -162,9 +165,9 @@ Test(fast_reference, block_path_gives_the_pointwise_values)
     for (size_t e = 0; e < sizeof edges_lo / sizeof edges_lo[0]; e++)
         for (int t = 0; t < GELU_TARGET_COUNT; t++) {
             for (size_t j = 0; j < 4096; j++) x[j] = float_from_bits(float_bits(edges_lo[e]) + (uint32_t)j);
-            filled += block_vs_points((gelu_target)t, false, x, 4096);
+            filled += block_vs_points((gelu_target)t, false, x, 4096, e % 2);
             for (size_t j = 0; j < 4096; j++) x[j] = float_from_bits(float_bits(0x1p-30f) - 1 - (uint32_t)j);
-            filled += block_vs_points((gelu_target)t, true, x, 4096);
+            filled += block_vs_points((gelu_target)t, true, x, 4096, e % 2 == 0);
         }
     cr_log_info("%zu of %zu blocks filled by the block path, every value equal", filled, blocks);
     cr_expect(filled > blocks / 2, "the block path filled only %zu of %zu blocks", filled, blocks);
@@ -176,8 +179,12 @@ Test(fast_reference, block_path_gives_the_pointwise_values)
         static double h[4096], l[4096], u[4096], e[4096];
         static float c[4096];
         const ref_arrays ra = {h, l, u, e, c};
-        cr_expect(!fast_ref_block(GELU_TARGET_EXACT, false, x, 4096, &ra),
+        input_span span;
+        input_span_of(x, 4096, &span);
+        cr_expect(!fast_ref_block(GELU_TARGET_EXACT, false, x, 4096, &ra, NULL),
                   "a block with %a at index 1234 was filled", (double)planted[p]);
+        cr_expect(!fast_ref_block(GELU_TARGET_EXACT, false, x, 4096, &ra, &span),
+                  "a block with %a at index 1234 was filled (span handed over)", (double)planted[p]);
     }
 }
 
@@ -248,7 +255,7 @@ static void fill(fast_isa isa, bool block_path, gelu_target t, const float *x, s
         e_half[j] = exp(-(0.5 * ((double)x[j] * (double)x[j])));
         inside = fabsf(x[j]) >= 0x1p-8f && fabsf(x[j]) < 39.0f;
     }
-    fast_ref_fill_isa(isa, block_path, t, 2, x, n, out, und, b->nund, inside ? e_half : NULL);
+    fast_ref_fill_isa(isa, block_path, t, 2, x, n, out, und, b->nund, inside ? e_half : NULL, NULL);
 }
 
 Test(fast_reference, block_fill_gives_the_pointwise_values)

@@ -92,21 +92,26 @@ Test(weights, each_weight_is_its_rounding_intervals_mass)
     cr_log_info("largest relative difference from MPFR: %g", worst);
 }
 
-/* The inputs where dist_weights' block weights differ from dist_weight's (logged). */
+/* The inputs where dist_weights' block weights differ from dist_weight's (logged), the block's
+ * span taken by dist_weights and handed over (the scan's way), each counted. */
 static size_t block_vs_single_with(const float *x, size_t n, double *wn, double *wu,
                                    const double *e_half)
 {
-    if (!dist_weights(x, n, wn, wu, e_half)) /* nothing written: every weight +0 */
-        for (size_t j = 0; j < n; j++) wn[j] = wu[j] = 0;
     size_t wrong = 0;
+    for (int given = 0; given < 2; given++) {
+    input_span span;
+    if (given) input_span_of(x, n, &span);
+    if (!dist_weights(x, n, wn, wu, e_half, given ? &span : NULL)) /* nothing written: every weight +0 */
+        for (size_t j = 0; j < n; j++) wn[j] = wu[j] = 0;
     for (size_t j = 0; j < n; j++) {
         double want_n = dist_weight(DIST_NORMAL, x[j]), want_u = dist_weight(DIST_UNIFORM, x[j]);
         bool same = memcmp(&wn[j], &want_n, sizeof want_n) == 0 &&
                     memcmp(&wu[j], &want_u, sizeof want_u) == 0;
         wrong += !same;
         if (!same && wrong < 5)
-            cr_log_error("input %zu, %a: block %a %a, single %a %a", j, (double)x[j], wn[j], wu[j],
-                         want_n, want_u);
+            cr_log_error("input %zu, %a (span %s): block %a %a, single %a %a", j, (double)x[j],
+                         given ? "given" : "taken", wn[j], wu[j], want_n, want_u);
+    }
     }
     return wrong;
 }
@@ -216,13 +221,13 @@ Test(weights, block_weights_equal_single_ones)
     for (size_t j = 0; j < n; j++)
         if (fabsf(x[j]) < 0x1p-8f) x[j] = copysignf(0x1p-8f, x[j]) * (float)(1 + j % 7);
     static double eh[N];
-    cr_assert(dist_exp_half(x, n, eh), "exp(-x^2/2) of a block in [2^-8, 39) not given");
+    cr_assert(dist_exp_half(x, n, eh, NULL), "exp(-x^2/2) of a block in [2^-8, 39) not given");
     cr_expect_eq(block_vs_single_with(x, n, wn, wu, eh), 0,
                  "with exp(-x^2/2) handed over, weights differ from single ones");
     x[n / 2] = 0x1p-9f;
-    cr_expect(!dist_exp_half(x, n, eh), "an input below 2^-8: no exp(-x^2/2)");
+    cr_expect(!dist_exp_half(x, n, eh, NULL), "an input below 2^-8: no exp(-x^2/2)");
     x[n / 2] = 39.0f;
-    cr_expect(!dist_exp_half(x, n, eh), "an input at 39: no exp(-x^2/2)");
+    cr_expect(!dist_exp_half(x, n, eh, NULL), "an input at 39: no exp(-x^2/2)");
     /* a block past ±39 only (NaN, ±inf among them): dist_weights writes nothing and says so; with
      * one input just inside the cut, it weighs that one */
     n = 0;
@@ -239,14 +244,14 @@ Test(weights, block_weights_equal_single_ones)
     while (n < N) x[n++] = ldexpf(1 + (float)rand() / (float)RAND_MAX, rand() % 122 + 6) *
                            (rand() % 2 ? 1 : -1);
     for (size_t j = 0; j < n; j++) wn[j] = wu[j] = NAN;
-    cr_expect(!dist_weights(x, n, wn, wu, NULL), "a block past ±39: no weight");
+    cr_expect(!dist_weights(x, n, wn, wu, NULL, NULL), "a block past ±39: no weight");
     cr_expect(isnan(wn[0]) && isnan(wu[n - 1]), "and nothing written");
     cr_expect_eq(block_vs_single(x, n, wn, wu), 0, "past ±39, every single weight is 0 too");
     x[n / 2] = -38.99999f; /* (its weights are +0: φ underflows, outside the uniform's support) */
-    cr_expect(dist_weights(x, n, wn, wu, NULL), "one input inside ±39: weighed");
+    cr_expect(dist_weights(x, n, wn, wu, NULL, NULL), "one input inside ±39: weighed");
     cr_expect_eq(block_vs_single(x, n, wn, wu), 0, "with one inside, the weights are single ones");
     x[n / 2] = -9.5f;
-    cr_expect(dist_weights(x, n, wn, wu, NULL) && wu[n / 2] > 0 && wn[n / 2] > 0, "one at -9.5 is weighed");
+    cr_expect(dist_weights(x, n, wn, wu, NULL, NULL) && wu[n / 2] > 0 && wn[n / 2] > 0, "one at -9.5 is weighed");
     cr_expect_eq(block_vs_single(x, n, wn, wu), 0, "with one inside, the weights are single ones");
 }
 
