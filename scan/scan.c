@@ -1638,26 +1638,14 @@ static inline uint64_t points_checked(const float *x, size_t n)
  * errors' arrays to refs_fill_errors (p->lazy), for the rows that read them: a row differing
  * from the correctly rounded values in the block, or a run whose maxima or near ties are looked
  * at point by point. In the one-implementation scan, a fifth of the time past the threshold
- * (`accuracy --impl pw_accurate_avx512 --grad --threads 1 --shard 104/256`). False, the sums
- * then unset, where the block is not of that kind. */
+ * (`accuracy --impl pw_accurate_avx512 --grad --threads 1 --shard 104/256`). The points' test is
+ * refs_flags_upper's, which prepare_refs calls first where past_block_may allows; given it
+ * passed, the runs' sums here. False, the sums then unset, where a run's ULP errors are not
+ * below 2^-20 (never: inv_ulp ≤ 2^149). */
 __attribute__((always_inline)) /* into prepare_refs' clones */
-static inline bool upper_block(point_ref *p, gelu_target t, const float *x, const scan_worker *w,
-                               size_t n)
+static inline bool upper_block(point_ref *p, const float *x, const scan_worker *w, size_t n)
 {
-    if (!past_block_may(t, w, n) || !near_upper(p, 0) || !near_upper(p, n - 1))
-        return false; /* (the ends first: the regions are intervals of x) */
-    const uint64_t sign = 0x8000000000000000ull, one = double_bits(1.0);
-    const uint64_t tiny = double_bits(0x1p-900), inf = double_bits(INFINITY);
-    int64_t all = 1; /* the tests as integer compares of encodings: the loop vectorizes */
-    for (size_t j = 0; j < n; j++) {
-        uint64_t hb = double_bits(p->hi[j]), lb = double_bits(p->lo[j]), mag = hb & ~sign;
-        uint32_t xb = float_bits(x[j]) & 0x7fffffffu;
-        int64_t up = (int64_t)(lb == (sign | 1)) | ((int64_t)(hb == one) & (int64_t)(lb == 1));
-        all &= up & (int64_t)(mag >= tiny) & (int64_t)(mag < inf) &
-               (int64_t)(double_bits((double)p->cr[j]) == hb) & (int64_t)(xb != 0) &
-               (int64_t)(xb < 0x7f800000u);
-    }
-    if (!all) return false;
+    const uint64_t sign = 0x8000000000000000ull, inf = double_bits(INFINITY);
     for (size_t k = 0; k < w->nruns; k++) {
         size_t a = w->run_start[k], b = w->run_start[k + 1];
         uint64_t u_max = 0, zeros = 0, mag_min = inf;
@@ -1836,6 +1824,47 @@ static inline bool micro_sums(point_ref *p, const float *x, const scan_worker *w
     return true;
 }
 
+/* The point flags prepare_refs reads: cr_bits, the correctly rounded values' encodings; plain,
+ * 0 < |hi| ≤ DBL_MAX (NaN's magnitude is above inf's); zero, hi = ±0, lo = ±0 and inv_ulp =
+ * 2^149. Compares of encodings: no branch, no floating-point compare. */
+__attribute__((always_inline)) /* into prepare_refs' clones */
+static inline void refs_flags(point_ref *p, size_t n)
+{
+    const uint64_t mag_inf = double_bits(INFINITY) << 1, iu_zero = double_bits(0x1p149);
+    for (size_t j = 0; j < n; j++) p->cr_bits[j] = float_bits(p->cr[j]);
+    for (size_t j = 0; j < n; j++) {
+        uint64_t mag = double_bits(p->hi[j]) << 1, lo2 = double_bits(p->lo[j]) << 1;
+        p->plain[j] = (uint32_t)((mag != 0) & (mag < mag_inf));
+        p->zero[j] = (uint32_t)((mag == 0) & (lo2 == 0) & (double_bits(p->inv_ulp[j]) == iu_zero));
+    }
+}
+
+/* refs_flags, and in the same loop (a tenth of a shard past the threshold, --shard 12/32, where
+ * the flags and the test were each a pass) upper_block's test of every point: hi the correctly
+ * rounded value as a double with 2^-900 ≤ |hi| < ∞, lo near_upper's mark (−2^-1074, or 2^-1074
+ * where hi = 1), x finite and not 0. Whether every point passes. */
+__attribute__((always_inline)) /* into prepare_refs' clones */
+static inline bool refs_flags_upper(point_ref *p, const float *x, size_t n)
+{
+    const uint64_t sign = 0x8000000000000000ull, one = double_bits(1.0);
+    const uint64_t tiny = double_bits(0x1p-900), inf = double_bits(INFINITY);
+    const uint64_t iu_zero = double_bits(0x1p149);
+    int64_t all = 1;
+    for (size_t j = 0; j < n; j++) {
+        uint64_t hb = double_bits(p->hi[j]), lb = double_bits(p->lo[j]), mag = hb & ~sign;
+        uint32_t xb = float_bits(x[j]) & 0x7fffffffu;
+        p->cr_bits[j] = float_bits(p->cr[j]);
+        p->plain[j] = (uint32_t)((mag != 0) & (mag < inf));
+        p->zero[j] = (uint32_t)((mag == 0) & ((lb << 1) == 0) &
+                                (double_bits(p->inv_ulp[j]) == iu_zero));
+        int64_t up = (int64_t)(lb == (sign | 1)) | ((int64_t)(hb == one) & (int64_t)(lb == 1));
+        all &= up & (int64_t)(mag >= tiny) & (int64_t)(mag < inf) &
+               (int64_t)(double_bits((double)p->cr[j]) == hb) & (int64_t)(xb != 0) &
+               (int64_t)(xb < 0x7f800000u);
+    }
+    return all != 0;
+}
+
 /* The references of target t, direction dir, at the block's inputs (from fill_refs), and the
  * metrics of their correctly rounded values as outputs. */
 HOT_CLONES static void prepare_refs(scan_worker *w, gelu_target t, int dir, const float *x,
@@ -1844,19 +1873,13 @@ HOT_CLONES static void prepare_refs(scan_worker *w, gelu_target t, int dir, cons
     point_ref *p = w->ref[t][dir];
     bool grad = dir == DIR_DERIVATIVE;
     double t0 = w->profiling ? now_s() : 0;
-    for (size_t j = 0; j < n; j++) p->cr_bits[j] = float_bits(p->cr[j]);
-    const uint64_t inf_bits = double_bits(INFINITY), iu_zero = double_bits(0x1p149);
-    for (size_t j = 0; j < n; j++) { /* as compares of encodings: no branch, no FP compare */
-        uint64_t mag = double_bits(p->hi[j]) << 1, lo2 = double_bits(p->lo[j]) << 1;
-        /* plain: 0 < |hi| ≤ DBL_MAX (NaN's magnitude is above inf's); zero: hi = ±0, lo = ±0,
-         * inv_ulp = 2^149 */
-        p->plain[j] = (uint32_t)((mag != 0) & (mag < inf_bits << 1));
-        p->zero[j] = (uint32_t)((mag == 0) & (lo2 == 0) & (double_bits(p->inv_ulp[j]) == iu_zero));
-    }
+    bool upper_ends = n > 0 && near_upper(p, 0) && near_upper(p, n - 1); /* (intervals of x) */
+    bool upper_all = upper_ends && past_block_may(t, w, n) ? refs_flags_upper(p, x, n)
+                                                           : (refs_flags(p, n), false);
     w->part->refs[t][dir] += n;
     p->past = PAST_NONE;
-    p->lazy_const = stand_in_block(p, t, x, w, n);
-    p->lazy = p->lazy_const || upper_block(p, t, x, w, n);
+    p->lazy_const = !upper_ends && stand_in_block(p, t, x, w, n);
+    p->lazy = p->lazy_const || (upper_all && upper_block(p, x, w, n));
     p->micro = !p->lazy && micro_block(p, t, n);
     p->lazy = p->lazy || (p->micro && micro_sums(p, x, w, n, grad));
     if (!p->lazy) {
