@@ -55,16 +55,16 @@ static inline uint32_t pair_suspect(const float *x, const float *y, size_t k, in
 }
 
 /* Whether check_sign_at could find a wrong sign at j (as pair_suspect), for a non-NaN x_min;
- * cr_bits: the encodings of the correctly rounded values, whose zeros check_sign_at exempts
- * (the negative tail, where they are −0: its points are not flagged). */
-static inline uint32_t sign_suspect(const float *x, const float *y, const uint32_t *cr_bits,
-                                    size_t j, int32_t ge)
+ * cr: the correctly rounded values, whose zeros check_sign_at exempts (the negative tail, where
+ * they are −0: its points are not flagged). */
+static inline uint32_t sign_suspect(const float *x, const float *y, const float *cr, size_t j,
+                                    int32_t ge)
 {
     uint32_t bx = float_bits(x[j]), by = float_bits(y[j]);
     int32_t kx = order_key(bx), ky = order_key(by);
     int32_t left = kx < ge; /* x < x_min */
     int32_t ok = left ? ky < 0 : ky > 0;
-    int32_t cr_nonzero = (cr_bits[j] & 0x7fffffffu) != 0;
+    int32_t cr_nonzero = (float_bits(cr[j]) & 0x7fffffffu) != 0;
     return (uint32_t)((is_nan_bits(bx) ^ 1) & cr_nonzero & (is_nan_bits(by) | (ok ^ 1)));
 }
 

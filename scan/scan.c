@@ -195,8 +195,7 @@ typedef struct {
 typedef struct {
     double hi[SCAN_BLOCK], lo[SCAN_BLOCK], inv_ulp[SCAN_BLOCK], inv_abs[SCAN_BLOCK];
     double err[SCAN_BLOCK]; /* the enclosure's bound, NaN where the value is not its (fill_refs) */
-    float cr[SCAN_BLOCK];
-    uint32_t cr_bits[SCAN_BLOCK];
+    float cr[SCAN_BLOCK]; /* (its encodings compared as float_bits(cr[j]): no copy) */
     uint32_t plain[SCAN_BLOCK]; /* 1: finite and non-zero, the metric loop's fast path applies
                                  * (32 bits wide like the floats, so the loops vectorize) */
     uint32_t zero[SCAN_BLOCK]; /* 1: an exact zero (hi = ±0, lo = 0, inv_ulp = 2^149): the
@@ -446,7 +445,7 @@ HOT_CLONES static bool block_errors(const float *y, const point_ref *r, size_t n
         for (size_t j = 0; j < n; j++)
             if (!(r->plain[j] | r->zero[j]) || !isfinite(y[j]))
                 point_errors(y[j], r, j, &ulp[j], &abs[j], &rel[j]);
-    for (size_t j = 0; j < n; j++) cr[j] = is_cr(float_bits(y[j]), r->cr_bits[j]);
+    for (size_t j = 0; j < n; j++) cr[j] = is_cr(float_bits(y[j]), float_bits(r->cr[j]));
     return specials != 0;
 }
 
@@ -566,12 +565,12 @@ HOT_CLONES static void check_sign(sign_metrics *m, const float *x, const float *
         return;
     }
     uint32_t any_point = 0; /* the whole block first, as check_monotone */
-    for (size_t j = 0; j < n; j++) any_point |= sign_suspect(x, y, r->cr_bits, j, ge);
+    for (size_t j = 0; j < n; j++) any_point |= sign_suspect(x, y, r->cr, j, ge);
     if (!any_point) return;
     for (size_t g = 0; g < n; g += 16) {
         size_t e = g + 16 < n ? g + 16 : n;
         uint32_t any = 0;
-        for (size_t j = g; j < e; j++) any |= sign_suspect(x, y, r->cr_bits, j, ge);
+        for (size_t j = g; j < e; j++) any |= sign_suspect(x, y, r->cr, j, ge);
         if (any)
             for (size_t j = g; j < e; j++) check_sign_at(m, x, y, r, j, seq0, x_min);
     }
@@ -1037,7 +1036,7 @@ HOT_CLONES static near_run near_run_coarse(const point_ref *p, const float *x, s
     near_run nr = {0, 0, 1, 0, false, true, false};
     if (a == b || !isfinite(x[a])) return nr;
     uint32_t cr_zero = 1;
-    for (size_t j = a; j < b; j++) cr_zero &= p->plain[j] & ((p->cr_bits[j] & 0x7fffffffu) == 0);
+    for (size_t j = a; j < b; j++) cr_zero &= p->plain[j] & ((float_bits(p->cr[j]) & 0x7fffffffu) == 0);
     nr.cr_zero = cr_zero;
     if (near_run_coarse_past(p, x, a, b, &nr)) return nr;
     assert(!p->lazy); /* inv_abs is read below (the lazy blocks' runs all take the line above) */
@@ -1091,7 +1090,7 @@ HOT_CLONES static near_run near_run_tight_plain(const point_ref *p, const float 
 {
     near_run nr = {0, 0, 1, 0, false, true, true};
     uint32_t cr_zero = 1;
-    for (size_t j = a; j < b; j++) cr_zero &= p->plain[j] & ((p->cr_bits[j] & 0x7fffffffu) == 0);
+    for (size_t j = a; j < b; j++) cr_zero &= p->plain[j] & ((float_bits(p->cr[j]) & 0x7fffffffu) == 0);
     nr.cr_zero = cr_zero;
     nr.cr_exact = false; /* no point past the upper threshold (and the run is not empty) */
     int64_t relu = p->target == GELU_TARGET_RELU;
@@ -1174,7 +1173,7 @@ HOT_CLONES static near_run near_run_of(const point_ref *p, const float *x, size_
                      * the others only in cr_zero (a loop that vectorizes) */
         uint32_t cr_zero = 1;
         for (size_t j = a; j < b; j++)
-            cr_zero &= p->plain[j] & ((p->cr_bits[j] & 0x7fffffffu) == 0);
+            cr_zero &= p->plain[j] & ((float_bits(p->cr[j]) & 0x7fffffffu) == 0);
         nr.cr_zero = cr_zero;
         near_run_points(p, x, a, b - 1, &nr);
         return nr;
@@ -1446,7 +1445,7 @@ HOT_CLONES static void near_scan_run(error_metrics *m, int bucket, const bool wa
             ok &= (r->hi[i] == NEAR_STAND_IN) & (r->lo[i] == 0) & (float_bits(y[i]) == y0);
         flat = ok;
     }
-    bool flat_stand_in = flat, flat_cr = flat && y0 == r->cr_bits[a];
+    bool flat_stand_in = flat, flat_cr = flat && y0 == float_bits(r->cr[a]);
     for (int k = 0; k < ERR_KINDS; k++) {
         if (!want[k]) continue;
         near_list *l = &m->near[k];
@@ -1566,7 +1565,7 @@ static void near_scan_flat_cr(error_metrics *m, int bucket, const bool want[ERR_
         near_resolver res = refine_resolver(&ctx[k]);
         double lo, hi;
         near_point(l, xl, &ctx[k], x, r->cr, r, a, e[k], &lo, &hi);
-        near_add_both(l, xl, lo, hi, seq0 + a, float_bits(x[a]), r->cr_bits[a], &res);
+        near_add_both(l, xl, lo, hi, seq0 + a, float_bits(x[a]), float_bits(r->cr[a]), &res);
     }
 }
 
@@ -1702,7 +1701,7 @@ static inline bool stand_in_block(point_ref *p, gelu_target t, const float *x, c
         uint32_t xb = float_bits(x[j]) & 0x7fffffffu;
         all &= (int64_t)(double_bits(p->hi[j]) == stand_in) &
                (int64_t)((double_bits(p->lo[j]) << 1) == 0) &
-               (int64_t)(p->cr_bits[j] == p->cr_bits[0]) & (int64_t)((p->cr_bits[j] & 0x7fffffffu) == 0) &
+               (int64_t)(float_bits(p->cr[j]) == float_bits(p->cr[0])) & (int64_t)((float_bits(p->cr[j]) & 0x7fffffffu) == 0) &
                (int64_t)(double_bits(p->inv_ulp[j]) == iu0) & (int64_t)(xb != 0) &
                (int64_t)(xb < 0x7f800000u);
     }
@@ -1824,14 +1823,22 @@ static inline bool micro_sums(point_ref *p, const float *x, const scan_worker *w
     return true;
 }
 
-/* The point flags prepare_refs reads: cr_bits, the correctly rounded values' encodings; plain,
- * 0 < |hi| ≤ DBL_MAX (NaN's magnitude is above inf's); zero, hi = ±0, lo = ±0 and inv_ulp =
- * 2^149. Compares of encodings: no branch, no floating-point compare. */
+/* The point flags prepare_refs reads: plain, 0 < |hi| ≤ DBL_MAX (NaN's magnitude is above
+ * inf's); zero, hi = ±0, lo = ±0 and inv_ulp = 2^149. Compares of encodings: no branch, no
+ * floating-point compare. Where every hi is plain (a test on hi alone, of 64-bit lanes only),
+ * the flags are the constants 1 and 0: the loop that forms them mixes 64-bit compares with 32-bit
+ * stores, and was a twentieth of the one-implementation scan. */
 __attribute__((always_inline)) /* into prepare_refs' clones */
 static inline void refs_flags(point_ref *p, size_t n)
 {
     const uint64_t mag_inf = double_bits(INFINITY) << 1, iu_zero = double_bits(0x1p149);
-    for (size_t j = 0; j < n; j++) p->cr_bits[j] = float_bits(p->cr[j]);
+    uint64_t odd = 0; /* a hi that is ±0, ±inf or NaN: (mag − 1) wraps at 0 */
+    for (size_t j = 0; j < n; j++) odd |= (double_bits(p->hi[j]) << 1) - 1 >= mag_inf - 1;
+    if (!odd) {
+        for (size_t j = 0; j < n; j++) p->plain[j] = 1;
+        for (size_t j = 0; j < n; j++) p->zero[j] = 0;
+        return;
+    }
     for (size_t j = 0; j < n; j++) {
         uint64_t mag = double_bits(p->hi[j]) << 1, lo2 = double_bits(p->lo[j]) << 1;
         p->plain[j] = (uint32_t)((mag != 0) & (mag < mag_inf));
@@ -1839,30 +1846,31 @@ static inline void refs_flags(point_ref *p, size_t n)
     }
 }
 
-/* refs_flags, and in the same loop (a tenth of a shard past the threshold, --shard 12/32, where
- * the flags and the test were each a pass) upper_block's test of every point: hi the correctly
- * rounded value as a double with 2^-900 ≤ |hi| < ∞, lo near_upper's mark (−2^-1074, or 2^-1074
- * where hi = 1), x finite and not 0. Whether every point passes. */
+/* refs_flags where the block's ends carry near_upper's mark, with upper_block's test of every
+ * point: hi the correctly rounded value as a double with 2^-900 ≤ |hi| < ∞, lo near_upper's mark
+ * (−2^-1074, or 2^-1074 where hi = 1), x finite and not 0. Where every point passes, every hi is
+ * plain: the flags are then the constants, without refs_flags' own test. Whether they pass. */
 __attribute__((always_inline)) /* into prepare_refs' clones */
 static inline bool refs_flags_upper(point_ref *p, const float *x, size_t n)
 {
     const uint64_t sign = 0x8000000000000000ull, one = double_bits(1.0);
     const uint64_t tiny = double_bits(0x1p-900), inf = double_bits(INFINITY);
-    const uint64_t iu_zero = double_bits(0x1p149);
     int64_t all = 1;
     for (size_t j = 0; j < n; j++) {
         uint64_t hb = double_bits(p->hi[j]), lb = double_bits(p->lo[j]), mag = hb & ~sign;
         uint32_t xb = float_bits(x[j]) & 0x7fffffffu;
-        p->cr_bits[j] = float_bits(p->cr[j]);
-        p->plain[j] = (uint32_t)((mag != 0) & (mag < inf));
-        p->zero[j] = (uint32_t)((mag == 0) & ((lb << 1) == 0) &
-                                (double_bits(p->inv_ulp[j]) == iu_zero));
         int64_t up = (int64_t)(lb == (sign | 1)) | ((int64_t)(hb == one) & (int64_t)(lb == 1));
         all &= up & (int64_t)(mag >= tiny) & (int64_t)(mag < inf) &
                (int64_t)(double_bits((double)p->cr[j]) == hb) & (int64_t)(xb != 0) &
                (int64_t)(xb < 0x7f800000u);
     }
-    return all != 0;
+    if (!all) {
+        refs_flags(p, n);
+        return false;
+    }
+    for (size_t j = 0; j < n; j++) p->plain[j] = 1;
+    for (size_t j = 0; j < n; j++) p->zero[j] = 0;
+    return true;
 }
 
 /* The references of target t, direction dir, at the block's inputs (from fill_refs), and the
@@ -1944,12 +1952,12 @@ HOT_CLONES static void find_mismatches(scan_worker *w, const float *y, const poi
     for (size_t g = 0; g < n; g += 16) {
         size_t e = g + 16 < n ? g + 16 : n;
         uint32_t diff = 0;
-        for (size_t j = g; j < e; j++) diff |= float_bits(y[j]) ^ r->cr_bits[j];
+        for (size_t j = g; j < e; j++) diff |= float_bits(y[j]) ^ float_bits(r->cr[j]);
         if (diff) /* written at every point, kept where it differs: no branch to mispredict
                    * where most points differ (the approximations in the core) */
             for (size_t j = g; j < e; j++) {
                 w->mis[nmis] = (uint16_t)j;
-                nmis += float_bits(y[j]) != r->cr_bits[j];
+                nmis += float_bits(y[j]) != float_bits(r->cr[j]);
             }
     }
     w->nmis = nmis;
@@ -2050,7 +2058,7 @@ HOT_CLONES static void row_metrics(scan_worker *w, error_metrics *m, const float
         for (; i < w->nmis && mis[i] < b; i++) {
             size_t j = mis[i];
             run_sums_point(&s, r->cr_ulp[j], 1, -1);
-            run_sums_point(&s, w->mis_ulp[i], is_cr(float_bits(y[j]), r->cr_bits[j]), +1);
+            run_sums_point(&s, w->mis_ulp[i], is_cr(float_bits(y[j]), float_bits(r->cr[j])), +1);
             stand_in_nonzero |= near_stand_in(r, j) && y[j] != 0;
             if (x_finite) {
                 s.max_ulp = w->mis_ulp[i] > s.max_ulp ? w->mis_ulp[i] : s.max_ulp;

@@ -816,9 +816,9 @@ Test(scan, monotonicity_and_sign_filters_flag_every_violation)
                       x_min, x[0], y[0], x[1], y[1]);
             if (isnan(x_min)) continue;
             /* the sign: negative below x_min, positive above, where the correctly rounded
-             * value (its encoding in cr) is not ±0 (check_sign_at exempts those) */
-            const uint32_t cr_nonzero[2] = {float_bits(-0x1p-149f), float_bits(NAN)};
-            const uint32_t cr_zero[2] = {float_bits(0.0f), float_bits(-0.0f)};
+             * value (cr) is not ±0 (check_sign_at exempts those) */
+            const float cr_nonzero[2] = {-0x1p-149f, NAN};
+            const float cr_zero[2] = {0.0f, -0.0f};
             for (int c = 0; c < 2; c++) {
                 uint32_t ss = sign_suspect(x, y, cr_nonzero, c, ge);
                 float xc = x[c], yc = y[c];
