@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "erf_small.h"
 #include "fast_eval.h"
 #include "hot_clones.h"
 
@@ -24,11 +25,15 @@ static void micro(const target_def *t, bool grad, double x, enclosure *e)
     micro_enclose(t->s_prime_0, grad, x, &e->hi, &e->lo, &e->err);
 }
 
+/* erfc and erf: erf_small.h's where it holds (the block path's values), libm's elsewhere. */
+static double erfc_of(double z) { return erfc_small_in(z) ? erfc_small(z) : erfc(z); }
+static double erf_of(double z) { return erf_small_in(z) ? erf_small(z) : erf(z); }
+
 /* The target table's enclosures (targets.c): fast_eval.h's arithmetic on libm's values. */
 void fast_exact_enclose(const target_def *t, bool grad, double x, enclosure *e)
 {
     (void)t;
-    double erfc_z = erfc(exact_erfc_arg(x)), ex = grad ? exp(exact_exp_arg(x)) : 0;
+    double erfc_z = erfc_of(exact_erfc_arg(x)), ex = grad ? exp(exact_exp_arg(x)) : 0;
     exact_enclose(grad, x, erfc_z, ex, &e->hi, &e->lo, &e->err);
 }
 
@@ -49,7 +54,7 @@ void fast_sigmoid_enclose(const target_def *target, bool grad, double x, enclosu
 double fast_exact_tiny_g(const target_def *t, double x)
 {
     (void)t;
-    return erf(exact_erf_arg(x));
+    return erf_of(exact_erf_arg(x));
 }
 
 double fast_tanh_tiny_g(const target_def *t, double x)

@@ -12,6 +12,7 @@
 
 #include "contract.h"
 #include "fast.h"
+#include "erf_small.h"
 #include "fast_eval.h"
 #include "fast_vec.h"
 #include "sample.h"
@@ -350,4 +351,68 @@ Test(fast_reference, neighbour_is_the_next_encoding)
         for (uint32_t s = 0; s < 2; s++)
             for (int d = -2; d <= 2; d++) neighbour_case((s << 31) | ((e << 23) + (uint32_t)d), &bad);
     cr_expect(bad == 0, "%zu neighbours differ from the encoding step", bad);
+}
+
+/* erf_small.h: erf and erfc of |z| < 0.84375 inline (fdlibm's method as glibc 2.36 evaluates it).
+ * Against MPFR (correctly rounded erf and erfc at the same double): within 1 ULP of double (erf)
+ * and 2 (erfc: 1.08 seen near 0.8, where ½ − r cancels) at every binade of both signs from 2^-70
+ * and 2^-56, inside fast_eval.h's assumptions (erf ≤ 4, erfc ≤ 8 ULP); and against this system's libm bit for bit — required
+ * where libm is glibc 2.36, whose s_erf.c these reproduce (a libm with another method may round
+ * some of them otherwise: logged, not failed). The domain tests at their edges. */
+#include <gnu/libc-version.h>
+
+static double ulps_from(double got, mpfr_t exact)
+{
+    mpfr_t d;
+    mpfr_init2(d, 200);
+    mpfr_sub_d(d, exact, got, MPFR_RNDN);
+    mpfr_abs(d, d, MPFR_RNDN);
+    long e;
+    mpfr_get_d_2exp(&e, exact, MPFR_RNDN); /* |exact| in [2^(e-1), 2^e): ULP 2^(e-53) */
+    mpfr_mul_2si(d, d, 53 - e, MPFR_RNDN);
+    double u = mpfr_get_d(d, MPFR_RNDN);
+    mpfr_clear(d);
+    return u;
+}
+
+Test(fast_reference, small_erf_and_erfc_are_glibc_236s)
+{
+    bool glibc_236 = strcmp(gnu_get_libc_version(), "2.36") == 0;
+    mpfr_t z, v;
+    mpfr_inits2(200, z, v, (mpfr_ptr)0);
+    double worst[2] = {0, 0};
+    size_t differ = 0, n = 0;
+    srand(236);
+    for (int e = -70; e <= 0; e++)
+        for (int i = 0; i < 400; i++) {
+            double m = 1 + (double)rand() / RAND_MAX; /* [1, 2) */
+            double a = ldexp(m, e - 1) * (i % 2 ? -1 : 1);
+            for (int f = 0; f < 2; f++) { /* 0: erf, 1: erfc */
+                if (f ? !erfc_small_in(a) : !erf_small_in(a)) continue;
+                double got = f ? erfc_small(a) : erf_small(a);
+                mpfr_set_d(z, a, MPFR_RNDN);
+                if (f) mpfr_erfc(v, z, MPFR_RNDN);
+                else mpfr_erf(v, z, MPFR_RNDN);
+                double u = ulps_from(got, v);
+                worst[f] = u > worst[f] ? u : worst[f];
+                cr_expect(u <= (f ? 2 : 1), "%s(%a) = %a: %g ULP from MPFR",
+                          f ? "erfc_small" : "erf_small", a, got, u);
+                double lib = f ? erfc(a) : erf(a);
+                n++;
+                if (memcmp(&lib, &got, sizeof got) != 0 && differ++ < 5)
+                    cr_log_warn("%s(%a): inline %a, libm %a", f ? "erfc" : "erf", a, got, lib);
+            }
+        }
+    cr_log_info("largest error from MPFR: erf %.3f ULP, erfc %.3f ULP; %zu of %zu differ from "
+                "this libm (glibc %s)", worst[0], worst[1], differ, n, gnu_get_libc_version());
+    cr_expect(!glibc_236 || differ == 0, "%zu of %zu values differ from glibc 2.36's", differ, n);
+    cr_expect(n > 40000, "only %zu values compared", n);
+    /* the domains' edges: 0.84375 out, its predecessor in; erfc from 2^-56, erf from 2^-1015 */
+    const double edge = 0.84375, below = nextafter(0.84375, 0);
+    cr_expect(!erf_small_in(edge) && !erfc_small_in(-edge) && erf_small_in(-below) &&
+              erfc_small_in(below));
+    cr_expect(erfc_small_in(0x1p-56) && !erfc_small_in(nextafter(0x1p-56, 0)));
+    cr_expect(erf_small_in(0x1p-1015) && !erf_small_in(nextafter(0x1p-1015, 0)));
+    cr_expect(!erf_small_in(NAN) && !erfc_small_in(INFINITY) && !erf_small_in(0.0));
+    mpfr_clears(z, v, (mpfr_ptr)0);
 }
