@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "erf_small.h"
+#include "exp_inline.h"
 #include "fast_eval.h"
 #include "hot_clones.h"
 
@@ -25,7 +26,8 @@ static void micro(const target_def *t, bool grad, double x, enclosure *e)
     micro_enclose(t->s_prime_0, grad, x, &e->hi, &e->lo, &e->err);
 }
 
-/* erfc and erf: erf_small.h's where it holds (the block path's values), libm's elsewhere. */
+/* erfc, erf and exp: erf_small.h's and exp_inline.h's where they hold (the block path's
+ * values), libm's elsewhere. */
 static double erfc_of(double z) { return erfc_small_in(z) ? erfc_small(z) : erfc(z); }
 static double erf_of(double z) { return erf_small_in(z) ? erf_small(z) : erf(z); }
 
@@ -33,7 +35,7 @@ static double erf_of(double z) { return erf_small_in(z) ? erf_small(z) : erf(z);
 void fast_exact_enclose(const target_def *t, bool grad, double x, enclosure *e)
 {
     (void)t;
-    double erfc_z = erfc_of(exact_erfc_arg(x)), ex = grad ? exp(exact_exp_arg(x)) : 0;
+    double erfc_z = erfc_of(exact_erfc_arg(x)), ex = grad ? exp_of(exact_exp_arg(x)) : 0;
     exact_enclose(grad, x, erfc_z, ex, &e->hi, &e->lo, &e->err);
 }
 

@@ -69,7 +69,7 @@ void fast_ref_fallback(gelu_target t, bool grad, float x, ref_value *out, double
  * does not evaluate the enclosure again). The points it cannot decide are listed (ascending) in
  * undecided[d][0 .. nundecided[d]), for fast_ref_fallback, with out[d]'s hi and lo there the
  * enclosure's (cr and inv_ulp unset); returns their total. e_half: NULL, or exp(−x²/2) at every
- * input as glibc's exp gives it for the exact −x²/2 (the caller's, computed for other uses:
+ * input as exp_of (exp_inline.h) gives it for the exact −x²/2 (the caller's, computed for other uses:
  * exact GELU's derivative takes it instead of calling exp again — the same value). span:
  * input_span_of(x, n) (the caller's, taken for other uses), or NULL (then taken here, once for
  * both directions). */

@@ -8,6 +8,7 @@
 #include <math.h>
 
 #include "erf_small.h"
+#include "exp_inline.h"
 #include "fast_eval.h"
 #include "fast_vec.h"
 #include "gelucheck_config.h"
@@ -69,11 +70,12 @@ __attribute__((always_inline)) static inline libm_regions regions_of(double lowe
     return (libm_regions){inside & !tiny, grad & !special & inside & micro, micro & tiny};
 }
 
-/* libm_values for exact GELU: erfc(−x·√½) and erf(x·√½) from erf_small.h in a loop that
- * vectorizes (both formed at every point, kept where the point's regions use them and the
- * argument is in their domain: |x| below 1.19 for erfc, every tiny x for erf), e^(−x²/2) from
- * e_half; then libm at the points left. In a one-implementation scan the erf and erfc calls
- * were ~8% of the profile (perf over the whole run). */
+/* libm_values for exact GELU: erfc(−x·√½), erf(x·√½) and e^(−x²/2) from erf_small.h and
+ * exp_inline.h in a loop that vectorizes (each formed at every point, kept where the point's
+ * regions use it and the argument is in its domain: |x| below 1.19 for erfc, every tiny x for
+ * erf, |x| below 32 for exp), e^(−x²/2) from e_half where given (the same value); then libm at
+ * the points left. In a one-implementation scan the erf, erfc and exp calls here were ~10% of
+ * the profile (perf over the whole run). */
 HOT_CLONES static void libm_values_exact(const target_def *def, bool grad, const float *xs,
                                          size_t m, fast_lanes_in *in, const double *e_half)
 {
@@ -96,14 +98,14 @@ HOT_CLONES static void libm_values_exact(const target_def *def, bool grad, const
         int64_t inside = (x > lower) & (x < upper), micro = ax >= MICRO, small = ax < TINY;
         int64_t need0 = (inside & (small ^ 1)) | (gr & (special ^ 1) & inside & micro);
         int64_t g = gr & (special ^ 1) & inside & micro, tiny = micro & small;
-        double a0 = exact_erfc_arg(x), a2 = exact_erf_arg(x);
-        int64_t in0 = erfc_small_in(a0), in2 = erf_small_in(a2);
-        double v0 = erfc_small(a0), v2 = erf_small(a2);
+        double a0 = exact_erfc_arg(x), a1 = exact_exp_arg(x), a2 = exact_erf_arg(x);
+        int64_t in0 = erfc_small_in(a0), in1 = exp_inline_in(a1), in2 = erf_small_in(a2);
+        double v0 = erfc_small(a0), v1 = exp_inline(a1), v2 = erf_small(a2);
         l0[j] = need0 & in0 ? v0 : 0;
-        l1[j] = 0;
+        l1[j] = g & in1 ? v1 : 0;
         l2[j] = tiny & in2 ? v2 : 0;
         gd[j] = g;
-        rest |= (need0 & (in0 ^ 1)) | (tiny & (in2 ^ 1)) | (g & no_e);
+        rest |= (need0 & (in0 ^ 1)) | (tiny & (in2 ^ 1)) | (g & no_e & (in1 ^ 1));
     }
     if (e_half)
         for (size_t j = 0; j < m; j++) { /* (fast.h: the same value as exp's here) */
@@ -116,7 +118,8 @@ HOT_CLONES static void libm_values_exact(const target_def *def, bool grad, const
         double a0 = exact_erfc_arg(x), a2 = exact_erf_arg(x);
         if ((r.general_f || r.general_d) && !erfc_small_in(a0)) l0[j] = erfc(a0);
         if (r.tiny_f && !erf_small_in(a2)) l2[j] = erf(a2);
-        if (r.general_d && !e_half) l1[j] = exp(exact_exp_arg(x));
+        if (r.general_d && !e_half && !exp_inline_in(exact_exp_arg(x)))
+            l1[j] = exp(exact_exp_arg(x));
     }
 }
 

@@ -1,6 +1,7 @@
 /* Input distributions' weights of binary32 inputs (see weights.h). */
 #include "weights.h"
 
+#include "exp_inline.h"
 #include "float_bits.h"
 #include "hot_clones.h"
 
@@ -45,12 +46,31 @@ static void rounding_interval(float x, double *a, double *b)
 /* e^-s by its series to s³, for s < 2^-17 (the next term below 2^-72). */
 static inline double exp_neg_series(double s) { return 1 - s * (1 - s * (0.5 - s / 6)); }
 
-/* φ(t) for t with at most 26 significant bits (t² exact). Below 2^-8: exp_neg_series. */
+/* φ(t) for t with at most 26 significant bits (t² exact). Below 2^-8: exp_neg_series; above,
+ * e^-s as glibc 2.36's exp gives it (exp_inline.h, libm past its domain). */
 static double phi(double t)
 {
     double s = 0.5 * (t * t);
-    double e = s < 0x1p-17 ? exp_neg_series(s) : exp(-s);
+    double e = s < 0x1p-17 ? exp_neg_series(s) : exp_of(-s);
     return INV_SQRT_2PI * e;
+}
+
+/* phi at n ≤ DIST_BLOCK points t[] into out[]: exp_inline in a loop that vectorizes (both forms
+ * at every point, one kept), libm after it at the points past its domain (|t| ≥ 32). */
+HOT_CLONES static void phi_block(const double *restrict t, double *restrict out, size_t n)
+{
+    int64_t rest = 0;
+    for (size_t j = 0; j < n; j++) {
+        double s = 0.5 * (t[j] * t[j]);
+        int64_t series = s < 0x1p-17, in = exp_inline_in(-s);
+        double e = series ? exp_neg_series(s) : exp_inline(-s);
+        out[j] = INV_SQRT_2PI * e;
+        rest |= (series ^ 1) & (in ^ 1);
+    }
+    for (size_t j = 0; rest && j < n; j++) {
+        double s = 0.5 * (t[j] * t[j]);
+        if (!(s < 0x1p-17) && !exp_inline_in(-s)) out[j] = INV_SQRT_2PI * exp(-s);
+    }
 }
 
 /* φ at the ends of the previous rounding intervals: consecutive encodings share an end (the
@@ -174,10 +194,10 @@ static bool dist_weights_none(const input_span *span)
 
 /* dist_weights for n ≤ DIST_BLOCK inputs that are all finite, not ±0 and inside ±39 (the
  * core), a block at a time: the rounding intervals and midpoints as loops that vectorize, φ at
- * each end and midpoint (libm's exp, one call per value: an end two neighbours share is
- * evaluated once, as phi_at's cache does; φ is a function, so where it is evaluated changes no
- * bit), then normal_mass_in's and uniform_mass_in's formulas, the same operations. False, and
- * nothing written, when some input is outside. */
+ * each end and midpoint (phi_block: glibc 2.36's exp inline, every value formed — φ is a
+ * function, so where it is evaluated changes no bit), then normal_mass_in's and
+ * uniform_mass_in's formulas, the same operations. False, and nothing written, when some input
+ * is outside. */
 enum { DIST_BLOCK = 4096 };
 HOT_CLONES static bool dist_weights_core(const float *x, size_t n, double *w_normal,
                                           double *w_uniform, const double *e_half,
@@ -192,16 +212,16 @@ HOT_CLONES static bool dist_weights_core(const float *x, size_t n, double *w_nor
         a[j] = 0.5 * ((double)x[j] + (double)fd);
         b[j] = 0.5 * ((double)x[j] + (double)fu);
     }
-    for (size_t j = 0; j < n; j++) pa[j] = phi(a[j]);
-    for (size_t j = 0; j < n; j++) { /* b shared with a neighbour's a: upwards or downwards */
-        bool next = j + 1 < n && b[j] == a[j + 1], prev = j > 0 && b[j] == a[j - 1];
-        pb[j] = next ? pa[j + 1] : prev ? pa[j - 1] : phi(b[j]);
-    }
-    for (size_t j = 0; j < n; j++) { /* φ at the midpoint: the input itself but at the powers
-                                      * of two, where e_half holds its exp (s ≥ 2^-17 there) */
-        double m = 0.5 * (a[j] + b[j]);
-        pm[j] = e_half && m == (double)x[j] ? INV_SQRT_2PI * e_half[j] : phi(m);
-    }
+    static _Thread_local double mid[DIST_BLOCK];
+    for (size_t j = 0; j < n; j++) mid[j] = 0.5 * (a[j] + b[j]);
+    /* φ at every end and midpoint in vector loops (phi_block; φ is a function: where it is
+     * evaluated changes no bit), then the midpoints that are the input itself, but at the
+     * powers of two, from e_half (s ≥ 2^-17 there: the same value) */
+    phi_block(a, pa, n);
+    phi_block(b, pb, n);
+    phi_block(mid, pm, n);
+    for (size_t j = 0; e_half && j < n; j++)
+        if (mid[j] == (double)x[j]) pm[j] = INV_SQRT_2PI * e_half[j];
     for (size_t j = 0; j < n; j++) {
         w_normal[j] = (b[j] - a[j]) / 6 * (pa[j] + 4 * pm[j] + pb[j]);
         double lo = a[j] > -10 ? a[j] : -10, hi = b[j] < 10 ? b[j] : 10;
@@ -209,6 +229,21 @@ HOT_CLONES static bool dist_weights_core(const float *x, size_t n, double *w_nor
         w_uniform[j] = fabsf(x[j]) <= 10.0f ? q : 0;
     }
     return true;
+}
+
+/* exp(−x²/2) at x[0 .. n): exp_inline in a loop that vectorizes, libm past its domain. */
+HOT_CLONES static void exp_half_fill(const float *restrict x, size_t n, double *restrict e_half)
+{
+    int64_t rest = 0;
+    for (size_t j = 0; j < n; j++) {
+        double t = x[j], s = 0.5 * (t * t); /* phi's operations */
+        e_half[j] = exp_inline(-s);
+        rest |= exp_inline_in(-s) ^ 1;
+    }
+    for (size_t j = 0; rest && j < n; j++) {
+        double t = x[j], s = 0.5 * (t * t);
+        if (!exp_inline_in(-s)) e_half[j] = exp(-s);
+    }
 }
 
 bool dist_exp_half(const float *x, size_t n, double *e_half, const input_span *span)
@@ -220,10 +255,7 @@ bool dist_exp_half(const float *x, size_t n, double *e_half, const input_span *s
         span = &own;
     }
     if (!input_span_inside(span, 0x3b800000u, 0x421c0000u)) return false; /* 2^-8, 39 */
-    for (size_t j = 0; j < n; j++) {
-        double t = x[j], s = 0.5 * (t * t); /* phi's operations */
-        e_half[j] = exp(-s);
-    }
+    exp_half_fill(x, n, e_half);
     return true;
 }
 

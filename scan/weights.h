@@ -34,7 +34,7 @@ typedef enum { DIST_NORMAL, DIST_UNIFORM, DIST_COUNT } input_dist;
 
 const char *input_dist_name(input_dist d); /* "normal", "uniform" */
 
-/* exp(−x²/2) at the n inputs x[] into e_half (glibc's exp of the exact −x²/2, φ's call) where
+/* exp(−x²/2) at the n inputs x[] into e_half (exp_of, exp_inline.h, of the exact −x²/2: φ's) where
  * every input has 2^-8 ≤ |x| < 39; false, and nothing written, otherwise. Computed once per block
  * for two readers: the normal weights at the midpoints of rounding intervals that are the input
  * itself (all but the powers of two), and the fast reference's derivative of exact GELU

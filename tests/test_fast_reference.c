@@ -13,6 +13,7 @@
 #include "contract.h"
 #include "fast.h"
 #include "erf_small.h"
+#include "exp_inline.h"
 #include "fast_eval.h"
 #include "fast_vec.h"
 #include "sample.h"
@@ -415,4 +416,60 @@ Test(fast_reference, small_erf_and_erfc_are_glibc_236s)
     cr_expect(erf_small_in(0x1p-1015) && !erf_small_in(nextafter(0x1p-1015, 0)));
     cr_expect(!erf_small_in(NAN) && !erfc_small_in(INFINITY) && !erf_small_in(0.0));
     mpfr_clears(z, v, (mpfr_ptr)0);
+}
+
+/* exp_inline.h: e^x for |x| < 512 inline (glibc 2.36's method and, on an FMA CPU, its bits).
+ * Its table formed again with MPFR (H[k] = 2^(k/128) rounded, T[k] = 2^(k/128)/H[k] − 1
+ * rounded); within 1 ULP of MPFR's exp (the routine's stated bound is ~0.51) over every binade of
+ * both signs from 2^-60 to 2^9; equal to this libm's exp bit for bit — required where libm is
+ * glibc 2.36 and the CPU has FMA and AVX2 (glibc's ifunc then runs the build these reproduce),
+ * logged elsewhere; the domain's edges. */
+Test(fast_reference, inline_exp_is_glibc_236s)
+{
+    mpfr_t v, h, t;
+    mpfr_inits2(300, v, h, t, (mpfr_ptr)0);
+    for (int k = 0; k < 128; k++) {
+        mpfr_set_si(v, k, MPFR_RNDN);
+        mpfr_div_ui(v, v, 128, MPFR_RNDN);
+        mpfr_exp2(v, v, MPFR_RNDN);
+        double H = mpfr_get_d(v, MPFR_RNDN);
+        mpfr_div_d(t, v, H, MPFR_RNDN);
+        mpfr_sub_ui(t, t, 1, MPFR_RNDN);
+        double T = mpfr_get_d(t, MPFR_RNDN);
+        cr_expect(EXP_TAB[2 * k] == double_bits(T) &&
+                      EXP_TAB[2 * k + 1] == double_bits(H) - ((uint64_t)k << 45),
+                  "table entry %d: %016llx %016llx, MPFR's %016llx %016llx", k,
+                  (unsigned long long)EXP_TAB[2 * k], (unsigned long long)EXP_TAB[2 * k + 1],
+                  (unsigned long long)double_bits(T),
+                  (unsigned long long)(double_bits(H) - ((uint64_t)k << 45)));
+    }
+    bool fma_cpu = __builtin_cpu_supports("fma") && __builtin_cpu_supports("avx2");
+    bool required = fma_cpu && strcmp(gnu_get_libc_version(), "2.36") == 0;
+    double worst = 0;
+    size_t differ = 0, n = 0;
+    srand(512);
+    for (int e = -60; e <= 9; e++)
+        for (int i = 0; i < 600; i++) {
+            double a = ldexp(1 + (double)rand() / RAND_MAX, e - 1) * (i % 2 ? -1 : 1);
+            if (!exp_inline_in(a)) continue;
+            double got = exp_inline(a);
+            mpfr_set_d(h, a, MPFR_RNDN);
+            mpfr_exp(v, h, MPFR_RNDN);
+            double u = ulps_from(got, v);
+            worst = u > worst ? u : worst;
+            cr_expect(u <= 1, "exp_inline(%a) = %a: %g ULP from MPFR", a, got, u);
+            double lib = exp(a);
+            n++;
+            if (memcmp(&lib, &got, sizeof got) != 0 && differ++ < 5)
+                cr_log_warn("exp(%a): inline %a, libm %a", a, got, lib);
+        }
+    cr_log_info("largest error from MPFR: %.3f ULP; %zu of %zu differ from this libm (glibc %s, "
+                "FMA %s)", worst, differ, n, gnu_get_libc_version(), fma_cpu ? "yes" : "no");
+    cr_expect(!required || differ == 0, "%zu of %zu values differ from glibc 2.36's", differ, n);
+    cr_expect(n > 40000, "only %zu values compared", n);
+    cr_expect(exp_inline_in(nextafter(512, 0)) && !exp_inline_in(512) && !exp_inline_in(-512) &&
+              !exp_inline_in(NAN) && !exp_inline_in(-INFINITY) && exp_inline_in(0));
+    cr_expect(exp_inline(0) == 1 && exp_inline(0x1p-60) == 1 && exp_of(-1000) == 0 &&
+              exp_of(1000) == INFINITY);
+    mpfr_clears(v, h, t, (mpfr_ptr)0);
 }
