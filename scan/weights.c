@@ -55,8 +55,8 @@ static double phi(double t)
     return INV_SQRT_2PI * e;
 }
 
-/* phi at n ≤ DIST_BLOCK points t[] into out[]: exp_inline in a loop that vectorizes (both forms
- * at every point, one kept), libm after it at the points past its domain (|t| ≥ 32). */
+/* phi at n points t[] into out[]: exp_inline in a loop that vectorizes (both forms at every
+ * point, one kept), libm after it at the points past its domain (|t| ≥ 32). */
 HOT_CLONES static void phi_block(const double *restrict t, double *restrict out, size_t n)
 {
     int64_t rest = 0;
@@ -194,8 +194,9 @@ static bool dist_weights_none(const input_span *span)
 
 /* dist_weights for n ≤ DIST_BLOCK inputs that are all finite, not ±0 and inside ±39 (the
  * core), a block at a time: the rounding intervals and midpoints as loops that vectorize, φ at
- * each end and midpoint (phi_block: glibc 2.36's exp inline, every value formed — φ is a
- * function, so where it is evaluated changes no bit), then normal_mass_in's and
+ * the lower ends in one (phi_block: glibc 2.36's exp inline), at an upper end the value of the
+ * neighbour's lower end it equals (φ elsewhere: φ is a function, so where it is evaluated
+ * changes no bit), at the midpoints e_half's where they are the input, then normal_mass_in's and
  * uniform_mass_in's formulas, the same operations. False, and nothing written, when some input
  * is outside. */
 enum { DIST_BLOCK = 4096 };
@@ -212,16 +213,22 @@ HOT_CLONES static bool dist_weights_core(const float *x, size_t n, double *w_nor
         a[j] = 0.5 * ((double)x[j] + (double)fd);
         b[j] = 0.5 * ((double)x[j] + (double)fu);
     }
-    static _Thread_local double mid[DIST_BLOCK];
-    for (size_t j = 0; j < n; j++) mid[j] = 0.5 * (a[j] + b[j]);
-    /* φ at every end and midpoint in vector loops (phi_block; φ is a function: where it is
-     * evaluated changes no bit), then the midpoints that are the input itself, but at the
-     * powers of two, from e_half (s ≥ 2^-17 there: the same value) */
-    phi_block(a, pa, n);
-    phi_block(b, pb, n);
-    phi_block(mid, pm, n);
-    for (size_t j = 0; e_half && j < n; j++)
-        if (mid[j] == (double)x[j]) pm[j] = INV_SQRT_2PI * e_half[j];
+    phi_block(a, pa, n); /* (a vector loop) */
+    for (size_t j = 0; j < n; j++) { /* b shared with a neighbour's a: upwards or downwards */
+        bool next = j + 1 < n && b[j] == a[j + 1], prev = j > 0 && b[j] == a[j - 1];
+        pb[j] = next ? pa[j + 1] : prev ? pa[j - 1] : phi(b[j]);
+    }
+    if (e_half)
+        for (size_t j = 0; j < n; j++) { /* φ at the midpoint: the input itself but at the
+                                          * powers of two, where e_half holds its exp */
+            double m = 0.5 * (a[j] + b[j]);
+            pm[j] = m == (double)x[j] ? INV_SQRT_2PI * e_half[j] : phi(m);
+        }
+    else {
+        static _Thread_local double mid[DIST_BLOCK];
+        for (size_t j = 0; j < n; j++) mid[j] = 0.5 * (a[j] + b[j]);
+        phi_block(mid, pm, n);
+    }
     for (size_t j = 0; j < n; j++) {
         w_normal[j] = (b[j] - a[j]) / 6 * (pa[j] + 4 * pm[j] + pb[j]);
         double lo = a[j] > -10 ? a[j] : -10, hi = b[j] < 10 ? b[j] : 10;
