@@ -93,7 +93,11 @@ typedef struct {
     unsigned threads;
     const float *x;
     float *y;
-    size_t n, calls;
+    size_t n, calls;   /* n: elements per call */
+    /* A windowed run (bench_config.windows > 1): the buffers hold `windows` times n elements and
+     * call number k of the run (counted from its first warm-up call) works on window k mod
+     * windows; `first` is the number of the sample's first call. */
+    size_t windows, first;
     gelu_kernel kernel;
     /* a 16-bit run: encodings in and out, binary32 scratch for a widened implementation */
     const uint16_t *x16;
@@ -113,19 +117,25 @@ typedef struct {
     unsigned t;
 } worker_arg;
 
+/* The offset of call c of the current sample's window in the buffers. */
+static size_t window_of(const pool *p, size_t c)
+{
+    return p->windows > 1 ? (p->first + c) % p->windows * p->n : 0;
+}
+
 static void run_slice(const pool *p, unsigned t)
 {
     size_t lo = p->n * t / p->threads, hi = p->n * (t + 1) / p->threads;
     unsigned saved = p->fpenv ? gelu_fpenv_enter(p->fpenv) : 0; /* two instructions a sample */
-    if (p->x16)
-        for (size_t c = 0; c < p->calls; c++)
-            gelu_impl_run_u16(p->impl16, false, p->x16 + lo, p->y16 + lo, hi - lo, p->wx + lo, p->wy + lo);
-    else if (p->x64)
-        for (size_t c = 0; c < p->calls; c++)
-            p->kernel64(p->x64 + lo, p->y64 + lo, hi - lo);
-    else
-        for (size_t c = 0; c < p->calls; c++)
-            p->kernel(p->x + lo, p->y + lo, hi - lo);
+    for (size_t c = 0; c < p->calls; c++) {
+        size_t o = window_of(p, c) + lo;
+        if (p->x16)
+            gelu_impl_run_u16(p->impl16, false, p->x16 + o, p->y16 + o, hi - lo, p->wx + o, p->wy + o);
+        else if (p->x64)
+            p->kernel64(p->x64 + o, p->y64 + o, hi - lo);
+        else
+            p->kernel(p->x + o, p->y + o, hi - lo);
+    }
     if (p->fpenv) gelu_fpenv_leave(saved);
 }
 
@@ -162,6 +172,7 @@ static double time_sample(pool *p, const gelu_impl *impl, size_t calls)
     if (p->threads > 1) pthread_barrier_wait(&p->done);
     double t = now_seconds() - t0;
     if (impl->own_time_ns) t = 1e-9 * (double)(impl->own_time_ns() - own0) / (double)p->threads;
+    p->first += calls;
     return t;
 }
 
@@ -174,7 +185,7 @@ static size_t calibrate(pool *p, const gelu_impl *kernel, double seconds)
      * twice the sample length settles it: one call, as a second trial call would find — that
      * call cost a seventh of the DRAM size's time (5 rounds), the bulk of a default run's. */
     double warm = time_sample(p, kernel, 1);
-    if (p->n >= BENCH_BIG_N && warm >= 2 * seconds) return 1;
+    if (p->n * p->windows >= BENCH_BIG_N && warm >= 2 * seconds) return 1;
     size_t calls = 1;
     double t;
     while ((t = time_sample(p, kernel, calls)) < seconds && calls < ((size_t)1 << 40)) {
@@ -253,7 +264,7 @@ static void summarize(const bench_config *cfg, size_t count, bench_result *resul
             tmp[r] = times[k * R + r] / times[r];
         results[k].ratio_median = quantile(tmp, R, 0.5);
         for (unsigned r = 0; r < R; r++)
-            tmp[r] = 1e9 * times[k * R + r] / (double)cfg->n;
+            tmp[r] = 1e9 * times[k * R + r] / (double)bench_call_elements(cfg);
         results[k].ns_q1 = quantile(tmp, R, 0.25);
         results[k].ns_median = quantile(tmp, R, 0.5);
         results[k].ns_q3 = quantile(tmp, R, 0.75);
@@ -267,12 +278,20 @@ unsigned bench_bytes_per_element(gelu_format_id f)
 
 static const struct {
     const char *label;
-    size_t n32; /* elements of binary32 */
+    size_t n32;      /* elements of binary32 */
+    size_t windows;  /* bench_config.windows */
 } named_sizes[] = {
-    {"l1", 1024},
-    {"l2", 131072},
-    {"dram", (size_t)64 << 20},
+    {"l1", 1024, 1},
+    {"l2", 131072, 1},
+    {"dram", (size_t)64 << 20, 4},
 };
+
+size_t bench_named_size_windows(const char *label)
+{
+    for (size_t i = 0; i < sizeof named_sizes / sizeof named_sizes[0]; i++)
+        if (strcmp(label, named_sizes[i].label) == 0) return named_sizes[i].windows;
+    return 1;
+}
 
 const char *bench_named_size(size_t i)
 {
@@ -289,6 +308,11 @@ size_t bench_named_size_elements(const char *label, gelu_format_id f)
 }
 
 
+size_t bench_call_elements(const bench_config *cfg)
+{
+    return cfg->windows > 1 ? cfg->n / cfg->windows : cfg->n;
+}
+
 int bench_run(const bench_config *cfg, const gelu_impl *baseline, const gelu_impl *const *impls,
               size_t count, bench_result *results)
 {
@@ -302,7 +326,9 @@ int bench_run(const bench_config *cfg, const gelu_impl *baseline, const gelu_imp
     pthread_t *tids = malloc(cfg->threads * sizeof *tids);
     worker_arg *args = malloc(cfg->threads * sizeof *args);
     int status = -1;
-    pool p = {.threads = cfg->threads, .x = x, .y = y, .n = cfg->n, .fpenv = cfg->fpenv};
+    size_t windows = cfg->windows > 1 ? cfg->windows : 1, per_call = bench_call_elements(cfg);
+    pool p = {.threads = cfg->threads, .x = x, .y = y, .n = per_call, .windows = windows,
+              .fpenv = cfg->fpenv};
     bool f64 = cfg->format == GELU_FORMAT_BINARY64;
     double *x64 = f64 ? malloc(cfg->n * sizeof *x64) : NULL, *y64 = f64 ? malloc(cfg->n * sizeof *y64) : NULL;
     if (all && times && tmp && x && y && tids && args && (!f16 || (x16 && y16)) && (!f64 || (x64 && y64))) {
@@ -314,13 +340,14 @@ int bench_run(const bench_config *cfg, const gelu_impl *baseline, const gelu_imp
             const gelu_format *f = gelu_format_of(cfg->format);
             for (size_t i = 0; i < cfg->n; i++) x16[i] = gelu_format_narrow(f, x[i]);
             memset(y16, 0, cfg->n * sizeof *y16);
-            p = (pool){.threads = cfg->threads, .n = cfg->n, .x16 = x16, .y16 = y16, .wx = x, .wy = y,
-                       .fpenv = cfg->fpenv};
+            p = (pool){.threads = cfg->threads, .n = per_call, .windows = windows, .x16 = x16,
+                       .y16 = y16, .wx = x, .wy = y, .fpenv = cfg->fpenv};
         }
         if (f64) { /* the binary32 draws widened (exactly) */
             for (size_t i = 0; i < cfg->n; i++) x64[i] = x[i];
             memset(y64, 0, cfg->n * sizeof *y64);
-            p = (pool){.threads = cfg->threads, .n = cfg->n, .x64 = x64, .y64 = y64, .fpenv = cfg->fpenv};
+            p = (pool){.threads = cfg->threads, .n = per_call, .windows = windows, .x64 = x64,
+                       .y64 = y64, .fpenv = cfg->fpenv};
         }
         status = start_pool(&p, tids, args);
         if (status == 0) {

@@ -32,12 +32,19 @@ bench_dist bench_dist_from_name(const char *name);
 /* "normal(0,1)" / "uniform[-10,10]". */
 const char *bench_dist_describe(bench_dist d);
 
-/* Sizes from which a call is long (DRAM): fewer rounds (the CLI's), and one call per sample once
- * the warm-up call has lasted twice the sample length (bench.c's calibration). */
+/* Buffer sizes from which a call is long (DRAM): fewer rounds (the CLI's), and one call per
+ * sample once the warm-up call has lasted twice the sample length (bench.c's calibration). */
 #define BENCH_BIG_N ((size_t)16 << 20)
 
 typedef struct {
-    size_t n;              /* elements per call, all threads together */
+    size_t n;              /* elements of the buffers; per call, all threads together, unless
+                            * `windows` says otherwise */
+    /* 0 or 1: every call works on the whole buffer. k > 1: each call works on one of k equal
+     * windows of it (n / k elements; the rest of n unused), the run's calls going round them in
+     * turn, warm-up and calibration calls included: a window's data was last touched k - 1 calls
+     * earlier, whose traffic (in and out, (k - 1)·n/k elements' worth each) has pushed it out of
+     * the caches when that exceeds them. ns/element is per element of a call. */
+    size_t windows;
     bench_dist dist;
     uint64_t seed;
     unsigned threads;      /* ≥ 1 */
@@ -70,7 +77,8 @@ enum { BENCH_BYTES_PER_ELEMENT = 8 };
 unsigned bench_bytes_per_element(gelu_format_id f);
 
 /* The named sizes, one list: l1 (1024 binary32 elements, 4 KiB of input: sits in L1), l2
- * (131072, 512 KiB: sits in L2), dram (64 Mi, 256 MiB: streams from DRAM), in this order.
+ * (131072, 512 KiB: sits in L2), dram (64 Mi, 256 MiB: streams from DRAM; taken a quarter per
+ * call, bench_named_size_windows), in this order.
  * bench_named_size gives label i (NULL past the last); bench_named_size_elements the elements
  * of `label` in format f, 0 when it is not a named size: binary32's count for binary32 and the
  * narrower 16-bit formats (their arrays only get smaller, and stay where the name says), for a
@@ -78,6 +86,14 @@ unsigned bench_bytes_per_element(gelu_format_id f);
  * stay 512 KiB and sit in L2). */
 const char *bench_named_size(size_t i);
 size_t bench_named_size_elements(const char *label, gelu_format_id f);
+/* The windows (bench_config.windows) of named size `label`: 4 for dram, whose calls then last
+ * a quarter of what a whole 256 MiB buffer's would (a default run's time was mostly dram calls),
+ * each on data out of cache: 3 calls' traffic since it was last touched, at least 192 MiB in
+ * any format (binary32: 3 × 128 MiB), more than the last-level caches of the machines this runs
+ * on. 1 for the others and for a label that is not a named size. */
+size_t bench_named_size_windows(const char *label);
+/* Elements per call of a run configured by cfg. */
+size_t bench_call_elements(const bench_config *cfg);
 
 /* Measures `baseline` and then impls[0..count) as described above; results[0] is the baseline,
  * results[1 + i] is impls[i]. Every implementation must be available on this CPU. Returns 0, or

@@ -60,13 +60,16 @@ static void print_help(void)
            "  --impl LIST     implementations to time (default: every one this CPU runs); repeatable\n"
            "  --size LIST     l1 (1024 elements, 4 KiB), l2 (131072, 512 KiB), dram (64 Mi, 256 MiB)\n"
            "                  or N elements (1 to 2^30); default l1,l2,dram (with --quick: l1,l2).\n"
+           "                  dram's calls each take the next quarter of its buffer (16 Mi\n"
+           "                  elements, last touched 3 calls before: out of cache), so that its\n"
+           "                  calls last a quarter of a whole buffer's; N: every call on all N.\n"
            "                  With --format binary64 the named sizes keep their bytes: half the\n"
            "                  elements (512, 65536, 32 Mi)\n"
            "  --threads N     split each call over N threads (default 1; 1 to %d)\n"
            "  --dist LIST     input distribution: normal (0,1) or uniform [-10,10] (default normal)\n"
            "  --seed N        seed of GSL's MT19937 for the inputs (default %d)\n"
            "  --csv FILE      also write the results as CSV to FILE (replaced only when complete)\n"
-           "  --quick         9 rounds instead of 31 (of 0.5 ms samples; sizes of 16 Mi elements and\n"
+           "  --quick         9 rounds instead of 31 (of 0.5 ms samples; buffers of 16 Mi elements and\n"
            "                  more: 5 rounds of one call either way), and no dram size unless --size\n"
            "                  asks for it\n"
            "  --format F      bfloat16 or binary16: arrays of F's encodings (2 bytes read + 2\n"
@@ -87,7 +90,7 @@ static void print_help(void)
            "                  (default ieee), as frameworks do; the CSV's fpenv column says E\n"
            "                  (ftz,daz written ftz+daz). An exec child is asked for E,\n"
            "                  refused unless its handshake lists E\n\n"
-           "The default run takes 1 to 2.5 minutes, --quick a few seconds, on a loaded 2-core machine.\n"
+           "The default run takes about half a minute on an idle 2-core machine, --quick a few seconds.\n"
            "Rows dnnl_*_omp run on oneDNN's own OpenMP threads (all cores) whatever --threads is.\n"
            "Exit status: 0 done, 1 out of memory or threads or the CSV not written, 2 bad usage.\n",
            MAX_THREADS, DEFAULT_SEED);
@@ -327,8 +330,12 @@ static void print_run(const bench_run_record *run, size_t count)
 {
     const bench_config *c = &run->cfg;
     unsigned bytes = bench_bytes_per_element(c->format);
-    printf("\n%s: %zu elements (%.6g KiB of input), %s, %u rounds\n", run->label, c->n,
+    printf("\n%s: %zu elements (%.6g KiB of input), %s, %u rounds", run->label, c->n,
            (double)c->n * bytes / 2 / 1024, bench_dist_describe(c->dist), c->rounds);
+    if (c->windows > 1)
+        printf("; each call on 1/%zu of them in turn (%zu elements, out of cache: touched %zu "
+               "calls before)", c->windows, bench_call_elements(c), c->windows - 1);
+    printf("\n");
     printf("%-24s %-8s %10s %8s %10s %8s %8s\n", "impl", "target", "ns/elem", "IQR", "Melem/s",
            "GB/s", "xReLU");
     bool inside = false;
@@ -455,11 +462,12 @@ static bool write_csv(FILE *f, const bench_run_record *runs, size_t nruns, size_
 /* Rounds and sample length. Short samples (0.5 ms, after bench.c's 2 ms pause) mostly escape
  * preemption on a shared machine, so their median is the unpreempted speed; DRAM-sized calls
  * last tens of ms each, so fewer rounds of one call. */
-static bench_config config_for(const bench_options *o, size_t n, bench_dist d)
+static bench_config config_for(const bench_options *o, const bench_size *size, bench_dist d)
 {
+    size_t n = size->n;
     bool big = n >= BENCH_BIG_N;
     return (bench_config){
-        .n = n, .dist = d, .seed = o->seed, .threads = o->threads,
+        .n = n, .windows = bench_named_size_windows(size->label), .dist = d, .seed = o->seed, .threads = o->threads,
         .rounds = big ? 5 : o->quick ? 9 : 31, .sample_seconds = 5e-4, .format = o->format->id, .fpenv = o->fpenv,
     };
 }
@@ -478,7 +486,7 @@ static int run_all(const bench_options *o, const gelu_impl *baseline, FILE *csv)
                      bench_dist_name((bench_dist)d));
             run->label = labels[nruns];
             run->size = o->sizes[s].label;
-            run->cfg = config_for(o, o->sizes[s].n, (bench_dist)d);
+            run->cfg = config_for(o, &o->sizes[s], (bench_dist)d);
             run->results = malloc(total * sizeof *run->results);
             if (!run->results || bench_run(&run->cfg, baseline, o->impls, o->count, run->results)) {
                 fprintf(stderr, "gelucheck bench: out of memory or threads at %s (%zu elements)\n",

@@ -210,3 +210,68 @@ Test(bench, fpenv_reaches_every_formats_kernels)
     cr_expect_eq(_mm_getcsr() & 0xffc0u, before & 0xffc0u, "MXCSR's controls not restored"); /* not its flags */
 }
 #endif
+
+/* A windowed run (the dram size's): call k of the run, warm-up and calibration included, works
+ * on window k mod 4 of the buffer (n/4 elements; split among the threads inside it), and
+ * ns/element is per element of a call. The kernel records where it was called and keeps a clock
+ * of its own (own_time_ns, as an exec child's) that advances 1000 ns per element: the result
+ * must be 1000 ns/element (divided by the threads, whose time runs side by side), not the 250
+ * of dividing by the whole buffer. */
+#include <pthread.h>
+enum { WIN_MAX = 256 };
+static pthread_mutex_t win_lock = PTHREAD_MUTEX_INITIALIZER;
+static const float *win_x[WIN_MAX];
+static size_t win_n[WIN_MAX], win_calls;
+static uint64_t win_clock;
+
+static void win_kernel(const float *x, float *y, size_t n)
+{
+    pthread_mutex_lock(&win_lock);
+    if (win_calls < WIN_MAX) win_x[win_calls] = x, win_n[win_calls] = n;
+    win_calls++;
+    win_clock += 1000 * (uint64_t)n;
+    pthread_mutex_unlock(&win_lock);
+    memcpy(y, x, n * sizeof *x);
+}
+
+static uint64_t win_time(void)
+{
+    pthread_mutex_lock(&win_lock);
+    uint64_t t = win_clock;
+    pthread_mutex_unlock(&win_lock);
+    return t;
+}
+
+Test(bench, windowed_calls_go_round_the_buffer)
+{
+    gelu_impl k = {.name = "win", .forward = win_kernel, .derivative = win_kernel, .own_time_ns = win_time};
+    const gelu_impl *impls[] = {&k};
+    for (unsigned threads = 1; threads <= 2; threads++) {
+        win_calls = 0;
+        bench_config cfg = {.n = 4003, .windows = 4, .dist = BENCH_DIST_NORMAL, .seed = 1,
+                            .threads = threads, .rounds = 5, .sample_seconds = 1e-4};
+        cr_expect_eq(bench_call_elements(&cfg), 1000);
+        bench_result r[2];
+        cr_assert_eq(bench_run(&cfg, &k, impls, 1, r), 0);
+        cr_assert(win_calls >= 12 * threads && win_calls <= WIN_MAX, "%zu calls", win_calls);
+        const float *base = win_x[0];
+        for (size_t i = 1; i < win_calls; i++) base = win_x[i] < base ? win_x[i] : base;
+        bool windows_seen[4] = {false};
+        for (size_t i = 0; i < win_calls; i++) {
+            size_t off = (size_t)(win_x[i] - base), w = off / 1000;
+            cr_assert(w < 4 && off % 1000 == (threads == 1 ? 0 : off % 1000 < 500 ? 0 : 500) &&
+                          win_n[i] == 1000 / threads,
+                      "%u threads, call %zu: offset %zu, %zu elements", threads, i, off, win_n[i]);
+            windows_seen[w] = true;
+            if (threads == 1) /* one call per sample: the run's calls in order */
+                cr_assert_eq(w, i % 4, "call %zu on window %zu", i, w);
+        }
+        for (int w = 0; w < 4; w++) cr_expect(windows_seen[w], "%u threads: window %d never used", threads, w);
+        for (int j = 0; j < 2; j++)
+            cr_expect(fabs(r[j].ns_median - 1000.0 / threads) < 1e-6, /* the threads' time shared */
+                      "%u threads: %g ns/element, not %g", threads, r[j].ns_median, 1000.0 / threads);
+    }
+    cr_expect_eq(bench_named_size_windows("dram"), 4);
+    cr_expect_eq(bench_named_size_windows("l2"), 1);
+    cr_expect_eq(bench_named_size_windows("4096"), 1);
+}
