@@ -82,7 +82,8 @@ static void print_help(void)
         "cores), and 93 on 2 Sapphire Rapids cores then; see the README's \"Measured over all\n"
         "2^32 inputs\". Progress goes to stderr (on a terminal a bar,\n"
         "else a line a minute during the scan); the scan's table and the benchmark's\n"
-        "to stdout. Exit status: 0 report written and every contract met, 1 report written\n"
+        "to stdout, and last a table of where the time went (wall and CPU seconds per\n"
+        "section: each format's scan, benchmark and plots, make_moons, ftz,daz). Exit status: 0 report written and every contract met, 1 report written\n"
         "but a contract is broken (see its table) or accuracy regressed against the baseline,\n"
         "or the report could not be written, 2 bad usage or a baseline that cannot be compared.\n",
         DEFAULT_DIR, SCAN_F64_DEFAULT_SAMPLE, QUICK_SAMPLE, QUICK_F64_SAMPLE);
@@ -218,6 +219,57 @@ static double monotonic_seconds(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static double cpu_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Where the job's time went: its sections in order, wall and CPU seconds each (this process's
+ * CPU: an exec child's or oneDNN's own threads' time counts only where it runs in-process),
+ * printed once the report is written. One job per process: a file-scope record. */
+enum { CLOCK_SECTIONS = 24 };
+static struct {
+    size_t n;
+    double wall0, cpu0, wall_start, cpu_start;
+    struct {
+        char name[48];
+        double wall, cpu;
+    } lap[CLOCK_SECTIONS];
+} job_clock;
+
+static void clock_start(void)
+{
+    job_clock.n = 0;
+    job_clock.wall0 = job_clock.wall_start = monotonic_seconds();
+    job_clock.cpu0 = job_clock.cpu_start = cpu_seconds();
+}
+
+/* Ends the section running since the last lap (or the start) and names it. */
+static void clock_lap(const char *fmt, const char *arg)
+{
+    double w = monotonic_seconds(), c = cpu_seconds();
+    if (job_clock.n < CLOCK_SECTIONS) {
+        snprintf(job_clock.lap[job_clock.n].name, sizeof job_clock.lap[0].name, fmt, arg);
+        job_clock.lap[job_clock.n].wall = w - job_clock.wall0;
+        job_clock.lap[job_clock.n].cpu = c - job_clock.cpu0;
+        job_clock.n++;
+    }
+    job_clock.wall0 = w;
+    job_clock.cpu0 = c;
+}
+
+static void clock_print(void)
+{
+    printf("\nwhere the time went:\n%-40s %10s %10s\n", "section", "wall s", "CPU s");
+    for (size_t i = 0; i < job_clock.n; i++)
+        printf("%-40s %10.1f %10.1f\n", job_clock.lap[i].name, job_clock.lap[i].wall,
+               job_clock.lap[i].cpu);
+    printf("%-40s %10.1f %10.1f\n", "total", monotonic_seconds() - job_clock.wall_start,
+           cpu_seconds() - job_clock.cpu_start);
 }
 
 static void moons_progress_line(void *ctx, size_t done, size_t total)
@@ -428,7 +480,10 @@ static int run_formats(const report_args *a, const report_impls *impls, report_s
         char accn[64], benchn[64], acc[2200], bench[2200], err[512];
         results_file_name(accn, sizeof accn, "accuracy", id);
         results_file_name(benchn, sizeof benchn, "bench", id);
-        if (scan_format16(a, impls, st, id) != 0 || run_bench(a, st, id) != 0) return -1;
+        if (scan_format16(a, impls, st, id) != 0) return -1;
+        clock_lap("%s: scan", gelu_format_of(id)->name);
+        if (run_bench(a, st, id) != 0) return -1;
+        clock_lap("%s: benchmark", gelu_format_of(id)->name);
         results_set *s = out->results[k] = malloc(sizeof *s);
         if (!s || results_load_format(s, report_stage_path(st, accn, acc, sizeof acc),
                                       report_stage_path(st, benchn, bench, sizeof bench), id, true,
@@ -441,6 +496,7 @@ static int run_formats(const report_args *a, const report_impls *impls, report_s
         sec->plots_note = draw_plots(st, s, out->svg[k]);
         for (int p = 0; p < PLOT_COUNT; p++) sec->svg[p] = out->svg[k][p];
         out->n++;
+        clock_lap("%s: read back, plots", gelu_format_of(id)->name);
     }
     return 0;
 }
@@ -452,13 +508,6 @@ typedef struct {
     char covered[1024], left_out[512];
     double cpu_seconds;
 } report_ftz_daz;
-
-static double cpu_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 /* The report's in-process implementations (exec children are refused under FTZ/DAZ: their
  * kernels run in another process, which this one's MXCSR does not reach) into list, the names of
@@ -573,7 +622,10 @@ static int run_binary64(const report_args *a, report_stage *st, report_f64_out *
     if (rc != 0 && err) fprintf(stderr, "gelucheck report: the binary64 scan: %s\n", err);
     scan_result_free(r);
     free(list);
-    if (rc != 0 || run_bench(a, st, GELU_FORMAT_BINARY64) != 0) return -1;
+    if (rc != 0) return -1;
+    clock_lap("%s: scan (sampled)", "binary64");
+    if (run_bench(a, st, GELU_FORMAT_BINARY64) != 0) return -1;
+    clock_lap("%s: benchmark", "binary64");
     char acc[2200], bench[2200], why[512];
     results_set *s = out->results = malloc(sizeof *s);
     if (!s || results_load_format(s, report_stage_path(st, name, acc, sizeof acc),
@@ -585,6 +637,7 @@ static int run_binary64(const report_args *a, report_stage *st, report_f64_out *
     out->section.results = s;
     out->section.plots_note = draw_plots(st, s, out->svg);
     for (int p = 0; p < PLOT_COUNT; p++) out->section.svg[p] = out->svg[p];
+    clock_lap("%s: read back, plots", "binary64");
     return 0;
 }
 
@@ -599,10 +652,13 @@ static int write_report(const report_args *a, const report_impls *impls, report_
     run_manifest manifest;
     manifest_collect(&manifest, a->command);
     if (report_stage_write(st, MANIFEST_FILE, write_manifest, &manifest) != 0) return -1;
+    clock_lap("%s: table and files", "binary32");
     if (run_bench(a, st, GELU_FORMAT_BINARY32) != 0) return -1;
+    clock_lap("%s: benchmark", "binary32");
     moons_experiment e;
     moons_summary *sum;
     if (run_moons(a, impls, st, &e, &sum) != 0) return -1;
+    clock_lap("%s", "make_moons");
     html_moons moons = {&e, sum, a->quick ? "The quick run" : "The default run"};
     char acc[2200], bench[2200], err[512];
     results_set *s = malloc(sizeof *s);
@@ -654,11 +710,13 @@ static int write_report(const report_args *a, const report_impls *impls, report_
         for (int k = 0; k < PLOT_COUNT; k++) free(svg[k]);
         return -1;
     }
+    clock_lap("%s: read back, plots, baseline", "binary32");
     report_formats_out *formats = calloc(1, sizeof *formats);
     report_ftz_daz *ftz = calloc(1, sizeof *ftz);
     report_f64_out *f64 = calloc(1, sizeof *f64);
     if (!formats || !f64 || !ftz || run_formats(a, impls, st, formats) != 0 ||
-        run_binary64(a, st, f64) != 0 || run_ftz_daz(a, impls, st, ftz) != 0) {
+        run_binary64(a, st, f64) != 0 || run_ftz_daz(a, impls, st, ftz) != 0 ||
+        (clock_lap("%s", "ftz,daz"), 0)) {
         if (formats) report_formats_free(formats);
         if (f64) report_f64_free(f64);
         free(formats);
@@ -758,7 +816,9 @@ int cmd_report(int argc, char **argv)
     report_impls impls = {calloc(gelu_impl_count(), sizeof *impls.list), 0};
     scan_result *r = calloc(1, sizeof *r);
     if (impls.list) impls.n = accuracy_default_impls("report", impls.list);
+    clock_start();
     st = r && impls.list ? run_scan(&a, &impls, r) : EXIT_CHECK_FAILED;
+    clock_lap("%s", a.quick ? "binary32: scan (--quick sample)" : "binary32: scan (all 2^32 inputs)");
     if (st != EXIT_OK) {
         if (!r || !impls.list) fprintf(stderr, "gelucheck report: out of memory\n");
         scan_result_free(r);
@@ -795,6 +855,8 @@ int cmd_report(int argc, char **argv)
                a.out, a.baseline && baseline_status != EXIT_USAGE ? ", compare.csv" : "");
         if (baseline_status == EXIT_USAGE || (baseline_status && st == EXIT_OK))
             st = baseline_status;
+        clock_lap("%s", "page, publishing");
+        clock_print();
     }
     scan_result_free(r);
     free(impls.list);
