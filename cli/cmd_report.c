@@ -83,9 +83,10 @@ static void print_help(void)
         "2^32 inputs\". Progress goes to stderr (on a terminal a bar,\n"
         "else a line a minute during the scan); the scan's table and the benchmark's\n"
         "to stdout, and last a table of where the time went (wall and CPU seconds per\n"
-        "section: each format's scan, benchmark and plots, make_moons, ftz,daz). Exit status: 0 report written and every contract met, 1 report written\n"
-        "but a contract is broken (see its table) or accuracy regressed against the baseline,\n"
-        "or the report could not be written, 2 bad usage or a baseline that cannot be compared.\n",
+        "section: each format's scan, benchmark and plots, make_moons, ftz,daz).\n"
+        "Exit status: 0 report written and every contract met, 1 report written but a\n"
+        "contract is broken (see its table) or accuracy regressed against the baseline, or\n"
+        "the report could not be written, 2 bad usage or a baseline that cannot be compared.\n",
         DEFAULT_DIR, SCAN_F64_DEFAULT_SAMPLE, QUICK_SAMPLE, QUICK_F64_SAMPLE);
 }
 
