@@ -83,7 +83,9 @@ static void print_help(void)
         "2^32 inputs\". Progress goes to stderr (on a terminal a bar,\n"
         "else a line a minute during the scan); the scan's table and the benchmark's\n"
         "to stdout, and last a table of where the time went (wall and CPU seconds per\n"
-        "section: each format's scan, benchmark and plots, make_moons, ftz,daz).\n"
+        "section: each format's scan, benchmark and plots, make_moons, ftz,daz) with the\n"
+        "binary32 scan's kernels alone (their thread seconds from the scan's own timing, not\n"
+        "with --checkpoint or mpirun) and the scan's and the whole job's ratio to them.\n"
         "Exit status: 0 report written and every contract met, 1 report written but a\n"
         "contract is broken (see its table) or accuracy regressed against the baseline, or\n"
         "the report could not be written, 2 bad usage or a baseline that cannot be compared.\n",
@@ -175,10 +177,17 @@ typedef struct {
 
 /* The scan (chunked with a checkpoint or MPI ranks): EXIT_OK, EXIT_RANK_WORKER on a worker
  * rank, or an exit status after a message. */
+/* The binary32 scan's kernels alone (scan_profile: thread seconds in the implementations'
+ * kernels, both directions), for the time table; negative when not timed (mpirun, or a
+ * --checkpoint, where this process may scan only part of the inputs). */
+static double scan_kernel_seconds = -1;
+
 static int run_scan(const report_args *a, const report_impls *impls, scan_result *r)
 {
     scan_progress_state progress;
     scan_progress_start(&progress);
+    scan_profile profile = {0};
+    bool timed = !a->checkpoint && !ranks_active();
     scan_config cfg = {
         .impls = impls->list,
         .nimpls = impls->n,
@@ -190,8 +199,16 @@ static int run_scan(const report_args *a, const report_impls *impls, scan_result
         .shard_n = 1,
         .progress = accuracy_progress,
         .progress_ctx = &progress,
+        .profile = timed ? &profile : NULL, /* a few clock reads per block and implementation */
     };
-    return chunked_scan("report", &cfg, a->checkpoint, r);
+    int st = chunked_scan("report", &cfg, a->checkpoint, r);
+    if (timed && st == EXIT_OK) {
+        scan_kernel_seconds = 0;
+        for (size_t i = 0; i < profile.nimpls; i++)
+            for (int d = 0; d < DIR_COUNT; d++) scan_kernel_seconds += profile.kernel[i][d];
+    }
+    scan_profile_release(&profile);
+    return st;
 }
 
 /* The benchmark of a format through its own command (binary32: 'bench', another format:
@@ -263,14 +280,27 @@ static void clock_lap(const char *fmt, const char *arg)
     job_clock.cpu0 = c;
 }
 
-static void clock_print(void)
+/* threads: the scan's (0: every online CPU), by which the kernels' thread seconds are divided
+ * into the wall they would take alone, all threads busy. */
+static void clock_print(unsigned threads, double kernel_seconds)
 {
     printf("\nwhere the time went:\n%-40s %10s %10s\n", "section", "wall s", "CPU s");
     for (size_t i = 0; i < job_clock.n; i++)
         printf("%-40s %10.1f %10.1f\n", job_clock.lap[i].name, job_clock.lap[i].wall,
                job_clock.lap[i].cpu);
-    printf("%-40s %10.1f %10.1f\n", "total", monotonic_seconds() - job_clock.wall_start,
-           cpu_seconds() - job_clock.cpu_start);
+    double total = monotonic_seconds() - job_clock.wall_start;
+    printf("%-40s %10.1f %10.1f\n", "total", total, cpu_seconds() - job_clock.cpu_start);
+    if (kernel_seconds < 0) {
+        printf("(the binary32 scan's kernels alone: not timed with --checkpoint or mpirun)\n");
+        return;
+    }
+    if (threads == 0) threads = (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
+    if (threads == 0) threads = 1;
+    double kernels = kernel_seconds / threads;
+    printf("the binary32 scan's kernels alone: %.1f thread s, %.1f s of wall on %u thread%s: the "
+           "scan %.2fx that, the whole job %.2fx\n",
+           kernel_seconds, kernels, threads, threads > 1 ? "s" : "",
+           kernels > 0 ? job_clock.lap[0].wall / kernels : 0, kernels > 0 ? total / kernels : 0);
 }
 
 static void moons_progress_line(void *ctx, size_t done, size_t total)
@@ -857,7 +887,7 @@ int cmd_report(int argc, char **argv)
         if (baseline_status == EXIT_USAGE || (baseline_status && st == EXIT_OK))
             st = baseline_status;
         clock_lap("%s", "page, publishing");
-        clock_print();
+        clock_print((unsigned)a.threads, scan_kernel_seconds);
     }
     scan_result_free(r);
     free(impls.list);
