@@ -91,6 +91,38 @@ Test(fpenv, cr_is_correct_under_ftz_daz_where_its_outputs_flush, .timeout = 240)
     }
 }
 
+/* Under DAZ a subnormal input's reference is f(±0), exact as at ±0 itself: a correct output's
+ * error there is exactly 0, decided without MPFR, and no maximum is left "not decided among near
+ * ties past the MPFR budget" (the near-tie lists took every such input for a tie within 10^-3
+ * ULP of 0, and gave up on the derivatives' 1/2: scan.c's ref_at_zero). */
+Test(fpenv, daz_subnormal_inputs_have_exact_references, .timeout = 240)
+{
+    skip_unless_supported();
+    const gelu_impl *rows[] = {gelu_impl_find("erfc_f64"), &gelu_impl_cr};
+    for (int env = GELU_FPENV_DAZ; env <= GELU_FPENV_FTZ_DAZ; env++)
+        for (int i = 0; i < 2; i++) {
+            cr_assert_not_null(rows[i]);
+            scan_result *r = scan_range(rows[i], -0x1p-140f, 0x1p-140f, (gelu_fpenv)env);
+            for (int k = 0; k < REF_KINDS; k++)
+                for (int d = 0; d < DIR_COUNT; d++) {
+                    const error_metrics *e = &r->metrics[0].err[k][d];
+                    const char *what = gelu_fpenv_name((gelu_fpenv)env);
+                    cr_expect_eq(e->max_ulp.value, 0.0, "%s %s, direction %d: max %g ULP",
+                                 rows[i]->name, what, d, e->max_ulp.value);
+                    for (int q = 0; q < ERR_KINDS; q++)
+                        cr_expect_eq(e->near[q].dropped, -INFINITY,
+                                     "%s %s, reference %d, direction %d: maximum %d not decided "
+                                     "(at most %g)", rows[i]->name, what, k, d, q, e->near[q].dropped);
+                    for (int q = 0; q < X_KINDS; q++)
+                        for (int b = 0; b < X_BUCKETS; b++)
+                            cr_expect_eq(e->x_near[q][b].dropped, -INFINITY,
+                                         "%s %s, reference %d, direction %d: bucket %d's maximum "
+                                         "%d not decided", rows[i]->name, what, k, d, b, q);
+                }
+            scan_result_free(r);
+        }
+}
+
 /* The same outputs judged against IEEE's reference are wrong: the adjustment is what makes them
  * right. (A kernel that sets the flags itself, scanned as IEEE.) */
 static void cr_forward_flushed(const float *x, float *y, size_t n)
