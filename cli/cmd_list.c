@@ -188,8 +188,8 @@ int cmd_list(int argc, char **argv)
     printf("\nwidened bfloat16 conversions (the same bits either way; GELUCHECK_NO_BF16=1: "
            "portable):\n  %s\n",
            gelu_widened_bfloat16_path());
-    printf("\nwidened binary16 conversions (the same bits either way, avx512_fp16's not yet "
-           "verified on a CPU; GELUCHECK_NO_FP16=1: no avx512_fp16):\n  %s\n",
+    printf("\nwidened binary16 conversions (the same bits either way; GELUCHECK_NO_FP16=1: no "
+           "avx512_fp16):\n  %s\n",
            gelu_widened_binary16_path());
     printf("\nthis CPU: %s\n", cpu_features_string(cpu_features(), feat, sizeof feat));
     print_peers();
