@@ -31,6 +31,7 @@ typedef struct {
     float *z1, *a1, *z2, *a2; /* pre-activations and activations, batch × width */
     float *d1, *d2;           /* loss gradients with respect to z1, z2 */
     float *logit;             /* batch */
+    float *w2t, *acc;         /* backprop_hidden's: W2 transposed (h2 × h1), a row's sums (h1) */
 } mlp_workspace;
 
 /* Adam (Kingma & Ba 2015) with bias correction. */

@@ -54,4 +54,25 @@ if cmp -s "$d/native.20000" "$d/planted"; then
     echo "clones: a planted difference was not caught"
     exit 1
 fi
-echo "clones: the portable, AVX2 and this CPU's builds gave the same partial files (4 shards)"
+# The make_moons network's dense layers (experiments/mlp.c, HOT_CLONES too): one seed of 5
+# epochs trained through pw_fast (and the baselines ReLU and the reference GELU) on each build;
+# the CSVs the same but for the seconds column (a planted last-digit change is caught).
+moons() { # moons NAME [qemu-x86_64 -cpu CPU]: the CSV without seconds into $d/moons.NAME
+    name=$1
+    shift
+    "$@" "$g" moons --seeds 1 --epochs 5 --impl pw_fast --threads 1 --csv "$d/m.csv" \
+        >"$d/out" 2>"$d/err" || { echo "clones: moons on $name failed:"; cat "$d/err"; exit 1; }
+    cut -d, -f1-7,9- "$d/m.csv" >"$d/moons.$name"
+}
+moons native
+for cpu in Haswell qemu64; do
+    moons "$cpu" qemu-x86_64 -cpu "$cpu"
+    cmp -s "$d/moons.native" "$d/moons.$cpu" ||
+        { echo "clones: moons under qemu -cpu $cpu differs from this CPU's:"; diff "$d/moons.native" "$d/moons.$cpu"; exit 1; }
+done
+sed '2s/[0-9],/X,/' "$d/moons.Haswell" >"$d/planted"
+if cmp -s "$d/moons.native" "$d/planted"; then
+    echo "clones: a planted difference in the moons CSV was not caught"
+    exit 1
+fi
+echo "clones: the portable, AVX2 and this CPU's builds gave the same partial files (4 shards) and make_moons results"
