@@ -48,11 +48,14 @@ DTYPES = {"binary32": torch.float32, "bfloat16": torch.bfloat16, "binary16": tor
 # (ATen's kernel, ATEN_CPU_CAPABILITY): the forward's max abs error against the tanh form,
 # 4.332e-07 at 0x1.2d7f06p+2 on every capability (every input of [1, 8], [−8, −1], [5, 40] and
 # [−40, −5]); its derivative overflows from |x| ≈ 2^63. A path not measured gets the largest
-# bound of those measured.
+# bound of those measured. On Intel Sapphire Rapids torch's oneDNN names its uncapped path
+# avx10_1_512_amx (oneDNN's header makes avx512_core_amx an alias of it): measured there
+# (2026-12-03) as the AVX-512 paths, 3.203e-07 at 0x1.621b4p-5.
 _WIDE = {"grad_max_abs": 3.21e-07}
 CONTRACTS = {
     "torch_gelu": {"sse41": {"grad_max_abs": 3.55e-07}, "avx2": _WIDE, "avx512_core": _WIDE,
-                   "avx512_core_vnni": _WIDE, "avx512_core_bf16": _WIDE, "avx512_core_amx": _WIDE},
+                   "avx512_core_vnni": _WIDE, "avx512_core_bf16": _WIDE, "avx512_core_amx": _WIDE,
+                   "avx10_1_512_amx": _WIDE},
     "torch_gelu_tanh": {cap: {"max_abs": 4.34e-07} for cap in ("default", "avx2", "avx512")},
 }
 CONTRACTS_ANY = {"torch_gelu": {"grad_max_abs": 3.55e-07}, "torch_gelu_tanh": {"max_abs": 4.34e-07}}

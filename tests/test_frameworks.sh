@@ -124,8 +124,8 @@ PY
         isas() { python3 -c 'import csv,sys; print(" ".join(sorted({r["dispatched_isa"] for r in csv.DictReader(open(sys.argv[1])) if r["impl"] == sys.argv[2]})))' "$d/a.csv" "$1"; }
         [ -n "$cap" ] && [ "$(isas torch_gelu_tanh)" = "$cap" ] ||
             fail "PyTorch: torch_gelu_tanh's dispatched_isa '$(isas torch_gelu_tanh)', its capability '$cap'"
-        case $(isas torch_gelu) in
-        sse41 | avx2 | avx512_core*) ;;
+        case $(isas torch_gelu) in # (avx10_1_512*: newer oneDNN's names, e.g. Sapphire Rapids')
+        sse41 | avx2 | avx512_core* | avx10_1_512*) ;;
         *) fail "PyTorch: torch_gelu's dispatched_isa '$(isas torch_gelu)' is not a oneDNN path" ;;
         esac
     fi
