@@ -55,7 +55,12 @@ static inline vf vf_select_sign(vf x, vf neg, vf pos)
     __mmask16 m = _mm512_cmplt_epi32_mask(_mm512_castps_si512(x), _mm512_setzero_si512());
     return _mm512_mask_blend_ps(m, pos, neg);
 }
-/* vscalefps: a·2^k rounded once, gradual underflow included. */
+/* vscalefps: a·2^k rounded once, gradual underflow included. A lane whose result underflows
+ * (to a subnormal or to 0) costs a microcode assist on Intel cores where FTZ is off: 16 lanes
+ * of the tail below −14.4 took 14× the time of the same lanes without it on Sapphire Rapids
+ * (gelu_tail.h). VF_SCALE_UNDERFLOW_SLOW tells a caller that can avoid such lanes to. (The
+ * AVX2 build's two multiplications and the scalar build's double product showed no such cost.) */
+#define VF_SCALE_UNDERFLOW_SLOW 1
 static inline vf vf_scale(vf a, vf k) { return _mm512_scalef_ps(a, k); }
 
 static inline vi vf_binade_index(vf a, int bias, int last)

@@ -164,13 +164,15 @@ Test(impls, name_method_and_isa_agree)
 
 /* The SIMD builds of one algorithm (name_avx2, name_avx512, …) against its plain build (name):
  * the vf_* algorithms run the same operations in the same order on every ISA, so the bits must
- * agree (NaN: any NaN). Inputs: every 4093rd encoding (all signs and binades), the specials, and
- * the 2^12 encodings on each side of ±0, where subnormal ties and the pieces at 0 meet. */
-enum { STRIDE = 4093, NEAR_ZERO = 4096 };
+ * agree (NaN: any NaN). Inputs: every 4093rd encoding (all signs and binades), the specials,
+ * the 2^12 encodings on each side of ±0, where subnormal ties and the pieces at 0 meet, and the
+ * 2^18 from −14.375 down, where the AVX-512 tail's results turn −0 by selection instead of by
+ * rounding (gelu_tail.h: forward from x ≈ −14.38, derivative from x ≈ −14.57). */
+enum { STRIDE = 4093, NEAR_ZERO = 4096, TAIL_EDGE = 1 << 18 };
 
 static size_t isa_inputs(float **out)
 {
-    size_t n = ((size_t)1 << 32) / STRIDE + 1 + CONTRACT_SPECIAL_COUNT + 4 * NEAR_ZERO;
+    size_t n = ((size_t)1 << 32) / STRIDE + 1 + CONTRACT_SPECIAL_COUNT + 4 * NEAR_ZERO + TAIL_EDGE;
     float *x = malloc(n * sizeof *x);
     size_t k = 0;
     for (uint64_t b = 0; b < ((uint64_t)1 << 32); b += STRIDE) x[k++] = float_from_bits((uint32_t)b);
@@ -180,6 +182,7 @@ static size_t isa_inputs(float **out)
         x[k++] = float_from_bits(b);
         x[k++] = float_from_bits(0x80000000u | b);
     }
+    for (uint32_t b = 0; b < TAIL_EDGE; b++) x[k++] = float_from_bits(float_bits(-14.375f) + b);
     *out = x;
     return k;
 }
