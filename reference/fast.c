@@ -234,7 +234,10 @@ HOT_CLONES bool fast_ref_block(gelu_target target, bool grad, const float *x, si
             inv_ulp[j] = ref_inv_ulp(cr[j], 0);
             err[j] = 0;
         }
-        for (size_t j = 0; j < n; j++)
+        uint32_t any_nan = 0; /* integer compares first, a loop that vectorizes: the point
+                               * test alone was a third of this function for ReLU (perf) */
+        for (size_t j = 0; j < n; j++) any_nan |= (float_bits(x[j]) & 0x7fffffffu) > 0x7f800000u;
+        for (size_t j = 0; any_nan && j < n; j++)
             if (isnan(x[j])) {
                 ref_value v;
                 fast_ref_decide(target, grad, x[j], &v, &inv_ulp[j]);

@@ -23,14 +23,17 @@ static const float bad_value_x = 0x1.2p0f;   /* forward 4 ULP off here */
 static const float mono_break_x = 0x1.4p0f;  /* forward drops below its left neighbour here */
 static const float sign_lo = 0x1.8p0f;       /* derivative negated on [sign_lo, sign_lo + 99 ULP] */
 
-/* Correctly rounded exact GELU from the fast reference (MPFR where it cannot decide); −inf → −0
- * and every special value right. */
+/* The target of cr_eval and cr_impl: exact GELU but where a test sets another for its run. */
+static gelu_target cr_target = GELU_TARGET_EXACT;
+
+/* Correctly rounded exact GELU (cr_target's function) from the fast reference (MPFR where it
+ * cannot decide); −inf → −0 and every special value right. */
 static void cr_eval(bool grad, const float *x, float *y, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         ref_value v;
         double inv_ulp;
-        fast_ref_value(GELU_TARGET_EXACT, grad, x[i], &v, &inv_ulp);
+        fast_ref_value(cr_target, grad, x[i], &v, &inv_ulp);
         y[i] = v.cr;
     }
 }
@@ -82,7 +85,7 @@ static void forward_off_criteria(const float *x, float *y, size_t n)
 
 static gelu_impl cr_impl(const char *name, gelu_kernel fwd, gelu_kernel der)
 {
-    gelu_impl m = {.name = name, .target = GELU_TARGET_EXACT, .forward = fwd, .derivative = der,
+    gelu_impl m = {.name = name, .target = cr_target, .forward = fwd, .derivative = der,
                    .contract = {0.5, INFINITY, true, true, 0.5, INFINITY},
                    .origin = "test: correctly rounded"};
     return m;
@@ -880,7 +883,7 @@ static void forward_step_at_x0(const float *x, float *y, size_t n)
  * of the errors computed here point by point from the reference's definition. A row that took
  * back another value than the correctly rounded point's own error at x0 (an unfilled array)
  * would miscount its buckets; wrong closed-form sums would show in the correctly rounded row.
- * planted_bucket: the step's histogram bucket. */
+ * planted_bucket: the step's histogram bucket. The target: cr_target's. */
 static void check_past_blocks(float lo, float hi, float x0, int planted_bucket)
 {
     past_x0 = x0;
@@ -895,14 +898,18 @@ static void check_past_blocks(float lo, float hi, float x0, int planted_bucket)
             double max_ulp = -INFINITY, max_abs = -INFINITY, max_rel = -INFINITY;
             float at_ulp = NAN, at_abs = NAN, at_rel = NAN; /* the first inputs reaching them */
             u128 dist_w[DIST_COUNT] = {0}, dist_u[DIST_COUNT] = {0}, q_sum = 0;
-            for (float x = lo;; x = nextafterf(x, INFINITY)) {
+            /* (every encoding, as the scan's range: −0, then +0) */
+            for (float x = lo;; x = x == 0 && signbit(x) ? 0.0f : nextafterf(x, INFINITY)) {
                 float y;
                 (d == DIR_FORWARD ? impls[i]->forward : impls[i]->derivative)(&x, &y, 1);
                 ref_value v;
                 double inv_ulp;
-                fast_ref_value(GELU_TARGET_EXACT, d == DIR_DERIVATIVE, x, &v, &inv_ulp);
+                fast_ref_value(cr_target, d == DIR_DERIVATIVE, x, &v, &inv_ulp);
                 volatile double dist = fabs(((double)y - v.hi) - v.lo);
-                double u = dist * inv_ulp, rel = dist * (1.0 / fabs(v.hi));
+                /* (an exact zero: a relative error 0 for the output 0, else ∞) */
+                double u = dist * inv_ulp,
+                       rel = v.hi == 0 && v.lo == 0 ? (dist == 0 ? 0 : INFINITY)
+                                                    : dist * (1.0 / fabs(v.hi));
                 hist[hist_bucket(u)]++;
                 count++;
                 crs += float_bits(y) == float_bits(v.cr);
@@ -989,6 +996,20 @@ Test(scan, micro_blocks_give_the_errors_point_by_point, .timeout = 120)
 Test(scan, blocks_below_the_lower_threshold_give_the_errors_point_by_point, .timeout = 120)
 {
     check_past_blocks(-0x1p20f - 9 * 4096 * 0.125f, -0x1p20f, -0x1p20f - 5000 * 0.125f, 2);
+}
+
+/* ReLU's references (exact_block: the correctly rounded values' errors all 0, their sums in
+ * closed form): blocks around 1 (weighted, both binades), around −2, across ±0 (subnormals and
+ * the zeros), and across 2^24 (1/ULP below 1 from there: the general path), each with a step of
+ * 1 ULP planted (bucket 2). */
+Test(scan, relu_blocks_give_the_errors_point_by_point, .timeout = 120)
+{
+    cr_target = GELU_TARGET_RELU;
+    check_past_blocks(1 - 3 * 4096 * 0x1p-24f, 1 + 6 * 4096 * 0x1p-23f, 1 - 1000 * 0x1p-24f, 2);
+    check_past_blocks(-2 - 6 * 4096 * 0x1p-22f, -2 + 3 * 4096 * 0x1p-23f, -2 + 500 * 0x1p-23f, 2);
+    check_past_blocks(-3 * 4096 * 0x1p-149f, 3 * 4096 * 0x1p-149f, 100 * 0x1p-149f, 2);
+    check_past_blocks(0x1p24f - 3 * 4096, 0x1p24f + 6 * 4096 * 2, 0x1p24f - 1000, 2);
+    cr_target = GELU_TARGET_EXACT;
 }
 
 /* Below 2^-30 (scan.c's micro_block: the correctly rounded values' near-tie tolerances bounded
