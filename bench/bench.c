@@ -99,7 +99,8 @@ typedef struct {
      * windows; `first` is the number of the sample's first call. */
     size_t windows, first;
     gelu_kernel kernel;
-    /* a 16-bit run: encodings in and out, binary32 scratch for a widened implementation */
+    /* a 16-bit run: encodings in and out; a widened implementation's binary32 scratch, per
+     * thread t the BENCH_WIDEN_TILE floats at wx + t * BENCH_WIDEN_TILE (and wy's) */
     const uint16_t *x16;
     uint16_t *y16;
     float *wx, *wy;
@@ -129,8 +130,10 @@ static void run_slice(const pool *p, unsigned t)
     unsigned saved = p->fpenv ? gelu_fpenv_enter(p->fpenv) : 0; /* two instructions a sample */
     for (size_t c = 0; c < p->calls; c++) {
         size_t o = window_of(p, c) + lo;
-        if (p->x16)
-            gelu_impl_run_u16(p->impl16, false, p->x16 + o, p->y16 + o, hi - lo, p->wx + o, p->wy + o);
+        if (p->x16) /* a widened one converts tile by tile in the thread's scratch (bench.h) */
+            gelu_impl_run_u16_tiled(p->impl16, false, p->x16 + o, p->y16 + o, hi - lo,
+                                    p->wx + t * BENCH_WIDEN_TILE, p->wy + t * BENCH_WIDEN_TILE,
+                                    BENCH_WIDEN_TILE);
         else if (p->x64)
             p->kernel64(p->x64 + o, p->y64 + o, hi - lo);
         else
@@ -323,6 +326,9 @@ int bench_run(const bench_config *cfg, const gelu_impl *baseline, const gelu_imp
     double *tmp = malloc(cfg->rounds * sizeof *tmp);
     float *x = malloc(cfg->n * sizeof *x), *y = malloc(cfg->n * sizeof *y);
     uint16_t *x16 = f16 ? malloc(cfg->n * sizeof *x16) : NULL, *y16 = f16 ? malloc(cfg->n * sizeof *y16) : NULL;
+    size_t tile_floats = (size_t)cfg->threads * BENCH_WIDEN_TILE; /* per thread, a tile in and out */
+    float *wx = f16 ? aligned_alloc(64, tile_floats * sizeof *wx) : NULL;
+    float *wy = f16 ? aligned_alloc(64, tile_floats * sizeof *wy) : NULL;
     pthread_t *tids = malloc(cfg->threads * sizeof *tids);
     worker_arg *args = malloc(cfg->threads * sizeof *args);
     int status = -1;
@@ -331,17 +337,19 @@ int bench_run(const bench_config *cfg, const gelu_impl *baseline, const gelu_imp
               .fpenv = cfg->fpenv};
     bool f64 = cfg->format == GELU_FORMAT_BINARY64;
     double *x64 = f64 ? malloc(cfg->n * sizeof *x64) : NULL, *y64 = f64 ? malloc(cfg->n * sizeof *y64) : NULL;
-    if (all && times && tmp && x && y && tids && args && (!f16 || (x16 && y16)) && (!f64 || (x64 && y64))) {
+    if (all && times && tmp && x && y && tids && args && (!f16 || (x16 && y16 && wx && wy)) && (!f64 || (x64 && y64))) {
         all[0] = baseline;
         memcpy(all + 1, impls, count * sizeof *impls);
         bench_fill_inputs(cfg->dist, cfg->seed, x, cfg->n);
         memset(y, 0, cfg->n * sizeof *y); /* touch every page before timing */
-        if (f16) { /* the encodings, and x, y as the widened implementations' scratch */
+        if (f16) { /* the encodings, and the widened implementations' tiles */
             const gelu_format *f = gelu_format_of(cfg->format);
             for (size_t i = 0; i < cfg->n; i++) x16[i] = gelu_format_narrow(f, x[i]);
             memset(y16, 0, cfg->n * sizeof *y16);
+            memset(wx, 0, tile_floats * sizeof *wx);
+            memset(wy, 0, tile_floats * sizeof *wy);
             p = (pool){.threads = cfg->threads, .n = per_call, .windows = windows, .x16 = x16,
-                       .y16 = y16, .wx = x, .wy = y, .fpenv = cfg->fpenv};
+                       .y16 = y16, .wx = wx, .wy = wy, .fpenv = cfg->fpenv};
         }
         if (f64) { /* the binary32 draws widened (exactly) */
             for (size_t i = 0; i < cfg->n; i++) x64[i] = x[i];
@@ -360,6 +368,8 @@ int bench_run(const bench_config *cfg, const gelu_impl *baseline, const gelu_imp
     free(tids);
     free(y64);
     free(x64);
+    free(wy);
+    free(wx);
     free(y16);
     free(x16);
     free(y);

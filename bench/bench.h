@@ -36,6 +36,12 @@ const char *bench_dist_describe(bench_dist d);
  * sample once the warm-up call has lasted twice the sample length (bench.c's calibration). */
 #define BENCH_BIG_N ((size_t)16 << 20)
 
+/* A widened implementation in a 16-bit run converts in tiles of this many elements per thread
+ * (32 KiB of binary32 in, 32 out: in L2 on the CPUs we run on), a call on more tile by tile, as
+ * a framework's widened kernel converts in registers or small blocks: its conversions no longer
+ * stream two binary32 copies of a DRAM-sized array through memory. */
+#define BENCH_WIDEN_TILE ((size_t)8192)
+
 typedef struct {
     size_t n;              /* elements of the buffers; per call, all threads together, unless
                             * `windows` says otherwise */

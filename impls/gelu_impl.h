@@ -205,6 +205,11 @@ bool gelu_impl_is_widened(const gelu_impl *m);
  * native one). */
 void gelu_impl_run_u16(const gelu_impl *m, bool grad, const uint16_t *x, uint16_t *y, size_t n,
                        float *wx, float *wy);
+/* The same, a widened m `tile` elements at a time through wx[], wy[] (tile floats each, tile >=
+ * 1: widen a tile, its kernel, narrow it back), a native m at once: the same bits as one call,
+ * with scratch that stays in cache however long x is (bench's 16-bit runs). */
+void gelu_impl_run_u16_tiled(const gelu_impl *m, bool grad, const uint16_t *x, uint16_t *y,
+                             size_t n, float *wx, float *wy, size_t tile);
 /* The path of the widened adapter's bfloat16 conversions in this process, for list, bench and
  * the report: "avx512_bf16 (vcvtneps2bf16) around the AVX-512 builds, ..." or "portable (why)"
  * (not built, GELUCHECK_NO_BF16 set, the CPU lacks it). The bits are the same either way. */

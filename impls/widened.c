@@ -183,3 +183,14 @@ void gelu_impl_run_u16(const gelu_impl *m, bool grad, const uint16_t *x, uint16_
         for (size_t i = 0; i < n; i++) y[i] = binary16_narrow(wy[i]);
     }
 }
+
+void gelu_impl_run_u16_tiled(const gelu_impl *m, bool grad, const uint16_t *x, uint16_t *y,
+                             size_t n, float *wx, float *wy, size_t tile)
+{
+    if (!gelu_impl_is_widened(m) || n <= tile) {
+        gelu_impl_run_u16(m, grad, x, y, n, wx, wy);
+        return;
+    }
+    for (size_t i = 0; i < n; i += tile)
+        gelu_impl_run_u16(m, grad, x + i, y + i, n - i < tile ? n - i : tile, wx, wy);
+}

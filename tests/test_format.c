@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "format16_bits.h"
+#include "gelu_cr16.h"
 #include "gelu_format.h"
 #include "gelu_fpenv.h"
 #include "gelucheck_config.h"
@@ -1034,4 +1035,36 @@ Test(format, avx512fp16_narrowing_exhaustive)
 #else
     cr_log_info("built without -mavx512fp16: no avx512_fp16 conversions to test");
 #endif
+}
+
+/* gelu_impl_run_u16_tiled (bench's 16-bit runs) gives one call's bits at every encoding, with a
+ * tile that divides nothing (the last tile short) and a tile of one, both directions, in both
+ * formats, for a widened row and a native one. */
+Test(format, tiled_widened_calls_give_one_calls_bits)
+{
+    enum { N = 65536, TILE = 1000 };
+    uint16_t *x = malloc(N * sizeof *x), *once = malloc(N * sizeof *once), *tiled = malloc(N * sizeof *tiled);
+    float *wx = malloc(N * sizeof *wx), *wy = malloc(N * sizeof *wy);
+    cr_assert(x && once && tiled && wx && wy);
+    for (size_t i = 0; i < N; i++) x[i] = (uint16_t)i;
+    const gelu_format_id ids[] = {GELU_FORMAT_BFLOAT16, GELU_FORMAT_BINARY16};
+    const char *natives[] = {"cr_bfloat16", "cr_binary16"};
+    for (size_t f = 0; f < 2; f++) {
+        gelu_impl w = gelu_impl_widened(gelu_impl_find("erf_naive"), ids[f]);
+        const gelu_impl *rows[] = {&w, gelu_impl16_find(natives[f], ids[f])};
+        cr_assert_not_null(rows[1]);
+        for (size_t r = 0; r < 2; r++)
+            for (int grad = 0; grad < 2; grad++)
+                for (size_t tile = 1; tile <= TILE; tile += TILE - 1) {
+                    gelu_impl_run_u16(rows[r], grad, x, once, N, wx, wy);
+                    memset(tiled, 0xa5, N * sizeof *tiled);
+                    gelu_impl_run_u16_tiled(rows[r], grad, x, tiled, N, wx, wy, tile);
+                    size_t i = 0;
+                    while (i < N && once[i] == tiled[i]) i++;
+                    cr_expect_eq(i, N, "%s %s in %s, tiles of %zu: encoding 0x%04zx gives 0x%04x, one call 0x%04x",
+                                 rows[r]->name, grad ? "derivative" : "forward", gelu_format_of(ids[f])->name,
+                                 tile, i, i < N ? tiled[i] : 0, i < N ? once[i] : 0);
+                }
+    }
+    free(x), free(once), free(tiled), free(wx), free(wy);
 }
