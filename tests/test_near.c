@@ -120,7 +120,7 @@ Test(near, overflow_resolves_and_the_budget_keeps_a_bound)
               l.e[0].lower, dropped, best);
 }
 
-/* The scan recognizes fast.c's stand-ins by their values (scan.c: NEAR_STAND_IN, near_upper):
+/* The scan recognizes fast.c's stand-ins by their values (near_tolerance.h: NEAR_STAND_IN, near_upper):
  * pinned here, so that a change in fast.c fails this test rather than the near-tie bounds. */
 Test(near, the_reference_markers_are_the_scans)
 {

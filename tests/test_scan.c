@@ -189,7 +189,7 @@ static char *csv_lines_of(const char *csv, const char *name)
     return out;
 }
 
-/* Rows whose outputs are identical share their metrics while they stay so (scan.c,
+/* Rows whose outputs are identical share their metrics while they stay so (rows.c,
  * share_block): rows that agree with another until one input, at a block past the first and
  * past the probe groups' spread (two threads), and one that agrees everywhere, each get the
  * metrics they get scanned alone. */
@@ -517,7 +517,7 @@ Test(scan, more_than_64_rows, .timeout = 120)
     free(base);
 }
 
-/* The probe phase (scan.c) scans every 64th group first. What it finds there must not win over
+/* The probe phase (run.c) scans every 64th group first. What it finds there must not win over
  * what lies earlier in the domain: a row +inf at ten inputs of early groups (10..19) and at one
  * of probe group 64, scanned after it in domain order but before it in claim order. The
  * maximum's input is the earliest, and the listed monotonicity breaks are the first ten in
@@ -778,7 +778,7 @@ Test(scan, hot_loop_helpers_agree_with_their_definitions)
 }
 
 /* The monotonicity and sign filters (mono_filter.h) flag every violation the checks' definitions
- * (scan.c's check_pair, check_sign_at, restated here on floats) find, over every pair of inputs
+ * (scan_internal.h's check_pair, check_sign_at, restated here on floats) find, over every pair of inputs
  * and outputs drawn from values around x_min, the zeros, subnormals, the extremes, infinities and
  * NaN, for x_min inside the range, on a binary32 value, NaN and −inf; and they filter: a
  * non-decreasing right branch and a non-increasing left one are not flagged. */
@@ -866,7 +866,7 @@ Test(scan, times_true_min_is_the_product_by_the_smallest_subnormal)
     cr_assert(times_true_min(0) == 0 && times_true_min(0.5) == 0 && times_true_min(1.5) == 2 * DBL_TRUE_MIN);
 }
 
-/* ---- blocks past the thresholds (scan.c's upper_block and stand_in_block: sums in closed form,
+/* ---- blocks past the thresholds (block_shortcuts.c's upper_block and stand_in_block: sums in closed form,
  * the errors' arrays filled only where a row reads them) */
 
 static float past_x0; /* forward one encoding step up here (away from 0) */
@@ -1012,7 +1012,7 @@ Test(scan, relu_blocks_give_the_errors_point_by_point, .timeout = 120)
     cr_target = GELU_TARGET_EXACT;
 }
 
-/* Below 2^-30 (scan.c's micro_block: the correctly rounded values' near-tie tolerances bounded
+/* Below 2^-30 (block_shortcuts.c's micro_block: the correctly rounded values' near-tie tolerances bounded
  * from their own errors, not formed point by point): over blocks there, both signs, the
  * correctly rounded row's near-tie lists of each kind hold the input of its maximum, with an
  * interval around the computed value (ULP and absolute errors; the computed relative error
