@@ -186,14 +186,6 @@ HOT_CLONES bool cr_errors(const point_ref *r, size_t n, double *ulp, double *abs
     return any_special;
 }
 
-/* Distance between two floats in binary32 steps (−0 and +0 one step apart). */
-uint64_t float_distance(float a, float b)
-{
-    if (isnan(a) || isnan(b)) return UINT64_MAX;
-    int64_t d = ordinal(a) - ordinal(b);
-    return (uint64_t)(d < 0 ? -d : d);
-}
-
 /* Monotonicity over consecutive pairs x[k-1], x[k] (x[0] may be the previous block's last
  * input, so that seams are checked); x[k] is at position seq_first + k. pair_suspect over the
  * whole block first (one vectorized loop, one reduction: most blocks have no suspect pair),
@@ -323,6 +315,38 @@ HOT_CLONES static void find_mismatches(scan_worker *w, const float *y, const poi
             }
     }
     w->nmis = nmis;
+}
+
+/* 1/|hi| at the plain points (0 elsewhere) into inv_abs; the division unconditional. */
+HOT_CLONES void fill_inv_abs(point_ref *p, size_t n)
+{
+    for (size_t j = 0; j < n; j++) {
+        double inv = 1.0 / fabs(p->hi[j]);
+        p->inv_abs[j] = p->plain[j] ? inv : 0;
+    }
+}
+
+/* What prepare_refs left unfilled in a block past a threshold (upper_block, stand_in_block):
+ * inv_abs and the correctly rounded outputs' errors, as it fills them elsewhere (below the
+ * lower threshold the constants they all equal), before a row reads them (in the worker's own
+ * buffer: a cache, as near_tight_run's). Their time is the row's. */
+HOT_CLONES void refs_fill_errors(scan_worker *w, const point_ref *r, size_t n)
+{
+    point_ref *p = (point_ref *)r;
+    if (!p->lazy) return;
+    if (p->lazy_const) {
+        const double inv = p->lazy_c[0], u = p->lazy_c[1], d = p->lazy_c[2], rel = p->lazy_c[3];
+        for (size_t j = 0; j < n; j++) {
+            p->inv_abs[j] = inv;
+            p->cr_ulp[j] = u;
+            p->cr_abs[j] = d;
+            p->cr_rel[j] = rel;
+        }
+    } else {
+        fill_inv_abs(p, n);
+        cr_errors(p, n, p->cr_ulp, p->cr_abs, p->cr_rel, w->cr);
+    }
+    p->lazy = p->lazy_const = false;
 }
 
 /* One row of metrics (an implementation's outputs y against reference r, one direction) over

@@ -42,15 +42,6 @@ HOT_CLONES static bool micro_block(const point_ref *p, gelu_target t, size_t n)
     return all != 0;
 }
 
-/* 1/|hi| at the plain points (0 elsewhere) into inv_abs; the division unconditional. */
-HOT_CLONES static void fill_inv_abs(point_ref *p, size_t n)
-{
-    for (size_t j = 0; j < n; j++) {
-        double inv = 1.0 / fabs(p->hi[j]);
-        p->inv_abs[j] = p->plain[j] ? inv : 0;
-    }
-}
-
 /* What upper_block and stand_in_block ask of a block first: a target other than ReLU (whose
  * references are exact: none of them), points, and no weighted run (dist_run reads the errors'
  * arrays). */
@@ -428,25 +419,3 @@ HOT_CLONES void prepare_refs(scan_worker *w, gelu_target t, int dir, const float
     lap(w, &t0, &w->prof.reference[t][dir]);
 }
 
-/* What prepare_refs left unfilled in a block past a threshold (upper_block, stand_in_block):
- * inv_abs and the correctly rounded outputs' errors, as it fills them elsewhere (below the
- * lower threshold the constants they all equal), before a row reads them (in the worker's own
- * buffer: a cache, as near_tight_run's). Their time is the row's. */
-HOT_CLONES void refs_fill_errors(scan_worker *w, const point_ref *r, size_t n)
-{
-    point_ref *p = (point_ref *)r;
-    if (!p->lazy) return;
-    if (p->lazy_const) {
-        const double inv = p->lazy_c[0], u = p->lazy_c[1], d = p->lazy_c[2], rel = p->lazy_c[3];
-        for (size_t j = 0; j < n; j++) {
-            p->inv_abs[j] = inv;
-            p->cr_ulp[j] = u;
-            p->cr_abs[j] = d;
-            p->cr_rel[j] = rel;
-        }
-    } else {
-        fill_inv_abs(p, n);
-        cr_errors(p, n, p->cr_ulp, p->cr_abs, p->cr_rel, w->cr);
-    }
-    p->lazy = p->lazy_const = false;
-}

@@ -11,17 +11,6 @@
 
 #include "sample.h"
 
-int64_t ordinal(float x)
-{
-    uint32_t b = float_bits(x);
-    return (b & 0x80000000u) ? -(int64_t)(b & 0x7fffffffu) - 1 : (int64_t)b;
-}
-
-float from_ordinal(int64_t o)
-{
-    return float_from_bits(o < 0 ? (uint32_t)(-(o + 1)) | 0x80000000u : (uint32_t)o);
-}
-
 static int compare_u32(const void *a, const void *b)
 {
     uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;

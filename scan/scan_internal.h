@@ -12,6 +12,7 @@
 #include <stdatomic.h>
 #include <time.h>
 
+#include "float_order.h"
 #include "refine.h"
 #include "scan.h"
 #include "weights.h"
@@ -181,8 +182,6 @@ typedef struct scan_worker {
 } scan_worker;
 
 /* domain.c */
-int64_t ordinal(float x);
-float from_ordinal(int64_t o);
 int domain_open(const scan_domain *d, domain_view *v);
 float domain_input(const domain_view *v, uint64_t i);
 
@@ -192,7 +191,6 @@ void count_criteria(criteria_counts *c, const float *x, const float *y,
                     bool any_special);
 bool cr_errors(const point_ref *r, size_t n, double *ulp, double *abs,
                double *rel, uint32_t *cr);
-uint64_t float_distance(float a, float b);
 void check_monotone(mono_metrics *m, const float *x, const float *y, size_t count,
                     uint64_t seq_first, double x_min);
 void check_sign(sign_metrics *m, const float *x, const float *y, const point_ref *r,
@@ -203,11 +201,12 @@ void flush_refs(scan_worker *w, gelu_target t, int ndir, const float *x_ref, siz
 void row_metrics(scan_worker *w, error_metrics *m, const float *x, const float *y,
                  const point_ref *r, size_t n, uint64_t seq0,
                  const refine_ctx *ctx);
+void fill_inv_abs(point_ref *p, size_t n);
+void refs_fill_errors(scan_worker *w, const point_ref *r, size_t n);
 
 /* block_shortcuts.c */
 void prepare_refs(scan_worker *w, gelu_target t, int dir, const float *x,
                   size_t n);
-void refs_fill_errors(scan_worker *w, const point_ref *r, size_t n);
 
 /* rows.c */
 void share_settle(scan_worker *w, scan_result *part, int p);
