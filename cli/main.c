@@ -24,6 +24,8 @@
  * is an error rather than the last one silently winning. */
 static const char *const impl_repeats[] = {"--impl", NULL};
 
+/* The subcommands, one list: main's dispatch, `gelucheck --help` and `gelucheck --list-commands`
+ * (one name a line: what the tests loop over) read it. */
 static const struct {
     const char *name;
     int (*run)(int argc, char **argv);
@@ -271,6 +273,10 @@ static int dispatch(int argc, char **argv)
     }
     if (is_help(argv[1])) {
         print_help(stdout);
+        return EXIT_OK;
+    }
+    if (strcmp(argv[1], "--list-commands") == 0 && argc == 2) { /* for scripts: not in --help */
+        for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) printf("%s\n", commands[i].name);
         return EXIT_OK;
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)

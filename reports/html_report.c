@@ -16,6 +16,7 @@
 #include "gelu_impl.h"
 #include "known_names.h"
 #include "pick.h"
+#include "report_files.h"
 
 static const char style[] =
     "body{font-family:sans-serif;margin:0.6em auto;max-width:1400px;padding:0 1em;color:#222;"
@@ -438,37 +439,6 @@ static void plots_section(FILE *f, const html_report *h)
             html_plot_figure(f, (plot_kind)k, GELU_FORMAT_BINARY32, h->svg[k]);
 }
 
-static const char files_section[] =
-    "<h2>Files</h2>\n<ul>\n"
-    "<li><code>accuracy.csv</code>: one row per implementation, reference (own target, exact "
-    "GELU) and direction (forward, derivative), with every figure above and the ULP "
-    "histogram.</li>\n"
-    "<li><code>ranges.csv</code>: the ULP histograms per input range (negative tail, core, "
-    "positive side, tiny, NaN).</li>\n"
-    "<li><code>ulp_by_x.csv</code>: the largest ULP and absolute error per 1/8 of x, the "
-    "plots' data.</li>\n"
-    "<li><code>implementations.csv</code>: what each implementation is and where it comes "
-    "from: target, derivative, source (built in, a plugin file, an exec command), origin, "
-    "whether its outputs were found independent of the batching.</li>\n"
-    "<li><code>bench.csv</code>: the benchmark, per size (<code>timed</code>: <i>child</i> for "
-    "an exec child timed by its own clock).</li>\n"
-    "<li><code>moons.csv</code>: the make_moons experiment, one row per seed and "
-    "implementation (as <code>gelucheck moons --csv</code>).</li>\n"
-    "<li><code>accuracy_bfloat16.csv</code>, <code>accuracy_binary16.csv</code>: the 16-bit "
-    "formats' scans, with <code>accuracy.csv</code>'s columns; <code>ulp_by_x_bfloat16.csv</code>, "
-    "<code>ulp_by_x_binary16.csv</code> as <code>ulp_by_x.csv</code>; "
-    "<code>bench_bfloat16.csv</code>, <code>bench_binary16.csv</code>: their benchmarks "
-    "(<code>gelucheck bench --format F</code>), with <code>bench.csv</code>'s columns.</li>\n"
-    "<li><code>accuracy_binary64.csv</code>: binary64's sampled scan (<code>gelucheck accuracy "
-    "--format binary64 --grad</code>), with <code>accuracy.csv</code>'s columns; "
-    "<code>ulp_by_x_binary64.csv</code>: the sample's maxima per 1/8 of x, as "
-    "<code>ulp_by_x.csv</code>; <code>bench_binary64.csv</code>: its benchmark (<code>gelucheck "
-    "bench --format binary64</code>), with <code>bench.csv</code>'s columns.</li>\n"
-    "<li><code>" RESULTS_FTZ_DAZ_FILE "</code>: the scan with MXCSR's FTZ and DAZ set, over the "
-    "inputs they can change (section ftz,daz), with <code>accuracy.csv</code>'s columns "
-    "(<code>fpenv</code> ftz+daz).</li>\n"
-    "</ul>\n";
-
 int html_report_write(FILE *f, const html_report *h)
 {
     fprintf(f,
@@ -488,7 +458,7 @@ int html_report_write(FILE *f, const html_report *h)
     html_ftz_daz_section(f, h);
     fputs(how_to_read, f);
     run_details(f, h->meta, h->results);
-    fputs(files_section, f);
+    report_files_html(f);
     fputs(sort_script, f);
     fputs("</body>\n</html>\n", f);
     return ferror(f) ? -1 : 0;
