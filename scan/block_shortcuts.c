@@ -213,8 +213,8 @@ static size_t micro_first(const point_ref *p, const int64_t *gmax, size_t a, siz
  * above benchdnn's floor and d < 4e-6·1e-5 below it, and d ≤ xnnpack's 5ε·|hi|), the points
  * checked counted. The errors' arrays are left to refs_fill_errors. False where some run's
  * largest ULP error is 2^-27 or more (the runs' sums are then prepare_refs' general path's, which
- * writes them all again). Most blocks below 2^-30 are such, and the passes over the arrays were
- * a third of their cost. */
+ * writes them all again). Most blocks below 2^-30 are such, and the passes over the arrays
+ * that this skips cost a third of such a block. */
 __attribute__((always_inline)) /* into prepare_refs' clones */
 static inline bool micro_sums(point_ref *p, const float *x, const scan_worker *w, size_t n,
                               bool grad)
@@ -277,10 +277,11 @@ static inline bool micro_sums(point_ref *p, const float *x, const scan_worker *w
  * error of 0 fails no rule), and near_run_coarse's tolerances E = 0 (ReLU's exact references:
  * ULP and absolute 0; relative terms g = NEAR_DOWN at the plain points, t = 0; no stand-in, no
  * run of ±0 outputs): near_prepare sets them from any_plain. prepare_refs then leaves inv_abs and
- * the errors' arrays to refs_fill_errors, as for upper_block. ReLU's references were 4× the
- * others' in the default set's scan (9 against 2–4 ns per input and direction: `accuracy --grad
- * --shard 241/256 --profile` on Sapphire Rapids), the general path's passes over the arrays
- * (block_errors, fill_inv_abs, near_run_coarse, the weighted sums) on errors that are all 0.
+ * the errors' arrays to refs_fill_errors, as for upper_block. On the general path ReLU's
+ * references cost 4× the others' in the default set's scan (9 against 2–4 ns per input and
+ * direction: `accuracy --grad --shard 241/256 --profile` on Sapphire Rapids), its passes over
+ * the arrays (block_errors, fill_inv_abs, near_run_coarse, the weighted sums) on errors that are
+ * all 0.
  * False, the sums then unset, where the block is not of that kind. */
 __attribute__((always_inline)) /* into prepare_refs' clones */
 static inline bool exact_block(point_ref *p, gelu_target t, const float *x, const scan_worker *w,
@@ -324,7 +325,7 @@ static inline bool exact_block(point_ref *p, gelu_target t, const float *x, cons
  * inf's); zero, hi = ±0, lo = ±0 and inv_ulp = 2^149. Compares of encodings: no branch, no
  * floating-point compare. Where every hi is plain (a test on hi alone, of 64-bit lanes only),
  * the flags are the constants 1 and 0: the loop that forms them mixes 64-bit compares with 32-bit
- * stores, and was a twentieth of the one-implementation scan. */
+ * stores, a twentieth of the one-implementation scan where it runs. */
 __attribute__((always_inline)) /* into prepare_refs' clones */
 static inline void refs_flags(point_ref *p, size_t n)
 {

@@ -504,7 +504,7 @@ __attribute__((always_inline)) static inline uint64_t dist_usual_q(double ulp, d
  * maximum) choose the loop: where every product W·q is below 2^64 (w_max·(u_max·2^27 + 1) <
  * 2^63 — small weights, |x| ≲ 2^-8, and small errors, the correctly rounded values' ≤ 0.5)
  * products and shifts of 64 bits give the same parts (the high halves 0) at a third of the
- * cost: the weighted sums were a sixth of a one-implementation scan there. Inlined into the
+ * cost (the 128-bit weighted sums are a sixth of a one-implementation scan there). Inlined into the
  * scan's clones. */
 __attribute__((always_inline)) /* into the scan's clones (HOT_CLONES: hot_clones.h) */
 static inline void dist_run(dist_sums out[DIST_COUNT], const uint64_t *const W[DIST_COUNT], size_t a,

@@ -73,8 +73,8 @@ static void near_point(const near_list *l, const near_bucket *xl, const refine_c
  * which GCC 12 does not if-convert a floating-point compare that selects values);
  * NEAR_TOL_ULP/inv_ulp as the product by the exact reciprocal (near_run_coarse);
  * near_distance's sign and near_next's neighbours from the encodings (dh ≥ 0). */
-__attribute__((always_inline)) /* into near_scan_run's clones (alone it was compiled for the
-                                 * baseline ISA, a fifth of a shard of [1, 16)) */
+__attribute__((always_inline)) /* into near_scan_run's clones (alone it is compiled for the
+                                 * baseline ISA: a fifth of a shard of [1, 16)) */
 static inline void near_exact_group(error_kind k, const refine_ctx *c, const float *x,
                                     const float *y, const point_ref *r, size_t g, size_t end,
                                     int64_t ex[16], double ve[16])
@@ -173,7 +173,7 @@ HOT_CLONES void near_scan_run(error_metrics *m, int bucket, const bool want[ERR_
         near_bucket *xl = near_bucket_of(m, k, bucket);
         /* An entry certainly infinite (NEAR_SETTLED) in both lists. Below GELU's lower threshold
          * the relative error of any output that is not ±0 is such (|f(x)| under the smallest
-         * double past x ≈ −39), and these were looked at one by one. (A floor of +inf alone is
+         * double past x ≈ −39), which would otherwise be looked at one by one. (A floor of +inf alone is
          * not enough: one raised by the probes, seed_floors, comes from an input anywhere in
          * the part, or the bucket.) */
         if (NEAR_SETTLED(l) && (!xl || NEAR_SETTLED(xl))) continue;
@@ -214,13 +214,13 @@ HOT_CLONES void near_scan_run(error_metrics *m, int bucket, const bool want[ERR_
          * relative error 1 of y = ±0, where the first input wins the tie): only a stretch's ends
          * can be the maximum's first input. Such stretches are what the regions past the
          * thresholds hold for a row whose outputs are not the correctly rounded ones (+0 for −0:
-         * ten of the default derivatives below x ≈ −14), and they made those regions about five
-         * times dearer to scan. */
+         * ten of the default derivatives below x ≈ −14); looked at point by point they make those
+         * regions about five times dearer to scan. */
         /* The same holds short of the upper threshold for an output x (forward) or 1
          * (derivative) at x ≥ NEAR_TAIL_X (near_tail_point): past the x bucket holding the
          * row's maximum such runs are near ties at the fast reference's resolution (their
          * errors, ~1e-7 ULP at x ≈ 7.4 for exact GELU, change by less than the enclosure's
-         * bound over thousands of inputs), and every one of them was resolved with MPFR. */
+         * bound over thousands of inputs), each of which would be resolved with MPFR. */
         bool past_taken = false;
         double rejected = NAN; /* an exact error both lists reject, while they are unchanged */
         for (size_t q = 0; q < ng; q++) {

@@ -134,8 +134,8 @@ static void near_distance(float y, double hi, double lo, double *dh, double *dl)
     *dl = s2 < 0 ? -r : r;
 }
 
-/* nextafter(h, up ? +inf : −inf) from the encoding, inline (near_point's share of the scan was
- * a tenth in the tiny regions, where rows off by a constant give every point a near tie): the
+/* nextafter(h, up ? +inf : −inf) from the encoding, inline (as a call, near_point's share of the
+ * scan is a tenth in the tiny regions, where rows off by a constant give every point a near tie): the
  * same value for every finite h; for ±inf and NaN the differences below are NaN either way. */
 static inline double near_next(double h, bool up)
 {
@@ -485,7 +485,7 @@ HOT_CLONES static near_run near_run_of(const point_ref *p, const float *x, size_
  * a run's lists are looked at; near_scan_run: which points take near_point, whose intervals are
  * each point's own — so larger ones change no list, only how many points are looked at. There
  * every run's coarse tolerances (NEAR_TOL_ULP, far above its errors) let its tight ones be
- * formed, which then closed nearly every list: the two passes were a fifth of a shard of
+ * formed, which then closed nearly every list: the two passes cost a fifth of a shard of
  * |x| < 2^-30 (`accuracy --impl pw_accurate_avx512 --grad --shard 13/128`). */
 /* near_run_coarse's tolerances of a run of an exact_block, where E = 0 at every point and the
  * relative terms are g = (1 − 0·inv_abs)·NEAR_DOWN − 0 = NEAR_DOWN and t = 0 at the plain ones

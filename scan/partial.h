@@ -3,7 +3,7 @@
  *
  *   gelucheck-partial 2                      format line: the format's version
  *   gelucheck.version=0.1.0                  key=value lines, one key each, in any order
- *   gelucheck.commit=660e17f
+ *   gelucheck.commit=<commit>
  *   domain=all | range 0x3f800000 0x40000000 | sample 1000000 1   (range: encodings; sample: n seed)
  *   grad=0|1
  *   shard=1/3                                1-based, as on the command line

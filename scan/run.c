@@ -376,8 +376,8 @@ int scan_run(const scan_config *cfg, scan_result *result, const char **error)
     }
     unsigned nthreads = cfg->threads ? cfg->threads : online_cpus();
     /* no more workers than blocks: each holds two whole results (its probe and main parts,
-     * 216 KB per implementation with the x buckets' near-tie lists; ~1.4 MB in all before them,
-     * when 1024 threads on a 100-input sample took 1.4 GiB) */
+     * 216 KB per implementation with the x buckets' near-tie lists: 1024 threads on a 100-input
+     * sample would take gigabytes) */
     if (nthreads > sh.end_block - sh.first_block)
         nthreads = (unsigned)(sh.end_block - sh.first_block > 0 ? sh.end_block - sh.first_block : 1);
     scan_worker **w = calloc(nthreads, sizeof *w);

@@ -230,10 +230,10 @@ static inline void run_kernel(gelu_kernel kernel, gelu_fpenv e, const float *x, 
 
 /* Whether x's reference was computed at ±0, so is exact (the near-tie tolerances' zero case):
  * x = ±0, or under DAZ a subnormal x, which the kernels and the reference read as ±0. Without
- * the second case every input of a subnormal stretch under DAZ was a near tie within 10^-3 ULP
- * of an exact error of 0 (the derivatives' 1/2): each one looked at, and the maxima left
- * "not decided among near ties past the MPFR budget" (`accuracy --fpenv ftz,daz --grad` over
- * subnormal inputs), three quarters of the report's ftz,daz section's time. */
+ * the second case every input of a subnormal stretch under DAZ would be a near tie within
+ * 10^-3 ULP of an exact error of 0 (the derivatives' 1/2): each one looked at, and the maxima
+ * left "not decided among near ties past the MPFR budget" (`accuracy --fpenv ftz,daz --grad`
+ * over subnormal inputs). */
 static inline int64_t ref_at_zero(const point_ref *p, float x)
 {
     uint32_t a = float_bits(x) & 0x7fffffffu;
