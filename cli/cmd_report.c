@@ -14,7 +14,6 @@
 #include "chunked_scan.h"
 #include "cli.h"
 #include "compare.h"
-#include "exec_impl.h"
 #include "ranks.h"
 #include "refine.h"
 #include "report_clock.h"
@@ -120,13 +119,14 @@ static int parse_args(int argc, char **argv, report_args *a)
         used += (size_t)snprintf(a->command + used, sizeof a->command - used, " %s", argv[i]);
     return EXIT_OK;
 }
-/* The scan (chunked with a checkpoint or MPI ranks): EXIT_OK, EXIT_RANK_WORKER on a worker
- * rank, or an exit status after a message. */
+
 /* The binary32 scan's kernels alone (scan_profile: thread seconds in the implementations'
  * kernels, both directions), for the time table; negative when not timed (mpirun, or a
  * --checkpoint, where this process may scan only part of the inputs). */
 static double scan_kernel_seconds = -1;
 
+/* The scan (chunked with a checkpoint or MPI ranks): EXIT_OK, EXIT_RANK_WORKER on a worker
+ * rank, or an exit status after a message. */
 static int run_scan(const report_args *a, const report_impls *impls, scan_result *r)
 {
     scan_progress_state progress;
@@ -155,12 +155,15 @@ static int run_scan(const report_args *a, const report_impls *impls, scan_result
     scan_profile_release(&profile);
     return st;
 }
+
+/* make_moons's progress on a terminal (ctx: the run's start, report_clock_wall). */
 static void moons_progress_line(void *ctx, size_t done, size_t total)
 {
     fprintf(stderr, "\rmake_moons: %zu/%zu runs, %.0f s", done, total,
             report_clock_wall() - *(const double *)ctx);
     if (done == total) fputc('\n', stderr);
 }
+
 /* ---- what the job asks of the command line (report_job.h's hooks) */
 
 /* The benchmark of a format through its own command (binary32: 'bench', another format:

@@ -95,7 +95,7 @@ static int run_bench(const report_job *a, report_stage *st, gelu_format_id forma
 
 /* The make_moons experiment over the scanned implementations (the default or the quick
  * configuration), summarised into sum (one per implementation, allocated); then moons.csv
- * into the staging directory. 0, or −1 with a message printed (e freed). */
+ * into the staging directory. 0, or −1 after a message (e freed). */
 static int run_moons(const report_job *a, const report_impls *impls, report_stage *st,
                      moons_experiment *e, moons_summary **sum)
 {
