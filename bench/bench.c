@@ -320,7 +320,7 @@ int bench_run(const bench_config *cfg, const gelu_impl *baseline, const gelu_imp
               size_t count, bench_result *results)
 {
     size_t total = count + 1;
-    bool f16 = gelu_format_of(cfg->format)->storage_bits == 16;
+    bool f16 = gelu_format_small(gelu_format_of(cfg->format));
     const gelu_impl **all = malloc(total * sizeof *all);
     double *times = malloc(total * cfg->rounds * sizeof *times);
     double *tmp = malloc(cfg->rounds * sizeof *tmp);

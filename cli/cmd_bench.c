@@ -218,7 +218,7 @@ static void complete_options(bench_options *o, const gelu_impl *baseline)
         for (size_t i = 0; i < gelu_impl64_count(); i++) o->impls[o->count++] = gelu_impl64_at(i);
     } else if (o->count == 0) {
         for (size_t i = 0; i < gelu_impl_count(); i++) /* a 16-bit native stands in for its name */
-            if (o->format->storage_bits != 16 || !gelu_impl16_find(gelu_impl_at(i)->name, o->format->id))
+            if (!gelu_format_small(o->format) || !gelu_impl16_find(gelu_impl_at(i)->name, o->format->id))
                 o->impls[o->count++] = gelu_impl_at(i);
         for (size_t i = 0; i < gelu_impl16_count(); i++) /* the natives of a 16-bit --format */
             if (gelu_impl16_at(i)->format == o->format->id) o->impls[o->count++] = gelu_impl16_at(i);
@@ -312,19 +312,17 @@ static void print_header(const bench_options *o, const gelu_impl *baseline)
     if (o->fpenv != GELU_FPENV_IEEE)
         printf("fpenv:     %s (MXCSR set around every kernel's calls, the baseline's too)\n",
                gelu_fpenv_name(o->fpenv));
-    if (o->format->storage_bits == 16)
+    if (o->format->widen)
         printf("format:    %s, %u bytes per element (read + written); binary32 implementations "
-               "and the baseline widened (x -> binary32 -> kernel -> round to nearest even)\n",
-               o->format->name, bench_bytes_per_element(o->format->id));
-    if (o->format->id == GELU_FORMAT_BFLOAT16)
-        printf("           bfloat16 conversions: %s\n", gelu_widened_bfloat16_path());
+               "and the baseline widened (x -> binary32 -> kernel -> round to nearest even)\n"
+               "           %s conversions: %s\n",
+               o->format->name, bench_bytes_per_element(o->format->id), o->format->name,
+               o->format->conversions_path());
     if (o->format->id == GELU_FORMAT_BINARY64)
         printf("format:    binary64, %u bytes per element (read + written): the binary64 "
                "implementations and ReLU on arrays of doubles (the draws widened from binary32); "
                "named sizes keep their bytes\n",
                bench_bytes_per_element(o->format->id));
-    if (o->format->id == GELU_FORMAT_BINARY16)
-        printf("           binary16 conversions: %s\n", gelu_widened_binary16_path());
 }
 
 static void print_run(const bench_run_record *run, size_t count)
@@ -551,7 +549,7 @@ int cmd_bench(int argc, char **argv)
         status = fpenv_check_impls("bench", o.fpenv, o.impls, o.count);
     }
     if (status == EXIT_OK) {
-        if (o.format->storage_bits == 16) baseline = widen_options(&o, baseline);
+        if (gelu_format_small(o.format)) baseline = widen_options(&o, baseline);
         print_header(&o, baseline);
         status = run_all(&o, baseline, have_csv ? csv.f : NULL);
     }

@@ -125,7 +125,7 @@ int cmd_eval(int argc, char **argv)
     const gelu_impl *impl = NULL;
     gelu_impl view;
     gelu_target target = GELU_TARGET_COUNT;
-    bool f16 = format && format->storage_bits == 16;
+    bool f16 = format && gelu_format_small(format);
     if (status == EXIT_OK && !impl_name) status = usage_error("eval", "missing --impl NAME");
     if (status == EXIT_OK && !(impl = f16 ? gelu_impl16_lookup(impl_name, format->id, &view)
                                           : gelu_impl_find(impl_name)))

@@ -69,8 +69,8 @@ static void print_frameworks(void)
     for (size_t k = 0; k < exec_framework_count(); k++) {
         const exec_framework *f = exec_framework_at(k);
         const gelu_impl *m = gelu_impl_find(f->name); /* else started in a 16-bit format */
-        for (int k = 0; !m && k < GELU_FORMAT_COUNT; k++)
-            if (gelu_format_of((gelu_format_id)k)->storage_bits == 16)
+        for (int k = 0; !m && k < gelu_format_count(); k++)
+            if (gelu_format_small(gelu_format_of((gelu_format_id)k)))
                 m = gelu_impl16_find(f->name, (gelu_format_id)k);
         char fixed[96] = "";
         if (m && m->fixed_fpenv)

@@ -441,9 +441,9 @@ static int run_compare(const report_args *a, report_stage *st, compare_sets **ou
     return 0;
 }
 
-/* The report's other formats, one section each (one entry per format). */
-static const gelu_format_id report_formats[] = {GELU_FORMAT_BFLOAT16, GELU_FORMAT_BINARY16};
-enum { REPORT_FORMATS = sizeof report_formats / sizeof report_formats[0] };
+/* The report's other formats, one section each: the format rows marked in_report, in table
+ * order (room for every built-in row). */
+enum { REPORT_FORMATS = GELU_FORMAT_COUNT };
 
 /* What the formats' sections are made of: per format its results read back and its plots. */
 typedef struct {
@@ -506,8 +506,10 @@ static int scan_format16(const report_args *a, const report_impls *impls, report
 static int run_formats(const report_args *a, const report_impls *impls, report_stage *st,
                        report_formats_out *out)
 {
-    for (size_t k = 0; k < REPORT_FORMATS; k++) {
-        gelu_format_id id = report_formats[k];
+    for (int f = 0; f < GELU_FORMAT_COUNT; f++) {
+        if (!gelu_format_of((gelu_format_id)f)->in_report) continue;
+        gelu_format_id id = (gelu_format_id)f;
+        size_t k = out->n;
         char accn[64], benchn[64], acc[2200], bench[2200], err[512];
         results_file_name(accn, sizeof accn, "accuracy", id);
         results_file_name(benchn, sizeof benchn, "bench", id);

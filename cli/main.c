@@ -60,7 +60,7 @@ static gelu_format_id requested_format(int argc, char **argv)
         else if (strncmp(argv[i], "--format=", 9) == 0) v = argv[i] + 9;
     }
     const gelu_format *f = v ? gelu_format_find(v) : NULL;
-    return f && f->storage_bits == 16 ? f->id : GELU_FORMAT_BINARY32;
+    return f && gelu_format_small(f) ? f->id : GELU_FORMAT_BINARY32;
 }
 
 /* Starts one row in `format`, or, a 16-bit format its client does not serve, in binary32 (the

@@ -110,15 +110,23 @@ CR16_PATH(cr_bfloat16_derivative, GELU_FORMAT_BFLOAT16, true)
 CR16_PATH(cr_binary16_forward, GELU_FORMAT_BINARY16, false)
 CR16_PATH(cr_binary16_derivative, GELU_FORMAT_BINARY16, true)
 
-/* [format is binary16][grad]: the four scalar paths, for gelu_cr16_path. */
-static const gelu_kernel_u16 cr16_paths[2][2] = {
-    {cr_bfloat16_forward_path, cr_bfloat16_derivative_path},
-    {cr_binary16_forward_path, cr_binary16_derivative_path},
+/* The scalar paths per format, [grad], for gelu_cr16_path. */
+static const struct {
+    gelu_format_id format;
+    gelu_kernel_u16 path[2];
+} cr16_paths[] = {
+    {GELU_FORMAT_BFLOAT16, {cr_bfloat16_forward_path, cr_bfloat16_derivative_path}},
+    {GELU_FORMAT_BINARY16, {cr_binary16_forward_path, cr_binary16_derivative_path}},
 };
 
-void gelu_cr16_path(gelu_format_id format, bool grad, const uint16_t *x, uint16_t *y, size_t n)
+int gelu_cr16_path(gelu_format_id format, bool grad, const uint16_t *x, uint16_t *y, size_t n)
 {
-    cr16_paths[format == GELU_FORMAT_BINARY16][grad](x, y, n);
+    for (size_t i = 0; i < sizeof cr16_paths / sizeof *cr16_paths; i++)
+        if (cr16_paths[i].format == format) {
+            cr16_paths[i].path[grad](x, y, n);
+            return 0;
+        }
+    return -1;
 }
 
 enum { CR16_ENCODINGS = 1 << 16 };

@@ -25,8 +25,8 @@ const gelu_impl *gelu_impl16_lookup(const char *name, gelu_format_id format, gel
  * result is the fast path's upper rounding, not proven): 0 over all inputs of both formats. */
 unsigned long gelu_cr16_unresolved(void);
 /* The scalar path the kernels' tables are built from (impls/gelu_cr16.c), run directly on
- * x[0..n) of `format` (bfloat16 or binary16), forward or (grad) derivative: what the tables are
- * held to at every encoding (tests/test_format.c). */
-void gelu_cr16_path(gelu_format_id format, bool grad, const uint16_t *x, uint16_t *y, size_t n);
+ * x[0..n) of `format`, forward or (grad) derivative: what the tables are held to at every
+ * encoding (tests/test_cr16.c). 0, or −1 when no correctly rounded native serves the format. */
+int gelu_cr16_path(gelu_format_id format, bool grad, const uint16_t *x, uint16_t *y, size_t n);
 
 #endif

@@ -219,6 +219,8 @@ const char *gelu_widened_bfloat16_path(void);
  * built, GELUCHECK_NO_FP16 set, the CPU lacks it). The bits are the same either way
  * (tests/test_format.c; the avx512_fp16 path verified bit for bit on Intel Sapphire Rapids, 2026-12-03). */
 const char *gelu_widened_binary16_path(void);
+/* A format's with no instructions of its own: "portable (...)". */
+const char *gelu_widened_fields_path(void);
 
 /* The CPU features this machine has (CPU_FEATURE_* bits). */
 unsigned cpu_features(void);

@@ -418,7 +418,7 @@ static int handshake(exec_child *c, char *err, size_t errsize)
         case 2: {
             /* a registered format whose kernels a scan runs: binary32, or a 16-bit one */
             const gelu_format *f = gelu_format_find(v);
-            bad = !f || (f->id != GELU_FORMAT_BINARY32 && f->storage_bits != 16);
+            bad = !f || (f->id != GELU_FORMAT_BINARY32 && !gelu_format_small(f));
             if (!bad) {
                 snprintf(h->format, sizeof h->format, "%s", v);
                 h->format_id = f->id;
@@ -712,7 +712,7 @@ static int eval_locked(exec_child *c, bool grad, const void *x, void *y, size_t 
         uint16_t x0 = 0;
         if (n) memcpy(&x0, x, 2);
         snprintf(req, sizeof req, "%s request of %zu inputs from x = %a (%s 0x%04x)", op, n,
-                 f->storage_bits == 16 ? f->to_double(x0) : 0.0, f->name, x0);
+                 gelu_format_small(f) ? f->to_double(x0) : 0.0, f->name, x0);
     }
     if (es * 8 != f->storage_bits)
         return child_fail(c, err, errsize, "a %s in %d-byte values, but it declared 'format %s'",

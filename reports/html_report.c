@@ -891,7 +891,7 @@ static void format_body(FILE *f, const html_format *hf)
     if (s->baseline[0]) {
         fputs("&#215;ReLU: against <code>", f);
         html_text(f, s->baseline);
-        if (fmt->storage_bits == 16) /* the binary32 ReLU, as the GELUs */
+        if (gelu_format_small(fmt)) /* the binary32 ReLU, as the GELUs */
             fprintf(f, "</code> run in %s the same way (widened), in the same rounds: ", name);
         else
             fprintf(f, "</code>, %s's own ReLU, in the same rounds: ", name);

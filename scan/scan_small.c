@@ -207,7 +207,7 @@ typedef struct {
 static int check_config(const scan_small_config *cfg, const char **error)
 {
     const gelu_format *f = gelu_format_of(cfg->format);
-    if (f->storage_bits != 16) return *error = "the small scan runs the 16-bit formats only", -1;
+    if (!gelu_format_small(f)) return *error = "the small scan runs the small formats only (storage of 16 bits or fewer)", -1;
     for (size_t i = 0; i < cfg->nimpls; i++) {
         const gelu_impl *m = cfg->impls[i];
         /* a forward-only one (no derivative kernel) is scanned forward only */

@@ -117,7 +117,7 @@ int main(int argc, char **argv)
     const char *fmt_name = option_s(argc, argv, "--format");
     const gelu_format *fmt = gelu_format_find(fmt_name ? fmt_name : "binary32");
     if (!fmt) return 2;
-    bool f16 = fmt->storage_bits == 16;
+    bool f16 = gelu_format_small(fmt);
     gelu_impl view;
     const gelu_impl *impl = f16 ? gelu_impl16_lookup(argv[1], fmt->id, &view) : gelu_impl_find(argv[1]);
     if (!impl) return 2;
