@@ -276,7 +276,8 @@ static void summarize(const bench_config *cfg, size_t count, bench_result *resul
 
 unsigned bench_bytes_per_element(gelu_format_id f)
 {
-    return 2 * gelu_format_of(f)->storage_bits / 8;
+    const gelu_format *fmt = gelu_format_of(f); /* small formats: in uint16_t elements */
+    return 2 * (gelu_format_small(fmt) ? (unsigned)sizeof(uint16_t) : fmt->storage_bits / 8);
 }
 
 static const struct {

@@ -61,11 +61,8 @@ static int eval16(const gelu_impl *m, bool grad, const float *xs, float *ys, siz
     float *wx = malloc(n * sizeof *wx), *wy = malloc(n * sizeof *wy);
     int st = x16 && y16 && wx && wy ? EXIT_OK : EXIT_CHECK_FAILED;
     for (size_t i = 0; st == EXIT_OK && i < n; i++) {
-        uint32_t b;
-        memcpy(&b, &xs[i], sizeof b);
-        /* a NaN keeps its sign, quiet bit and payload's top bits; values round exactly */
-        x16[i] = isnan(xs[i]) ? (uint16_t)(b >> 16 & 0x8000u) | (uint16_t)(gelu_format_round(f, NAN) & 0x7fffu)
-                              : gelu_format_round(f, xs[i]);
+        /* values convert exactly; a NaN gives the format's quiet NaN of its sign */
+        x16[i] = gelu_format_narrow(f, xs[i]);
     }
     if (st == EXIT_OK) {
         gelu_impl_run_u16(m, grad, x16, y16, n, wx, wy);
@@ -132,10 +129,10 @@ int cmd_eval(int argc, char **argv)
         status = usage_error("eval", "unknown implementation '%s'%s%s (see 'gelucheck list')",
                              impl_name, f16 ? " for --format " : "", f16 ? format->name : "");
     for (size_t i = 0; status == EXIT_OK && f16 && i < n; i++)
-        if (!isnan(xs[i]) && gelu_format_widen(format, gelu_format_round(format, xs[i])) != xs[i])
+        if (!isnan(xs[i]) && gelu_format_widen(format, gelu_format_narrow(format, xs[i])) != xs[i])
             status = usage_error("eval", "input %a is not a %s value (nearest: %a)", (double)xs[i],
                                  format->name,
-                                 (double)gelu_format_widen(format, gelu_format_round(format, xs[i])));
+                                 (double)gelu_format_widen(format, gelu_format_narrow(format, xs[i])));
     if (status == EXIT_OK && f16 && fpenv != GELU_FPENV_IEEE)
         status = usage_error("eval", "--fpenv %s: --format %s runs in IEEE's environment only "
                              "(--fpenv applies to binary32)", gelu_fpenv_name(fpenv), format->name);

@@ -170,6 +170,75 @@ static const gelu_format_fast_path binary16_fast[] = {
     {"f16c (vcvtph2ps, vcvtps2ph)", 0, CPU_FEATURE_F16C, true, NULL, F16C_ARRAYS},
 };
 
+/* e5m2 (OFP8): IEEE-style, from its fields. */
+static double e5m2_to_double(uint64_t bits)
+{
+    return format16_to_double(gelu_format_of(GELU_FORMAT_E5M2), bits);
+}
+static uint64_t e5m2_from_double(double v)
+{
+    return gelu_format_round(gelu_format_of(GELU_FORMAT_E5M2), v);
+}
+
+/* e4m3 (OFP8, "E4M3FN"): the IEEE-style reading of its fields for every encoding but the NaNs
+ * 0x7f and 0xff (the all-ones exponent holds normals, 256 to 448). Rounding to nearest even,
+ * and past the largest finite to NaN, not to 448: a value above 464 (the midpoint of 448 and
+ * 480, the next step, which is the NaN encoding) is a NaN, 464 itself goes to the even 448 —
+ * the conversion PyTorch's float8_e4m3fn makes (its c10::Float8_e4m3fn from float: NaN at
+ * and above 480, its rounding the same below); the OCP specification leaves saturation to
+ * the implementation. */
+enum { E4M3_NAN = 0x7f, E4M3_SIGN = 0x80 };
+static double e4m3_to_double(uint64_t bits)
+{
+    if ((bits & 0x7f) == E4M3_NAN) return copysign(NAN, bits & E4M3_SIGN ? -1.0 : 1.0);
+    /* the all-ones exponent read as a normal: a row with emax 8 and no infinity */
+    unsigned field = bits >> 3 & 15, frac = bits & 7;
+    double m = field ? ldexp(8 + frac, (int)field - 7 - 3) : ldexp(frac, -9);
+    return bits & E4M3_SIGN ? -m : m;
+}
+static uint64_t e4m3_from_double(double v)
+{
+    /* below 2^8 the IEEE-style format of e4m3's fields (exponent bias 7: emax 7), whose
+     * "infinity" encoding 0x78 is e4m3's 256, where a carry takes it */
+    static const gelu_format below_256 = {.storage_bits = 8, .precision = 4, .emin = -6, .emax = 7};
+    uint16_t sign = signbit(v) ? E4M3_SIGN : 0;
+    double a = fabs(v);
+    if (isnan(v) || a > 464.0) return sign | E4M3_NAN;
+    if (a < 256.0) return gelu_format_round(&below_256, v);
+    /* [256, 464]: steps of 32 from 0x78, ties to even (464 -> 448, 0x7e) */
+    return sign | (uint16_t)(0x78 + (long)nearbyint(a / 32.0) - 8);
+}
+static float e4m3_widen(const gelu_format *f, uint16_t b)
+{
+    (void)f;
+    return (float)e4m3_to_double(b); /* exact; its NaN is the quiet NaN of its sign */
+}
+static uint16_t e4m3_narrow(const gelu_format *f, float y)
+{
+    (void)f;
+    return (uint16_t)e4m3_from_double(y);
+}
+static void e4m3_widen_loop(const gelu_format *f, const uint16_t *x, float *y, size_t n)
+{
+    for (size_t i = 0; i < n; i++) y[i] = e4m3_widen(f, x[i]);
+}
+static void e4m3_narrow_loop(const gelu_format *f, const float *y, uint16_t *x, size_t n)
+{
+    for (size_t i = 0; i < n; i++) x[i] = e4m3_narrow(f, y[i]);
+}
+/* Its specials in gelu_format_special_encodings' order: no infinity and one NaN per sign, so
+ * the slots of ±inf and of the quiet and signalling NaNs all hold ±NaN. */
+static void e4m3_specials(const gelu_format *f, uint64_t *out)
+{
+    (void)f;
+    const uint64_t v[GELU_FORMAT_SPECIAL_COUNT / 2] = {0, E4M3_NAN, E4M3_NAN, E4M3_NAN, 0x7e,
+                                                      0x08, 0x01};
+    for (size_t i = 0; i < GELU_FORMAT_SPECIAL_COUNT / 2; i++) {
+        out[2 * i] = v[i];
+        out[2 * i + 1] = v[i] | E4M3_SIGN;
+    }
+}
+
 static double binary32_to_double(uint64_t bits)
 {
     uint32_t b = (uint32_t)bits;
@@ -232,6 +301,22 @@ static gelu_format formats[GELU_FORMAT_COUNT + GELU_FORMAT_ADDED_MAX] = {
                               .precision = 53, .emin = -1022, .emax = 1023,
                               .to_double = binary64_to_double,
                               .from_double = binary64_from_double},
+    /* OFP8 E4M3 (see e4m3_to_double) */
+    [GELU_FORMAT_E4M3] = {.id = GELU_FORMAT_E4M3, .name = "e4m3", .storage_bits = 8,
+                          .precision = 4, .emin = -6, .emax = 8, .no_infinity = true,
+                          .to_double = e4m3_to_double,
+                          .from_double = e4m3_from_double, .widen = e4m3_widen,
+                          .narrow = e4m3_narrow, .widen_array = e4m3_widen_loop,
+                          .narrow_array = e4m3_narrow_loop, .special_encodings = e4m3_specials,
+                          .conversions_path = gelu_widened_fields_path, .in_report = true},
+    /* OFP8 E5M2: binary16's exponent range, 3 bits of precision */
+    [GELU_FORMAT_E5M2] = {.id = GELU_FORMAT_E5M2, .name = "e5m2", .storage_bits = 8,
+                          .precision = 3, .emin = -14, .emax = 15, .to_double = e5m2_to_double,
+                          .from_double = e5m2_from_double, .widen = gelu_format_widen_fields,
+                          .narrow = gelu_format_narrow_fields,
+                          .widen_array = gelu_format_widen_array_fields,
+                          .narrow_array = gelu_format_narrow_array_fields,
+                          .conversions_path = gelu_widened_fields_path, .in_report = true},
 };
 
 static int nformats = GELU_FORMAT_COUNT;
@@ -253,7 +338,7 @@ int gelu_format_add(const gelu_format *row, char *err, size_t errsize)
         return -1;
     }
     /* a small IEEE-style format within binary32: exponent field of ebits bits (bias emax) */
-    if (row->storage_bits > 16 || t < 2 || t > 23 || ebits < 2 || ebits > 8 ||
+    if (row->storage_bits > 16 || row->no_infinity || t < 2 || t > 23 || ebits < 2 || ebits > 8 ||
         row->emax != (1 << (ebits - 1)) - 1 || row->emin != 1 - row->emax ||
         row->emin - t < -149 || !row->widen || !row->narrow || !row->widen_array ||
         !row->narrow_array || !row->to_double || !row->from_double) {
@@ -282,6 +367,10 @@ uint64_t gelu_format_encodings(const gelu_format *f)
 
 void gelu_format_special_encodings(const gelu_format *f, uint64_t out[GELU_FORMAT_SPECIAL_COUNT])
 {
+    if (f->special_encodings) {
+        f->special_encodings(f, out);
+        return;
+    }
     unsigned t = (unsigned)f->precision - 1; /* fraction bits */
     uint64_t sign = UINT64_C(1) << (f->storage_bits - 1);
     uint64_t inf = (sign - 1) & ~((UINT64_C(1) << t) - 1); /* exponent field all ones */

@@ -48,9 +48,10 @@
  * as cr.h's test does. */
 static bool cr16_round_test(const gelu_format *f, double y, double err, uint16_t *r)
 {
-    uint16_t lo = gelu_format_round(f, y - err), hi = gelu_format_round(f, y + err);
+    uint16_t lo = (uint16_t)f->from_double(y - err), hi = (uint16_t)f->from_double(y + err);
+    uint16_t magnitude = (uint16_t)((1u << (f->storage_bits - 1)) - 1);
     *r = hi;
-    return lo == hi || ((lo | hi) & 0x7fffu) == 0; /* y = −0: y − err is +0, the same value */
+    return lo == hi || ((lo | hi) & magnitude) == 0; /* y = −0: y − err is +0, the same value */
 }
 
 /* x87 path for one input: the value as long double with cr.h's bound, carried to binary64 with
@@ -109,6 +110,10 @@ CR16_PATH(cr_bfloat16_forward, GELU_FORMAT_BFLOAT16, false)
 CR16_PATH(cr_bfloat16_derivative, GELU_FORMAT_BFLOAT16, true)
 CR16_PATH(cr_binary16_forward, GELU_FORMAT_BINARY16, false)
 CR16_PATH(cr_binary16_derivative, GELU_FORMAT_BINARY16, true)
+CR16_PATH(cr_e4m3_forward, GELU_FORMAT_E4M3, false)
+CR16_PATH(cr_e4m3_derivative, GELU_FORMAT_E4M3, true)
+CR16_PATH(cr_e5m2_forward, GELU_FORMAT_E5M2, false)
+CR16_PATH(cr_e5m2_derivative, GELU_FORMAT_E5M2, true)
 
 /* The scalar paths per format, [grad], for gelu_cr16_path. */
 static const struct {
@@ -117,6 +122,8 @@ static const struct {
 } cr16_paths[] = {
     {GELU_FORMAT_BFLOAT16, {cr_bfloat16_forward_path, cr_bfloat16_derivative_path}},
     {GELU_FORMAT_BINARY16, {cr_binary16_forward_path, cr_binary16_derivative_path}},
+    {GELU_FORMAT_E4M3, {cr_e4m3_forward_path, cr_e4m3_derivative_path}},
+    {GELU_FORMAT_E5M2, {cr_e5m2_forward_path, cr_e5m2_derivative_path}},
 };
 
 int gelu_cr16_path(gelu_format_id format, bool grad, const uint16_t *x, uint16_t *y, size_t n)
@@ -131,33 +138,39 @@ int gelu_cr16_path(gelu_format_id format, bool grad, const uint16_t *x, uint16_t
 
 enum { CR16_ENCODINGS = 1 << 16 };
 
-/* table[b] = path(b) for every encoding b, by chunks of consecutive encodings. */
-static void cr16_build(gelu_kernel_u16 path, uint16_t *table)
+/* table[b] = path(b) for every encoding b of format f, by chunks of consecutive encodings. */
+static void cr16_build(gelu_format_id f, gelu_kernel_u16 path, uint16_t *table)
 {
-    enum { CHUNK = 1024 };
+    enum { CHUNK = 256 };
     uint16_t x[CHUNK];
-    for (uint32_t b0 = 0; b0 < CR16_ENCODINGS; b0 += CHUNK) {
+    uint32_t n = (uint32_t)gelu_format_encodings(gelu_format_of(f));
+    for (uint32_t b0 = 0; b0 < n; b0 += CHUNK) {
         for (uint32_t j = 0; j < CHUNK; j++) x[j] = (uint16_t)(b0 + j);
         path(x, table + b0, CHUNK);
     }
 }
 
 /* The kernels: one lookup per element in the table of their format and direction (65,536
- * encodings × 2 bytes = 128 KiB), built from the scalar path by the first call in the process
- * (pthread_once: a call from any thread waits for it, and then sees the whole table). */
-#define CR16_KERNEL(name)                                                                       \
+ * encodings × 2 bytes = 128 KiB for the 16-bit formats, 256 entries for the 8-bit ones), built
+ * from the scalar path by the first call in the process (pthread_once: a call from any thread
+ * waits for it, and then sees the whole table). */
+#define CR16_KERNEL(name, format_id)                                                            \
     static uint16_t name##_table[CR16_ENCODINGS];                                               \
     static pthread_once_t name##_once = PTHREAD_ONCE_INIT;                                      \
-    static void name##_build(void) { cr16_build(name##_path, name##_table); }                   \
+    static void name##_build(void) { cr16_build(format_id, name##_path, name##_table); }        \
     static void name(const uint16_t *x, uint16_t *y, size_t n)                                  \
     {                                                                                           \
         (void)pthread_once(&name##_once, name##_build);                                         \
         for (size_t i = 0; i < n; i++) y[i] = name##_table[x[i]];                               \
     }
-CR16_KERNEL(cr_bfloat16_forward)
-CR16_KERNEL(cr_bfloat16_derivative)
-CR16_KERNEL(cr_binary16_forward)
-CR16_KERNEL(cr_binary16_derivative)
+CR16_KERNEL(cr_bfloat16_forward, GELU_FORMAT_BFLOAT16)
+CR16_KERNEL(cr_bfloat16_derivative, GELU_FORMAT_BFLOAT16)
+CR16_KERNEL(cr_binary16_forward, GELU_FORMAT_BINARY16)
+CR16_KERNEL(cr_binary16_derivative, GELU_FORMAT_BINARY16)
+CR16_KERNEL(cr_e4m3_forward, GELU_FORMAT_E4M3)
+CR16_KERNEL(cr_e4m3_derivative, GELU_FORMAT_E4M3)
+CR16_KERNEL(cr_e5m2_forward, GELU_FORMAT_E5M2)
+CR16_KERNEL(cr_e5m2_derivative, GELU_FORMAT_E5M2)
 
 #define CR16_IMPL(impl_name, format_id)                                                         \
     const gelu_impl gelu_impl_##impl_name = {                                                   \
@@ -171,16 +184,19 @@ CR16_KERNEL(cr_binary16_derivative)
         .contract = {.max_ulp = INFINITY, .max_abs = INFINITY, .monotone = true,                \
                      .specials = true, .grad_max_ulp = INFINITY, .grad_max_abs = INFINITY,      \
                      .correctly_rounded = true},                                                \
-        .origin = "x·Φ(x) correctly rounded: a table of all 65,536 results, built at first "   \
+        .origin = "x·Φ(x) correctly rounded: a table of all the format's results, built at first " \
                   "use from cr's binary64 fast path rounded once to the format, rounding "      \
                   "test, x87 path",                                                             \
     }
 CR16_IMPL(cr_bfloat16, GELU_FORMAT_BFLOAT16);
 CR16_IMPL(cr_binary16, GELU_FORMAT_BINARY16);
+CR16_IMPL(cr_e4m3, GELU_FORMAT_E4M3);
+CR16_IMPL(cr_e5m2, GELU_FORMAT_E5M2);
 
 /* The native 16-bit implementations, in table order, then those added at run time (exec
  * children of a 16-bit format: before any scan starts, read-only afterwards). */
-static const gelu_impl *const natives16[] = {&gelu_impl_cr_bfloat16, &gelu_impl_cr_binary16};
+static const gelu_impl *const natives16[] = {&gelu_impl_cr_bfloat16, &gelu_impl_cr_binary16,
+                                             &gelu_impl_cr_e4m3, &gelu_impl_cr_e5m2};
 enum { NATIVES16 = sizeof natives16 / sizeof *natives16, RUNTIME16_MAX = 32 };
 static const gelu_impl *runtime16[RUNTIME16_MAX];
 static const char *runtime16_source[RUNTIME16_MAX];

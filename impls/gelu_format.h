@@ -8,11 +8,16 @@
  *   binary16  uint16_t  16    11         −14     15     2^-24
  *   binary32  float     32    24         −126    127    2^-149
  *   binary64  double    64    53         −1022   1023   2^-1074
+ *   e4m3      uint16_t  8     4          −6      8      2^-9     (OCP FP8; no infinity, max 448)
+ *   e5m2      uint16_t  8     3          −14     15     2^-16    (OCP FP8, IEEE-style)
  *
- * (IEEE 754-2019 table 3.5 for binary16/32/64; bfloat16 is binary32's upper 16 bits.) All four
- * are IEEE-style interchange formats: sign, bits − precision exponent bits, precision − 1
- * fraction bits, gradual underflow; every value of each is exactly a double, so a double
- * carries any of them between the reference and the scan.
+ * (IEEE 754-2019 table 3.5 for binary16/32/64; bfloat16 is binary32's upper 16 bits; the 8-bit
+ * formats are those of the OCP 8-bit Floating Point Specification (OFP8), revision 1.0.) All
+ * but e4m3 are IEEE-style interchange formats: sign, bits − precision exponent bits, precision − 1
+ * fraction bits, gradual underflow, the all-ones exponent for infinities and NaNs. e4m3 keeps
+ * that exponent for normals: its only NaNs are S.1111.111, it has no infinity, its largest
+ * finite is 1.110b·2^8 = 448. Every value of each is exactly a double, so a double carries any
+ * of them between the reference and the scan.
  *
  * Nothing here knows about the reference: the rounding to a format is reference.h's. */
 #ifndef GELUCHECK_GELU_FORMAT_H
@@ -25,7 +30,7 @@
 /* The registered formats, one line each: the enum's suffix, then the descriptor's row in
  * impls/formats.c. New formats are appended: the ids are part of the descriptor that plugins
  * will be built against (binary32 stays 0, the default of a row that does not set `format`). */
-#define GELU_FORMATS(X) X(BINARY32) X(BFLOAT16) X(BINARY16) X(BINARY64)
+#define GELU_FORMATS(X) X(BINARY32) X(BFLOAT16) X(BINARY16) X(BINARY64) X(E4M3) X(E5M2)
 
 typedef enum {
 #define GELU_FORMAT_ENUM(id) GELU_FORMAT_##id,
@@ -55,6 +60,9 @@ struct gelu_format {
     unsigned storage_bits; /* 16 (uint16_t, the encoding), 32 (float) or 64 (double) */
     int precision;         /* significand bits, the implicit one included */
     int emin, emax;        /* the smallest normal is 2^emin, the largest finite < 2^(emax+1) */
+    /* No infinity (OFP8 E4M3): the all-ones exponent field holds normals, and with the all-ones
+     * fraction the NaN of each sign; the exponent bias is then emax − 1. */
+    bool no_infinity;
     /* The value of an encoding (the low storage_bits bits), exactly, as a double; a NaN for a
      * NaN encoding (its payload not kept: a signalling NaN may come back quiet, so kernels'
      * inputs are made from encodings, never through this). */
@@ -72,6 +80,9 @@ struct gelu_format {
     uint16_t (*narrow)(const gelu_format *f, float y);
     void (*widen_array)(const gelu_format *f, const uint16_t *x, float *y, size_t n);
     void (*narrow_array)(const gelu_format *f, const float *y, uint16_t *x, size_t n);
+    /* The special inputs, as gelu_format_special_encodings lists them; NULL: derived from the
+     * fields (IEEE-style). */
+    void (*special_encodings)(const gelu_format *f, uint64_t *out);
     /* Faster array conversions, tried in order (the first that may be taken wins), and the
      * number of them. */
     const gelu_format_fast_path *fast_paths;

@@ -128,7 +128,7 @@ static void run(size_t k, bool grad, const void *x, void *y, size_t n)
         for (size_t i = 0; i < n; i++) ((float *)y)[i] = NAN;
     else
         for (size_t i = 0; i < n; i++)
-            ((uint16_t *)y)[i] = gelu_format_round(gelu_format_of(s->info.format_id), NAN);
+            ((uint16_t *)y)[i] = (uint16_t)gelu_format_of(s->info.format_id)->from_double(NAN);
 }
 
 /* The kernels: C function pointers carry no context, so each slot has its own pairs (binary32,

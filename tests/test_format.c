@@ -41,7 +41,9 @@ static const char *inconsistency(const gelu_format *f)
 {
     int w = (int)f->storage_bits - f->precision;
     if (w < 2 || f->precision < 2) return "storage_bits/precision";
-    if (f->emax != (1 << (w - 1)) - 1) return "emax";
+    /* no infinity (OFP8 E4M3): the all-ones exponent holds normals, one binade more */
+    if (f->emax != (1 << (w - 1)) - 1 + f->no_infinity) return "emax";
+    if (f->no_infinity) return f->emin != 2 - f->emax ? "emin" : NULL;
     if (f->emin != 1 - f->emax) return "emin";
     return NULL;
 }
