@@ -42,8 +42,8 @@ void bench_fill_inputs(bench_dist d, uint64_t seed, float *x, size_t n)
 /* binary64's build of method for isa (its list has no look-up by build: few rows). */
 static const gelu_impl *build64(const char *method, gelu_isa isa)
 {
-    for (size_t i = 0; i < gelu_impl64_count(); i++) {
-        const gelu_impl *m = gelu_impl64_at(i);
+    for (size_t i = 0; i < gelu_impl_count_in(GELU_FORMAT_BINARY64); i++) {
+        const gelu_impl *m = gelu_impl_at_in(GELU_FORMAT_BINARY64, i);
         if (m->method && strcmp(m->method, method) == 0 && m->isa == isa) return m;
     }
     return NULL;

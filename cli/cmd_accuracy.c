@@ -424,7 +424,7 @@ static int parse_impls16(const accuracy_args *a, const char *impl_list, gelu_imp
     size_t count;
     int status = split_list("accuracy", "--impl", impl_list, &names, &count);
     for (size_t k = 0; k < count && status == EXIT_OK; k++) {
-        const gelu_impl *m = gelu_impl16_lookup(names[k], a->format->id, &views[*n]);
+        const gelu_impl *m = gelu_impl_lookup_in(names[k], a->format->id, &views[*n]);
         bool twice = false;
         for (size_t j = 0; m && j < *n; j++) twice |= strcmp(list[j]->name, names[k]) == 0;
         if (!m)
@@ -466,7 +466,7 @@ static void print_not_cr_shares(const scan_result *r, const gelu_format *f)
 
 static int run_accuracy16(accuracy_args *a)
 {
-    size_t room = gelu_impl_count() + gelu_impl16_count(), n = 0;
+    size_t room = gelu_impl_count() + gelu_impl_count_in(a->format->id), n = 0;
     gelu_impl *views = calloc(room, sizeof *views);
     const gelu_impl **list = calloc(room, sizeof *list);
     scan_result *r = calloc(1, sizeof *r);
@@ -477,13 +477,13 @@ static int run_accuracy16(accuracy_args *a)
     if (st == EXIT_OK && a->nimpl_lists == 0) { /* every binary32 default widened, the natives */
         size_t nb = accuracy_default_impls("accuracy", a->impls);
         for (size_t i = 0; i < nb; i++) {
-            if (gelu_impl16_find(a->impls[i]->name, a->format->id)) continue; /* its native */
+            if (gelu_impl_find_in(a->impls[i]->name, a->format->id)) continue; /* its native */
             views[n] = gelu_impl_widened(a->impls[i], a->format->id);
             list[n] = &views[n];
             n++;
         }
-        for (size_t i = 0; i < gelu_impl16_count(); i++)
-            if (gelu_impl16_at(i)->format == a->format->id) list[n++] = gelu_impl16_at(i);
+        for (size_t i = 0; i < gelu_impl_count_in(a->format->id); i++)
+            list[n++] = gelu_impl_at_in(a->format->id, i);
     }
     if (st == EXIT_OK && accuracy_files_probe("accuracy", &a->files) != 0) st = EXIT_CHECK_FAILED;
     if (st == EXIT_OK) {
@@ -524,7 +524,7 @@ static int parse_impls64(const accuracy_args *a, const gelu_impl **list, size_t 
         size_t count;
         status = split_list("accuracy", "--impl", a->impl_lists[k], &names, &count);
         for (size_t j = 0; j < count && status == EXIT_OK; j++) {
-            const gelu_impl *m = gelu_impl64_find(names[j]);
+            const gelu_impl *m = gelu_impl_find_in(names[j], GELU_FORMAT_BINARY64);
             bool twice = false;
             for (size_t i = 0; m && i < *n; i++) twice |= list[i] == m;
             if (!m)
@@ -538,8 +538,8 @@ static int parse_impls64(const accuracy_args *a, const gelu_impl **list, size_t 
         }
         free(names);
     }
-    for (size_t i = 0; a->nimpl_lists == 0 && i < gelu_impl64_count(); i++)
-        if (gelu_impl_available(gelu_impl64_at(i))) list[(*n)++] = gelu_impl64_at(i);
+    for (size_t i = 0; a->nimpl_lists == 0 && i < gelu_impl_count_in(GELU_FORMAT_BINARY64); i++)
+        if (gelu_impl_available(gelu_impl_at_in(GELU_FORMAT_BINARY64, i))) list[(*n)++] = gelu_impl_at_in(GELU_FORMAT_BINARY64, i);
     if (status == EXIT_OK && *n == 0)
         status = usage_error("accuracy", "no binary64 implementation can run on this CPU");
     return status;
@@ -547,7 +547,7 @@ static int parse_impls64(const accuracy_args *a, const gelu_impl **list, size_t 
 
 static int run_accuracy64(accuracy_args *a)
 {
-    const gelu_impl **list = calloc(gelu_impl64_count() + 1, sizeof *list);
+    const gelu_impl **list = calloc(gelu_impl_count_in(GELU_FORMAT_BINARY64) + 1, sizeof *list);
     scan_result *r = calloc(1, sizeof *r);
     size_t n = 0;
     int st = list && r ? EXIT_OK : EXIT_CHECK_FAILED;

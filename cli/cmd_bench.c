@@ -110,12 +110,15 @@ static int for_each_token(bench_options *o, const char *opt, const char *list,
     return status;
 }
 
-/* A native 16-bit implementation of any format named name, or NULL (checked against --format
+/* A native implementation of any small format named name, or NULL (checked against --format
  * once every option is read). */
 static const gelu_impl *native16(const char *name)
 {
-    for (size_t i = 0; i < gelu_impl16_count(); i++)
-        if (strcmp(gelu_impl16_at(i)->name, name) == 0) return gelu_impl16_at(i);
+    for (int f = 0; f < gelu_format_count(); f++) {
+        const gelu_format *fmt = gelu_format_of((gelu_format_id)f);
+        const gelu_impl *m = gelu_format_small(fmt) ? gelu_impl_find_in(name, fmt->id) : NULL;
+        if (m) return m;
+    }
     return NULL;
 }
 
@@ -123,7 +126,7 @@ static int add_impl(bench_options *o, const char *name)
 {
     const gelu_impl *m = gelu_impl_find(name);
     if (!m) m = native16(name);
-    if (!m) m = gelu_impl64_find(name); /* a binary64 row of that name only: --format binary64 */
+    if (!m) m = gelu_impl_find_in(name, GELU_FORMAT_BINARY64); /* a binary64 row of that name only: --format binary64 */
     if (!m) return usage_error("bench", "unknown implementation '%s' (see 'gelucheck list')", name);
     for (size_t i = 0; i < o->count; i++)
         if (o->impls[i] == m) return usage_error("bench", "--impl '%s' is given twice", name);
@@ -215,13 +218,15 @@ static void complete_options(bench_options *o, const gelu_impl *baseline)
     for (int d = 0; d < BENCH_DIST_COUNT; d++) any_dist |= o->dists[d];
     if (!any_dist) o->dists[BENCH_DIST_NORMAL] = true;
     if (o->count == 0 && o->format->id == GELU_FORMAT_BINARY64) {
-        for (size_t i = 0; i < gelu_impl64_count(); i++) o->impls[o->count++] = gelu_impl64_at(i);
+        for (size_t i = 0; i < gelu_impl_count_in(GELU_FORMAT_BINARY64); i++)
+            o->impls[o->count++] = gelu_impl_at_in(GELU_FORMAT_BINARY64, i);
     } else if (o->count == 0) {
         for (size_t i = 0; i < gelu_impl_count(); i++) /* a 16-bit native stands in for its name */
-            if (!gelu_format_small(o->format) || !gelu_impl16_find(gelu_impl_at(i)->name, o->format->id))
+            if (!gelu_format_small(o->format) || !gelu_impl_find_in(gelu_impl_at(i)->name, o->format->id))
                 o->impls[o->count++] = gelu_impl_at(i);
-        for (size_t i = 0; i < gelu_impl16_count(); i++) /* the natives of a 16-bit --format */
-            if (gelu_impl16_at(i)->format == o->format->id) o->impls[o->count++] = gelu_impl16_at(i);
+        for (size_t i = 0; gelu_format_small(o->format) && i < gelu_impl_count_in(o->format->id);
+             i++) /* a small --format's natives */
+            o->impls[o->count++] = gelu_impl_at_in(o->format->id, i);
     }
     /* The baseline is row 0 already; implementations this CPU lacks are noted and left out. */
     size_t kept = 0;
@@ -254,7 +259,7 @@ static int parse_options(bench_options *o, int argc, char **argv)
     if (status != EXIT_OK) return status;
     if (!o->format) o->format = gelu_format_of(GELU_FORMAT_BINARY32);
     for (size_t i = 0; i < o->count && o->format->id == GELU_FORMAT_BINARY64; i++) {
-        const gelu_impl *m = gelu_impl64_find(o->impls[i]->name); /* the binary64 row of the name */
+        const gelu_impl *m = gelu_impl_find_in(o->impls[i]->name, GELU_FORMAT_BINARY64); /* the binary64 row of the name */
         if (!m)
             return usage_error("bench", "'%s' has no binary64 implementation (the binary64 rows: "
                                "'gelucheck list')", o->impls[i]->name);
@@ -262,7 +267,7 @@ static int parse_options(bench_options *o, int argc, char **argv)
     }
     for (size_t i = 0; i < o->count; i++) { /* a name with a native in the format means it */
         const gelu_impl *native = o->impls[i]->format == GELU_FORMAT_BINARY32
-                                      ? gelu_impl16_find(o->impls[i]->name, o->format->id) : NULL;
+                                      ? gelu_impl_find_in(o->impls[i]->name, o->format->id) : NULL;
         if (native) o->impls[i] = native;
     }
     for (size_t i = 0; i < o->count; i++)
@@ -515,7 +520,8 @@ static int run_all(const bench_options *o, const gelu_impl *baseline, FILE *csv)
 int cmd_bench(int argc, char **argv)
 {
     bench_options o = {.seed = DEFAULT_SEED, .threads = 1};
-    size_t room = gelu_impl_count() + gelu_impl16_count() + gelu_impl64_count() + 1;
+    size_t room = 1;
+    for (int f = 0; f < gelu_format_count(); f++) room += gelu_impl_count_in((gelu_format_id)f);
     o.impls = malloc(room * sizeof *o.impls);
     o.views = malloc(room * sizeof *o.views);
     if (!o.impls || !o.views) {

@@ -124,7 +124,7 @@ int cmd_eval(int argc, char **argv)
     gelu_target target = GELU_TARGET_COUNT;
     bool f16 = format && gelu_format_small(format);
     if (status == EXIT_OK && !impl_name) status = usage_error("eval", "missing --impl NAME");
-    if (status == EXIT_OK && !(impl = f16 ? gelu_impl16_lookup(impl_name, format->id, &view)
+    if (status == EXIT_OK && !(impl = f16 ? gelu_impl_lookup_in(impl_name, format->id, &view)
                                           : gelu_impl_find(impl_name)))
         status = usage_error("eval", "unknown implementation '%s'%s%s (see 'gelucheck list')",
                              impl_name, f16 ? " for --format " : "", f16 ? format->name : "");

@@ -43,7 +43,7 @@ static void print_help(void)
 static bool native16(const char *name, gelu_format_id format)
 {
     const exec_framework *fw = exec_framework_find(name);
-    return gelu_impl16_find(name, format) != NULL || (fw && exec_framework_serves(fw, format));
+    return gelu_impl_find_in(name, format) != NULL || (fw && exec_framework_serves(fw, format));
 }
 
 static int parse_formats(const char *list, gelu_format_id *ids, size_t *n)

@@ -466,7 +466,7 @@ static void report_formats_free(report_formats_out *o)
 static int scan_format16(const report_args *a, const report_impls *impls, report_stage *st,
                          gelu_format_id id)
 {
-    size_t room = impls->n + gelu_impl16_count();
+    size_t room = impls->n + gelu_impl_count_in(id);
     gelu_impl *views = calloc(room, sizeof *views);
     const gelu_impl **list = calloc(room, sizeof *list);
     scan_result *r = calloc(1, sizeof *r);
@@ -475,13 +475,12 @@ static int scan_format16(const report_args *a, const report_impls *impls, report
     if (views && list && r) {
         size_t m = 0;
         for (size_t i = 0; i < impls->n; i++) {
-            if (gelu_impl16_find(impls->list[i]->name, id)) continue; /* its native stands in */
+            if (gelu_impl_find_in(impls->list[i]->name, id)) continue; /* its native stands in */
             views[m] = gelu_impl_widened(impls->list[i], id);
             list[m] = &views[m];
             m++;
         }
-        for (size_t i = 0; i < gelu_impl16_count(); i++)
-            if (gelu_impl16_at(i)->format == id) list[m++] = gelu_impl16_at(i);
+        for (size_t i = 0; i < gelu_impl_count_in(id); i++) list[m++] = gelu_impl_at_in(id, i);
         scan_small_config cfg = {.format = id, .impls = list, .nimpls = m, .grad = true,
                                  .threads = (unsigned)a->threads};
         rc = scan_small_run(&cfg, r, &err) == 0 ? 0 : -1;
@@ -629,7 +628,7 @@ static void report_f64_free(report_f64_out *o)
  * was sampled, into *out. 0, or −1 after a message. */
 static int run_binary64(const report_args *a, report_stage *st, report_f64_out *out)
 {
-    const gelu_impl **list = calloc(gelu_impl64_count() + 1, sizeof *list);
+    const gelu_impl **list = calloc(gelu_impl_count_in(GELU_FORMAT_BINARY64) + 1, sizeof *list);
     scan_result *r = calloc(1, sizeof *r);
     size_t n = 0;
     const char *err = "out of memory";
@@ -638,8 +637,8 @@ static int run_binary64(const report_args *a, report_stage *st, report_f64_out *
     results_file_name(byx, sizeof byx, "ulp_by_x", GELU_FORMAT_BINARY64);
     results_file_name(benchn, sizeof benchn, "bench", GELU_FORMAT_BINARY64);
     int rc = list && r ? 0 : -1;
-    for (size_t i = 0; rc == 0 && i < gelu_impl64_count(); i++)
-        if (gelu_impl_available(gelu_impl64_at(i))) list[n++] = gelu_impl64_at(i);
+    for (size_t i = 0; rc == 0 && i < gelu_impl_count_in(GELU_FORMAT_BINARY64); i++)
+        if (gelu_impl_available(gelu_impl_at_in(GELU_FORMAT_BINARY64, i))) list[n++] = gelu_impl_at_in(GELU_FORMAT_BINARY64, i);
     scan_f64_config cfg = {.impls = list, .nimpls = n, .grad = true, .seed = 1,
                            .n = a->quick ? QUICK_F64_SAMPLE : SCAN_F64_DEFAULT_SAMPLE,
                            .threads = (unsigned)a->threads};

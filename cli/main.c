@@ -105,7 +105,7 @@ static int start_frameworks(int argc, char **argv, bool all, double timeout)
         snprintf(names, sizeof names, "%s", v);
         for (char *save, *n = strtok_r(names, ",", &save); n; n = strtok_r(NULL, ",", &save)) {
             const exec_framework *f = exec_framework_find(n);
-            if (!f || gelu_impl_find(n) || gelu_impl16_find(n, format)) continue;
+            if (!f || gelu_impl_find(n) || gelu_impl_find_in(n, format)) continue;
             if (start_row(f, format, timeout) != EXIT_OK) return EXIT_USAGE;
         }
     }

@@ -193,62 +193,7 @@ CR16_IMPL(cr_binary16, GELU_FORMAT_BINARY16);
 CR16_IMPL(cr_e4m3, GELU_FORMAT_E4M3);
 CR16_IMPL(cr_e5m2, GELU_FORMAT_E5M2);
 
-/* The native 16-bit implementations, in table order, then those added at run time (exec
- * children of a 16-bit format: before any scan starts, read-only afterwards). */
-static const gelu_impl *const natives16[] = {&gelu_impl_cr_bfloat16, &gelu_impl_cr_binary16,
-                                             &gelu_impl_cr_e4m3, &gelu_impl_cr_e5m2};
-enum { NATIVES16 = sizeof natives16 / sizeof *natives16, RUNTIME16_MAX = 32 };
-static const gelu_impl *runtime16[RUNTIME16_MAX];
-static const char *runtime16_source[RUNTIME16_MAX];
-static size_t nruntime16;
-
-size_t gelu_impl16_count(void) { return NATIVES16 + nruntime16; }
-const gelu_impl *gelu_impl16_at(size_t i)
-{
-    return i < NATIVES16 ? natives16[i] : i - NATIVES16 < nruntime16 ? runtime16[i - NATIVES16] : NULL;
-}
-
-const gelu_impl *gelu_impl16_find(const char *name, gelu_format_id format)
-{
-    for (size_t i = 0; i < gelu_impl16_count(); i++) {
-        const gelu_impl *m = gelu_impl16_at(i);
-        if (m->format == format && strcmp(m->name, name) == 0) return m;
-    }
-    return NULL;
-}
-
-int gelu_impl16_add(const gelu_impl *impl, const char *source, char *err, size_t errsize)
-{
-    const gelu_impl *old = gelu_impl16_find(impl->name, impl->format);
-    const char *fmt = gelu_format_of(impl->format)->name;
-    if (old) {
-        const char *was = gelu_impl16_source(old);
-        snprintf(err, errsize, "two %s implementations are named '%s': %s%s and %s", fmt,
-                 impl->name, was ? "" : "the built-in one", was ? was : "", source);
-        return -1;
-    }
-    if (nruntime16 == RUNTIME16_MAX) {
-        snprintf(err, errsize, "more than %d 16-bit implementations added at run time (%s)",
-                 RUNTIME16_MAX, source);
-        return -1;
-    }
-    runtime16[nruntime16] = impl;
-    runtime16_source[nruntime16++] = source;
-    return 0;
-}
-
-const char *gelu_impl16_source(const gelu_impl *impl)
-{
-    for (size_t i = 0; i < nruntime16; i++)
-        if (runtime16[i] == impl) return runtime16_source[i];
-    return NULL;
-}
-
-const gelu_impl *gelu_impl16_lookup(const char *name, gelu_format_id format, gelu_impl *view)
-{
-    const gelu_impl *native = gelu_impl16_find(name, format), *b32 = gelu_impl_find(name);
-    if (native) return native;
-    if (!b32 || b32->format != GELU_FORMAT_BINARY32) return NULL;
-    *view = gelu_impl_widened(b32, format);
-    return view;
-}
+/* The natives of the small formats, in table order: the registry's rows of those formats. */
+const gelu_impl *const gelu_cr16_builtins[] = {&gelu_impl_cr_bfloat16, &gelu_impl_cr_binary16,
+                                               &gelu_impl_cr_e4m3, &gelu_impl_cr_e5m2};
+const size_t gelu_cr16_builtin_count = sizeof gelu_cr16_builtins / sizeof *gelu_cr16_builtins;

@@ -298,7 +298,7 @@ int exec_impls_add(const char *spec, double timeout_s, char *err, size_t errsize
     snprintf(s->batch_note, sizeof s->batch_note, "%s", note);
     /* binary32 into the registry; a 16-bit child beside the format's natives (gelu_cr16.h) */
     if ((b32 ? gelu_impl_add(&s->impl, s->source, err, errsize)
-             : gelu_impl16_add(&s->impl, s->source, err, errsize)) != 0) {
+             : gelu_impl_add(&s->impl, s->source, err, errsize)) != 0) {
         exec_stop(c);
         s->nidle = 0;
         goto fail;

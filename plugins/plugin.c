@@ -395,9 +395,7 @@ static int load(const char *path, const char *kind, char *err, size_t errsize)
             s->impl.derivative_u16 = d->derivative_u16 ? slot_kernels16[nslots][1] : NULL;
         }
         exec_sanitize_text(origin);
-        int (*add)(const gelu_impl *, const char *, char *, size_t) =
-            format == GELU_FORMAT_BINARY64 ? gelu_impl64_add : is16 ? gelu_impl16_add : gelu_impl_add;
-        if (add(&s->impl, s->source, err, errsize) != 0) {
+        if (gelu_impl_add(&s->impl, s->source, err, errsize) != 0) {
             free(origin);
             free(s->source);
             return -1;

@@ -246,7 +246,7 @@ static void summary_row(FILE *f, const results_set *s, const results_row *r,
         html_text(f, isa_label(r->features));
     if (s->format != GELU_FORMAT_BINARY32 && s->format != GELU_FORMAT_BINARY64)
         /* run as frameworks do, or the format's own (binary64's are all its own) */
-        fputs(gelu_impl16_find(r->name, s->format) ? " &#183; native" : " &#183; widened", f);
+        fputs(gelu_impl_find_in(r->name, s->format) ? " &#183; native" : " &#183; widened", f);
     fputs("</small></td>", f);
     for (size_t k = 0; k < ncols; k++) {
         const accuracy_column *c = accuracy_column_find(cols[k].column);

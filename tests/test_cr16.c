@@ -22,7 +22,7 @@ static const cr16_row rows[] = {{"cr_bfloat16", GELU_FORMAT_BFLOAT16},
 
 static gelu_kernel_u16 kernel_of(const cr16_row *r, bool grad)
 {
-    const gelu_impl *m = gelu_impl16_find(r->name, r->format);
+    const gelu_impl *m = gelu_impl_find_in(r->name, r->format);
     cr_assert_not_null(m, "%s", r->name);
     return grad ? m->derivative_u16 : m->forward_u16;
 }

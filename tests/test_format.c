@@ -1053,7 +1053,7 @@ Test(format, tiled_widened_calls_give_one_calls_bits)
     const char *natives[] = {"cr_bfloat16", "cr_binary16"};
     for (size_t f = 0; f < 2; f++) {
         gelu_impl w = gelu_impl_widened(gelu_impl_find("erf_naive"), ids[f]);
-        const gelu_impl *rows[] = {&w, gelu_impl16_find(natives[f], ids[f])};
+        const gelu_impl *rows[] = {&w, gelu_impl_find_in(natives[f], ids[f])};
         cr_assert_not_null(rows[1]);
         for (size_t r = 0; r < 2; r++)
             for (int grad = 0; grad < 2; grad++)

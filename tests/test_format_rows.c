@@ -358,8 +358,8 @@ Test(format_rows, every_builtin_small_format_has_a_proven_correctly_rounded_nati
         const gelu_format *f = gelu_format_of((gelu_format_id)k);
         if (!gelu_format_small(f)) continue;
         const gelu_impl *native = NULL;
-        for (size_t i = 0; i < gelu_impl16_count() && !native; i++) {
-            const gelu_impl *m = gelu_impl16_at(i);
+        for (size_t i = 0; i < gelu_impl_count_in(f->id) && !native; i++) {
+            const gelu_impl *m = gelu_impl_at_in(f->id, i);
             if (m->format == f->id && m->contract.correctly_rounded) native = m;
         }
         cr_assert_not_null(native, "%s: no correctly rounded native", f->name);
