@@ -47,6 +47,7 @@ if [ -z "$commits" ] && [ ! -f "$root/README.md" ]; then
 fi
 root=$(cd "$root" && pwd)
 [ -n "$build" ] || build=$root/build
+[ -d "$build" ] && build=$(cd "$build" && pwd)
 exec python3 - "$root" "$build" "$commands" "$commits" <<'PY'
 import glob, os, re, subprocess, sys, tempfile
 
