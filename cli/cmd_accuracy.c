@@ -47,7 +47,7 @@ static void print_help(void)
         "  --impl A,B,...    implementations (default: every one this CPU can run, except\n"
         "                    threaded benchmark rows such as dnnl_erf_omp)\n"
         "  --grad            the derivatives too (gradient metrics and sign check)\n"
-        "  --csv FILE        the accuracy CSV (columns in the README)\n"
+        "  --csv FILE        the accuracy CSV (columns: docs/report-files.md)\n"
         "  --ranges-csv FILE ULP histograms per input range\n"
         "  --threads N       worker threads (default: all online CPUs); results do not depend\n"
         "                    on it\n"

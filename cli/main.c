@@ -221,7 +221,8 @@ static void print_help(FILE *f)
                "each of its answers (default 60 s). The frameworks' GELUs (PyTorch, TensorFlow,\n"
                "JAX, ONNX Runtime: 'gelucheck list') start when an --impl names them, or all\n"
                "installed ones with --frameworks.\n"
-               "\nRun 'gelucheck COMMAND --help' for a command's options.\n"
+               "\nRun 'gelucheck COMMAND --help' for a command's options, 'gelucheck --version'\n"
+               "for this build's version, commit, compiler and libraries.\n"
                "Exit status: 0 success, 1 a checked contract failed, 2 bad usage.\n");
 }
 
@@ -271,6 +272,10 @@ static int dispatch(int argc, char **argv)
     }
     if (is_help(argv[1])) {
         print_help(stdout);
+        return EXIT_OK;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        print_version(stdout);
         return EXIT_OK;
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)

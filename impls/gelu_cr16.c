@@ -11,10 +11,9 @@
  * gate proves through it (the table holds the path's result at every encoding: test_format.c).
  * Why a table: the scalar path costs ~100 ns per element; a vector build of it would cost at
  * least what cr's AVX2 build costs widened — 3.5× the widened pw_fast_avx2 at L2 in one run,
- * against the goal of 1.2× — while the lookup costs 0.15–0.2× the widened pw_fast_avx2 (README,
- * "16-bit formats", Cost, has the runs). Built at first use rather than at build time: 2.2 to
- * 3.1 ms of CPU per table (a one-off timing of each first call, 2026-12-01, load average 10 on
- * 2 cores), paid only for the tables a process uses, and no 512 KiB of generated source.
+ * against the goal of 1.2× — while the lookup costs 0.15–0.2× the widened pw_fast_avx2 (docs/formats.md, Cost,
+ * has the runs). Built at first use rather than at build time: 2.2 to
+ * 3.1 ms of CPU per table (a one-off timing of each first call, load average 10 on 2 cores), paid only for the tables a process uses, and no 512 KiB of generated source.
  *
  * The scalar path: cr.h's binary64 fast path (its relative error bound ε = 2^-43 holds for any
  * binary32 input, so for these formats' values, which are binary32 values), rounded once,
@@ -26,8 +25,8 @@
  * round up (the widened `cr` row shows how often). Where the test fails, cr.h's x87 path,
  * rounded the same way with its own bound. Over all inputs of both formats, forward and
  * derivative, the test fails only at +inf (forward: its bounds are inf ∓ inf), which keeps the
- * fast path's +inf: no finite input reaches the x87 path (counted with a print in that branch,
- * 2026-12-01), which stays as the fallback the proof would need for a change of the fast path.
+ * fast path's +inf: no finite input reaches the x87 path (counted with a print in that
+ * branch), which stays as the fallback the proof would need for a change of the fast path.
  * Inputs neither path decides are counted (gelu_cr16_unresolved, printed by `accuracy
  * --format`): none. */
 #include <math.h>

@@ -89,7 +89,7 @@ typedef void (*gelu_kernel_f64)(const double *x, double *y, size_t n);     /* bi
 /* What an implementation claims. A bound of INFINITY means "no claim". Forward bounds are against
  * the implementation's own target; gradient bounds against that target's derivative; maxima are
  * over finite inputs (±inf and NaN are the special values). The values in impls/ were set from
- * `gelucheck accuracy --grad` over all 2^32 inputs (README: "Measured over all 2^32 inputs"),
+ * `gelucheck accuracy --grad` over all 2^32 inputs (docs/accuracy.md: "Measured over all 2^32 inputs"),
  * just above the measured maxima, and the exhaustive gate holds them. */
 typedef struct {
     double max_ulp;      /* max real-valued ULP error, forward */
@@ -234,7 +234,7 @@ const char *gelu_widened_bfloat16_path(void);
 /* binary16's: "avx512_fp16 (vcvtph2psx, vcvtps2phx) around the AVX-512 builds, f16c ... around
  * the AVX2 ones, ..." or the F16C / portable path with why there is no avx512_fp16 one (not
  * built, GELUCHECK_NO_FP16 set, the CPU lacks it). The bits are the same either way
- * (tests/test_format.c; the avx512_fp16 path verified bit for bit on Intel Sapphire Rapids, 2026-12-03). */
+ * (tests/test_format.c; the avx512_fp16 path verified bit for bit on Intel Sapphire Rapids). */
 const char *gelu_widened_binary16_path(void);
 /* A format's with no instructions of its own: "portable (...)". */
 const char *gelu_widened_fields_path(void);

@@ -5,7 +5,7 @@
  * one) the format's rounding of it need not be that of the exact value; `gelucheck accuracy
  * --format` measures how often per implementation. The conversions are the portable ones of
  * format16_bits.h, or the same bits by instructions chosen at run time: in binary16, AVX-512
- * FP16's around an AVX-512 build (unless GELUCHECK_NO_FP16=1; verified bit for bit on Intel Sapphire Rapids, 2026-12-03)
+ * FP16's around an AVX-512 build (unless GELUCHECK_NO_FP16=1; verified bit for bit on Intel Sapphire Rapids)
  * and F16C's around the other vector builds; AVX-512 BF16's in bfloat16 around an AVX-512 build
  * (unless GELUCHECK_NO_BF16=1). */
 #include "format16_bits.h"

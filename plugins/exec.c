@@ -652,7 +652,7 @@ static uint64_t get_u64(const unsigned char *p)
  * at a time. Not memcpy: glibc's memcpy takes `rep movsb` from 2 KiB to 512 KiB on this Zen 3,
  * and between two processes taking turns on a region that cost ~2 ns/input (host CPU, in + out)
  * at 2^16 binary32 inputs a request where 16-byte loads and stores cost ~0.7 (a two-process
- * ping-pong under load; README "The exec protocol's cost"). The empty asm keeps the compiler
+ * ping-pong under load; docs/plugins.md "The exec protocol's cost"). The empty asm keeps the compiler
  * from turning the loop back into a memmove call. */
 static void copy_bytes(void *restrict dst, const void *restrict src, size_t n)
 {

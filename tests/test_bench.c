@@ -47,7 +47,7 @@ Test(bench, dist_names_round_trip)
 }
 
 /* The baseline is found through the descriptors' method and ISA (no names built): on this CPU it
- * must be the ReLU build the README names for it, by the CPU's own features. */
+ * must be the ReLU build docs/implementations.md names for it, by the CPU's own features. */
 Test(bench, baseline_is_the_widest_relu_this_cpu_runs)
 {
     unsigned f = cpu_features();

@@ -11,9 +11,8 @@
  * bfloat16 the same way, with each of the narrowing's fix-ups left out in turn (binary32
  * subnormals, NaNs) planted, and all 2^32 narrowings on request (GELUCHECK_BF16_EXHAUSTIVE=1:
  * 6.4 s of CPU, 11.2 s on the shared machine, over the quick tier's budget of 10 s); and its
- * AVX-512 FP16 conversions for binary16 the same way under MXCSR's defaults and FTZ+DAZ (first run
- * on Intel Sapphire Rapids, 2026-12-03: every test and all 2^32 narrowings passed; skipped with a
- * message on CPUs without avx512_fp16), the comparison itself
+ * AVX-512 FP16 conversions for binary16 the same way under MXCSR's defaults and FTZ+DAZ (skipped
+ * with a message on CPUs without avx512_fp16), the comparison itself
  * shown to catch planted copies of the portable conversions on any CPU. */
 #include <criterion/criterion.h>
 #include <math.h>
@@ -750,8 +749,7 @@ Test(format, avx512bf16_narrowing_exhaustive)
 
 /* The widened adapter's AVX-512 FP16 conversions for binary16 (impls/format16_avx512fp16.c)
  * against the portable ones (format16_bits.h), by bits, under MXCSR's defaults and under FTZ+DAZ.
- * First run on Intel Sapphire Rapids, 2026-12-03 (both tests passed, all 2^32 narrowings in 26.7 s);
- * where the CPU or the build lacks it (AMD Zen 4) the tests are skipped with a message, and the comparison itself is shown to bite on
+ * Where the CPU or the build lacks it (AMD Zen 4) the tests are skipped with a message, and the comparison itself is shown to bite on
  * planted copies of the portable conversions, which run anywhere. */
 
 /* Where a pair of binary16 array conversions first gives other bits than the portable ones: the

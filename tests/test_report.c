@@ -795,7 +795,7 @@ Test(report, page_has_a_section_per_16_bit_format)
     cr_assert_not_null(sec_start, "%s", buf);
     cr_expect_not_null(strstr(sec_start, "<div class=\"scroll\" id=\"summary-bfloat16\">"));
     cr_expect_not_null(strstr(sec_start, "<th data-sort=\"num\">not correctly rounded<small>forward, own target</small></th>"));
-    /* the widened cr: 128 forward inputs (the odd subnormals, README "16-bit formats"),
+    /* the widened cr: 128 forward inputs (the odd subnormals, docs/formats.md "16-bit formats"),
      * 100 * 128 / 65536 = 0.1953125 %; 3 ns/element and 6 x ReLU at l2 in the planted bench file,
      * its one size (the last size's cells: dashes) */
     p = strstr(sec_start, "<b>cr</b>");
