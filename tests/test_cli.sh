@@ -428,7 +428,7 @@ awk '/^where the time went:/ {on = 1; next}
      on && $1 != "section" {names = names "|" substr($0, 1, 40); sum += $(NF - 1); n++}
      END {
          gsub(/ +\|/, "|", names); sub(/ +$/, "", names)
-         want = "|binary32: scan (--quick sample)|binary32: table and files|binary32: benchmark|make_moons|binary32: read back, plots, baseline|bfloat16: scan|bfloat16: benchmark|bfloat16: read back, plots|binary16: scan|binary16: benchmark|binary16: read back, plots|binary64: scan (sampled)|binary64: benchmark|binary64: read back, plots|ftz,daz|page, publishing"
+         want = "|binary32: scan (--quick sample)|binary32: table and files|binary32: benchmark|make_moons|binary32: read back, plots, baseline|bfloat16: scan|bfloat16: benchmark|bfloat16: read back, plots|binary16: scan|binary16: benchmark|binary16: read back, plots|e4m3: scan|e4m3: benchmark|e4m3: read back, plots|e5m2: scan|e5m2: benchmark|e5m2: read back, plots|binary64: scan (sampled)|binary64: benchmark|binary64: read back, plots|ftz,daz|page, publishing"
          if (!done || !kernels || names != want || sum > total + 0.05 * (n + 1) + 1e-9 || total <= 0)
              { print "FAIL: report --quick time table: " names " (sum " sum ", total " total ")"; exit 1 }
      }' "$out" || fails=$((fails + 1))
