@@ -28,8 +28,10 @@ static void print_help(void)
         "                          [--range LO:HI | --sample N [--seed S] | --cover full|quick]\n"
         "                          [--grad] [--csv FILE] [--ranges-csv FILE] [--threads N]\n"
         "                          [--shard K/N --partial FILE] [--checkpoint DIR] [--profile]\n"
-        "                          [--format binary32|bfloat16|binary16|binary64]\n"
-        "                          [--fpenv ieee|ftz|daz|ftz,daz]\n\n"
+        "                          [--format F] [--fpenv ieee|ftz|daz|ftz,daz]\n");
+    char fmt_names[256];
+    printf("F: %s\n\n", gelu_format_names("|", "|", false, fmt_names, sizeof fmt_names));
+    printf(
         "Scans implementations against the correctly rounded MPFR reference (a fast double\n"
         "enclosure, MPFR where it cannot decide) and prints, per implementation, against its\n"
         "own target and against exact GELU: max ULP error with the first input reaching it,\n"
@@ -68,10 +70,11 @@ static void print_help(void)
         "                    differs from them in a block: in that row's metrics\n"
         );
     printf( /* two strings: one would pass C's 4,095-character minimum */
-        "  --format F        the number format (default binary32). bfloat16, binary16: all\n"
-        "                    65,536 encodings against MPFR rounded to F; a binary32\n"
-        "                    implementation runs widened (x -> binary32 -> its kernel -> round\n"
-        "                    to nearest even to F), a native one (cr_bfloat16, cr_binary16; an\n"
+        "  --format F        the number format (default binary32). A small one (16 bits or\n"
+        "                    fewer: bfloat16, binary16, e4m3, e5m2): all its encodings against\n"
+        "                    MPFR rounded to F; a binary32 implementation runs widened (x ->\n"
+        "                    binary32 -> its kernel -> round to nearest even to F), a native\n"
+        "                    one (cr_F, the format's correctly rounded GELU; an\n"
         "                    exec child of format F, such as a framework row, which then runs\n"
         "                    the framework's GELU on F tensors where its client serves F) as\n"
         "                    is; prints, per implementation, the share of inputs whose result\n"
@@ -182,6 +185,7 @@ static int parse_shard(const char *s, accuracy_args *a)
 
 static int parse_args(int argc, char **argv, accuracy_args *a)
 {
+    char fmt_names[256]; /* the formats' names, for a message */
     const char *v;
     int got, st = EXIT_OK;
     for (int i = 1; i < argc && st == EXIT_OK; i++) {
@@ -193,8 +197,8 @@ static int parse_args(int argc, char **argv, accuracy_args *a)
         else if ((got = option_value("accuracy", argc, argv, &i, "--format", &v))) {
             if (got < 0) st = EXIT_USAGE;
             else if (!(a->format = gelu_format_find(v)))
-                st = usage_error("accuracy", "unknown --format '%s': binary32, bfloat16, binary16 or "
-                                 "binary64", v);
+                st = usage_error("accuracy", "unknown --format '%s': %s", v,
+                                 gelu_format_names(", ", " or ", false, fmt_names, sizeof fmt_names));
         } else if ((got = option_value("accuracy", argc, argv, &i, "--fpenv", &v))) {
             st = got < 0 ? EXIT_USAGE : parse_fpenv("accuracy", v, &a->fpenv);
         } else if ((got = option_value("accuracy", argc, argv, &i, "--cover", &v))) {
@@ -501,7 +505,7 @@ static int run_accuracy16(accuracy_args *a)
             st = accuracy_output("accuracy", r, &a->files);
             print_not_cr_shares(r, a->format);
             if (gelu_cr16_unresolved())
-                printf("cr_bfloat16/cr_binary16: %lu input%s undecided by both paths (results not "
+                printf("the cr_ natives of the small formats: %lu input%s undecided by both paths (results not "
                        "proven)\n", gelu_cr16_unresolved(), gelu_cr16_unresolved() > 1 ? "s" : "");
             printf("wall %.1f s\n", (double)(end.tv_sec - start.tv_sec) +
                                         1e-9 * (double)(end.tv_nsec - start.tv_nsec));

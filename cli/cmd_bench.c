@@ -48,8 +48,10 @@ static void print_help(void)
     printf("usage: gelucheck bench [--impl NAME[,NAME...]] [--size l1|l2|dram|N[,...]]\n"
            "                       [--threads N] [--dist normal|uniform[,...]] [--seed N]\n"
            "                       [--csv FILE] [--quick]\n"
-           "                       [--format binary32|bfloat16|binary16|binary64]\n"
-           "                       [--fpenv ieee|ftz|daz|ftz,daz]\n\n"
+           "                       [--format F] [--fpenv ieee|ftz|daz|ftz,daz]\n");
+    char fmt_names[256];
+    printf("F: %s\n\n", gelu_format_names("|", "|", false, fmt_names, sizeof fmt_names));
+    printf(
            "Times the forward kernel of each implementation against a ReLU baseline (the widest\n"
            "ReLU this CPU runs, in the format), interleaved in one run on the same input buffer:\n"
            "after a warm-up, each round times the baseline, then every implementation. Prints,\n"
@@ -72,12 +74,13 @@ static void print_help(void)
            "  --quick         9 rounds instead of 31 (of 0.5 ms samples; buffers of 16 Mi elements and\n"
            "                  more: 5 rounds of one call either way), and no dram size unless --size\n"
            "                  asks for it\n"
-           "  --format F      bfloat16 or binary16: arrays of F's encodings (2 bytes read + 2\n"
-           "                  written per element); binary32 implementations run widened\n"
+           "  --format F      a small format (bfloat16, binary16, e4m3, e5m2): arrays of F's\n"
+           "                  encodings in uint16_t elements (2 bytes read + 2 written per\n"
+           "                  element); binary32 implementations run widened\n"
            "                  (x -> binary32 -> kernel -> round to nearest even, as frameworks\n"
            "                  do: 8192 elements at a time per thread, so the binary32 copies\n"
-           "                  stay in cache), the baseline ReLU too; cr_bfloat16/cr_binary16\n"
-           "                  natively; the\n"
+           "                  stay in cache), the baseline ReLU too; the format's natives\n"
+           "                  (cr_F) as they are; the\n"
            "                  CSV's format column says F. The conversions around an AVX-512\n"
            "                  build are AVX-512 BF16's in bfloat16 where the CPU has it (the\n"
            "                  header says; GELUCHECK_NO_BF16=1: the portable ones, same bits),\n"
@@ -162,6 +165,7 @@ static int add_dist(bench_options *o, const char *tok)
 /* One option with a value: 1 handled (status in *status), 0 not this option. */
 static int parse_valued(bench_options *o, int argc, char **argv, int *i, int *status)
 {
+    char fmt_names[256]; /* the formats' names, for a message */
     const char *v;
     int got;
     uint64_t n;
@@ -193,8 +197,8 @@ static int parse_valued(bench_options *o, int argc, char **argv, int *i, int *st
     } else if ((got = option_value("bench", argc, argv, i, "--format", &v))) {
         if (got < 0) *status = EXIT_USAGE;
         else if (!(o->format = gelu_format_find(v)))
-            *status = usage_error("bench", "unknown --format '%s': binary32, bfloat16, binary16 or "
-                                  "binary64", v);
+            *status = usage_error("bench", "unknown --format '%s': %s", v,
+                                 gelu_format_names(", ", " or ", false, fmt_names, sizeof fmt_names));
     } else {
         return 0;
     }

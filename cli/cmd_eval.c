@@ -39,10 +39,10 @@ static void print_help(void)
            "  --grad            evaluate the derivative against the reference's derivative\n"
            "  --against TARGET  the reference function: own (the implementation's own target,\n"
            "                    the default), %s\n"
-           "  --format F        binary32 (default), bfloat16 or binary16: X must be a value of F;\n"
-           "                    a binary32 implementation runs widened (x -> binary32 -> kernel\n"
-           "                    -> round to nearest even to F), cr_bfloat16 and cr_binary16 as\n"
-           "                    they are; ref and ulp_error are F's\n"
+           "  --format F        binary32 (default) or a small format (bfloat16, binary16, e4m3,\n"
+           "                    e5m2): X must be a value of F; a binary32 implementation runs\n"
+           "                    widened (x -> binary32 -> kernel -> round to nearest even to F),\n"
+           "                    the format's natives (cr_F) as they are; ref and ulp_error are F's\n"
            "  --fpenv E         run the kernel with MXCSR's FTZ and/or DAZ set (default ieee);\n"
            "                    ref is then E's: under daz f at a subnormal X's signed zero, under\n"
            "                    ftz a subnormal correctly rounded value as the zero of its sign\n"
@@ -77,6 +77,7 @@ static int eval16(const gelu_impl *m, bool grad, const float *xs, float *ys, siz
 
 int cmd_eval(int argc, char **argv)
 {
+    char fmt_names[256]; /* the formats' names, for a message */
     const char *impl_name = NULL, *against = "own";
     const gelu_format *format = gelu_format_of(GELU_FORMAT_BINARY32);
     gelu_fpenv fpenv = GELU_FPENV_IEEE;
@@ -102,7 +103,8 @@ int cmd_eval(int argc, char **argv)
         } else if (!options_done && (got = option_value("eval", argc, argv, &i, "--format", &v))) {
             if (got < 0) status = EXIT_USAGE;
             else if (!(format = gelu_format_find(v)))
-                status = usage_error("eval", "unknown --format '%s': binary32, bfloat16 or binary16", v);
+                status = usage_error("eval", "unknown --format '%s': %s", v,
+                                     gelu_format_names(", ", " or ", true, fmt_names, sizeof fmt_names));
             else if (format->id == GELU_FORMAT_BINARY64)
                 status = usage_error("eval", "--format binary64 is not evaluated here ('gelucheck "
                                      "accuracy --format binary64' scans its sample)");

@@ -104,13 +104,15 @@ static void print_frameworks(void)
 
 int cmd_list(int argc, char **argv)
 {
+    char fmt_names[256]; /* the formats' names, for a message */
     for (int i = 1; i < argc; i++) {
         const char *v = NULL;
         if (strcmp(argv[i], "--format") == 0 && i + 1 < argc) v = argv[++i];
         else if (strncmp(argv[i], "--format=", 9) == 0) v = argv[i] + 9;
         if (v) { /* read before the command runs (main.c): the format --frameworks starts */
             if (!gelu_format_find(v))
-                return usage_error("list", "unknown --format '%s': binary32, bfloat16 or binary16", v);
+                return usage_error("list", "unknown --format '%s': %s", v,
+                                   gelu_format_names(", ", " or ", true, fmt_names, sizeof fmt_names));
             continue;
         }
         if (is_help(argv[i])) {

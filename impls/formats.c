@@ -353,6 +353,22 @@ int gelu_format_add(const gelu_format *row, char *err, size_t errsize)
     return nformats++;
 }
 
+const char *gelu_format_names(const char *sep, const char *last, bool small_only, char *buf,
+                              size_t size)
+{
+    size_t used = 0;
+    int n = 0, k = 0;
+    for (int f = 0; f < nformats; f++) n += !small_only || f == 0 || gelu_format_small(&formats[f]);
+    buf[0] = '\0';
+    for (int f = 0; f < nformats && used < size; f++) {
+        if (small_only && f != 0 && !gelu_format_small(&formats[f])) continue;
+        k++;
+        used += (size_t)snprintf(buf + used, size - used, "%s%s", k == 1 ? "" : k == n ? last : sep,
+                                 formats[f].name);
+    }
+    return buf;
+}
+
 const gelu_format *gelu_format_find(const char *name)
 {
     for (int f = 0; f < nformats; f++)

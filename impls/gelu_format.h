@@ -113,6 +113,11 @@ void gelu_format_narrow_array_fields(const gelu_format *f, const float *y, uint1
 /* The value of an encoding of an IEEE-style small format, and the rounding of a double to it
  * (gelu_format_round), as to_double / from_double of such a row. */
 double gelu_format_to_double_fields(const gelu_format *f, uint64_t bits);
+/* The formats' names, in table order, as "binary32, bfloat16, ... or e5m2" (sep ", ", last
+ * " or "; sep "|" and last "|" for a usage line), into buf. With small_only, binary32 and the
+ * small formats only (what eval and list take). */
+const char *gelu_format_names(const char *sep, const char *last, bool small_only, char *buf,
+                              size_t size);
 /* NULL when no format has that name. */
 const gelu_format *gelu_format_find(const char *name);
 
