@@ -67,9 +67,8 @@ static void print_help(void)
     printf(
         "\nMPI: 'mpirun -n R gelucheck report ...' shares the scan between R processes; rank 0\n"
         "alone then benchmarks (the other ranks wait, idle) and writes the report.\n\n"
-        "The full run took 24.8 minutes on 2 idle Intel Sapphire Rapids cores (the scan 21.6\n"
-        "of them) and 26.5 to 27.2 on 2 idle AMD Zen 4 cores; see the README's \"Measured over\n"
-        "all 2^32 inputs\". Progress goes to stderr (on a terminal a bar,\n"
+        "The full run takes 25 to 30 minutes on 2 idle cores of the CPUs it was measured on\n"
+        "(docs/measurements/ has the records). Progress goes to stderr (on a terminal a bar,\n"
         "else a line a minute during the scan); the scan's table and the benchmark's\n"
         "to stdout, and last a table of where the time went (wall and CPU seconds per\n"
         "section: each format's scan, benchmark and plots, make_moons, ftz,daz) with the\n"
@@ -233,8 +232,9 @@ static void print_written(const char *dir, bool compared)
         sep = ", ";
     }
     printf("; F:");
-    for (int k = 0; k < REPORT_FORMATS; k++)
-        printf("%s%s", k ? ", " : " ", gelu_format_of(report_formats[k])->name);
+    gelu_format_id ids[REPORT_FORMATS];
+    for (size_t k = 0, n = report_formats(ids); k < n; k++)
+        printf("%s%s", k ? ", " : " ", gelu_format_of(ids[k])->name);
     printf(")\n");
 }
 

@@ -291,7 +291,7 @@ static int handshake(exec_child *c, char *err, size_t errsize)
         case 2: {
             /* a registered format whose kernels a scan runs: binary32, or a 16-bit one */
             const gelu_format *f = gelu_format_find(v);
-            bad = !f || (f->id != GELU_FORMAT_BINARY32 && f->storage_bits != 16);
+            bad = !f || (f->id != GELU_FORMAT_BINARY32 && !gelu_format_small(f));
             if (!bad) {
                 snprintf(h->format, sizeof h->format, "%s", v);
                 h->format_id = f->id;
@@ -525,7 +525,7 @@ static uint64_t get_u64(const unsigned char *p)
  * at a time. Not memcpy: glibc's memcpy takes `rep movsb` from 2 KiB to 512 KiB on this Zen 3,
  * and between two processes taking turns on a region that cost ~2 ns/input (host CPU, in + out)
  * at 2^16 binary32 inputs a request where 16-byte loads and stores cost ~0.7 (a two-process
- * ping-pong under load; README "The exec protocol's cost"). The empty asm keeps the compiler
+ * ping-pong under load; docs/plugins.md "The exec protocol's cost"). The empty asm keeps the compiler
  * from turning the loop back into a memmove call. */
 static void copy_bytes(void *restrict dst, const void *restrict src, size_t n)
 {
@@ -585,7 +585,7 @@ static int eval_locked(exec_child *c, bool grad, const void *x, void *y, size_t 
         uint16_t x0 = 0;
         if (n) memcpy(&x0, x, 2);
         snprintf(req, sizeof req, "%s request of %zu inputs from x = %a (%s 0x%04x)", op, n,
-                 f->storage_bits == 16 ? f->to_double(x0) : 0.0, f->name, x0);
+                 gelu_format_small(f) ? f->to_double(x0) : 0.0, f->name, x0);
     }
     if (es * 8 != f->storage_bits)
         return child_fail(c, err, errsize, "a %s in %d-byte values, but it declared 'format %s'",

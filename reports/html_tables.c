@@ -99,7 +99,7 @@ static void summary_row(FILE *f, const results_set *s, const results_row *r,
         html_text(f, html_isa_label(r->features));
     if (s->format != GELU_FORMAT_BINARY32 && s->format != GELU_FORMAT_BINARY64)
         /* run as frameworks do, or the format's own (binary64's are all its own) */
-        fputs(gelu_impl16_find(r->name, s->format) ? " &#183; native" : " &#183; widened", f);
+        fputs(gelu_impl_find_in(r->name, s->format) ? " &#183; native" : " &#183; widened", f);
     fputs("</small></td>", f);
     for (size_t k = 0; k < ncols; k++) {
         const accuracy_column *c = accuracy_column_find(cols[k].column);
@@ -194,7 +194,7 @@ static void format_body(FILE *f, const html_format *hf)
     if (s->baseline[0]) {
         fputs("&#215;ReLU: against <code>", f);
         html_text(f, s->baseline);
-        if (fmt->storage_bits == 16) /* the binary32 ReLU, as the GELUs */
+        if (gelu_format_small(fmt)) /* the binary32 ReLU, as the GELUs */
             fprintf(f, "</code> run in %s the same way (widened), in the same rounds: ", name);
         else
             fprintf(f, "</code>, %s's own ReLU, in the same rounds: ", name);

@@ -8,8 +8,13 @@
 #include "manifest.h"
 #include "results_row.h"
 
-const gelu_format_id report_formats[REPORT_FORMATS] = {GELU_FORMAT_BFLOAT16, GELU_FORMAT_BINARY16,
-                                                       GELU_FORMAT_BINARY64};
+size_t report_formats(gelu_format_id ids[REPORT_FORMATS])
+{
+    size_t n = 0;
+    for (int f = 0; f < GELU_FORMAT_COUNT; f++)
+        if (gelu_format_of((gelu_format_id)f)->in_report) ids[n++] = (gelu_format_id)f;
+    return n;
+}
 
 static const report_file files[REPORT_FILE_COUNT] = {
     [REPORT_FILE_PAGE] = {"index.html", REPORT_FILE_ALWAYS,
@@ -82,14 +87,15 @@ static const char *when_text(report_file_when w)
     return "?";
 }
 
-/* "bfloat16, binary16, binary64": report_formats' names. */
+/* "bfloat16, binary16, ...": report_formats' names. */
 static const char *formats_text(char *buf, size_t size)
 {
-    size_t used = 0;
+    gelu_format_id ids[REPORT_FORMATS];
+    size_t used = 0, n = report_formats(ids);
     buf[0] = '\0';
-    for (size_t k = 0; k < REPORT_FORMATS && used < size; k++)
+    for (size_t k = 0; k < n && used < size; k++)
         used += (size_t)snprintf(buf + used, size - used, "%s%s", k ? ", " : "",
-                                 gelu_format_of(report_formats[k])->name);
+                                 gelu_format_of(ids[k])->name);
     return buf;
 }
 
@@ -164,10 +170,12 @@ void report_files_html(FILE *f)
         const report_file *r = &files[k];
         char name[128];
         fputs("<li>", f);
-        size_t n = r->when == REPORT_FILE_PER_FORMAT ? REPORT_FORMATS : 1;
+        gelu_format_id ids[REPORT_FORMATS];
+        size_t n = r->when == REPORT_FILE_PER_FORMAT ? report_formats(ids) : 1;
         for (size_t i = 0; i < n; i++) {
             fputs(i ? ", <code>" : "<code>", f);
-            html_text(f, report_file_name((report_file_id)k, report_formats[i], name, sizeof name));
+            gelu_format_id fmt = r->when == REPORT_FILE_PER_FORMAT ? ids[i] : GELU_FORMAT_BINARY32;
+            html_text(f, report_file_name((report_file_id)k, fmt, name, sizeof name));
             fputs("</code>", f);
         }
         fputs(r->when == REPORT_FILE_BASELINE ? " (with <code>--baseline</code>): " : ": ", f);

@@ -42,8 +42,9 @@ typedef struct {
 
 /* The formats of the report's sections after binary32's, in order: each has its per-format
  * files. */
-extern const gelu_format_id report_formats[];
-enum { REPORT_FORMATS = 3 };
+enum { REPORT_FORMATS = GELU_FORMAT_COUNT }; /* room for every built-in row */
+/* The rows marked in_report, in the table's order, into ids; their count. */
+size_t report_formats(gelu_format_id ids[REPORT_FORMATS]);
 
 const report_file *report_file_at(report_file_id id);
 

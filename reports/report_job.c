@@ -250,7 +250,7 @@ static void report_formats_free(report_formats_out *o)
 static int scan_format16(const report_job *a, const report_impls *impls, report_stage *st,
                          gelu_format_id id)
 {
-    size_t room = impls->n + gelu_impl16_count();
+    size_t room = impls->n + gelu_impl_count_in(id);
     gelu_impl *views = calloc(room, sizeof *views);
     const gelu_impl **list = calloc(room, sizeof *list);
     scan_result *r = calloc(1, sizeof *r);
@@ -259,13 +259,12 @@ static int scan_format16(const report_job *a, const report_impls *impls, report_
     if (views && list && r) {
         size_t m = 0;
         for (size_t i = 0; i < impls->n; i++) {
-            if (gelu_impl16_find(impls->list[i]->name, id)) continue; /* its native stands in */
+            if (gelu_impl_find_in(impls->list[i]->name, id)) continue; /* its native stands in */
             views[m] = gelu_impl_widened(impls->list[i], id);
             list[m] = &views[m];
             m++;
         }
-        for (size_t i = 0; i < gelu_impl16_count(); i++)
-            if (gelu_impl16_at(i)->format == id) list[m++] = gelu_impl16_at(i);
+        for (size_t i = 0; i < gelu_impl_count_in(id); i++) list[m++] = gelu_impl_at_in(id, i);
         scan_small_config cfg = {.format = id, .impls = list, .nimpls = m, .grad = true,
                                  .threads = (unsigned)a->threads};
         rc = scan_small_run(&cfg, r, &err) == 0 ? 0 : -1;
@@ -284,15 +283,16 @@ static int scan_format16(const report_job *a, const report_impls *impls, report_
     return rc;
 }
 
-/* The 16-bit formats of report_formats (binary64 is sampled: run_binary64): per format its
+/* The small formats of report_formats (binary64 is sampled: run_binary64): per format its
  * scan, its benchmark (bench_F.csv), its results read back from those files as the page's
  * binary32 table is, and its plots, into out. 0, or −1 after a message. */
 static int run_formats(const report_job *a, const report_impls *impls, report_stage *st,
                        report_formats_out *out)
 {
-    for (size_t k = 0; k < REPORT_FORMATS; k++) {
-        gelu_format_id id = report_formats[k];
-        if (id == GELU_FORMAT_BINARY64) continue;
+    gelu_format_id ids[REPORT_FORMATS];
+    for (size_t k = 0, n = report_formats(ids); k < n; k++) {
+        gelu_format_id id = ids[k];
+        if (!gelu_format_small(gelu_format_of(id))) continue; /* sampled: run_binary64 */
         char accn[64], benchn[64], acc[2200], bench[2200], err[512];
         results_file_name(accn, sizeof accn, "accuracy", id);
         results_file_name(benchn, sizeof benchn, "bench", id);
@@ -410,7 +410,7 @@ static void report_f64_free(report_f64_out *o)
  * was sampled, into *out. 0, or −1 after a message. */
 static int run_binary64(const report_job *a, report_stage *st, report_f64_out *out)
 {
-    const gelu_impl **list = calloc(gelu_impl64_count() + 1, sizeof *list);
+    const gelu_impl **list = calloc(gelu_impl_count_in(GELU_FORMAT_BINARY64) + 1, sizeof *list);
     scan_result *r = calloc(1, sizeof *r);
     size_t n = 0;
     const char *err = "out of memory";
@@ -419,8 +419,9 @@ static int run_binary64(const report_job *a, report_stage *st, report_f64_out *o
     results_file_name(byx, sizeof byx, "ulp_by_x", GELU_FORMAT_BINARY64);
     results_file_name(benchn, sizeof benchn, "bench", GELU_FORMAT_BINARY64);
     int rc = list && r ? 0 : -1;
-    for (size_t i = 0; rc == 0 && i < gelu_impl64_count(); i++)
-        if (gelu_impl_available(gelu_impl64_at(i))) list[n++] = gelu_impl64_at(i);
+    for (size_t i = 0; rc == 0 && i < gelu_impl_count_in(GELU_FORMAT_BINARY64); i++)
+        if (gelu_impl_available(gelu_impl_at_in(GELU_FORMAT_BINARY64, i)))
+            list[n++] = gelu_impl_at_in(GELU_FORMAT_BINARY64, i);
     scan_f64_config cfg = {.impls = list, .nimpls = n, .grad = true, .seed = 1,
                            .n = a->quick ? REPORT_QUICK_F64_SAMPLE : SCAN_F64_DEFAULT_SAMPLE,
                            .threads = (unsigned)a->threads};

@@ -73,8 +73,8 @@ int results_parse_features(const char *text, unsigned *bits)
 static const gelu_impl *impl_of(const results_set *s, const char *name)
 {
     const gelu_impl *m = NULL;
-    if (s->format == GELU_FORMAT_BINARY64) return gelu_impl64_find(name); /* a list of its own */
-    if (s->format != GELU_FORMAT_BINARY32) m = gelu_impl16_find(name, s->format);
+    if (s->format == GELU_FORMAT_BINARY64) return gelu_impl_find_in(name, GELU_FORMAT_BINARY64); /* a list of its own */
+    if (s->format != GELU_FORMAT_BINARY32) m = gelu_impl_find_in(name, s->format);
     return m ? m : gelu_impl_find(name);
 }
 

@@ -2,7 +2,7 @@
  * bench.csv from the benchmark), one summary row per implementation: what the HTML summary table
  * and the picker read, so that both judge by measurements, never by an implementation's claims.
  *
- * Columns are found by their header names (README: "Report files"); unknown columns are ignored,
+ * Columns are found by their header names (docs/report-files.md: "Report files"); unknown columns are ignored,
  * a missing required one is an error. Only the first distribution of bench.csv is kept per size.
  * Library code: errors are returned as text, nothing is printed. */
 #ifndef GELUCHECK_RESULTS_H

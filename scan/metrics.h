@@ -3,7 +3,7 @@
  * per-shard partial results in any order gives the same bits (results independent of the
  * thread count and of sharding).
  *
- * Input ranges (documented in the README): tiny |x| < 2^-8 (zeros and subnormals included);
+ * Input ranges (documented in docs/accuracy.md): tiny |x| < 2^-8 (zeros and subnormals included);
  * negative tail x < −3; core −3 ≤ x ≤ 3 outside tiny; positive side x > 3; NaN inputs.
  * ULP histogram buckets: = 0, ≤ 0.5, ≤ 1, ≤ 2, ≤ 4, …, ≤ 2^20, > 2^20 (finite), non-finite.
  *

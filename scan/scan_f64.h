@@ -28,7 +28,7 @@
 #include "scan.h"
 
 /* The default sample: about a minute of MPFR on 2 threads for the built-in rows and peers with
- * --grad (README, "binary64"). */
+ * --grad (docs/formats.md, "binary64"). */
 #define SCAN_F64_DEFAULT_SAMPLE 1600000
 
 typedef struct {

@@ -475,7 +475,7 @@ awk '/^where the time went:/ {on = 1; next}
      on && $1 != "section" {names = names "|" substr($0, 1, 40); sum += $(NF - 1); n++}
      END {
          gsub(/ +\|/, "|", names); sub(/ +$/, "", names)
-         want = "|binary32: scan (--quick sample)|binary32: table and files|binary32: benchmark|make_moons|binary32: read back, plots, baseline|bfloat16: scan|bfloat16: benchmark|bfloat16: read back, plots|binary16: scan|binary16: benchmark|binary16: read back, plots|binary64: scan (sampled)|binary64: benchmark|binary64: read back, plots|ftz,daz|page, publishing"
+         want = "|binary32: scan (--quick sample)|binary32: table and files|binary32: benchmark|make_moons|binary32: read back, plots, baseline|bfloat16: scan|bfloat16: benchmark|bfloat16: read back, plots|binary16: scan|binary16: benchmark|binary16: read back, plots|e4m3: scan|e4m3: benchmark|e4m3: read back, plots|e5m2: scan|e5m2: benchmark|e5m2: read back, plots|binary64: scan (sampled)|binary64: benchmark|binary64: read back, plots|ftz,daz|page, publishing"
          if (!done || !kernels || names != want || sum > total + 0.05 * (n + 1) + 1e-9 || total <= 0)
              { print "FAIL: report --quick time table: " names " (sum " sum ", total " total ")"; exit 1 }
      }' "$out" || fails=$((fails + 1))
@@ -587,8 +587,8 @@ else
     echo "cli: no avx512_bf16 path here ($(grep -A1 '^widened bfloat16 conversions' "$out" | tail -1)): its scan not compared"
 fi
 # The widened binary16 conversions the same way: AVX-512 FP16's around the AVX-512 builds where
-# the CPU has it, F16C's with GELUCHECK_NO_FP16=1 (first run on Intel Sapphire Rapids,
-# 2026-12-03; tests/test_format.c holds the conversions themselves to the portable ones). The switch is named
+# the CPU has it, F16C's with GELUCHECK_NO_FP16=1 (tests/test_format.c holds
+# the conversions themselves to the portable ones). The switch is named
 # by list on any CPU.
 if grep -A1 '^widened binary16 conversions' "$out" | grep -q '^  avx512_fp16 (vcvtph2psx, vcvtps2phx) around the AVX-512 builds'; then
     avx512_rows=$(awk '$1 ~ /_avx512f?$/ { print $1 }' "$out" | paste -sd, -)

@@ -81,7 +81,7 @@ Test(report, page_has_a_section_per_16_bit_format)
     planted32.forward = plant_one;
     gelu_impl planted = gelu_impl_widened(&planted32, GELU_FORMAT_BFLOAT16);
     gelu_impl widened = gelu_impl_widened(gelu_impl_find("cr"), GELU_FORMAT_BFLOAT16);
-    const gelu_impl *impls[] = {&widened, gelu_impl16_find("cr_bfloat16", GELU_FORMAT_BFLOAT16), &planted};
+    const gelu_impl *impls[] = {&widened, gelu_impl_find_in("cr_bfloat16", GELU_FORMAT_BFLOAT16), &planted};
     results_set *s = scanned16(impls, 3, GELUCHECK_FIXTURES "/pick16/bench_bfloat16.csv");
     report_meta meta = {"cpu", "avx2", "gcc", "-O2", "today", "abc", "report", "scan", "bench"};
     html_format sec = {s, {NULL}, NULL};
@@ -93,7 +93,7 @@ Test(report, page_has_a_section_per_16_bit_format)
     cr_assert_not_null(sec_start, "%s", buf);
     cr_expect_not_null(strstr(sec_start, "<div class=\"scroll\" id=\"summary-bfloat16\">"));
     cr_expect_not_null(strstr(sec_start, "<th data-sort=\"num\">not correctly rounded<small>forward, own target</small></th>"));
-    /* the widened cr: 128 forward inputs (the odd subnormals, README "16-bit formats"),
+    /* the widened cr: 128 forward inputs (the odd subnormals, docs/formats.md "16-bit formats"),
      * 100 * 128 / 65536 = 0.1953125 %; 3 ns/element and 6 x ReLU at l2 in the planted bench file,
      * its one size (the last size's cells: dashes) */
     p = strstr(sec_start, "<b>cr</b>");
@@ -149,7 +149,8 @@ Test(report, page_has_a_section_per_16_bit_format)
  * drawn for it (Pareto, ULP by x) with captions that say "sampled"; without results, "Not run". */
 Test(report, page_has_a_binary64_section_that_says_it_is_sampled)
 {
-    const gelu_impl *impls[] = {gelu_impl64_find("erfc_libm"), gelu_impl64_find("sigmoid")};
+    const gelu_impl *impls[] = {gelu_impl_find_in("erfc_libm", GELU_FORMAT_BINARY64),
+                                gelu_impl_find_in("sigmoid", GELU_FORMAT_BINARY64)};
     scan_f64_config cfg = {.impls = impls, .nimpls = 2, .grad = true, .n = 300, .seed = 1,
                            .threads = 2};
     scan_result *r = calloc(1, sizeof *r);
