@@ -199,7 +199,7 @@ static int global_options(int *argc, char **argv)
     argv[*argc] = NULL;
     for (int k = 0; k < nspecs; k++) {
         char note[600];
-        if (exec_impls_add(specs[k], timeout, err, sizeof err, note, sizeof note) != 0) {
+        if (exec_impls_add(specs[k], GELU_FAMILY_OURS, NULL, timeout, err, sizeof err, note, sizeof note) != 0) {
             fprintf(stderr, "gelucheck: %s\n", err);
             return EXIT_USAGE;
         }
