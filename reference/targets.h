@@ -10,7 +10,7 @@
 
 #include <mpfr.h>
 
-#include "fast.h"
+#include "enclosure.h"
 #include "gelu_impl.h"
 
 typedef struct target_def target_def;
