@@ -65,7 +65,15 @@ enum {
     X(AVX512F, "avx512f", CPU_FEATURE_AVX512F | CPU_FEATURE_AVX2 | CPU_FEATURE_FMA)             \
     X(AVX512, "avx512",                                                                         \
       CPU_FEATURE_AVX512F | CPU_FEATURE_AVX512DQ | CPU_FEATURE_AVX512BW |                     \
-          CPU_FEATURE_AVX512VL | CPU_FEATURE_FMA)
+          CPU_FEATURE_AVX512VL | CPU_FEATURE_FMA)                                                 \
+    GELU_ISA_AARCH64(X)
+/* AArch64's: NEON (Advanced SIMD) is part of every AArch64 CPU, so it needs no feature bit. Only
+ * an AArch64 build has the row (the cross build of cross/meson.build, docs/aarch64.md). */
+#if defined(__aarch64__)
+#define GELU_ISA_AARCH64(X) X(NEON, "neon", 0u)
+#else
+#define GELU_ISA_AARCH64(X)
+#endif
 
 typedef enum {
 #define GELU_ISA_ID(id, name, features) GELU_ISA_##id,
