@@ -6,6 +6,10 @@
  *   exec_vf --list                             the builds it serves, one a line
  *   exec_vf --self-check N                     each vector build against its portable twin
  *
+ * An SVE build (sve128, sve256, sve512: impls/vf_sve.h) runs only where the vector length is
+ * its own: under qemu-aarch64, -cpu max,sve-max-vq=N gives N·128 bits; serving one elsewhere is
+ * refused (exit 2) and --self-check skips it, saying so.
+ *
  *   --name N         announce the name N (default: IMPL)
  *   --wrong-at HEX   planted defect, for the tests: the forward output at the input with that
  *                    binary32 encoding gets its sign flipped
@@ -20,7 +24,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -47,6 +53,25 @@ static const char *const isa_names[] = {
     GELU_ISA_LIST(ISA_NAME)
 #undef ISA_NAME
 };
+
+#ifndef PR_SVE_GET_VL
+#define PR_SVE_GET_VL 51 /* linux/prctl.h */
+#endif
+#define VF_HWCAP_SVE (1ul << 22) /* AT_HWCAP's SVE bit on AArch64 (asm/hwcap.h) */
+
+/* Whether this CPU runs the build: an SVE build needs SVE with exactly its vector length (its
+ * ISA's name, "sve256", gives the bits); else why not, into why. */
+static bool runs_here(const gelu_impl *impl, char *why, size_t size)
+{
+    const char *isa = isa_names[impl->isa];
+    if (strncmp(isa, "sve", 3) != 0) return true;
+    long bits = strtol(isa + 3, NULL, 10), vl = 0;
+    if (getauxval(AT_HWCAP) & VF_HWCAP_SVE) vl = (prctl(PR_SVE_GET_VL) & 0xffff) * 8;
+    if (vl == bits) return true;
+    if (vl) snprintf(why, size, "%s needs SVE vectors of %ld bits; this CPU's are %ld", impl->name, bits, vl);
+    else snprintf(why, size, "%s needs SVE; this CPU has none", impl->name);
+    return false;
+}
 
 static const gelu_impl *find(const char *name)
 {
@@ -92,10 +117,15 @@ static int self_check(uint64_t n)
                                         0x7fc00000u, 0x00000001u, 0x80000001u, 0x7f7fffffu};
     static float x[BATCH], want[BATCH], got[BATCH];
     uint64_t stride = n ? ((uint64_t)1 << 32) / n : 1, checked = 0;
-    int builds = 0;
+    int builds = 0, skipped = 0;
+    char why[128], first_skip[128] = "";
     for (int k = 0; k < IMPL_COUNT; k++) {
         const gelu_impl *v = impls[k], *plain = find(v->method);
         if (v->isa == GELU_ISA_PORTABLE) continue;
+        if (!runs_here(v, why, sizeof why)) {
+            if (!skipped++) snprintf(first_skip, sizeof first_skip, "%s", why);
+            continue;
+        }
         if (!plain) {
             fprintf(stderr, "exec_vf: %s: no portable build of %s\n", v->name, v->method);
             return 1;
@@ -124,6 +154,7 @@ static int self_check(uint64_t n)
     }
     printf("exec_vf: %d vector builds bit-identical to their portable builds at %llu inputs "
            "(forward and derivative)\n", builds, (unsigned long long)checked / (2u * (builds ? builds : 1)));
+    if (skipped) printf("exec_vf: %d builds skipped, the first: %s\n", skipped, first_skip);
     return builds ? 0 : 1;
 }
 
@@ -220,6 +251,11 @@ int main(int argc, char **argv)
     const gelu_impl *impl = find(argv[1]);
     if (!impl) {
         fprintf(stderr, "exec_vf: no build '%s' here (exec_vf --list names them)\n", argv[1]);
+        return 2;
+    }
+    char why[128];
+    if (!runs_here(impl, why, sizeof why)) {
+        fprintf(stderr, "exec_vf: %s (qemu-aarch64 -cpu max,sve-max-vq=N: N·128 bits)\n", why);
         return 2;
     }
     const char *name = impl->name;

@@ -67,10 +67,13 @@ enum {
       CPU_FEATURE_AVX512F | CPU_FEATURE_AVX512DQ | CPU_FEATURE_AVX512BW |                     \
           CPU_FEATURE_AVX512VL | CPU_FEATURE_FMA)                                                 \
     GELU_ISA_AARCH64(X)
-/* AArch64's: NEON (Advanced SIMD) is part of every AArch64 CPU, so it needs no feature bit. Only
- * an AArch64 build has the row (the cross build of cross/meson.build, docs/aarch64.md). */
+/* AArch64's, only in an AArch64 build (the cross build of cross/meson.build, docs/aarch64.md):
+ * NEON (Advanced SIMD), part of every AArch64 CPU, and SVE built for one fixed vector length
+ * each (impls/vf_sve.h). No feature bits yet: the exec child checks SVE and its vector length
+ * before it serves an SVE build (cross/exec_vf.c). */
 #if defined(__aarch64__)
-#define GELU_ISA_AARCH64(X) X(NEON, "neon", 0u)
+#define GELU_ISA_AARCH64(X)                                                                     \
+    X(NEON, "neon", 0u) X(SVE128, "sve128", 0u) X(SVE256, "sve256", 0u) X(SVE512, "sve512", 0u)
 #else
 #define GELU_ISA_AARCH64(X)
 #endif
