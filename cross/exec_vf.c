@@ -1,6 +1,8 @@
 /* The exec child (docs/protocol.md, version 2) of a cross build: serves one of this machine's
- * builds of our vf methods — the portable one or a vector one (cr_neon, ...) — to a host
- * gelucheck, which computes the references and judges it as any exec row (docs/aarch64.md):
+ * builds of our vf methods — the portable one or a vector one (cr_neon, ...) — or of the plain C
+ * implementations (erfc_libm: this machine's libm), to a host gelucheck, which computes the
+ * references and judges it as any exec row (docs/aarch64.md). A name the host has already
+ * (cr, erfc_libm) needs another, --name:
  *
  *   exec_vf IMPL [--name N] [--wrong-at HEX]   serve IMPL (over shared memory when offered)
  *   exec_vf --list                             the builds it serves, one a line
@@ -34,10 +36,12 @@
 #include "gelu_impl.h"
 
 #define GELU_IMPL(name) extern const gelu_impl gelu_impl_##name;
+#include "exec_vf_plain.inc"
 #include "vf_registry.inc"
 #undef GELU_IMPL
 static const gelu_impl *const impls[] = {
 #define GELU_IMPL(name) &gelu_impl_##name,
+#include "exec_vf_plain.inc"
 #include "vf_registry.inc"
 #undef GELU_IMPL
 };
