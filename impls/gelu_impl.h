@@ -65,7 +65,18 @@ enum {
     X(AVX512F, "avx512f", CPU_FEATURE_AVX512F | CPU_FEATURE_AVX2 | CPU_FEATURE_FMA)             \
     X(AVX512, "avx512",                                                                         \
       CPU_FEATURE_AVX512F | CPU_FEATURE_AVX512DQ | CPU_FEATURE_AVX512BW |                     \
-          CPU_FEATURE_AVX512VL | CPU_FEATURE_FMA)
+          CPU_FEATURE_AVX512VL | CPU_FEATURE_FMA)                                                 \
+    GELU_ISA_AARCH64(X)
+/* AArch64's, only in an AArch64 build (the cross build of cross/meson.build, docs/aarch64.md):
+ * NEON (Advanced SIMD), part of every AArch64 CPU, and SVE built for one fixed vector length
+ * each (impls/vf_sve.h). No feature bits yet: the exec child checks SVE and its vector length
+ * before it serves an SVE build (cross/exec_vf.c). */
+#if defined(__aarch64__)
+#define GELU_ISA_AARCH64(X)                                                                     \
+    X(NEON, "neon", 0u) X(SVE128, "sve128", 0u) X(SVE256, "sve256", 0u) X(SVE512, "sve512", 0u)
+#else
+#define GELU_ISA_AARCH64(X)
+#endif
 
 typedef enum {
 #define GELU_ISA_ID(id, name, features) GELU_ISA_##id,

@@ -5,7 +5,9 @@
 # tests/browser_check.py: standard library only, so no virtual environment and nothing from a
 # package registry; qemu-user for tests/clones.sh, which runs the scan's portable and AVX2 builds
 # on an emulated CPU; help2man makes the man page from `gelucheck --help`, man-db renders it
-# in its test). Non-interactive and idempotent:
+# in its test; gcc-aarch64-linux-gnu and libc6-dev-arm64-cross cross-compile our vf methods'
+# AArch64 builds, cross/aarch64-linux-gnu.ini, which the aarch64 test runs under qemu-aarch64).
+# Non-interactive and idempotent:
 # when everything is present it only checks (dpkg-query) and returns in well under a second.
 # Run as root on Debian 12.
 #
@@ -29,6 +31,7 @@ packages="
   libsleef-dev libdnnl-dev ocl-icd-opencl-dev libflint-arb-dev
   sollya gnuplot-nox valgrind clang libclang-rt-14-dev
   chromium python3 libopenmpi-dev openmpi-bin qemu-user help2man man-db
+  gcc-aarch64-linux-gnu libc6-dev-arm64-cross
 "
 [ $frameworks = yes ] && packages="$packages python3-venv"
 

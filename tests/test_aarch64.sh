@@ -1,0 +1,69 @@
+#!/bin/sh
+# Our vf methods' AArch64 builds (NEON; SVE at 128, 256, 512 bits), cross-compiled
+# (cross/aarch64-linux-gnu.ini) and served by their exec child (cross/exec_vf.c) under
+# qemu-aarch64, scanned by the host as exec rows (docs/aarch64.md):
+# - on the emulated CPU, every NEON and SVE build gives its portable build's bits (exec_vf
+#   --self-check at each vector length);
+# - over a sample, forward and derivative, each NEON and SVE-256 build's rows are those of the
+#   host's own portable build of the method to the byte (the same bits give the same metrics)
+#   and the gate passes;
+# - a planted wrong output (the child's --wrong-at) breaks the gate at its input.
+# Skipped (77) when the cross compiler, its libc or qemu-aarch64 is missing (tools/setup.sh
+# installs them). The cross build is made in BUILD_DIR/aarch64 and kept between runs.
+# Usage: test_aarch64.sh GELUCHECK SOURCE_ROOT BUILD_DIR
+set -u
+g=$1 src=$2 build=$3
+sysroot=/usr/aarch64-linux-gnu
+for p in aarch64-linux-gnu-gcc qemu-aarch64; do
+    command -v "$p" >/dev/null || { echo "skip: no $p (tools/setup.sh installs it)"; exit 77; }
+done
+[ -e "$sysroot/lib/ld-linux-aarch64.so.1" ] ||
+    { echo "skip: no AArch64 libc in $sysroot (libc6-dev-arm64-cross)"; exit 77; }
+. "$(dirname "$0")/lib.sh"
+
+x=$build/aarch64
+if [ ! -f "$x/build.ninja" ]; then
+    meson setup --cross-file "$src/cross/aarch64-linux-gnu.ini" "$x" "$src" >"$d/setup" 2>&1 ||
+        { cat "$d/setup"; echo "FAIL: the cross build's setup"; exit 1; }
+fi
+meson compile -C "$x" >"$d/compile" 2>&1 || { tail -20 "$d/compile"; echo "FAIL: the cross build"; exit 1; }
+q="qemu-aarch64 -L $sysroot"
+for vq in 1 2 4; do
+    $q -cpu "max,sve-max-vq=$vq" "$x/cross/exec_vf" --self-check 5000 >"$d/out" 2>&1 ||
+        fail "vector builds against portable on the emulated CPU, SVE at $vq·128 bits: $(cat "$d/out")"
+done
+run="$q -cpu max,sve-max-vq=2 $x/cross/exec_vf"
+
+methods="erfc_accurate as7126 tanh pw_fast pw_accurate cr"
+impls=""
+set --
+for m in $methods; do
+    set -- "$@" --exec "${m}_neon=$run ${m}_neon" --exec "${m}_sve256=$run ${m}_sve256"
+    impls="$impls,${m}_neon,${m}_sve256,$m"
+done
+"$g" accuracy "$@" --impl "${impls#,}" --sample 20000 --grad --threads 2 --csv "$d/a.csv" \
+    >"$d/out" 2>"$d/err" || fail "the NEON and SVE rows' gate: $(tail -5 "$d/out") $(cat "$d/err")"
+# rows IMPL: IMPL's rows without the columns that name it (impl) or say how it was added and
+# where it runs (batch_independent, dispatched_isa: probed and announced for a child only)
+rows() {
+    skip=$(head -1 "$d/a.csv" | tr , '\n' | grep -n -e '^batch_independent$' -e '^dispatched_isa$' |
+        cut -d: -f1 | paste -sd,)
+    grep "^$1," "$d/a.csv" | cut -d, -f"1,$skip" --complement
+}
+for m in $methods; do
+    rows "$m" >"$d/plain"
+    for isa in neon sve256; do
+        rows "${m}_$isa" >"$d/vector"
+        [ -s "$d/vector" ] && cmp -s "$d/plain" "$d/vector" ||
+            fail "${m}_$isa's rows differ from $m's: $(diff "$d/plain" "$d/vector" | head -4)"
+    done
+done
+
+"$g" accuracy --exec "cr_neon=$run cr_neon --wrong-at 0x3fc00000" --impl cr_neon \
+    --range 1.49:1.51 --threads 2 >"$d/out" 2>&1
+st=$?
+[ $st -eq 1 ] && grep -q "cr_neon forward: .* at x = 0x1.8p+0 (0x3fc00000)" "$d/out" ||
+    fail "planted wrong output at 1.5: status $st: $(tail -3 "$d/out")"
+
+[ $fails -eq 0 ] || exit 1
+echo "ok: NEON and SVE builds under qemu-aarch64"
