@@ -16,6 +16,7 @@
 #include <sleef.h>
 
 #include "gelucheck/plugin.h"
+#include "sleef_known_as.h"
 
 typedef double sleef_dvec __attribute__((vector_size(SLEEF_D_LANES * sizeof(double))));
 
@@ -80,14 +81,6 @@ static void erf_derivative(const double *x, double *y, size_t n)
         .max_ulp = GELUCHECK_NO_CLAIM, .max_abs = 1.11e-15, .grad_max_ulp = GELUCHECK_NO_CLAIM,  \
         .grad_max_abs = 2.8e-16,                                                                 \
     }
-
-/* The names users know these by (the report's known_as; the ABI's field) */
-#ifndef SLEEF_ERF_KNOWN_AS
-#define SLEEF_ERF_KNOWN_AS "same formula as PyTorch approximate='none', HF gelu, with SLEEF's erff"
-#define SLEEF_ERFC_KNOWN_AS                                                                     \
-    "the function of PyTorch approximate='none', HF hidden_act gelu, oneDNN eltwise_gelu_erf "  \
-    "(computed through erfc: no cancellation for x < 0)"
-#endif
 
 /* One binary64 description: method `method_name` built for gelucheck's ISA `isa_name`. */
 #define SLEEF_F64_IMPL(impl_name, method_name, isa_name, features, fwd, grad, contract_init, what, known) \

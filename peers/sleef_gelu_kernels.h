@@ -16,6 +16,7 @@
 #include <sleef.h>
 
 #include "gelucheck/plugin.h"
+#include "sleef_known_as.h"
 
 typedef float sleef_vec __attribute__((vector_size(SLEEF_LANES * sizeof(float))));
 
@@ -77,14 +78,6 @@ static void sleef_gelu_derivative(const float *x, float *y, size_t n)
         .max_ulp = GELUCHECK_NO_CLAIM, .max_abs = 4.49e-07, .grad_max_ulp = GELUCHECK_NO_CLAIM,  \
         .grad_max_abs = 1.48e-07,                                                                \
     }
-
-/* The names users know these by (the report's known_as; the ABI's field) */
-#ifndef SLEEF_ERF_KNOWN_AS
-#define SLEEF_ERF_KNOWN_AS "same formula as PyTorch approximate='none', HF gelu, with SLEEF's erff"
-#define SLEEF_ERFC_KNOWN_AS                                                                     \
-    "the function of PyTorch approximate='none', HF hidden_act gelu, oneDNN eltwise_gelu_erf "  \
-    "(computed through erfc: no cancellation for x < 0)"
-#endif
 
 /* The plugin description of one SLEEF peer: method `method_name` built for gelucheck's ISA
  * `isa_name` (whose CPU features are `features`), with the kernels above. */
