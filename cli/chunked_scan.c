@@ -13,6 +13,7 @@
 
 #include "atomic_file.h"
 #include "cli.h"
+#include "code_id.h"
 #include "gelucheck_config.h"
 #include "gelucheck_version.h"
 #include "partial.h"
@@ -70,8 +71,11 @@ static bool chunk_present(const chunk_run *s, unsigned long j)
 
 /* ---- the checkpoint's identity */
 
-/* What makes two runs the same: the command, the build, and every option that changes the
- * result. */
+/* What makes two runs the same: the command, the build, every option that changes the
+ * result, and the code of every row (code_id.h: a plugin's file, an exec child's command and
+ * handshake, this executable's build id), one line "code.NAME=ID" each, so that a resume with
+ * another kernel under the same name is refused naming the row. −1 with the reason in buf when
+ * a row's identity cannot be had, −2 when buf is too small. */
 static int id_text(const chunk_run *s, char *buf, size_t size)
 {
     char domain[128];
@@ -86,7 +90,15 @@ static int id_text(const chunk_run *s, char *buf, size_t size)
     if (w >= 0 && (size_t)w < size) w += snprintf(buf + w, size - (size_t)w, "\n");
     if (s->cfg->fpenv != GELU_FPENV_IEEE && w >= 0 && (size_t)w < size) /* (IEEE's ids as before) */
         w += snprintf(buf + w, size - (size_t)w, "fpenv=%s\n", gelu_fpenv_name(s->cfg->fpenv));
-    return w < 0 || (size_t)w >= size ? -1 : 0;
+    for (size_t i = 0; i < s->cfg->nimpls && w >= 0 && (size_t)w < size; i++) {
+        char code[400];
+        if (impl_code_id(s->cfg->impls[i], code, sizeof code) != 0) {
+            snprintf(buf, size, "%s", code);
+            return -1;
+        }
+        w += snprintf(buf + w, size - (size_t)w, "code.%s=%s\n", s->cfg->impls[i]->name, code);
+    }
+    return w < 0 || (size_t)w >= size ? -2 : 0;
 }
 
 /* The first line where two ids differ, as "KEY: 'A' here, 'B' in the checkpoint". */
@@ -154,7 +166,10 @@ static void checkpoint_open(chunk_run *s)
     char *want = malloc(ID_MAX), *have = malloc(ID_MAX + 1);
     char path[4200];
     snprintf(path, sizeof path, "%s/checkpoint.id", s->dir);
-    if (!want || !have || id_text(s, want, ID_MAX) != 0) {
+    int idst = want ? id_text(s, want, ID_MAX) : -2;
+    if (idst == -1) {
+        fail(s, EXIT_CHECK_FAILED, "%s", want);
+    } else if (!have || idst != 0) {
         fail(s, EXIT_CHECK_FAILED, "out of memory");
     } else {
         FILE *f = fopen(path, "rb");

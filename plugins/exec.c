@@ -1,6 +1,7 @@
 /* The exec protocol's host side (exec.h, docs/protocol.md). */
 #define _GNU_SOURCE
 #include "exec.h"
+#include "sha256.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -377,11 +378,15 @@ static int handshake(exec_child *c, char *err, size_t errsize)
                                        "contract", "origin", "transport", "dispatched_isa",
                                        "fpenv"};
     const size_t nkeys = sizeof keys / sizeof keys[0];
+    sha256_ctx lines; /* every line as sent, for h->sha256 */
+    sha256_init(&lines);
     for (int n = 0;; n++) {
         if (n == HANDSHAKE_LINES)
             return child_fail(c, err, errsize, "handshake: no 'end' within %d lines", n);
         if (read_line(c, line, deadline, why, sizeof why) != 0)
             return child_fail(c, err, errsize, "handshake: %s", why);
+        sha256_update(&lines, line, strlen(line));
+        sha256_update(&lines, "\n", 1);
         if (n == 0) {
             if (strcmp(line, "gelucheck-exec 1") == 0) h->version = 1;
             else if (strcmp(line, "gelucheck-exec 2") == 0) h->version = 2;
@@ -468,6 +473,7 @@ static int handshake(exec_child *c, char *err, size_t errsize)
     for (size_t i = 0; i < 3; i++)
         if (!(seen & (1u << i)))
             return child_fail(c, err, errsize, "handshake: no '%s' line before 'end'", keys[i]);
+    sha256_final_hex(&lines, h->sha256);
     if (!(seen & (1u << 9))) { /* no fpenv line: IEEE's alone, as before there were any */
         h->fpenvs = 1u << GELU_FPENV_IEEE;
         h->fpenv_first = GELU_FPENV_IEEE;

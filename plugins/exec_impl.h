@@ -48,6 +48,9 @@ const char *exec_impls_fpenv_list(const gelu_impl *impl, char *buf, size_t size)
  * idle children that would run in another are stopped (the ones of the batching probe, asked
  * for IEEE's). Before the kernels run, after exec_impls_fpenv_ok. */
 void exec_impls_use_fpenv(gelu_fpenv asked);
+/* The SHA-256 (hex) of an exec child's command line and handshake (code_id.h); NULL for any
+ * other implementation. */
+const char *exec_impls_sha256(const gelu_impl *impl);
 /* The first failure of a child while kernels ran; NULL when none. */
 const char *exec_impls_failure(void);
 /* Stops every child. */

@@ -20,12 +20,14 @@
 #include "gelu_impl.h"
 #include "gelucheck/plugin.h"
 #include "gelucheck_config.h" /* GELUCHECK_PEERS, where they are */
+#include "sha256.h"
 
 typedef struct {
     gelu_impl impl;
     gelucheck_kernel_binary32 forward, derivative; /* the plugin's own */
     gelucheck_kernel_u16 forward16, derivative16;  /* those of a 16-bit row */
     char *source;
+    char sha256[SHA256_HEX]; /* of the plugin's file, read just before it was loaded */
     char crash_text[600]; /* "plugin 'PATH', implementation 'NAME'", made when loaded */
 } slot;
 
@@ -281,6 +283,11 @@ static int check_impl(const gelucheck_impl_v1 *d, unsigned *features, gelu_targe
 /* Loads the plugin at path; its implementations' source is "<kind> 'PATH'". */
 static int load(const char *path, const char *kind, char *err, size_t errsize)
 {
+    char sha[SHA256_HEX];
+    if (sha256_file(path, sha) != 0) {
+        snprintf(err, errsize, "cannot load plugin '%s': %s", path, strerror(errno));
+        return -1;
+    }
     void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (!h) {
         const char *e = dlerror();
@@ -359,6 +366,7 @@ static int load(const char *path, const char *kind, char *err, size_t errsize)
         snprintf(s->source, n, "%s '%s'", kind, path);
         snprintf(s->crash_text, sizeof s->crash_text, "%s '%.400s', implementation '%s',", kind,
                  path, d->name);
+        memcpy(s->sha256, sha, sizeof sha);
         s->forward = d->forward;
         s->derivative = d->derivative;
         s->impl = (gelu_impl){
@@ -507,6 +515,13 @@ const char *plugins_default_peer(size_t i, const char **path, bool *loaded)
     *path = peers[i].path;
     *loaded = peers[i].loaded;
     return peers[i].name;
+}
+
+const char *plugins_sha256(const gelu_impl *impl)
+{
+    for (size_t k = 0; k < nslots; k++)
+        if (impl == &slots[k].impl) return slots[k].sha256;
+    return NULL;
 }
 
 bool plugins_is_default_peer(const gelu_impl *impl)

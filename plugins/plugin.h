@@ -34,6 +34,9 @@ const char *plugins_default_peer(size_t i, const char **path, bool *loaded);
  * (gelucheck_plugin_left_out_v1), and *source its "plugin 'PATH'" or "default peer 'PATH'";
  * NULL past the end. */
 const char *plugins_left_out(size_t i, const char **source);
+/* The SHA-256 (hex) of the file a plugin's implementation was loaded from; NULL for any other
+ * implementation. */
+const char *plugins_sha256(const gelu_impl *impl);
 /* Whether an implementation comes from a default peer. */
 bool plugins_is_default_peer(const gelu_impl *impl);
 /* Called by the crash report before the process exits (the CLI removes its temporary files);

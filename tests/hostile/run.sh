@@ -1,0 +1,50 @@
+#!/bin/sh
+# The hostile suite (issue 43): a wrong kernel must never pass. Each case runs one command
+# (bounded: 60 s) and names the exit status and a message it must print; a case prints "ok NAME"
+# or "FAIL: NAME ...", and the suite exits 1 when any failed. The kernels are
+# tests/hostile/hostile_plugin.c (misbehaviour by GELUCHECK_HOSTILE), its build one ULP off at
+# x = 3, and tests/exec_child.c.
+# Usage: run.sh GELUCHECK HOSTILE.so HOSTILE_WRONG3.so EXEC_CHILD
+set -u
+g=$1 good=$2 wrong=$3 child=$4
+. "$(dirname "$0")/../lib.sh"
+export GELUCHECK_NO_DEFAULT_PEERS=1 # the cases need no peers; they load faster without
+cases=0
+
+# expect NAME STATUS NEEDLE COMMAND...: COMMAND exits STATUS with NEEDLE in its output
+expect() {
+    name=$1 want=$2 needle=$3
+    shift 3
+    cases=$((cases + 1))
+    timeout -k 5 60 "$@" >"$d/out" 2>&1
+    st=$?
+    if [ "$st" -eq "$want" ] && grep -qF -- "$needle" "$d/out"; then
+        echo "ok $name"
+    else
+        fail "$name: status $st (want $want), '$needle' not in: $(tail -c 600 "$d/out")"
+    fi
+}
+# hostile CASE ARGS...: gelucheck with the hostile plugin misbehaving as CASE
+hostile() {
+    c=$1
+    shift
+    env GELUCHECK_HOSTILE="$c" "$g" "$@" --plugin "$good"
+}
+
+# ---- S1: a checkpoint is bound to the kernels' bytes
+r="--range 2.9:3.1 --threads 2"
+expect S1-good-run 0 "every implementation meets its declared contract" \
+    "$g" accuracy --plugin "$good" --impl hx $r --checkpoint "$d/ck"
+expect S1-wrong-alone 1 "at x = 0x1.8p+1" "$g" accuracy --plugin "$wrong" --impl hx $r
+expect S1-plugin-swapped 2 "code.hx is 'plugin-sha256:" \
+    "$g" accuracy --plugin "$wrong" --impl hx $r --checkpoint "$d/ck"
+expect S1-exec-good-run 0 "every implementation meets its declared contract" \
+    "$g" accuracy --exec "hxe=$child erfc_f64 --name hxe" --impl hxe $r --checkpoint "$d/cke"
+expect S1-exec-swapped 2 "code.hxe is 'exec-sha256:" \
+    "$g" accuracy --exec "hxe=$child erfc_f64 --name hxe --wrong-at 0x40400000" --impl hxe $r \
+    --checkpoint "$d/cke"
+expect S1-builtin-id 0 "code.erfc_f64=build-id:" sh -c \
+    "'$g' accuracy --impl erfc_f64 $r --checkpoint '$d/ckb' && cat '$d/ckb/checkpoint.id'"
+
+echo "$((cases - fails)) of $cases cases passed"
+[ "$fails" -eq 0 ]
