@@ -1,5 +1,6 @@
 /* The scan engine (see scan.h): domains, blocks, threads, per-block evaluation. */
 #include "scan.h"
+#include "kernel_call.h"
 
 #include <assert.h>
 #include <float.h>
@@ -155,18 +156,7 @@ bool scan_has_exact_row(const gelu_impl *impl)
 
 /* ---- the kernels' floating-point environment */
 
-/* kernel(x, y, n) in environment e (gelu_fpenv.h): MXCSR set around the call only, so that no
- * code of the reference runs under it; nothing changes for IEEE's. */
-static inline void run_kernel(gelu_kernel kernel, gelu_fpenv e, const float *x, float *y, size_t n)
-{
-    if (e == GELU_FPENV_IEEE) {
-        kernel(x, y, n);
-        return;
-    }
-    unsigned saved = gelu_fpenv_enter(e);
-    kernel(x, y, n);
-    gelu_fpenv_leave(saved);
-}
+/* Every kernel call goes through kernel_call.h: run in the run's environment, judged. */
 
 
 /* ---- one block */
@@ -2215,8 +2205,7 @@ static void row_kernel(scan_worker *w, size_t i, int d, size_t n, bool has_prev,
     if (batched) /* run by run_group_kernels for the whole group */
         memcpy(out, batched + (seq0 - has_prev - w->gseq), (n + has_prev) * sizeof *out);
     else
-        run_kernel(d == DIR_FORWARD ? impl->forward : impl->derivative, w->sh->cfg->fpenv, w->x,
-                   out, n + has_prev);
+        kernel_call_f32(impl, d, w->sh->cfg->fpenv, w->x, out, n + has_prev);
     lap(w, &t0, &w->prof.kernel[i][d]);
 }
 
@@ -2552,8 +2541,7 @@ static void run_group_kernels(scan_worker *w, uint64_t b, uint64_t e)
         const gelu_impl *impl = w->sh->cfg->impls[i];
         for (int d = 0; d < DIR_COUNT; d++)
             if (w->gy[i * DIR_COUNT + d]) {
-                run_kernel(d == DIR_FORWARD ? impl->forward : impl->derivative, w->sh->cfg->fpenv,
-                           w->gx, w->gy[i * DIR_COUNT + d], m);
+                kernel_call_f32(impl, d, w->sh->cfg->fpenv, w->gx, w->gy[i * DIR_COUNT + d], m);
                 lap(w, &t0, &w->prof.kernel[i][d]);
             }
     }
@@ -2746,7 +2734,7 @@ static void check_specials(const gelu_impl *impl, bool grad, gelu_fpenv env, imp
     mpfr_t exact;
     mpfr_init2(exact, REF_EXACT_PREC);
     for (int d = 0; d < scan_directions(impl, grad); d++) {
-        run_kernel(d == DIR_FORWARD ? impl->forward : impl->derivative, env, x, y, CONTRACT_SPECIAL_COUNT);
+        kernel_call_f32(impl, d, env, x, y, CONTRACT_SPECIAL_COUNT);
         for (size_t i = 0; i < CONTRACT_SPECIAL_COUNT; i++) {
             float want = ref_eval_fpenv(impl->target, d == DIR_DERIVATIVE, x[i], env, exact);
             if (!contract_same_value(want, y[i]))
@@ -2765,7 +2753,7 @@ static double forward_at(double x, void *p)
 {
     const forward_ctx *c = p;
     float xf = (float)x, y;
-    run_kernel(c->impl->forward, c->env, &xf, &y, 1);
+    kernel_call_f32(c->impl, DIR_FORWARD, c->env, &xf, &y, 1);
     return y;
 }
 
@@ -2784,7 +2772,7 @@ static void check_consistency(const gelu_impl *impl, gelu_fpenv env, impl_extras
         double num, abserr;
         gsl_deriv_central(&f, xs[i], 0x1p-10 * fmax(1.0, fabs(xs[i])), &num, &abserr);
         float yd;
-        run_kernel(impl->derivative, env, &xs[i], &yd, 1);
+        kernel_call_f32(impl, DIR_DERIVATIVE, env, &xs[i], &yd, 1);
         double rel = fabs(num - yd) / fmax(fabs((double)yd), 1e-2);
         if (!(rel <= e->consistency_max_rel)) {
             e->consistency_max_rel = rel;
@@ -3019,7 +3007,7 @@ int scan_run(const scan_config *cfg, scan_result *result, const char **error)
                 check_consistency(cfg->impls[i], cfg->fpenv, &result->extras[i]);
         }
     }
-    return 0;
+    return (*error = kernel_call_failure()) ? -1 : 0;
 }
 
 int scan_directions(const gelu_impl *impl, bool grad)

@@ -24,12 +24,6 @@ expect() {
         fail "$name: status $st (want $want), '$needle' not in: $(tail -c 600 "$d/out")"
     fi
 }
-# hostile CASE ARGS...: gelucheck with the hostile plugin misbehaving as CASE
-hostile() {
-    c=$1
-    shift
-    env GELUCHECK_HOSTILE="$c" "$g" "$@" --plugin "$good"
-}
 
 # ---- S1: a checkpoint is bound to the kernels' bytes
 r="--range 2.9:3.1 --threads 2"
@@ -45,6 +39,20 @@ expect S1-exec-swapped 2 "code.hxe is 'exec-sha256:" \
     --checkpoint "$d/cke"
 expect S1-builtin-id 0 "code.erfc_f64=build-id:" sh -c \
     "'$g' accuracy --impl erfc_f64 $r --checkpoint '$d/ckb' && cat '$d/ckb/checkpoint.id'"
+
+# ---- S2: inputs the kernel cannot touch; M2: the FP environment is part of the call
+expect S2-scribble 1 "implementation 'hx' (plugin '$good') broke the kernel contract in a forward call" \
+    env GELUCHECK_HOSTILE=scribble "$g" accuracy --plugin "$good" --impl hx $r
+expect S2-scribble-names-input 1 "it wrote into its input (const): x[0] was 0x40" \
+    env GELUCHECK_HOSTILE=scribble "$g" accuracy --plugin "$good" --impl hx $r
+expect S2-scribble-after 1 "it wrote into its input (const)" \
+    env GELUCHECK_HOSTILE=scribble_after "$g" accuracy --plugin "$good" --impl hx,erfc_f64 $r
+# a leaked rounding mode or FTZ/DAZ: named at the row that leaked it, never blamed on cr
+expect M2-rounding 1 "implementation 'hx' (plugin '$good') broke the kernel contract" \
+    env GELUCHECK_HOSTILE=round "$g" accuracy --plugin "$good" --impl hx,cr $r
+expect M2-rounding-what 1 "SSE rounding upward" env GELUCHECK_HOSTILE=round "$g" accuracy --plugin "$good" --impl hx,cr $r
+expect M2-ftz 1 "flush-to-zero set, denormals-are-zero set" env GELUCHECK_HOSTILE=ftz "$g" accuracy --plugin "$good" --impl hx,cr $r
+expect M2-derivative 1 "in a derivative call" env GELUCHECK_HOSTILE=ftz_grad "$g" accuracy --plugin "$good" --impl hx --grad $r
 
 echo "$((cases - fails)) of $cases cases passed"
 [ "$fails" -eq 0 ]
