@@ -122,7 +122,7 @@ static int global_options(int *argc, char **argv)
 {
     bool frameworks = false;
     double timeout = 60;
-    int kept = 2;
+    int kept = 2, timeout_given = 0;
     const char *specs[EXEC_IMPLS_MAX + 1];
     int nspecs = 0;
     char err[2000];
@@ -182,6 +182,10 @@ static int global_options(int *argc, char **argv)
             }
             specs[nspecs++] = v;
         } else if (is_timeout) {
+            if (timeout_given++) {
+                fprintf(stderr, "gelucheck: option --exec-timeout is given twice (it takes one value)\n");
+                return EXIT_USAGE;
+            }
             char *end;
             timeout = strtod(v, &end);
             if (*v == '\0' || *end != '\0' || !(timeout > 0 && timeout <= 86400)) {
@@ -195,6 +199,7 @@ static int global_options(int *argc, char **argv)
     }
     if (*argc > 1) *argc = kept;
     argv[*argc] = NULL;
+    plugins_set_call_timeout(timeout); /* each plugin kernel call, as each exec answer */
     for (int k = 0; k < nspecs; k++) {
         char note[600];
         if (exec_impls_add(specs[k], timeout, err, sizeof err, note, sizeof note) != 0) {

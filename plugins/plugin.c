@@ -7,12 +7,16 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "exec.h"
@@ -40,14 +44,34 @@ static struct {
 static size_t nleft_out;
 static void (*crash_hook)(void);
 
-/* What this thread runs inside a plugin: the slot, the direction, the call's first input. */
-static _Thread_local const slot *running;
-static _Thread_local int running_grad;
-static _Thread_local uint32_t running_x0;
-static _Thread_local int running_digits; /* of x0 in hex: 8 (binary32), 4 (16-bit encodings) */
-static _Thread_local size_t running_n;
+/* A plugin kernel call in flight: the slot, the direction, the call's first input, when it
+ * began. Each thread that calls plugin kernels takes an entry of `calls` (the watchdog reads
+ * them all), or, past WATCHED_THREADS, one of its own that no watchdog sees. */
+typedef struct {
+    _Atomic(const slot *) s;
+    _Atomic uint64_t start_ns; /* CLOCK_MONOTONIC; 0: not in a call */
+    int grad;
+    uint32_t x0;
+    int digits; /* of x0 in hex: 8 (binary32), 4 (16-bit encodings) */
+    size_t n;
+} plugin_call;
+
+enum { WATCHED_THREADS = 1024 };
+static plugin_call calls[WATCHED_THREADS];
+static _Atomic unsigned ncalls;
+static _Thread_local plugin_call *mine, unwatched;
+static _Atomic int reporting; /* a report is being written: the process ends with it */
+static double call_timeout_s = 60;
 
 void plugins_set_crash_hook(void (*hook)(void)) { crash_hook = hook; }
+void plugins_set_call_timeout(double seconds) { call_timeout_s = seconds; }
+
+static uint64_t now_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
 
 static size_t put(char *buf, size_t at, size_t size, const char *s)
 {
@@ -70,54 +94,129 @@ static size_t put_dec(char *buf, size_t at, size_t size, uint64_t v)
     return at;
 }
 
-/* A crash inside a plugin kernel: say which (async-signal-safe formatting), let the CLI remove
- * its temporaries, exit 1. A crash elsewhere takes its default course. */
-static void on_crash(int sig)
+static _Noreturn void exit_now(int status)
 {
-    const slot *s = running;
-    if (!s) {
-        signal(sig, SIG_DFL);
-        raise(sig);
-        return;
+    syscall(SYS_exit_group, status);
+    for (;;) pause();
+}
+
+/* Ends the process for what the kernel of call c did (async-signal-safe): "gelucheck: plugin
+ * 'PATH', implementation 'NAME', WHAT[NUMBER WHAT2] in a forward call of ...", the CLI's
+ * temporaries removed, exit 1. Once: a second report (another thread, the hook's own exit)
+ * waits for the first to end the process. */
+static _Noreturn void report_and_exit(const plugin_call *c, const char *what, long number, const char *what2)
+{
+    if (atomic_exchange(&reporting, 1)) {
+        for (;;) pause();
     }
-    char msg[1024];
+    const slot *s = atomic_load(&c->s);
+    char msg[1200];
     size_t k = put(msg, 0, sizeof msg, "gelucheck: ");
     k = put(msg, k, sizeof msg, s->crash_text);
-    k = put(msg, k, sizeof msg, " crashed (signal ");
-    k = put_dec(msg, k, sizeof msg, (uint64_t)sig);
-    k = put(msg, k, sizeof msg, running_grad ? ") in a derivative call of " : ") in a forward call of ");
-    k = put_dec(msg, k, sizeof msg, running_n);
+    k = put(msg, k, sizeof msg, " ");
+    k = put(msg, k, sizeof msg, what);
+    if (what2) {
+        if (number < 0) k = put(msg, k, sizeof msg, "-");
+        k = put_dec(msg, k, sizeof msg, (uint64_t)(number < 0 ? -number : number));
+        k = put(msg, k, sizeof msg, what2);
+    }
+    k = put(msg, k, sizeof msg, c->grad ? " in a derivative call of " : " in a forward call of ");
+    k = put_dec(msg, k, sizeof msg, c->n);
     k = put(msg, k, sizeof msg, " inputs from x = 0x");
-    k = put_hex(msg, k, sizeof msg, running_x0, running_digits);
+    k = put_hex(msg, k, sizeof msg, c->x0, c->digits);
     k = put(msg, k, sizeof msg, " (encoding); no output was replaced\n");
     ssize_t w = write(STDERR_FILENO, msg, k);
     (void)w;
     if (crash_hook) crash_hook();
-    _exit(1);
+    exit_now(1);
+}
+
+static const plugin_call *in_flight(void)
+{
+    return mine && atomic_load(&mine->start_ns) ? mine : NULL;
+}
+
+/* A crash inside a plugin kernel (a wild access, an abort, a failed assert): say which, exit 1.
+ * A crash elsewhere takes its default course. */
+static void on_crash(int sig)
+{
+    const plugin_call *c = in_flight();
+    if (!c) {
+        signal(sig, SIG_DFL);
+        raise(sig);
+        return;
+    }
+    const char *name = sig == SIGABRT ? ": SIGABRT, an abort() or a failed assert)" : ")";
+    report_and_exit(c, "crashed (signal ", sig, name);
+}
+
+/* A kernel that ends the process: _exit (this definition, exported from the executable,
+ * precedes the C library's for the plugins: plugins/meson.build), or exit (the handler
+ * registered at the first load). Elsewhere, _exit is the C library's. */
+void _exit(int status)
+{
+    const plugin_call *c = in_flight();
+    if (c && !atomic_load(&reporting)) report_and_exit(c, "called _exit(", status, ")");
+    exit_now(status);
+}
+
+static void on_exit_in_kernel(void)
+{
+    const plugin_call *c = in_flight();
+    if (c && !atomic_load(&reporting)) report_and_exit(c, "called exit()", 0, NULL);
+}
+
+/* The watchdog: a kernel call running longer than the timeout (plugins_set_call_timeout) ends
+ * the process, named. */
+static void *watchdog(void *arg)
+{
+    (void)arg;
+    for (;;) {
+        struct timespec tick = {0, 100000000L};
+        nanosleep(&tick, NULL);
+        uint64_t now = now_ns(), limit = (uint64_t)(call_timeout_s * 1e9);
+        unsigned n = atomic_load(&ncalls);
+        for (unsigned i = 0; i < n && i < WATCHED_THREADS; i++) {
+            uint64_t t0 = atomic_load(&calls[i].start_ns);
+            if (t0 && now > t0 && now - t0 > limit)
+                report_and_exit(&calls[i], "has not returned within ", (long)call_timeout_s,
+                                " s (--exec-timeout)");
+        }
+    }
+    return NULL;
+}
+
+static plugin_call *begin(const slot *s, int grad, uint32_t x0, int digits, size_t n)
+{
+    if (!mine) {
+        unsigned i = atomic_fetch_add(&ncalls, 1);
+        mine = i < WATCHED_THREADS ? &calls[i] : &unwatched;
+    }
+    atomic_store(&mine->s, s);
+    mine->grad = grad;
+    mine->x0 = x0;
+    mine->digits = digits;
+    mine->n = n;
+    atomic_store(&mine->start_ns, now_ns());
+    return mine;
 }
 
 static void call(size_t k, int grad, const float *x, float *y, size_t n)
 {
     const slot *s = &slots[k];
-    running = s;
-    running_grad = grad;
-    running_n = n;
-    running_digits = 8;
-    if (n) memcpy(&running_x0, x, 4);
+    uint32_t x0 = 0;
+    if (n) memcpy(&x0, x, 4);
+    plugin_call *c = begin(s, grad, x0, 8, n);
     (grad ? s->derivative : s->forward)(x, y, n);
-    running = NULL;
+    atomic_store(&c->start_ns, 0);
 }
 
 static void call16(size_t k, int grad, const uint16_t *x, uint16_t *y, size_t n)
 {
     const slot *s = &slots[k];
-    running = s;
-    running_grad = grad;
-    running_n = n;
-    running_digits = 4;
-    running_x0 = n ? x[0] : 0;
+    plugin_call *c = begin(s, grad, n ? x[0] : 0, 4, n);
     (grad ? s->derivative16 : s->forward16)(x, y, n);
-    running = NULL;
+    atomic_store(&c->start_ns, 0);
 }
 
 #define SLOT_KERNELS(k)                                                                            \
@@ -340,14 +439,27 @@ static int load(const char *path, const char *kind, char *err, size_t errsize)
                 return -1;
             }
     }
-    if (nslots == 0) { /* the crash report, once */
-        static const int crashes[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL};
+    if (nslots == 0) { /* the crash report, the exit handler and the watchdog, once */
+        static const int crashes[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
         struct sigaction sa;
         memset(&sa, 0, sizeof sa);
         sa.sa_handler = on_crash;
         sigemptyset(&sa.sa_mask);
         for (size_t i = 0; i < sizeof crashes / sizeof crashes[0]; i++)
             sigaction(crashes[i], &sa, NULL);
+        atexit(on_exit_in_kernel);
+        pthread_t t;
+        pthread_attr_t attr;
+        pthread_attr_init(&attr);
+        pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+        if (pthread_create(&t, &attr, watchdog, NULL) != 0) {
+            pthread_attr_destroy(&attr);
+            snprintf(err, errsize, "plugin '%s': cannot start the kernel calls' watchdog thread",
+                     path);
+            dlclose(h);
+            return -1;
+        }
+        pthread_attr_destroy(&attr);
     }
     for (uint32_t i = 0; i < p->count; i++) {
         const gelucheck_impl_v1 *d = &p->impls[i];

@@ -1,10 +1,13 @@
 /* Shared-library plugins (include/gelucheck/plugin.h) loaded into the registry: `--plugin
  * FILE.so` and GELUCHECK_PLUGINS. Each described implementation is checked field by field and
  * added (gelu_impl_add); its kernels run behind a thin wrapper that remembers, per thread, which
- * plugin kernel is running and on which inputs, so that a crash inside one is reported as such
- * (the plugin, the implementation, the call) before the process ends with status 1 — output
- * files are written atomically, so the user's previous outputs survive. Library code: errors as
- * text. */
+ * plugin kernel is running and on which inputs, so that a kernel that crashes (SIGSEGV, SIGBUS,
+ * SIGFPE, SIGILL; SIGABRT: an abort or a failed assert; a write past its outputs reaching the
+ * scan's guard page), calls _exit or exit, or runs past the call timeout (a watchdog thread) is
+ * reported as such (the plugin, the implementation, the call) before the process ends with
+ * status 1 — output files are written atomically, so the user's previous outputs survive. The
+ * plugin runs in this process: a kernel that kills it (SIGKILL, a raw exit system call) or
+ * corrupts its memory cannot be contained. Library code: errors as text. */
 #ifndef GELUCHECK_PLUGIN_LOADER_H
 #define GELUCHECK_PLUGIN_LOADER_H
 
@@ -39,6 +42,9 @@ const char *plugins_left_out(size_t i, const char **source);
 const char *plugins_sha256(const gelu_impl *impl);
 /* Whether an implementation comes from a default peer. */
 bool plugins_is_default_peer(const gelu_impl *impl);
+/* Bounds every plugin kernel call (default 60 s; --exec-timeout): a call running longer ends
+ * the process with status 1, naming the plugin, the implementation and the call. */
+void plugins_set_call_timeout(double seconds);
 /* Called by the crash report before the process exits (the CLI removes its temporary files);
  * must be async-signal-safe. */
 void plugins_set_crash_hook(void (*hook)(void));

@@ -54,5 +54,23 @@ expect M2-rounding-what 1 "SSE rounding upward" env GELUCHECK_HOSTILE=round "$g"
 expect M2-ftz 1 "flush-to-zero set, denormals-are-zero set" env GELUCHECK_HOSTILE=ftz "$g" accuracy --plugin "$good" --impl hx,cr $r
 expect M2-derivative 1 "in a derivative call" env GELUCHECK_HOSTILE=ftz_grad "$g" accuracy --plugin "$good" --impl hx --grad $r
 
+# ---- S3, S4, S5, M3: a plugin kernel that writes past its outputs, aborts, hangs or ends the
+# process: named (plugin, row, call), exit 1
+H="env GELUCHECK_HOSTILE"
+expect S3-overrun-guard-page 1 "plugin '$good', implementation 'hx', crashed (signal 11) in a forward call of 4096 inputs from x = 0x40400000" \
+    $H=overrun "$g" accuracy --plugin "$good" --impl hx --range 3:3.1 --threads 2
+expect S3-overrun-canary 1 "it wrote past its 4097 outputs (byte 0 after y[4096])" \
+    $H=overrun "$g" accuracy --plugin "$good" --impl hx --range 2.99:3.1 --threads 2
+expect S4-abort 1 "implementation 'hx', crashed (signal 6: SIGABRT, an abort() or a failed assert) in a forward call" \
+    $H=abort "$g" accuracy --plugin "$good" --impl hx $r
+expect S5-hang 1 "implementation 'hx', has not returned within 2 s (--exec-timeout) in a forward call" \
+    $H=hang "$g" accuracy --plugin "$good" --impl hx $r --exec-timeout 2
+expect M3-exit 1 "implementation 'hx', called _exit(0) in a forward call" \
+    $H=exit "$g" accuracy --plugin "$good" --impl hx $r
+# the previous outputs survive each of them
+echo previous >"$d/keep.csv"
+expect S4-outputs-kept 0 "previous" sh -c "GELUCHECK_HOSTILE=abort '$g' accuracy --plugin '$good' \
+    --impl hx $r --csv '$d/keep.csv' 2>/dev/null; cat '$d/keep.csv'; ! ls -a '$d' | grep -q tmp"
+
 echo "$((cases - fails)) of $cases cases passed"
 [ "$fails" -eq 0 ]
