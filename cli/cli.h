@@ -76,6 +76,10 @@ int fpenv_check_impls(const char *cmd, gelu_fpenv e, const gelu_impl *const *imp
  * and EXIT_CHECK_FAILED when it cannot be written, else EXIT_OK); write_output writes it whole
  * with writer(f, ctx) (0 or −1 with errno), with the same statuses. */
 int probe_output(const char *cmd, const char *path);
+/* Outputs paths[0..n) (NULL: not asked for), given by options names[i], must be distinct files,
+ * none of them another's manifest (PATH.manifest.json): else a usage error
+ * naming both (EXIT_USAGE), before any work. */
+int distinct_outputs(const char *cmd, const char *const *names, const char *const *paths, size_t n);
 int write_output(const char *cmd, const char *path, int (*writer)(FILE *f, void *ctx), void *ctx);
 /* Every output file but "-", a device or a FIFO gets its run manifest beside it,
  * PATH.manifest.json (reports/manifest.h): probe_output probes that path too, write_output

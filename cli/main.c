@@ -289,8 +289,24 @@ static int dispatch(int argc, char **argv)
     return EXIT_USAGE;
 }
 
+/* Descriptors 0, 1 and 2 closed when the process starts would be taken by the first files
+ * opened (an output CSV on descriptor 1 would receive the console table): each closed one is
+ * /dev/null, once, before anything is opened. */
+static void claim_standard_descriptors(void)
+{
+    for (int fd = 0; fd <= 2; fd++)
+        if (fcntl(fd, F_GETFD) < 0 && errno == EBADF) {
+            int got = open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
+            if (got >= 0 && got != fd) close(got); /* only the lowest free number is taken */
+        }
+}
+
 int main(int argc, char **argv)
 {
+    claim_standard_descriptors();
+    /* A write past the file size limit (ulimit -f) fails with EFBIG, handled as a full disk
+     * (exit 1, temporaries removed), instead of killing the process with SIGXFSZ. */
+    signal(SIGXFSZ, SIG_IGN);
     install_signal_handlers();
     plugins_set_crash_hook(atomic_file_remove_temporaries);
     if (ranks_start(&argc, &argv) != 0) return EXIT_USAGE;

@@ -72,5 +72,31 @@ echo previous >"$d/keep.csv"
 expect S4-outputs-kept 0 "previous" sh -c "GELUCHECK_HOSTILE=abort '$g' accuracy --plugin '$good' \
     --impl hx $r --csv '$d/keep.csv' 2>/dev/null; cat '$d/keep.csv'; ! ls -a '$d' | grep -q tmp"
 
+# ---- the command line: M6, M8, M11, M14, C5, C7
+t="--impl relu --range 1:1.001 --threads 2"
+expect M6-file-size-limit 1 "cannot write '$d/big.csv': File too large" sh -c \
+    "ulimit -f 4; exec '$g' accuracy --range 1:1.001 --threads 2 --csv '$d/big.csv' >/dev/null"
+expect M6-no-temporaries 0 "none left" sh -c "ls -a '$d' | grep -q 'big.csv.tmp' || echo none left"
+expect M8-same-file 2 "--csv '$d/s.csv' and --ranges-csv '$d/./s.csv' name the same file" \
+    "$g" accuracy $t --csv "$d/s.csv" --ranges-csv "$d/./s.csv"
+expect M8-manifest 2 "--ranges-csv '$d/s.csv.manifest.json' is the manifest --csv '$d/s.csv' gets" \
+    "$g" accuracy $t --csv "$d/s.csv" --ranges-csv "$d/s.csv.manifest.json"
+expect M8-nothing-written 0 "nothing" sh -c "ls '$d' | grep -q '^s.csv' || echo nothing"
+expect M11-exec-timeout-twice 2 "option --exec-timeout is given twice" \
+    "$g" list --exec-timeout 5 --exec-timeout 6
+expect M14-stdout-closed 0 "size,n,dist,seed" sh -c \
+    "'$g' bench --quick --size l1 --impl relu --csv '$d/bc.csv' >&- 2>/dev/null; head -c 20 '$d/bc.csv'"
+expect C5-seed-without-sample 2 "--seed seeds --sample's draws: give --sample N with it" \
+    "$g" accuracy $t --seed 3
+expect C7-empty-csv 1 "cannot write '': the file name is empty" "$g" accuracy $t --csv ""
+expect C7-empty-out 1 "cannot write the report directory '': the name is empty" "$g" report --out ""
+# M4: a baseline whose accuracy.csv is corrupt is refused before any work (no report written)
+mkdir "$d/bl"
+"$g" accuracy $t --csv "$d/bl/accuracy.csv" >/dev/null 2>&1
+cp "$d/bl/accuracy.csv.manifest.json" "$d/bl/manifest.json"
+sed -i '2s/,/,,/' "$d/bl/accuracy.csv"
+expect M4-baseline-first 2 "bad --baseline: $d/bl/accuracy.csv:2: 66 fields" sh -c \
+    "'$g' report --quick --baseline '$d/bl' --out '$d/rep'; st=\$?; [ ! -e '$d/rep' ] && exit \$st"
+
 echo "$((cases - fails)) of $cases cases passed"
 [ "$fails" -eq 0 ]
