@@ -17,7 +17,7 @@ static const gelu_impl *const registry[] = {
 
 /* Implementations added at run time (exec children; plugins), after the built-in ones. Added
  * before any scan starts (main), read-only afterwards. */
-enum { RUNTIME_MAX = 64 };
+enum { RUNTIME_MAX = 160 }; /* plugins' rows (plugin.h: 120), exec children (16), frameworks */
 static const gelu_impl *runtime[RUNTIME_MAX];
 static const char *runtime_source[RUNTIME_MAX];
 static size_t nruntime;

@@ -219,35 +219,32 @@ static void call16(size_t k, int grad, const uint16_t *x, uint16_t *y, size_t n)
     atomic_store(&c->start_ns, 0);
 }
 
-#define SLOT_KERNELS(k)                                                                            \
-    static void forward_##k(const float *x, float *y, size_t n) { call(k, 0, x, y, n); }          \
-    static void derivative_##k(const float *x, float *y, size_t n) { call(k, 1, x, y, n); }       \
-    static void forward16_##k(const uint16_t *x, uint16_t *y, size_t n) { call16(k, 0, x, y, n); } \
-    static void derivative16_##k(const uint16_t *x, uint16_t *y, size_t n) { call16(k, 1, x, y, n); }
-#define SLOT_PAIR(k) {forward_##k, derivative_##k}
-#define SLOT_PAIR16(k) {forward16_##k, derivative16_##k}
-SLOT_KERNELS(0) SLOT_KERNELS(1) SLOT_KERNELS(2) SLOT_KERNELS(3) SLOT_KERNELS(4) SLOT_KERNELS(5)
-SLOT_KERNELS(6) SLOT_KERNELS(7) SLOT_KERNELS(8) SLOT_KERNELS(9) SLOT_KERNELS(10)
-SLOT_KERNELS(11) SLOT_KERNELS(12) SLOT_KERNELS(13) SLOT_KERNELS(14) SLOT_KERNELS(15)
-SLOT_KERNELS(16) SLOT_KERNELS(17) SLOT_KERNELS(18) SLOT_KERNELS(19) SLOT_KERNELS(20)
-SLOT_KERNELS(21) SLOT_KERNELS(22) SLOT_KERNELS(23) SLOT_KERNELS(24) SLOT_KERNELS(25)
-SLOT_KERNELS(26) SLOT_KERNELS(27) SLOT_KERNELS(28) SLOT_KERNELS(29) SLOT_KERNELS(30)
-SLOT_KERNELS(31)
+#define SLOT_KERNELS(id, k)                                                                        \
+    static void forward_##id(const float *x, float *y, size_t n) { call(k, 0, x, y, n); }         \
+    static void derivative_##id(const float *x, float *y, size_t n) { call(k, 1, x, y, n); }      \
+    static void forward16_##id(const uint16_t *x, uint16_t *y, size_t n) { call16(k, 0, x, y, n); } \
+    static void derivative16_##id(const uint16_t *x, uint16_t *y, size_t n) { call16(k, 1, x, y, n); }
+/* ten slots t0 .. t9, numbered 10·t .. 10·t + 9 */
+#define SLOTS10(t)                                                                                 \
+    SLOT_KERNELS(t##0, t * 10 + 0) SLOT_KERNELS(t##1, t * 10 + 1) SLOT_KERNELS(t##2, t * 10 + 2)  \
+    SLOT_KERNELS(t##3, t * 10 + 3) SLOT_KERNELS(t##4, t * 10 + 4) SLOT_KERNELS(t##5, t * 10 + 5)  \
+    SLOT_KERNELS(t##6, t * 10 + 6) SLOT_KERNELS(t##7, t * 10 + 7) SLOT_KERNELS(t##8, t * 10 + 8)  \
+    SLOT_KERNELS(t##9, t * 10 + 9)
+#define PAIRS10(f, d, t)                                                                           \
+    {f##t##0, d##t##0}, {f##t##1, d##t##1}, {f##t##2, d##t##2}, {f##t##3, d##t##3},               \
+    {f##t##4, d##t##4}, {f##t##5, d##t##5}, {f##t##6, d##t##6}, {f##t##7, d##t##7},               \
+    {f##t##8, d##t##8}, {f##t##9, d##t##9}
+#define ALL_SLOTS(X, ...)                                                                          \
+    X(__VA_ARGS__ 0), X(__VA_ARGS__ 1), X(__VA_ARGS__ 2), X(__VA_ARGS__ 3), X(__VA_ARGS__ 4),     \
+    X(__VA_ARGS__ 5), X(__VA_ARGS__ 6), X(__VA_ARGS__ 7), X(__VA_ARGS__ 8), X(__VA_ARGS__ 9),     \
+    X(__VA_ARGS__ 10), X(__VA_ARGS__ 11)
+SLOTS10(0) SLOTS10(1) SLOTS10(2) SLOTS10(3) SLOTS10(4) SLOTS10(5) SLOTS10(6) SLOTS10(7)
+SLOTS10(8) SLOTS10(9) SLOTS10(10) SLOTS10(11)
+_Static_assert(PLUGIN_IMPLS_MAX == 120, "twelve SLOTS10 rows above and below");
 static const gelu_kernel slot_kernels[PLUGIN_IMPLS_MAX][2] = {
-    SLOT_PAIR(0),  SLOT_PAIR(1),  SLOT_PAIR(2),  SLOT_PAIR(3),  SLOT_PAIR(4),  SLOT_PAIR(5),
-    SLOT_PAIR(6),  SLOT_PAIR(7),  SLOT_PAIR(8),  SLOT_PAIR(9),  SLOT_PAIR(10), SLOT_PAIR(11),
-    SLOT_PAIR(12), SLOT_PAIR(13), SLOT_PAIR(14), SLOT_PAIR(15), SLOT_PAIR(16), SLOT_PAIR(17),
-    SLOT_PAIR(18), SLOT_PAIR(19), SLOT_PAIR(20), SLOT_PAIR(21), SLOT_PAIR(22), SLOT_PAIR(23),
-    SLOT_PAIR(24), SLOT_PAIR(25), SLOT_PAIR(26), SLOT_PAIR(27), SLOT_PAIR(28), SLOT_PAIR(29),
-    SLOT_PAIR(30), SLOT_PAIR(31)};
+    ALL_SLOTS(PAIRS10, forward_, derivative_,)};
 static const gelu_kernel_u16 slot_kernels16[PLUGIN_IMPLS_MAX][2] = {
-    SLOT_PAIR16(0),  SLOT_PAIR16(1),  SLOT_PAIR16(2),  SLOT_PAIR16(3),  SLOT_PAIR16(4),
-    SLOT_PAIR16(5),  SLOT_PAIR16(6),  SLOT_PAIR16(7),  SLOT_PAIR16(8),  SLOT_PAIR16(9),
-    SLOT_PAIR16(10), SLOT_PAIR16(11), SLOT_PAIR16(12), SLOT_PAIR16(13), SLOT_PAIR16(14),
-    SLOT_PAIR16(15), SLOT_PAIR16(16), SLOT_PAIR16(17), SLOT_PAIR16(18), SLOT_PAIR16(19),
-    SLOT_PAIR16(20), SLOT_PAIR16(21), SLOT_PAIR16(22), SLOT_PAIR16(23), SLOT_PAIR16(24),
-    SLOT_PAIR16(25), SLOT_PAIR16(26), SLOT_PAIR16(27), SLOT_PAIR16(28), SLOT_PAIR16(29),
-    SLOT_PAIR16(30), SLOT_PAIR16(31)};
+    ALL_SLOTS(PAIRS10, forward16_, derivative16_,)};
 
 /* "avx2,fma" → CPU_FEATURE_* bits; −1 with the unknown word in bad. */
 static int parse_features(const char *s, unsigned *out, char *bad, size_t size)
@@ -415,8 +412,11 @@ static int load(const char *path, const char *kind, char *err, size_t errsize)
         return -1;
     }
     if (nslots + p->count > PLUGIN_IMPLS_MAX) {
-        snprintf(err, errsize, "plugin '%s': more than %d plugin implementations in all", path,
-                 PLUGIN_IMPLS_MAX);
+        size_t peers_rows = 0;
+        for (size_t k = 0; k < nslots; k++) peers_rows += strncmp(slots[k].source, "default peer ", 13) == 0;
+        snprintf(err, errsize, "plugin '%s': its %u implementations and the %zu loaded before it "
+                 "(%zu of the default peers: GELUCHECK_NO_DEFAULT_PEERS=1 runs without them) are "
+                 "more than %d in all", path, p->count, nslots, peers_rows, PLUGIN_IMPLS_MAX);
         dlclose(h);
         return -1;
     }

@@ -16,7 +16,9 @@
 
 #include "gelu_impl.h"
 
-enum { PLUGIN_IMPLS_MAX = 32 };
+/* Rows of every plugin loaded, the default peers' included: room for a plugin's 64 (the ABI's
+ * limit) beside the peers and others. */
+enum { PLUGIN_IMPLS_MAX = 120 };
 
 /* Loads the plugin at path and adds its implementations. 0, or −1 with err naming the file
  * and the field at fault. */

@@ -98,5 +98,10 @@ sed -i '2s/,/,,/' "$d/bl/accuracy.csv"
 expect M4-baseline-first 2 "bad --baseline: $d/bl/accuracy.csv:2: 66 fields" sh -c \
     "'$g' report --quick --baseline '$d/bl' --out '$d/rep'; st=\$?; [ ! -e '$d/rep' ] && exit \$st"
 
+# ---- M10: a plugin's row limit is its own (64), not shared with the default peers
+peers=$(dirname "$(dirname "$g")")/peers # the build's default peers, beside cli/
+expect M10-twenty-rows-beside-peers 0 "hx_19: plugin '$good'" env -u GELUCHECK_NO_DEFAULT_PEERS \
+    GELUCHECK_PEERS_DIR="$peers" GELUCHECK_HOSTILE=rows20 "$g" list --plugin "$good"
+
 echo "$((cases - fails)) of $cases cases passed"
 [ "$fails" -eq 0 ]
