@@ -73,9 +73,10 @@ static int start_row(const exec_framework *f, gelu_format_id format, double time
                 "widened\n", f->framework, gelu_format_of(format)->name);
         format = GELU_FORMAT_BINARY32;
     }
-    if (exec_framework_add(f, format, timeout, err, sizeof err, note, sizeof note) != 0) {
+    int rc = exec_framework_add(f, format, timeout, err, sizeof err, note, sizeof note);
+    if (rc != 0) {
         fprintf(stderr, "gelucheck: %s\n", err);
-        return EXIT_USAGE;
+        return rc == -2 ? EXIT_CHECK_FAILED : EXIT_USAGE; /* -2: it failed answering requests */
     }
     if (note[0]) fprintf(stderr, "gelucheck: note: %s\n", note);
     return EXIT_OK;
@@ -89,11 +90,12 @@ static int start_row(const exec_framework *f, gelu_format_id format, double time
 static int start_frameworks(int argc, char **argv, bool all, double timeout)
 {
     char version[32];
+    int st;
     gelu_format_id format = requested_format(argc, argv);
     for (size_t k = 0; all && k < exec_framework_count(); k++) {
         const exec_framework *f = exec_framework_at(k);
         if (!exec_framework_version(f, version, sizeof version)) continue;
-        if (start_row(f, format, timeout) != EXIT_OK) return EXIT_USAGE;
+        if ((st = start_row(f, format, timeout)) != EXIT_OK) return st;
     }
     for (int i = 2; i < argc; i++) {
         const char *v = NULL;
@@ -106,7 +108,7 @@ static int start_frameworks(int argc, char **argv, bool all, double timeout)
         for (char *save, *n = strtok_r(names, ",", &save); n; n = strtok_r(NULL, ",", &save)) {
             const exec_framework *f = exec_framework_find(n);
             if (!f || gelu_impl_find(n) || gelu_impl16_find(n, format)) continue;
-            if (start_row(f, format, timeout) != EXIT_OK) return EXIT_USAGE;
+            if ((st = start_row(f, format, timeout)) != EXIT_OK) return st;
         }
     }
     return EXIT_OK;
@@ -202,9 +204,10 @@ static int global_options(int *argc, char **argv)
     plugins_set_call_timeout(timeout); /* each plugin kernel call, as each exec answer */
     for (int k = 0; k < nspecs; k++) {
         char note[600];
-        if (exec_impls_add(specs[k], timeout, err, sizeof err, note, sizeof note) != 0) {
+        int rc = exec_impls_add(specs[k], timeout, err, sizeof err, note, sizeof note);
+        if (rc != 0) {
             fprintf(stderr, "gelucheck: %s\n", err);
-            return EXIT_USAGE;
+            return rc == -2 ? EXIT_CHECK_FAILED : EXIT_USAGE; /* -2: it failed answering requests */
         }
         if (note[0]) fprintf(stderr, "gelucheck: note: %s\n", note);
     }

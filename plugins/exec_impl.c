@@ -231,6 +231,7 @@ static int probe_batching(exec_child *c, const char *name, char *err, size_t err
 int exec_impls_add(const char *spec, double timeout_s, char *err, size_t errsize, char *note,
                    size_t notesize)
 {
+    int rc = -1;
     note[0] = '\0';
     const char *eq = strchr(spec, '=');
     if (!eq || eq == spec || !eq[1]) {
@@ -281,6 +282,7 @@ int exec_impls_add(const char *spec, double timeout_s, char *err, size_t errsize
     }
     if (probe_batching(c, name, err, errsize, note, notesize) != 0) {
         exec_stop(c);
+        rc = -2; /* the child failed while answering: as a failure in the scan */
         goto fail;
     }
     s->idle[s->nidle++] = c;
@@ -320,7 +322,7 @@ fail:
     pthread_mutex_destroy(&s->lock);
     free(s->command);
     free(s->source);
-    return -1;
+    return rc;
 }
 
 static slot *slot_of(const gelu_impl *impl)

@@ -98,6 +98,16 @@ sed -i '2s/,/,,/' "$d/bl/accuracy.csv"
 expect M4-baseline-first 2 "bad --baseline: $d/bl/accuracy.csv:2: 66 fields" sh -c \
     "'$g' report --quick --baseline '$d/bl' --out '$d/rep'; st=\$?; [ ! -e '$d/rep' ] && exit \$st"
 
+# ---- M1: an exec child failing while it answers the batching probe's requests exits 1, as
+# later in the scan (a bad handshake stays a usage error, exit 2)
+hs="printf 'gelucheck-exec 1\\nname hxd\\ntarget exact\\nformat binary32\\nend\\n'"
+expect M1-probe-exit 1 "forward request of 1024 inputs from x = 0x1.2d2d28p-128: its output ended after 0 of 24 bytes; the child exited with status 3" \
+    "$g" list --exec "hxd=$hs; head -c 16 >/dev/null; exit 3"
+expect M1-probe-bad-reply 1 "exec child 'hxd'" \
+    "$g" accuracy $t --exec "hxd=$hs; printf GXRPxxxxxxxxxxxxxxxxxxxxxxxx; sleep 2"
+expect M1-probe-segv 1 "exec child 'hxd'" \
+    "$g" accuracy $t --exec "hxd=$hs; head -c 16 >/dev/null; kill -SEGV \$\$"
+
 # ---- M10: a plugin's row limit is its own (64), not shared with the default peers
 peers=$(dirname "$(dirname "$g")")/peers # the build's default peers, beside cli/
 expect M10-twenty-rows-beside-peers 0 "hx_19: plugin '$good'" env -u GELUCHECK_NO_DEFAULT_PEERS \
