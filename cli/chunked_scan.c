@@ -104,11 +104,19 @@ static int id_text(const chunk_run *s, char *buf, size_t size)
 /* The first line where two ids differ, as "KEY: 'A' here, 'B' in the checkpoint". */
 static void id_difference(const char *want, const char *have, char *buf, size_t size)
 {
+    if (!*have) {
+        snprintf(buf, size, "its checkpoint.id is empty");
+        return;
+    }
     for (;;) {
         size_t lw = strcspn(want, "\n"), lh = strcspn(have, "\n");
         if (lw != lh || memcmp(want, have, lw) != 0) {
             size_t key = strcspn(want, "=\n");
-            if (key > lw) key = lw;
+            if (key >= lw || !memchr(have, '=', lh)) { /* not a KEY=VALUE line on both sides */
+                snprintf(buf, size, "its checkpoint.id has '%.*s' where this run's has '%.*s'",
+                         (int)(lh > 200 ? 200 : lh), have, (int)(lw > 200 ? 200 : lw), want);
+                return;
+            }
             const char *hv = memchr(have, '=', lh);
             const char *wv = want[key] == '=' ? want + key + 1 : want + key;
             hv = hv ? hv + 1 : have;
@@ -404,6 +412,13 @@ int chunked_scan(const char *cmd, const scan_config *cfg, const char *checkpoint
                            !(s.rank_chunks = calloc((size_t)ranks_size(), sizeof(unsigned long)))))
         fail(&s, EXIT_CHECK_FAILED, "out of memory");
     for (int w = 0; s.worker_chunk && w < ranks_size(); w++) s.worker_chunk[w] = -1;
+    for (unsigned long j = 0; checkpoint && s.present && s.status == EXIT_OK && j < s.chunks; j++)
+        if (s.present[j]) { /* every chunk found is checked before the run says it resumes */
+            scan_result *check = calloc(1, sizeof *check);
+            if (!check) fail(&s, EXIT_CHECK_FAILED, "out of memory");
+            else run_chunk(&s, j, check);
+            scan_result_free(check);
+        }
     if (checkpoint && s.status == EXIT_OK && s.total_blocks < blocks)
         fprintf(stderr, "gelucheck %s: resuming from '%s': %llu of %llu blocks already scanned\n",
                 cmd, checkpoint, (unsigned long long)(blocks - s.total_blocks),

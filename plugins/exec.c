@@ -390,9 +390,12 @@ static int handshake(exec_child *c, char *err, size_t errsize)
         if (n == 0) {
             if (strcmp(line, "gelucheck-exec 1") == 0) h->version = 1;
             else if (strcmp(line, "gelucheck-exec 2") == 0) h->version = 2;
-            else
+            else {
+                char shown[120];
+                printable(line, shown, sizeof shown); /* untrusted: escapes made visible */
                 return child_fail(c, err, errsize, "handshake: the first line is '%.80s', not "
-                                  "'gelucheck-exec 1' or 'gelucheck-exec 2'", line);
+                                  "'gelucheck-exec 1' or 'gelucheck-exec 2'", shown);
+            }
             continue;
         }
         if (strcmp(line, "end") == 0) break;
@@ -400,9 +403,12 @@ static int handshake(exec_child *c, char *err, size_t errsize)
         size_t klen = sp ? (size_t)(sp - line) : strlen(line);
         size_t i = 0;
         while (i < nkeys && !(strlen(keys[i]) == klen && strncmp(line, keys[i], klen) == 0)) i++;
-        if (i == nkeys || !sp)
+        if (i == nkeys || !sp) {
+            char shown[120];
+            printable(line, shown, sizeof shown);
             return child_fail(c, err, errsize, "handshake line %d: '%.80s' is not 'KEY VALUE' "
-                                               "with a key of docs/protocol.md", n + 1, line);
+                                               "with a key of docs/protocol.md", n + 1, shown);
+        }
         if (i == 7 && h->version < 2)
             return child_fail(c, err, errsize, "handshake line %d: 'transport' in a version 1 "
                               "handshake (it needs 'gelucheck-exec 2')", n + 1);

@@ -265,7 +265,15 @@ int exec_impls_add(const char *spec, double timeout_s, char *err, size_t errsize
     snprintf(s->source, srclen, "exec child '%s'", eq + 1);
     pthread_mutex_init(&s->lock, NULL);
     exec_child *c = exec_start(s->command, timeout_s, err, errsize);
-    if (!c) goto fail;
+    if (!c) { /* before its handshake the child has no name but the one --exec gave it */
+        static const char unnamed[] = "exec child '?'";
+        if (strncmp(err, unnamed, sizeof unnamed - 1) == 0) {
+            char *rest = strdup(err + sizeof unnamed - 1);
+            if (rest) snprintf(err, errsize, "exec child '%s'%s", name, rest);
+            free(rest);
+        }
+        goto fail;
+    }
     s->info = *exec_info(c);
     {
         sha256_ctx id;

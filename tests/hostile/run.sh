@@ -108,6 +108,21 @@ expect M1-probe-bad-reply 1 "exec child 'hxd'" \
 expect M1-probe-segv 1 "exec child 'hxd'" \
     "$g" accuracy $t --exec "hxd=$hs; head -c 16 >/dev/null; kill -SEGV \$\$"
 
+# ---- C1, C3: an exec child's untrusted first line escaped; named by --exec before its handshake
+expect C1-first-line-escaped 2 "the first line is '\x1b[31mred'" \
+    "$g" list --exec "hxe=printf '\\033[31mred\\n'"
+expect C3-named-before-handshake 2 "exec child 'hxq' (exit 5): handshake:" "$g" list --exec "hxq=exit 5"
+
+# ---- C6: a damaged checkpoint is refused before the run says it resumes; an empty id named
+mkdir "$d/cke0" && : >"$d/cke0/checkpoint.id" && : >"$d/cke0/chunk-1-of-51.partial"
+expect C6-empty-id 2 "belongs to another run: its checkpoint.id is empty" \
+    "$g" accuracy --impl hx --plugin "$good" $r --checkpoint "$d/cke0"
+chunk=$(ls "$d/ck"/chunk-*.partial | sed -n 7p)
+printf 'damaged' | dd of="$chunk" bs=1 seek=300 conv=notrunc 2>/dev/null
+expect C6-damaged-chunk-first 2 "checkpoint chunk '$chunk'" sh -c \
+    "'$g' accuracy --plugin '$good' --impl hx $r --checkpoint '$d/ck' >'$d/c6' 2>&1; st=\$?
+     cat '$d/c6'; if grep -q resuming '$d/c6'; then exit 9; fi; exit \$st"
+
 # ---- M10: a plugin's row limit is its own (64), not shared with the default peers
 peers=$(dirname "$(dirname "$g")")/peers # the build's default peers, beside cli/
 expect M10-twenty-rows-beside-peers 0 "hx_19: plugin '$good'" env -u GELUCHECK_NO_DEFAULT_PEERS \
