@@ -128,6 +128,8 @@ void cli_set_command(int argc, char **argv)
     }
 }
 
+const char *cli_command(void) { return command_line; }
+
 /* Whether an output gets a manifest beside it: not standard output, not a device or FIFO. */
 static bool wants_manifest(const char *path, char *mpath, size_t size)
 {

@@ -28,6 +28,10 @@ int cmd_markdown(int argc, char **argv);
  * ran (its outputs are NaN then: nothing computed from them may be printed or written). */
 int exec_failure_status(const char *cmd);
 
+/* Whether the command line has --frameworks (main reads it, with the options every command
+ * takes, before the command runs). */
+bool cli_frameworks_given(void);
+
 /* Prints "gelucheck CMD: <message>" and a hint to run --help on stderr; returns EXIT_USAGE. */
 int usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
@@ -87,7 +91,9 @@ int write_output(const char *cmd, const char *path, int (*writer)(FILE *f, void 
  * PATH.manifest.json (reports/manifest.h): probe_output probes that path too, write_output
  * writes it after the file; write_manifest_beside does it for files written otherwise. */
 int write_manifest_beside(const char *cmd, const char *path);
-/* The command line the manifests record (main sets it). */
+/* The command line the manifests record (main sets it, before the options every command takes
+ * are read: --plugin, --exec and --frameworks are in it): "gelucheck CMD ARGS...". */
 void cli_set_command(int argc, char **argv);
+const char *cli_command(void);
 
 #endif

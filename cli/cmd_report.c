@@ -115,11 +115,8 @@ static int parse_args(int argc, char **argv, report_args *a)
         } else
             return usage_error("report", "unexpected argument '%s'", argv[i]);
     }
-    /* as the README runs it, from the source directory */
-    size_t used = (size_t)snprintf(a->command, sizeof a->command,
-                                   "tools/build.sh && build/cli/gelucheck report");
-    for (int i = 1; i < argc && used < sizeof a->command; i++)
-        used += (size_t)snprintf(a->command + used, sizeof a->command - used, " %s", argv[i]);
+    /* the command line as given, --plugin, --exec and --frameworks included (cli_command) */
+    snprintf(a->command, sizeof a->command, "%s", cli_command());
     return EXIT_OK;
 }
 

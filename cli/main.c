@@ -51,9 +51,8 @@ static const struct {
      NULL, false},
 };
 
-/* The format a command's --format F (or --format=F) names when it is one 16-bit format;
- * binary32 otherwise (absent, binary32, a list: the command judges its value). */
-static gelu_format_id requested_format(int argc, char **argv)
+/* The value of a command's --format F (or --format=F), NULL when absent. */
+static const char *format_value(int argc, char **argv)
 {
     const char *v = NULL;
     for (int i = 2; i < argc; i++) {
@@ -61,6 +60,14 @@ static gelu_format_id requested_format(int argc, char **argv)
         if (strcmp(argv[i], "--format") == 0 && i + 1 < argc) v = argv[++i];
         else if (strncmp(argv[i], "--format=", 9) == 0) v = argv[i] + 9;
     }
+    return v;
+}
+
+/* The format a command's --format F names when it is one 16-bit format; binary32 otherwise
+ * (absent, binary32, a list: the command judges its value). */
+static gelu_format_id requested_format(int argc, char **argv)
+{
+    const char *v = format_value(argc, argv);
     const gelu_format *f = v ? gelu_format_find(v) : NULL;
     return f && gelu_format_small(f) ? f->id : GELU_FORMAT_BINARY32;
 }
@@ -94,6 +101,13 @@ static int start_frameworks(int argc, char **argv, bool all, double timeout)
     char version[32];
     int st;
     gelu_format_id format = requested_format(argc, argv);
+    const char *v = format_value(argc, argv);
+    const gelu_format *asked = v ? gelu_format_find(v) : NULL;
+    if (all && asked && asked->id != format) { /* refused before any framework starts */
+        fprintf(stderr, "gelucheck: --frameworks --format %s: the frameworks' rows run in binary32 "
+                "or a 16-bit format, not %s\n", v, v);
+        return EXIT_USAGE;
+    }
     for (size_t k = 0; all && k < exec_framework_count(); k++) {
         const exec_framework *f = exec_framework_at(k);
         if (!exec_framework_version(f, version, sizeof version)) continue;
@@ -122,6 +136,10 @@ static int start_frameworks(int argc, char **argv, bool all, double timeout)
  * --exec NAME=COMMAND (repeatable: each child becomes an implementation), --exec-timeout
  * SECONDS and --frameworks (every installed framework row); a framework row an --impl names is
  * started too. */
+static bool frameworks_given;
+
+bool cli_frameworks_given(void) { return frameworks_given; }
+
 static int global_options(int *argc, char **argv)
 {
     bool frameworks = false;
@@ -155,7 +173,7 @@ static int global_options(int *argc, char **argv)
             break;
         }
         if (strcmp(a, "--frameworks") == 0) {
-            frameworks = true;
+            frameworks = frameworks_given = true;
             continue;
         }
         if (is_exec || is_timeout || is_plugin) {

@@ -14,6 +14,7 @@
  *   hang           never returns (S5)
  *   exit           _exit(0) (M3)
  *   rows20         describes 20 rows hx, hx_1 .. hx_19 (M10: the plugin's own limit is 64)
+ *   torch_name     its row is named torch_gelu, a framework row's name (C10)
  *
  * Built twice (tests/meson.build): HOSTILE_WRONG_AT_3 makes the build whose forward output at
  * x = 3 is one ULP high, a kernel that breaks its 0.502 ULP claim there and nowhere else (S1:
@@ -86,14 +87,14 @@ static void derivative(const float *x, float *y, size_t n)
 }
 
 static gelucheck_impl_v1 impls[20];
-static char names[20][8];
+static char names[20][16];
 static gelucheck_plugin_info_v1 info;
 
 GELUCHECK_PLUGIN_EXPORT const gelucheck_plugin_info_v1 *gelucheck_plugin_v1(void)
 {
     size_t count = is("rows20") ? 20 : 1;
     for (size_t i = 0; i < count; i++) {
-        if (i == 0) snprintf(names[i], sizeof names[i], "hx");
+        if (i == 0) snprintf(names[i], sizeof names[i], is("torch_name") ? "torch_gelu" : "hx");
         else snprintf(names[i], sizeof names[i], "hx_%zu", i);
         impls[i] = (gelucheck_impl_v1){
             .size = sizeof(gelucheck_impl_v1),

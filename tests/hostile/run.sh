@@ -98,6 +98,17 @@ sed -i '2s/,/,,/' "$d/bl/accuracy.csv"
 expect M4-baseline-first 2 "bad --baseline: $d/bl/accuracy.csv:2: 66 fields" sh -c \
     "'$g' report --quick --baseline '$d/bl' --out '$d/rep'; st=\$?; [ ! -e '$d/rep' ] && exit \$st"
 
+# M5: an implementation whose accuracy rows are gone while its bench rows remain is "removed"
+mkdir "$d/cmp_old" "$d/cmp_new"
+"$g" accuracy --impl relu,erfc_f64 --range 1:1.001 --threads 2 --csv "$d/cmp_old/accuracy.csv" >/dev/null 2>&1
+"$g" bench --quick --size l1 --impl relu,erfc_f64 --csv "$d/cmp_old/bench.csv" >/dev/null 2>&1
+cp "$d/cmp_old/accuracy.csv.manifest.json" "$d/cmp_old/manifest.json"
+cp "$d/cmp_old/manifest.json" "$d/cmp_old/bench.csv" "$d/cmp_new/"
+grep -v '^erfc_f64,' "$d/cmp_old/accuracy.csv" >"$d/cmp_new/accuracy.csv"
+expect M5-accuracy-rows-removed 0 "erfc_f64                   accuracy rows                  present -> absent" \
+    "$g" compare "$d/cmp_old" "$d/cmp_new"
+expect M5-counted 0 "0 added, 1 removed" "$g" compare "$d/cmp_old" "$d/cmp_new"
+
 # ---- M1: an exec child failing while it answers the batching probe's requests exits 1, as
 # later in the scan (a bad handshake stays a usage error, exit 2)
 hs="printf 'gelucheck-exec 1\\nname hxd\\ntarget exact\\nformat binary32\\nend\\n'"
@@ -122,6 +133,21 @@ printf 'damaged' | dd of="$chunk" bs=1 seek=300 conv=notrunc 2>/dev/null
 expect C6-damaged-chunk-first 2 "checkpoint chunk '$chunk'" sh -c \
     "'$g' accuracy --plugin '$good' --impl hx $r --checkpoint '$d/ck' >'$d/c6' 2>&1; st=\$?
      cat '$d/c6'; if grep -q resuming '$d/c6'; then exit 9; fi; exit \$st"
+
+# ---- C4: list --format F is the format --frameworks starts its rows in: alone, or a format the
+# frameworks do not run in, refused naming what it needs
+expect C4-format-alone 2 "--format bfloat16 chooses the format --frameworks starts" \
+    "$g" list --format bfloat16
+expect C4-format-binary64 2 "--frameworks --format binary64: the frameworks' rows run in binary32 or a 16-bit format" \
+    "$g" list --frameworks --format binary64
+
+# ---- C10: the frameworks' environment: a relative XDG_CACHE_HOME ignored, HOME unset read from
+# the password database; a plugin row named as a framework row is not that row "started"
+pwhome=$(getent passwd "$(id -u)" | cut -d: -f6)
+expect C10-no-home 0 "  $pwhome/.cache/gelucheck/venv/bin/python;" \
+    env -u HOME XDG_CACHE_HOME=rel "$g" list
+expect C10-framework-name-taken 0 "not started: its name is taken by plugin '$good'" \
+    env GELUCHECK_HOSTILE=torch_name "$g" list --plugin "$good"
 
 # ---- M10: a plugin's row limit is its own (64), not shared with the default peers
 peers=$(dirname "$(dirname "$g")")/peers # the build's default peers, beside cli/
