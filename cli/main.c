@@ -19,6 +19,7 @@
 #include "gelu_cr16.h"
 #include "plugin.h"
 #include "ranks.h"
+#include "report_stage.h"
 
 /* Options a command takes more than once (their values add up); any other option given twice
  * is an error rather than the last one silently winning. */
@@ -254,11 +255,17 @@ static void print_help(FILE *f)
                "Exit status: 0 success, 1 a checked contract failed, 2 bad usage.\n");
 }
 
-/* Removes the temporary output files of this run (a report's staging directory goes with the
- * next run), then dies of the signal as it would have without the handler. */
-static void on_fatal_signal(int sig)
+/* Removes the temporary output files of this run and a report's staging directory, then dies
+ * of the signal as it would have without the handler. */
+static void remove_unfinished_outputs(void)
 {
     atomic_file_remove_temporaries();
+    report_stage_remove_on_signal();
+}
+
+static void on_fatal_signal(int sig)
+{
+    remove_unfinished_outputs();
     signal(sig, SIG_DFL);
     raise(sig);
 }
@@ -340,7 +347,7 @@ int main(int argc, char **argv)
      * (exit 1, temporaries removed), instead of killing the process with SIGXFSZ. */
     signal(SIGXFSZ, SIG_IGN);
     install_signal_handlers();
-    plugins_set_crash_hook(atomic_file_remove_temporaries);
+    plugins_set_crash_hook(remove_unfinished_outputs);
     if (ranks_start(&argc, &argv) != 0) return EXIT_USAGE;
     cli_set_command(argc, argv);
     int gst = global_options(&argc, argv);

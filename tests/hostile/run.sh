@@ -149,6 +149,16 @@ expect C10-no-home 0 "  $pwhome/.cache/gelucheck/venv/bin/python;" \
 expect C10-framework-name-taken 0 "not started: its name is taken by plugin '$good'" \
     env GELUCHECK_HOSTILE=torch_name "$g" list --plugin "$good"
 
+# ---- C2: a report interrupted (SIGINT) while it writes leaves no staging directory
+"$g" report --quick --threads 2 --out "$d/repint" >/dev/null 2>&1 &
+pid=$!
+i=0
+until ls -A "$d/repint" 2>/dev/null | grep -q staging || [ $i -ge 100 ]; do sleep 0.1; i=$((i + 1)); done
+kill -INT $pid
+wait $pid
+expect C2-interrupted-report 0 "no staging left" sh -c \
+    "ls -A '$d/repint' | grep -q staging && ls -A '$d/repint' || echo 'no staging left'"
+
 # ---- M10: a plugin's row limit is its own (64), not shared with the default peers
 peers=$(dirname "$(dirname "$g")")/peers # the build's default peers, beside cli/
 expect M10-twenty-rows-beside-peers 0 "hx_19: plugin '$good'" env -u GELUCHECK_NO_DEFAULT_PEERS \
