@@ -159,6 +159,21 @@ wait $pid
 expect C2-interrupted-report 0 "no staging left" sh -c \
     "ls -A '$d/repint' | grep -q staging && ls -A '$d/repint' || echo 'no staging left'"
 
+# ---- C9: a merge of parts that differ names both files and the field (either may be the edited
+# one): the first part's domain edited, its checksum recomputed
+for k in 1 2; do
+    "$g" accuracy --impl relu --range 1:1.01 --shard $k/2 --threads 1 --partial "$d/part$k" >/dev/null 2>&1
+done
+python3 - "$d/part1" <<'PY'
+import sys, zlib
+p = sys.argv[1]
+s = open(p, 'rb').read().replace(b'domain=range 0x3f800000 0x3f8147ae', b'domain=range 0x3f800000 0x3f8147af')
+body = s[:s.rindex(b'crc32=')]
+open(p, 'wb').write(body + b'crc32=%08x\n' % zlib.crc32(body))
+PY
+expect C9-merge-names-both 2 "'$d/part2' and '$d/part1' are not parts of the same run: the domain is 'range 0x3f800000 0x3f8147ae' in '$d/part2', 'range 0x3f800000 0x3f8147af' in '$d/part1'" \
+    "$g" merge "$d/part2" "$d/part1"
+
 # ---- M10: a plugin's row limit is its own (64), not shared with the default peers
 peers=$(dirname "$(dirname "$g")")/peers # the build's default peers, beside cli/
 expect M10-twenty-rows-beside-peers 0 "hx_19: plugin '$good'" env -u GELUCHECK_NO_DEFAULT_PEERS \
