@@ -119,6 +119,18 @@ expect M1-probe-bad-reply 1 "exec child 'hxd'" \
 expect M1-probe-segv 1 "exec child 'hxd'" \
     "$g" accuracy $t --exec "hxd=$hs; head -c 16 >/dev/null; kill -SEGV \$\$"
 
+expect M1-probe-stdout-closed 1 "its output ended after 0 of 24 bytes" \
+    "$g" accuracy $t --exec "hxd=$hs; exec >&-; sleep 1"
+expect M1-probe-hang 1 "no answer within 2 s" \
+    "$g" accuracy $t --exec-timeout 2 --exec "hxd=$hs; head -c 16 >/dev/null; sleep 10"
+z8='\000\000\000\000\000\000\000\000'
+expect M1-probe-error-status 1 "forward request of 1024 inputs from x = 0x1.2d2d28p-128: error 5" \
+    "$g" accuracy $t --exec "hxd=$hs; head -c 16 >/dev/null; printf 'GXRP\005\000\000\000$z8$z8'; sleep 2"
+expect M1-probe-wrong-count 1 "the reply holds 3 outputs" \
+    "$g" accuracy $t --exec "hxd=$hs; head -c 16 >/dev/null; printf 'GXRP\000\000\000\000\003\000\000\000\000\000\000\000\001\000\000\000\000\000\000\000abcdefghijkl'; sleep 2"
+expect M1-probe-short-reply 1 "its output ended after 6 of 24 bytes" \
+    "$g" accuracy $t --exec "hxd=$hs; head -c 16 >/dev/null; printf 'GXRP\000\000'"
+
 # ---- C1, C3: an exec child's untrusted first line escaped; named by --exec before its handshake
 expect C1-first-line-escaped 2 "the first line is '\x1b[31mred'" \
     "$g" list --exec "hxe=printf '\\033[31mred\\n'"
