@@ -13,6 +13,23 @@
 
 enum { EXIT_OK = 0, EXIT_CHECK_FAILED = 1, EXIT_USAGE = 2 };
 
+/* A subcommand: each cmd_NAME.c defines `const gelucheck_command command_NAME`, and the list of
+ * names in cli/meson.build (`cli_commands`) builds the file and puts the row in main's table
+ * (commands.h, generated), in that order: main's dispatch, `gelucheck --help` and
+ * `gelucheck --list-commands` (what the tests loop over) read it. */
+typedef struct {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary; /* one line of `gelucheck --help` */
+    /* options it takes more than once (their values add up; any other option given twice is an
+     * error rather than the last one silently winning); NULL: none */
+    const char *const *repeatable;
+    bool ranks; /* shares its scan between MPI ranks (others run on rank 0 alone) */
+} gelucheck_command;
+
+/* {"--impl", NULL}: the repeatable list of the commands that take --impl more than once. */
+extern const char *const impl_repeats[];
+
 int cmd_list(int argc, char **argv);
 int cmd_eval(int argc, char **argv);
 int cmd_accuracy(int argc, char **argv);

@@ -589,3 +589,7 @@ static int run_accuracy64(accuracy_args *a)
     free(list);
     return st;
 }
+
+const gelucheck_command command_accuracy = {"accuracy", cmd_accuracy,
+                                         "scan implementations over all 2^32 inputs (or a range/sample): the gate",
+                                         impl_repeats, true};

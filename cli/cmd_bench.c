@@ -578,3 +578,7 @@ int cmd_bench(int argc, char **argv)
     free(o.views);
     return status < 0 ? EXIT_OK : status;
 }
+
+const gelucheck_command command_bench = {"bench", cmd_bench,
+                                         "time every implementation against ReLU, side by side in one run",
+                                         impl_repeats, false};

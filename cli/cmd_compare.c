@@ -106,3 +106,7 @@ int cmd_compare(int argc, char **argv)
     free(cs);
     return st;
 }
+
+const gelucheck_command command_compare = {"compare", cmd_compare,
+                                         "what changed between two result sets; fails on an accuracy regression",
+                                         NULL, false};

@@ -194,3 +194,7 @@ int cmd_eval(int argc, char **argv)
     free(xs);
     return EXIT_OK;
 }
+
+const gelucheck_command command_eval = {"eval", cmd_eval,
+                                         "evaluate one implementation at given inputs against the MPFR reference",
+                                         NULL, false};

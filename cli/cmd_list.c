@@ -213,3 +213,7 @@ int cmd_list(int argc, char **argv)
         printf("not built (library absent or disabled at configure time): %s\n", gelu_absent_peers());
     return EXIT_OK;
 }
+
+const gelucheck_command command_list = {"list", cmd_list,
+                                         "list the implementations, their targets, CPU needs and contracts",
+                                         NULL, false};

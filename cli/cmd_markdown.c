@@ -123,3 +123,7 @@ int cmd_markdown(int argc, char **argv)
     for (size_t k = 0; k < nformats; k++) free(sets[k]);
     return st;
 }
+
+const gelucheck_command command_markdown = {"markdown", cmd_markdown,
+                                         "the README's accuracy table in Markdown from a report's accuracy.csv",
+                                         NULL, false};

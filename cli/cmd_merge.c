@@ -156,3 +156,7 @@ int cmd_merge(int argc, char **argv)
     free(paths);
     return st;
 }
+
+const gelucheck_command command_merge = {"merge", cmd_merge,
+                                         "merge the partial results of a sharded accuracy run",
+                                         NULL, false};

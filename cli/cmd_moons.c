@@ -391,3 +391,7 @@ int cmd_moons(int argc, char **argv)
     moons_experiment_free(&e);
     return status;
 }
+
+const gelucheck_command command_moons = {"moons", cmd_moons,
+                                         "train a small MLP on make_moons with each activation, over seeds",
+                                         impl_repeats, false};

@@ -339,3 +339,7 @@ int cmd_pick(int argc, char **argv)
     free(k);
     return st;
 }
+
+const gelucheck_command command_pick = {"pick", cmd_pick,
+                                         "the fastest implementation a platform runs that meets constraints",
+                                         NULL, false};

@@ -362,3 +362,7 @@ int cmd_report(int argc, char **argv)
     free(impls.list);
     return st;
 }
+
+const gelucheck_command command_report = {"report", cmd_report,
+                                         "the main job: scan + benchmark, then CSV, plots and index.html",
+                                         NULL, true};

@@ -14,6 +14,7 @@
 #include "atomic_file.h"
 #include "chunked_scan.h"
 #include "cli.h"
+#include "commands.h"
 #include "exec_frameworks.h"
 #include "exec_impl.h"
 #include "gelu_cr16.h"
@@ -21,35 +22,16 @@
 #include "ranks.h"
 #include "report_stage.h"
 
-/* Options a command takes more than once (their values add up); any other option given twice
- * is an error rather than the last one silently winning. */
-static const char *const impl_repeats[] = {"--impl", NULL};
+const char *const impl_repeats[] = {"--impl", NULL};
 
-/* The subcommands, one list: main's dispatch, `gelucheck --help` and `gelucheck --list-commands`
- * (one name a line: what the tests loop over) read it. */
-static const struct {
-    const char *name;
-    int (*run)(int argc, char **argv);
-    const char *summary;
-    const char *const *repeatable;
-    bool ranks; /* shares its scan between MPI ranks (others run on rank 0 alone) */
-} commands[] = {
-    {"list", cmd_list, "list the implementations, their targets, CPU needs and contracts", NULL, false},
-    {"eval", cmd_eval, "evaluate one implementation at given inputs against the MPFR reference", NULL, false},
-    {"accuracy", cmd_accuracy, "scan implementations over all 2^32 inputs (or a range/sample): the gate",
-     impl_repeats, true},
-    {"merge", cmd_merge, "merge the partial results of a sharded accuracy run", NULL, false},
-    {"moons", cmd_moons, "train a small MLP on make_moons with each activation, over seeds",
-     impl_repeats, false},
-    {"bench", cmd_bench, "time every implementation against ReLU, side by side in one run",
-     impl_repeats, false},
-    {"report", cmd_report, "the main job: scan + benchmark, then CSV, plots and index.html", NULL,
-     true},
-    {"pick", cmd_pick, "the fastest implementation a platform runs that meets constraints", NULL, false},
-    {"compare", cmd_compare, "what changed between two result sets; fails on an accuracy regression",
-     NULL, false},
-    {"markdown", cmd_markdown, "the README's accuracy table in Markdown from a report's accuracy.csv",
-     NULL, false},
+/* The subcommands, one row each (cli.h), in cli/meson.build's order. */
+#define COMMAND_DECLARE(name) extern const gelucheck_command command_##name;
+GELUCHECK_COMMANDS(COMMAND_DECLARE)
+#undef COMMAND_DECLARE
+static const gelucheck_command *const commands[] = {
+#define COMMAND_ROW(name) &command_##name,
+    GELUCHECK_COMMANDS(COMMAND_ROW)
+#undef COMMAND_ROW
 };
 
 /* The value of a command's --format F (or --format=F), NULL when absent. */
@@ -225,7 +207,8 @@ static int global_options(int *argc, char **argv)
     plugins_set_call_timeout(timeout); /* each plugin kernel call, as each exec answer */
     for (int k = 0; k < nspecs; k++) {
         char note[600];
-        int rc = exec_impls_add(specs[k], timeout, err, sizeof err, note, sizeof note);
+        int rc = exec_impls_add(specs[k], GELU_FAMILY_OURS, NULL, timeout, err, sizeof err, note,
+                                sizeof note);
         if (rc != 0) {
             fprintf(stderr, "gelucheck: %s\n", err);
             return rc == -2 ? EXIT_CHECK_FAILED : EXIT_USAGE; /* -2: it failed answering requests */
@@ -241,7 +224,7 @@ static void print_help(FILE *f)
                "Verifies binary32 GELU implementations against correctly rounded MPFR references.\n\n"
                "Commands:\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+        fprintf(f, "  %-10s %s\n", commands[i]->name, commands[i]->summary);
     fprintf(f, "\nEvery command also takes --plugin FILE.so (repeatable; also GELUCHECK_PLUGINS=\n"
                "FILE:FILE...): the implementations of a shared library built against\n"
                "include/gelucheck/plugin.h; and --exec NAME=COMMAND (repeatable): COMMAND, run by\n"
@@ -310,7 +293,7 @@ static int dispatch(int argc, char **argv)
         return EXIT_OK;
     }
     if (strcmp(argv[1], "--list-commands") == 0 && argc == 2) { /* for scripts: not in --help */
-        for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) printf("%s\n", commands[i].name);
+        for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) printf("%s\n", commands[i]->name);
         return EXIT_OK;
     }
     if (strcmp(argv[1], "--version") == 0) {
@@ -318,11 +301,11 @@ static int dispatch(int argc, char **argv)
         return EXIT_OK;
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        if (strcmp(argv[1], commands[i].name) == 0) {
-            if (ranks_rank() != 0 && !commands[i].ranks) return EXIT_RANK_WORKER;
-            int st = reject_repeated_options(commands[i].name, argc - 1, argv + 1,
-                                             commands[i].repeatable);
-            return st != EXIT_OK ? st : commands[i].run(argc - 1, argv + 1);
+        if (strcmp(argv[1], commands[i]->name) == 0) {
+            if (ranks_rank() != 0 && !commands[i]->ranks) return EXIT_RANK_WORKER;
+            int st = reject_repeated_options(commands[i]->name, argc - 1, argv + 1,
+                                             commands[i]->repeatable);
+            return st != EXIT_OK ? st : commands[i]->run(argc - 1, argv + 1);
         }
     fprintf(stderr, "gelucheck: unknown command '%s'\nTry 'gelucheck --help'.\n", argv[1]);
     return EXIT_USAGE;

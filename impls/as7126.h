@@ -60,6 +60,8 @@ VF_ARRAY_KERNEL(as7126_derivative_array, as7126_derivative)
 #define AS7126_IMPL(impl_name)                                                                   \
     VF_GELU_IMPL(impl_name, GELU_TARGET_EXACT, as7126_forward_array, as7126_derivative_array,    \
                  "erf by Abramowitz & Stegun 7.1.26: PyTorch's vectorized erf, oneDNN AVX2",     \
+                 "same formula as PyTorch approximate='none' with erf by Abramowitz & Stegun 7.1.26, "       \
+                 "as PyTorch's vectorized erf and oneDNN's AVX2 eltwise_gelu_erf evaluate it",    \
                  .max_ulp = INFINITY,                                                            \
                  .max_abs = 4.72e-07,                                                                \
                  .monotone = false,                                                              \

@@ -268,6 +268,7 @@ CR_ARRAY_KERNEL(cr_derivative_array, cr_derivative_bounds, cr_derivative_accurat
     VF_GELU_IMPL(impl_name, GELU_TARGET_EXACT, cr_forward_array, cr_derivative_array,          \
                  "x·Φ(x) correctly rounded: binary64 fast path, rounding test, x87 erfcl path, " \
                  "hard cases by exhaustive search",                                            \
+                 NULL,    \
                  .max_ulp = INFINITY,                                                           \
                  .max_abs = INFINITY,                                                           \
                  .monotone = true,                                                              \

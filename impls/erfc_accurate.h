@@ -113,6 +113,7 @@ VF_ARRAY_KERNEL(erfc_acc_derivative_array, erfc_acc_derivative)
 #define ERFC_ACCURATE_IMPL(impl_name)                                                            \
     VF_GELU_IMPL(impl_name, GELU_TARGET_EXACT, erfc_acc_forward_array, erfc_acc_derivative_array, \
                  "x·Φ(x) as −u·exp(−u²/2 + H(u)) in binary64, H per binade by Sollya",           \
+                 GELU_KNOWN_AS_THROUGH_ERFC,    \
                  .max_ulp = 0.634,                                                                \
                  .max_abs = 2.39e-07,                                                              \
                  .monotone = true,                                                               \

@@ -93,6 +93,10 @@ unsigned long gelu_cr16_unresolved(void) { return __atomic_load_n(&cr16_unresolv
  * flatten inlines cr.h into each): one with FMA instructions, one for any x86-64 CPU, whose fma()
  * is libm's. Both round each fma once: the same bits (the cr16 gates scan the tables this CPU's
  * clone built). */
+/* The small formats with a correctly rounded native cr_NAME, X(name, FORMAT_ID) each: its
+ * proven scalar path, its table-backed kernels and its registry row below. */
+#define CR16_FORMATS(X) X(bfloat16, BFLOAT16) X(binary16, BINARY16) X(e4m3, E4M3) X(e5m2, E5M2)
+
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 #define CR16_CLONES __attribute__((target_clones("fma", "default"), flatten))
 #else
@@ -105,24 +109,21 @@ unsigned long gelu_cr16_unresolved(void) { return __atomic_load_n(&cr16_unresolv
         const gelu_format *f = gelu_format_of(format_id);                                       \
         for (size_t i = 0; i < n; i++) y[i] = cr16_one(f, grad, x[i]);                          \
     }
-CR16_PATH(cr_bfloat16_forward, GELU_FORMAT_BFLOAT16, false)
-CR16_PATH(cr_bfloat16_derivative, GELU_FORMAT_BFLOAT16, true)
-CR16_PATH(cr_binary16_forward, GELU_FORMAT_BINARY16, false)
-CR16_PATH(cr_binary16_derivative, GELU_FORMAT_BINARY16, true)
-CR16_PATH(cr_e4m3_forward, GELU_FORMAT_E4M3, false)
-CR16_PATH(cr_e4m3_derivative, GELU_FORMAT_E4M3, true)
-CR16_PATH(cr_e5m2_forward, GELU_FORMAT_E5M2, false)
-CR16_PATH(cr_e5m2_derivative, GELU_FORMAT_E5M2, true)
+#define CR16_PATHS(name, id)                                                                    \
+    CR16_PATH(cr_##name##_forward, GELU_FORMAT_##id, false)                                     \
+    CR16_PATH(cr_##name##_derivative, GELU_FORMAT_##id, true)
+CR16_FORMATS(CR16_PATHS)
+#undef CR16_PATHS
 
 /* The scalar paths per format, [grad], for gelu_cr16_path. */
 static const struct {
     gelu_format_id format;
     gelu_kernel_u16 path[2];
 } cr16_paths[] = {
-    {GELU_FORMAT_BFLOAT16, {cr_bfloat16_forward_path, cr_bfloat16_derivative_path}},
-    {GELU_FORMAT_BINARY16, {cr_binary16_forward_path, cr_binary16_derivative_path}},
-    {GELU_FORMAT_E4M3, {cr_e4m3_forward_path, cr_e4m3_derivative_path}},
-    {GELU_FORMAT_E5M2, {cr_e5m2_forward_path, cr_e5m2_derivative_path}},
+#define CR16_PATH_ROW(name, id)                                                                 \
+    {GELU_FORMAT_##id, {cr_##name##_forward_path, cr_##name##_derivative_path}},
+    CR16_FORMATS(CR16_PATH_ROW)
+#undef CR16_PATH_ROW
 };
 
 int gelu_cr16_path(gelu_format_id format, bool grad, const uint16_t *x, uint16_t *y, size_t n)
@@ -162,14 +163,11 @@ static void cr16_build(gelu_format_id f, gelu_kernel_u16 path, uint16_t *table)
         (void)pthread_once(&name##_once, name##_build);                                         \
         for (size_t i = 0; i < n; i++) y[i] = name##_table[x[i]];                               \
     }
-CR16_KERNEL(cr_bfloat16_forward, GELU_FORMAT_BFLOAT16)
-CR16_KERNEL(cr_bfloat16_derivative, GELU_FORMAT_BFLOAT16)
-CR16_KERNEL(cr_binary16_forward, GELU_FORMAT_BINARY16)
-CR16_KERNEL(cr_binary16_derivative, GELU_FORMAT_BINARY16)
-CR16_KERNEL(cr_e4m3_forward, GELU_FORMAT_E4M3)
-CR16_KERNEL(cr_e4m3_derivative, GELU_FORMAT_E4M3)
-CR16_KERNEL(cr_e5m2_forward, GELU_FORMAT_E5M2)
-CR16_KERNEL(cr_e5m2_derivative, GELU_FORMAT_E5M2)
+#define CR16_KERNELS(name, id)                                                                  \
+    CR16_KERNEL(cr_##name##_forward, GELU_FORMAT_##id)                                          \
+    CR16_KERNEL(cr_##name##_derivative, GELU_FORMAT_##id)
+CR16_FORMATS(CR16_KERNELS)
+#undef CR16_KERNELS
 
 #define CR16_IMPL(impl_name, format_id)                                                         \
     const gelu_impl gelu_impl_##impl_name = {                                                   \
@@ -187,12 +185,14 @@ CR16_KERNEL(cr_e5m2_derivative, GELU_FORMAT_E5M2)
                   "use from cr's binary64 fast path rounded once to the format, rounding "      \
                   "test, x87 path",                                                             \
     }
-CR16_IMPL(cr_bfloat16, GELU_FORMAT_BFLOAT16);
-CR16_IMPL(cr_binary16, GELU_FORMAT_BINARY16);
-CR16_IMPL(cr_e4m3, GELU_FORMAT_E4M3);
-CR16_IMPL(cr_e5m2, GELU_FORMAT_E5M2);
+#define CR16_IMPLS(name, id) CR16_IMPL(cr_##name, GELU_FORMAT_##id);
+CR16_FORMATS(CR16_IMPLS)
+#undef CR16_IMPLS
 
 /* The natives of the small formats, in table order: the registry's rows of those formats. */
-const gelu_impl *const gelu_cr16_builtins[] = {&gelu_impl_cr_bfloat16, &gelu_impl_cr_binary16,
-                                               &gelu_impl_cr_e4m3, &gelu_impl_cr_e5m2};
+const gelu_impl *const gelu_cr16_builtins[] = {
+#define CR16_BUILTIN(name, id) &gelu_impl_cr_##name,
+    CR16_FORMATS(CR16_BUILTIN)
+#undef CR16_BUILTIN
+};
 const size_t gelu_cr16_builtin_count = sizeof gelu_cr16_builtins / sizeof *gelu_cr16_builtins;

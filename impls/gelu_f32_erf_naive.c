@@ -45,4 +45,7 @@ const gelu_impl gelu_impl_erf_naive = {
         .grad_max_abs = 1.45e-07,
     },
     .origin = "0.5·x·(1+erf(x/√2)) in float: PyTorch gelu(approximate='none'), Hendrycks & Gimpel 2016",
+    .family = GELU_FAMILY_LIBM_GSL,
+    .known_as = "same formula as PyTorch approximate='none' (x·½·(1 + erf(x/√2))), HF hidden_act "
+                "gelu (and gelu_python); oneDNN's algorithm for it: eltwise_gelu_erf",
 };

@@ -27,4 +27,6 @@ const gelu_impl gelu_impl_erfc_f64 = {
         .grad_max_abs = 5.98e-08,
     },
     .origin = "x·Φ(x) as 0.5·x·erfc(−x/√2) in double with libm erfc, rounded once to float",
+    .family = GELU_FAMILY_LIBM_GSL,
+    .known_as = GELU_KNOWN_AS_THROUGH_ERFC,
 };

@@ -40,4 +40,6 @@ const gelu_impl gelu_impl_erfc_libm = {
         .grad_max_abs = 1.45e-07,
     },
     .origin = "x·Φ(x) written as 0.5·x·erfc(−x/√2) in float with libm erfcf",
+    .family = GELU_FAMILY_LIBM_GSL,
+    .known_as = GELU_KNOWN_AS_THROUGH_ERFC,
 };

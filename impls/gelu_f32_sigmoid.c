@@ -38,4 +38,6 @@ const gelu_impl gelu_impl_sigmoid = {
         .grad_max_abs = INFINITY,
     },
     .origin = "x·σ(1.702·x), Hendrycks & Gimpel 2016 ('quick GELU', Hugging Face quick_gelu)",
+    .family = GELU_FAMILY_LIBM_GSL,
+    .known_as = "same formula as HF hidden_act quick_gelu (x·σ(1.702·x))",
 };

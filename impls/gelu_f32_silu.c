@@ -36,4 +36,6 @@ const gelu_impl gelu_impl_silu = {
         .grad_max_abs = 9.78e-07,
     },
     .origin = "x·σ(x), SiLU/Swish (Elfwing et al. 2017), the activation of SwiGLU",
+    .family = GELU_FAMILY_LIBM_GSL,
+    .known_as = "not a GELU: PyTorch nn.SiLU, HF hidden_act silu / swish",
 };

@@ -50,4 +50,9 @@ const gelu_impl gelu_impl_tanh_libm = {
         .grad_max_abs = INFINITY,
     },
     .origin = "tanh approximation of Hendrycks & Gimpel 2016 in float: PyTorch gelu(approximate='tanh')",
+    .family = GELU_FAMILY_LIBM_GSL,
+    .known_as = "same formula as PyTorch approximate='tanh' and HF gelu_pytorch_tanh, gelu_new, "
+                "gelu_accurate; HF gelu_fast is the same tanh form written as "
+                "tanh(0.7978845608·x·(1 + 0.044715·x²)), a rounded constant; oneDNN "
+                "eltwise_gelu_tanh",
 };

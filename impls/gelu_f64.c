@@ -73,21 +73,23 @@ static void sigmoid_derivative(const double *x, double *y, size_t n)
  * where f is flat to 2^-53; the tanh form's 1 + tanh cancels below −4) nor specials (−inf·0). */
 #define F64_CLAIMS(ulp, abs, grad_ulp, grad_abs)                                                \
     {.max_ulp = ulp, .max_abs = abs, .grad_max_ulp = grad_ulp, .grad_max_abs = grad_abs}
-#define F64_ROW(row, tgt, fwd, grad, claims, why)                                              \
+#define F64_ROW(row, tgt, fwd, grad, claims, why, known)                                       \
     {.name = row, .method = row, .isa = GELU_ISA_PORTABLE, .target = tgt,                     \
      .format = GELU_FORMAT_BINARY64, .forward_f64 = fwd, .derivative_f64 = grad,              \
-     .contract = claims, .origin = why}
+     .contract = claims, .origin = why, .family = GELU_FAMILY_LIBM_GSL, .known_as = known}
 
 static const gelu_impl forms[] = {
     F64_ROW("erfc_libm", GELU_TARGET_EXACT, gelu_f64_erfc_forward, gelu_f64_erfc_derivative,
             F64_CLAIMS(2000, 1.33e-15, INFINITY, 2.8e-16),
-            "x·Φ(x) as 0.5·x·erfc(−x/√2) in double with libm erfc (erfc_f64 without its rounding)"),
+            "x·Φ(x) as 0.5·x·erfc(−x/√2) in double with libm erfc (erfc_f64 without its rounding)",
+            GELU_KNOWN_AS_THROUGH_ERFC),
     F64_ROW("tanh_libm", GELU_TARGET_TANH, tanh_forward, tanh_derivative,
             F64_CLAIMS(INFINITY, 1.01e-15, INFINITY, INFINITY),
-            "tanh approximation of Hendrycks & Gimpel 2016 in double with libm tanh"),
+            "tanh approximation of Hendrycks & Gimpel 2016 in double with libm tanh", NULL),
     F64_ROW("sigmoid", GELU_TARGET_SIGMOID, sigmoid_forward, sigmoid_derivative,
             F64_CLAIMS(INFINITY, 3.7e-15, INFINITY, INFINITY),
-            "x·σ(1.702·x) in double with libm exp ('quick GELU')"),
+            "x·σ(1.702·x) in double with libm exp ('quick GELU')",
+            "same formula as HF hidden_act quick_gelu (x·σ(1.702·x))"),
 };
 
 /* ReLU in binary64, the binary64 benchmark's baseline, one build per ISA (impls/relu_kernels.h,

@@ -80,6 +80,30 @@ enum {
 #undef GELU_ISA_FEATURES
 };
 
+/* Where an implementation comes from: this project's kernels, plain formulas over the C library
+ * or GSL, SIMD math libraries (SLEEF), frameworks (oneDNN, PyTorch, ...); GELU_FAMILY_OURS is
+ * also every row that does not say (a user's plugin or exec child). */
+#define GELU_FAMILIES(X)                                                                        \
+    X(OURS, "ours", "ours") X(LIBM_GSL, "libm_gsl", "libm + GSL")                               \
+    X(SIMD_LIBRARY, "simd_library", "SIMD libraries") X(FRAMEWORK, "framework", "frameworks")
+typedef enum {
+#define GELU_FAMILY_ENUM(id, key, text) GELU_FAMILY_##id,
+    GELU_FAMILIES(GELU_FAMILY_ENUM)
+#undef GELU_FAMILY_ENUM
+    GELU_FAMILY_COUNT
+} gelu_family;
+
+/* The family whose key ("libm_gsl") is key; GELU_FAMILY_COUNT for none. */
+gelu_family gelu_family_from_key(const char *key);
+/* The family's text for people ("libm + GSL"). */
+const char *gelu_family_text(gelu_family f);
+
+/* Shared texts of known_as: exact GELU computed some other way than PyTorch's erf form. */
+#define GELU_KNOWN_AS_EXACT                                                                     \
+    "the function of PyTorch approximate='none', HF hidden_act gelu, oneDNN eltwise_gelu_erf"
+#define GELU_KNOWN_AS_THROUGH_ERFC                                                              \
+    GELU_KNOWN_AS_EXACT " (computed through erfc: no cancellation for x < 0)"
+
 /* Array kernels, y[i] = f(x[i]) for i < n, in their format's storage type: the kernel's type
  * carries the format (gelu_format.h). gelu_kernel is binary32's. */
 typedef void (*gelu_kernel)(const float *x, float *y, size_t n);
@@ -126,6 +150,12 @@ typedef struct {
     gelu_kernel forward_nofma, derivative_nofma;
     gelu_contract contract;
     const char *origin; /* one line: where the method comes from */
+    /* Who wrote the kernel (the report's plot families). */
+    gelu_family family;
+    /* The names users know it by in the frameworks (PyTorch's `approximate`, Hugging Face's
+     * `hidden_act`, oneDNN's algorithms); "same formula as" where only the formula is shared.
+     * NULL: its target's (reference/targets.c). */
+    const char *known_as;
     /* Runs on a thread pool of its own (a threaded row of a peer for the benchmark): the
      * default scan leaves it out, as its kernels are those of its single-threaded twin and its
      * pool would fight the scan's threads for the cores. */

@@ -61,6 +61,8 @@ VF_SPLIT_ARRAY_KERNEL(pw_accurate_derivative_array, pw_accurate_derivative, -3.0
     VF_GELU_IMPL(impl_name, GELU_TARGET_EXACT, pw_accurate_forward_array,                     \
                  pw_accurate_derivative_array,                                                \
                  "x·Φ(x): 32 pinned Sollya pieces of degree 6 and an exp tail, binary32 (accurate tier)", \
+                 GELU_KNOWN_AS_EXACT " (computed directly: piecewise polynomials of GELU itself, "     \
+                 "an exp form in the negative tail)",    \
                  .max_ulp = 1.05,                                                              \
                  .max_abs = 3.70e-07,                                                          \
                  .monotone = true,                                                             \

@@ -182,3 +182,25 @@ const char *gelu_absent_peers(void)
 }
 
 bool gelu_impl_available(const gelu_impl *impl) { return (impl->features & ~cpu_features()) == 0; }
+
+gelu_family gelu_family_from_key(const char *key)
+{
+    static const char *const keys[GELU_FAMILY_COUNT] = {
+#define GELU_FAMILY_KEY(id, key, text) [GELU_FAMILY_##id] = key,
+        GELU_FAMILIES(GELU_FAMILY_KEY)
+#undef GELU_FAMILY_KEY
+    };
+    for (int f = 0; f < GELU_FAMILY_COUNT; f++)
+        if (strcmp(keys[f], key) == 0) return (gelu_family)f;
+    return GELU_FAMILY_COUNT;
+}
+
+const char *gelu_family_text(gelu_family f)
+{
+    static const char *const texts[GELU_FAMILY_COUNT] = {
+#define GELU_FAMILY_TEXT(id, key, text) [GELU_FAMILY_##id] = text,
+        GELU_FAMILIES(GELU_FAMILY_TEXT)
+#undef GELU_FAMILY_TEXT
+    };
+    return f < GELU_FAMILY_COUNT ? texts[f] : "?";
+}

@@ -71,6 +71,7 @@ VF_ARRAY_KERNEL(tanh_derivative_array, tanh_derivative)
 #define TANH_SIGMOID_IMPL(impl_name)                                                             \
     VF_GELU_IMPL(impl_name, GELU_TARGET_TANH, tanh_forward_array, tanh_derivative_array,         \
                  "tanh approximation (Hendrycks & Gimpel 2016) as x·σ(2w), no cancellation",     \
+                 NULL,    \
                  .max_ulp = 215,                                                                 \
                  .max_abs = 2.39e-07,                                                              \
                  .monotone = false,                                                              \

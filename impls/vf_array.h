@@ -76,7 +76,8 @@
     VF_ARRAY_KERNEL(name, name##_one)
 #endif
 
-/* VF_GELU_IMPL(name, target, forward, derivative, origin, contract fields...): the descriptor
+/* VF_GELU_IMPL(name, target, forward, derivative, origin, known_as, contract fields...): the
+ * descriptor
  * gelu_impl_<name> of one ISA's build of a vf_* algorithm, its ISA and CPU features those of the
  * vf_<isa>.h included (VF_ISA, VF_FEATURES), its method VF_METHOD, which the build's file
  * generated from impls/vf_build.c.in defines (impls/meson.build, vf_methods).
@@ -89,7 +90,7 @@
  * instruction round once, and nothing else changes: ISO C mode contracts no a*b + c), which
  * tests/test_impls.c checks through .forward_nofma/.derivative_nofma. */
 #define VF_GELU_DESCRIPTOR(impl_name, impl_target, forward_kernel, derivative_kernel,           \
-                           forward_plain, derivative_plain, origin_line, ...)                   \
+                           forward_plain, derivative_plain, origin_line, known_as_text, ...)                   \
     const gelu_impl gelu_impl_##impl_name = {                                                \
         .name = #impl_name,                                                                  \
         .method = VF_METHOD,                                                                 \
@@ -102,10 +103,11 @@
         .derivative_nofma = (derivative_plain),                                              \
         .contract = {__VA_ARGS__},                                                           \
         .origin = (origin_line),                                                             \
+        .known_as = (known_as_text),                                                         \
     }
 
 #if VF_WIDTH == 1 && defined(VF_SCALAR_FMA)
-#define VF_GELU_IMPL(impl_name, impl_target, forward_kernel, derivative_kernel, origin_line, ...) \
+#define VF_GELU_IMPL(impl_name, impl_target, forward_kernel, derivative_kernel, origin_line, known_as_text, ...) \
     void gelu_f32_##impl_name##_fma_forward(const float *x, float *y, size_t n);            \
     void gelu_f32_##impl_name##_fma_derivative(const float *x, float *y, size_t n);         \
     void gelu_f32_##impl_name##_fma_forward(const float *x, float *y, size_t n)             \
@@ -118,7 +120,7 @@
     }                                                                                        \
     void gelu_f32_##impl_name##_fma_derivative(const float *x, float *y, size_t n) /* takes the ; */
 #elif VF_WIDTH == 1 && GELUCHECK_HAVE_SCALAR_FMA
-#define VF_GELU_IMPL(impl_name, impl_target, forward_kernel, derivative_kernel, origin_line, ...) \
+#define VF_GELU_IMPL(impl_name, impl_target, forward_kernel, derivative_kernel, origin_line, known_as_text, ...) \
     void gelu_f32_##impl_name##_fma_forward(const float *x, float *y, size_t n);            \
     void gelu_f32_##impl_name##_fma_derivative(const float *x, float *y, size_t n);         \
     static void impl_name##_forward_dispatch(const float *x, float *y, size_t n)            \
@@ -131,7 +133,7 @@
     }                                                                                        \
     VF_GELU_DESCRIPTOR(impl_name, impl_target, impl_name##_forward_dispatch,                 \
                        impl_name##_derivative_dispatch, forward_kernel, derivative_kernel,   \
-                       origin_line, __VA_ARGS__)
+                       origin_line, known_as_text, __VA_ARGS__)
 
 /* Whether this CPU has FMA, asked once. */
 static inline bool vf_cpu_has_fma(void)
@@ -141,9 +143,9 @@ static inline bool vf_cpu_has_fma(void)
     return has;
 }
 #else
-#define VF_GELU_IMPL(impl_name, impl_target, forward_kernel, derivative_kernel, origin_line, ...) \
+#define VF_GELU_IMPL(impl_name, impl_target, forward_kernel, derivative_kernel, origin_line, known_as_text, ...) \
     VF_GELU_DESCRIPTOR(impl_name, impl_target, forward_kernel, derivative_kernel, NULL, NULL, \
-                       origin_line, __VA_ARGS__)
+                       origin_line, known_as_text, __VA_ARGS__)
 #endif
 
 #endif

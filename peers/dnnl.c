@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 
 #include <dnnl_debug.h>
 
@@ -103,6 +104,17 @@ static dnnl_contracts contracts_for(dnnl_cpu_isa_t isa)
     }
 }
 
+/* The names users know a row by: oneDNN's algorithm for the target, and the PyTorch semantics. */
+static const char *known_as(const char *target, int own_threads)
+{
+    bool erf = strcmp(target, "exact") == 0;
+    if (own_threads)
+        return erf ? "oneDNN eltwise_gelu_erf itself, on its OpenMP threads"
+                   : "oneDNN eltwise_gelu_tanh itself, on its OpenMP threads";
+    return erf ? "oneDNN eltwise_gelu_erf itself (PyTorch approximate='none' semantics)"
+               : "oneDNN eltwise_gelu_tanh itself (PyTorch approximate='tanh' semantics)";
+}
+
 static gelucheck_impl_v1 describe(const char *name, const char *target,
                                   gelucheck_kernel_binary32 fwd, gelucheck_kernel_binary32 grad,
                                   double max_abs, double grad_max_abs, const char *origin,
@@ -113,7 +125,8 @@ static gelucheck_impl_v1 describe(const char *name, const char *target,
         .format = "binary32", .cpu_features = "", .forward = fwd, .derivative = grad,
         .contract = {.max_ulp = GELUCHECK_NO_CLAIM, .max_abs = max_abs,
                      .grad_max_ulp = GELUCHECK_NO_CLAIM, .grad_max_abs = grad_max_abs},
-        .origin = origin, .own_threads = own_threads, .dispatched_isa = dispatched_isa};
+        .origin = origin, .own_threads = own_threads, .dispatched_isa = dispatched_isa,
+        .family = "framework", .known_as = known_as(target, own_threads)};
 }
 
 /* The bfloat16 rows' contracts on one dispatched path, in bfloat16's ULPs and absolute terms. */
@@ -202,7 +215,8 @@ static gelucheck_impl_v1 describe_bf16(const char *name, const char *target,
         .format = "bfloat16", .cpu_features = "", .forward_u16 = fwd, .derivative_u16 = grad,
         .contract = {.max_ulp = max_ulp, .max_abs = max_abs, .grad_max_ulp = grad_max_ulp,
                      .grad_max_abs = grad_max_abs, .monotone = monotone},
-        .origin = origin, .dispatched_isa = dispatched_isa};
+        .origin = origin, .dispatched_isa = dispatched_isa, .family = "framework",
+        .known_as = known_as(target, 0)};
 }
 
 GELUCHECK_PLUGIN_EXPORT const gelucheck_plugin_info_v1 *gelucheck_plugin_v1(void)

@@ -50,6 +50,9 @@ static const gelucheck_impl_v1 impls[] = {
         .contract = {.max_ulp = 0.502, .max_abs = 2.39e-07, .grad_max_ulp = 0.578,
                      .grad_max_abs = 5.98e-08, .monotone = 1},
         .origin = "peer: x·Φ(x) as ½·x·gsl_sf_erfc(−x/√2) in double (GSL), rounded once to float",
+        .family = "libm_gsl",
+        .known_as = "the function of PyTorch approximate='none', HF hidden_act gelu, oneDNN eltwise_gelu_erf "
+                    "(computed through erfc: no cancellation for x < 0)",
     },
     {
         .size = sizeof(gelucheck_impl_v1),
@@ -63,6 +66,7 @@ static const gelucheck_impl_v1 impls[] = {
         .contract = {.max_ulp = 0.502, .max_abs = 2.39e-07, .grad_max_ulp = 0.501,
                      .grad_max_abs = 5.98e-08, .monotone = 1},
         .origin = "peer: x·Φ(x) with GSL's gsl_cdf_ugaussian_P in double, rounded once to float",
+        .family = "libm_gsl",
     },
     {   /* binary64: the same double kernel, not rounded (a row of the binary64 list). No claim:
          * gsl_sf_erfc(z) is NaN for z < −5.02e61 (GSL 2.7, bisected here), so the forward and
@@ -78,6 +82,9 @@ static const gelucheck_impl_v1 impls[] = {
         .contract = {.max_ulp = GELUCHECK_NO_CLAIM, .max_abs = GELUCHECK_NO_CLAIM,
                      .grad_max_ulp = GELUCHECK_NO_CLAIM, .grad_max_abs = GELUCHECK_NO_CLAIM},
         .origin = "peer: x·Φ(x) as ½·x·gsl_sf_erfc(−x/√2) in double (GSL)",
+        .family = "libm_gsl",
+        .known_as = "the function of PyTorch approximate='none', HF hidden_act gelu, oneDNN eltwise_gelu_erf "
+                    "(computed through erfc: no cancellation for x < 0)",
     },
 };
 

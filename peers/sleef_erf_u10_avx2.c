@@ -10,4 +10,4 @@
 const gelucheck_impl_v1 sleef_peer_erf_u10_avx2 =
     SLEEF_GELU_IMPL("sleef_erf_u10_avx2", "sleef_erf_u10", "avx2", "avx2,fma",
                     SLEEF_ERF_U10_CONTRACT,
-                    "Φ = ½·(1 + erf(x·√½)) with SLEEF erff (1.0 ULP), AVX2");
+                    "Φ = ½·(1 + erf(x·√½)) with SLEEF erff (1.0 ULP), AVX2", SLEEF_ERF_KNOWN_AS);

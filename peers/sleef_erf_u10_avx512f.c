@@ -10,4 +10,4 @@
 const gelucheck_impl_v1 sleef_peer_erf_u10_avx512f =
     SLEEF_GELU_IMPL("sleef_erf_u10_avx512f", "sleef_erf_u10", "avx512f", "avx2,fma,avx512f",
                     SLEEF_ERF_U10_CONTRACT,
-                    "Φ = ½·(1 + erf(x·√½)) with SLEEF erff (1.0 ULP), AVX-512F");
+                    "Φ = ½·(1 + erf(x·√½)) with SLEEF erff (1.0 ULP), AVX-512F", SLEEF_ERF_KNOWN_AS);

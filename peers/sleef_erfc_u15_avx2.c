@@ -10,4 +10,4 @@
 const gelucheck_impl_v1 sleef_peer_erfc_u15_avx2 =
     SLEEF_GELU_IMPL("sleef_erfc_u15_avx2", "sleef_erfc_u15", "avx2", "avx2,fma",
                     SLEEF_ERFC_U15_CONTRACT,
-                    "Φ = ½·erfc(−x·√½) with SLEEF erfcf (1.5 ULP), AVX2");
+                    "Φ = ½·erfc(−x·√½) with SLEEF erfcf (1.5 ULP), AVX2", SLEEF_ERFC_KNOWN_AS);

@@ -10,4 +10,4 @@
 const gelucheck_impl_v1 sleef_peer_erfc_u15_avx512f =
     SLEEF_GELU_IMPL("sleef_erfc_u15_avx512f", "sleef_erfc_u15", "avx512f", "avx2,fma,avx512f",
                     SLEEF_ERFC_U15_CONTRACT,
-                    "Φ = ½·erfc(−x·√½) with SLEEF erfcf (1.5 ULP), AVX-512F");
+                    "Φ = ½·erfc(−x·√½) with SLEEF erfcf (1.5 ULP), AVX-512F", SLEEF_ERFC_KNOWN_AS);

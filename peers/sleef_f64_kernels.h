@@ -81,13 +81,22 @@ static void erf_derivative(const double *x, double *y, size_t n)
         .grad_max_abs = 2.8e-16,                                                                 \
     }
 
+/* The names users know these by (the report's known_as; the ABI's field) */
+#ifndef SLEEF_ERF_KNOWN_AS
+#define SLEEF_ERF_KNOWN_AS "same formula as PyTorch approximate='none', HF gelu, with SLEEF's erff"
+#define SLEEF_ERFC_KNOWN_AS                                                                     \
+    "the function of PyTorch approximate='none', HF hidden_act gelu, oneDNN eltwise_gelu_erf "  \
+    "(computed through erfc: no cancellation for x < 0)"
+#endif
+
 /* One binary64 description: method `method_name` built for gelucheck's ISA `isa_name`. */
-#define SLEEF_F64_IMPL(impl_name, method_name, isa_name, features, fwd, grad, contract_init, what) \
+#define SLEEF_F64_IMPL(impl_name, method_name, isa_name, features, fwd, grad, contract_init, what, known) \
     {                                                                                            \
         .size = sizeof(gelucheck_impl_v1), .name = impl_name, .method = method_name,            \
         .isa = isa_name, .target = "exact", .format = "binary64", .cpu_features = features,      \
         .forward_binary64 = fwd, .derivative_binary64 = grad, .contract = contract_init,         \
-        .origin = "peer: x·Φ(x) in double, " what,                                              \
+        .origin = "peer: x·Φ(x) in double, " what, .family = "simd_library",                  \
+        .known_as = known,                                                                       \
     }
 
 #endif

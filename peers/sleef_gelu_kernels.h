@@ -78,14 +78,23 @@ static void sleef_gelu_derivative(const float *x, float *y, size_t n)
         .grad_max_abs = 1.48e-07,                                                                \
     }
 
+/* The names users know these by (the report's known_as; the ABI's field) */
+#ifndef SLEEF_ERF_KNOWN_AS
+#define SLEEF_ERF_KNOWN_AS "same formula as PyTorch approximate='none', HF gelu, with SLEEF's erff"
+#define SLEEF_ERFC_KNOWN_AS                                                                     \
+    "the function of PyTorch approximate='none', HF hidden_act gelu, oneDNN eltwise_gelu_erf "  \
+    "(computed through erfc: no cancellation for x < 0)"
+#endif
+
 /* The plugin description of one SLEEF peer: method `method_name` built for gelucheck's ISA
  * `isa_name` (whose CPU features are `features`), with the kernels above. */
-#define SLEEF_GELU_IMPL(impl_name, method_name, isa_name, features, contract_init, what)         \
+#define SLEEF_GELU_IMPL(impl_name, method_name, isa_name, features, contract_init, what, known)         \
     {                                                                                            \
         .size = sizeof(gelucheck_impl_v1), .name = impl_name, .method = method_name,            \
         .isa = isa_name, .target = "exact", .format = "binary32", .cpu_features = features,      \
         .forward = sleef_gelu_forward, .derivative = sleef_gelu_derivative,                      \
-        .contract = contract_init, .origin = "peer: x·Φ(x), " what,                             \
+        .contract = contract_init, .origin = "peer: x·Φ(x), " what, .family = "simd_library",     \
+        .known_as = known,                                                                       \
     }
 
 #endif

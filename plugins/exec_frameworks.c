@@ -20,20 +20,30 @@
 
 /* The one list of the frameworks' rows: name, framework, package, client, arguments, target,
  * derivative, the 16-bit formats its client also serves (--format F: the framework's GELU on
- * tensors of that type). Versions pinned in tools/frameworks.txt. ONNX Runtime's CPU provider
+ * tensors of that type), the names users know it by. Versions pinned in tools/frameworks.txt. ONNX Runtime's CPU provider
  * has no bfloat16 kernel for these operators (peers/onnxruntime_gelu.py). */
 #define B16 "bfloat16 binary16"
 static const exec_framework rows[] = {
-    {"torch_gelu", "PyTorch", "torch", "torch_gelu.py", "--approximate none", "exact", true, B16},
-    {"torch_gelu_tanh", "PyTorch", "torch", "torch_gelu.py", "--approximate tanh", "tanh", true, B16},
-    {"tf_gelu", "TensorFlow", "tensorflow-cpu", "tensorflow_gelu.py", "", "exact", true, B16},
-    {"tf_gelu_tanh", "TensorFlow", "tensorflow-cpu", "tensorflow_gelu.py", "--approximate", "tanh", true, B16},
-    {"jax_gelu", "JAX", "jax", "jax_gelu.py", "", "exact", true, B16},
-    {"jax_gelu_tanh", "JAX", "jax", "jax_gelu.py", "--approximate", "tanh", true, B16},
-    {"ort_gelu", "ONNX Runtime", "onnxruntime", "onnxruntime_gelu.py", "--op gelu", "exact", false, "binary16"},
-    {"ort_gelu_tanh", "ONNX Runtime", "onnxruntime", "onnxruntime_gelu.py", "--op gelu_tanh", "tanh", false, "binary16"},
-    {"ort_ms_gelu", "ONNX Runtime", "onnxruntime", "onnxruntime_gelu.py", "--op ms_gelu", "exact", false, "binary16"},
-    {"ort_ms_fastgelu", "ONNX Runtime", "onnxruntime", "onnxruntime_gelu.py", "--op ms_fastgelu", "tanh", false, "binary16"},
+    {"torch_gelu", "PyTorch", "torch", "torch_gelu.py", "--approximate none", "exact", true, B16,
+     "PyTorch torch.nn.functional.gelu(approximate='none') itself, nn.GELU()"},
+    {"torch_gelu_tanh", "PyTorch", "torch", "torch_gelu.py", "--approximate tanh", "tanh", true, B16,
+     "PyTorch torch.nn.functional.gelu(approximate='tanh') itself"},
+    {"tf_gelu", "TensorFlow", "tensorflow-cpu", "tensorflow_gelu.py", "", "exact", true, B16,
+     "TensorFlow tf.nn.gelu(approximate=False) itself"},
+    {"tf_gelu_tanh", "TensorFlow", "tensorflow-cpu", "tensorflow_gelu.py", "--approximate", "tanh", true, B16,
+     "TensorFlow tf.nn.gelu(approximate=True) itself"},
+    {"jax_gelu", "JAX", "jax", "jax_gelu.py", "", "exact", true, B16,
+     "JAX jax.nn.gelu(approximate=False) itself (jitted, XLA CPU)"},
+    {"jax_gelu_tanh", "JAX", "jax", "jax_gelu.py", "--approximate", "tanh", true, B16,
+     "JAX jax.nn.gelu(approximate=True) itself, its default (jitted, XLA CPU)"},
+    {"ort_gelu", "ONNX Runtime", "onnxruntime", "onnxruntime_gelu.py", "--op gelu", "exact", false, "binary16",
+     "ONNX operator Gelu (opset 20, approximate='none') in ONNX Runtime"},
+    {"ort_gelu_tanh", "ONNX Runtime", "onnxruntime", "onnxruntime_gelu.py", "--op gelu_tanh", "tanh", false, "binary16",
+     "ONNX operator Gelu (opset 20, approximate='tanh') in ONNX Runtime"},
+    {"ort_ms_gelu", "ONNX Runtime", "onnxruntime", "onnxruntime_gelu.py", "--op ms_gelu", "exact", false, "binary16",
+     "ONNX Runtime contrib operator com.microsoft.Gelu"},
+    {"ort_ms_fastgelu", "ONNX Runtime", "onnxruntime", "onnxruntime_gelu.py", "--op ms_fastgelu", "tanh", false, "binary16",
+     "ONNX Runtime contrib operator com.microsoft.FastGelu (tanh form)"},
 };
 #undef B16
 enum { ROWS = sizeof rows / sizeof rows[0] };
@@ -179,5 +189,6 @@ int exec_framework_add(const exec_framework *f, gelu_format_id format, double ti
         strncat(spec, " --format ", sizeof spec - strlen(spec) - 1);
         strncat(spec, gelu_format_of(format)->name, sizeof spec - strlen(spec) - 1);
     }
-    return exec_impls_add(spec, timeout_s, err, errsize, note, notesize);
+    return exec_impls_add(spec, GELU_FAMILY_FRAMEWORK, f->known_as, timeout_s, err, errsize, note,
+                          notesize);
 }

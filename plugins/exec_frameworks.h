@@ -29,6 +29,7 @@ typedef struct {
      * binary16"; "" none): started with --format F, the framework's GELU on tensors of that
      * type, an implementation of that format of the same name (gelu_cr16.h's list). */
     const char *formats16;
+    const char *known_as; /* the framework's own name for it (the report's known_as) */
 } exec_framework;
 
 size_t exec_framework_count(void);

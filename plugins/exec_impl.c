@@ -228,8 +228,8 @@ static int probe_batching(exec_child *c, const char *name, char *err, size_t err
     return 0;
 }
 
-int exec_impls_add(const char *spec, double timeout_s, char *err, size_t errsize, char *note,
-                   size_t notesize)
+int exec_impls_add(const char *spec, gelu_family family, const char *known_as, double timeout_s,
+                   char *err, size_t errsize, char *note, size_t notesize)
 {
     int rc = -1;
     note[0] = '\0';
@@ -308,6 +308,8 @@ int exec_impls_add(const char *spec, double timeout_s, char *err, size_t errsize
         .derivative_u16 = !b32 && s->info.derivative ? slot_kernels16[nslots][1] : NULL,
         .contract = s->info.contract,
         .origin = s->info.origin,
+        .family = family,
+        .known_as = known_as,
         .dispatched_isa = s->info.dispatched_isa[0] ? slot_isas[nslots] : NULL,
         .batch_inputs = EXEC_BATCH_INPUTS,
         .batch_dependence = s->batch_note,

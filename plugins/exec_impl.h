@@ -32,9 +32,10 @@ enum { EXEC_IMPLS_MAX = 16, EXEC_CHILDREN_MAX = 64, EXEC_BATCH_INPUTS = 1 << 16 
  * both signs, in one request against requests of 1, 13 and 1,000 inputs (sizes and offsets
  * that move vector tails), each direction it has. When they do, note (not an error: the child's
  * property, which the scan's figures then carry for its batches) names the first such input
- * and both outputs; else "". The finding is the registry entry's batch_dependence. */
-int exec_impls_add(const char *spec, double timeout_s, char *err, size_t errsize, char *note,
-                   size_t notesize);
+ * and both outputs; else "". The finding is the registry entry's batch_dependence. Its
+ * family and known_as (gelu_impl.h) are the caller's: a framework's row says so. */
+int exec_impls_add(const char *spec, gelu_family family, const char *known_as, double timeout_s,
+                   char *err, size_t errsize, char *note, size_t notesize);
 /* Whether impl is an exec child's registry entry (its kernels run in another process, which
  * this process's floating-point environment does not reach: the child is asked for it). */
 bool exec_impls_owns(const gelu_impl *impl);

@@ -322,8 +322,9 @@ static int check_impl(const gelucheck_impl_v1 *d, unsigned *features, gelu_targe
      * formats' (the appended forward_u16, derivative_u16) */
     const gelu_format *f = d->format ? gelu_format_find(d->format) : NULL;
     if (!f)
-        return snprintf(why, size, "format '%.40s' is not one this gelucheck scans (binary32, "
-                        "binary64, bfloat16, binary16)", d->format ? d->format : "(none)"), -1;
+        return snprintf(why, size, "format '%.40s' is not one this gelucheck scans (%s)",
+                        d->format ? d->format : "(none)",
+                        gelu_format_names(", ", ", ", false, names, sizeof names)), -1;
     if (parse_features(d->cpu_features ? d->cpu_features : "", features, bad, sizeof bad) != 0)
         return snprintf(why, size, "cpu_features: '%s' is not one of avx2, fma, avx512f, avx512dq, "
                         "avx512bw, avx512vl", bad), -1;
@@ -366,6 +367,10 @@ static int check_impl(const gelucheck_impl_v1 *d, unsigned *features, gelu_targe
         return snprintf(why, size, "format binary32 with 16-bit kernels (forward_u16, "
                         "derivative_u16: NULL for a binary32 row)"), -1;
     }
+    const char *family = HAS_FIELD(d, family) ? d->family : NULL;
+    if (family && gelu_family_from_key(family) == GELU_FAMILY_COUNT)
+        return snprintf(why, size, "family '%.40s' is not ours, libm_gsl, simd_library or "
+                        "framework", family), -1;
     const gelucheck_contract_v1 *c = &d->contract;
     const double b[4] = {c->max_ulp, c->max_abs, c->grad_max_ulp, c->grad_max_abs};
     static const char *const bn[4] = {"max_ulp", "max_abs", "grad_max_ulp", "grad_max_abs"};
@@ -470,8 +475,11 @@ static int load(const char *path, const char *kind, char *err, size_t errsize)
         check_impl(d, &features, &target, why, sizeof why);
         size_t n = strlen(kind) + strlen(path) + 4;
         char *origin = strdup(d->origin ? d->origin : "");
-        if (!origin || !(s->source = malloc(n))) {
+        const char *known = HAS_FIELD(d, known_as) ? d->known_as : NULL;
+        char *known_as = known ? strdup(known) : NULL;
+        if (!origin || (known && !known_as) || !(s->source = malloc(n))) {
             free(origin);
+            free(known_as);
             snprintf(err, errsize, "out of memory");
             return -1;
         }
@@ -494,6 +502,9 @@ static int load(const char *path, const char *kind, char *err, size_t errsize)
                          .grad_max_abs = d->contract.grad_max_abs,
                          .correctly_rounded = d->contract.correctly_rounded != 0},
             .origin = origin,
+            .family = HAS_FIELD(d, family) && d->family ? gelu_family_from_key(d->family)
+                                                       : GELU_FAMILY_OURS,
+            .known_as = known_as,
             .own_threads = d->own_threads != 0,
             .method = HAS_FIELD(d, method) ? d->method : NULL,
             .isa = isa_of(d),
@@ -515,8 +526,10 @@ static int load(const char *path, const char *kind, char *err, size_t errsize)
             s->impl.derivative_u16 = d->derivative_u16 ? slot_kernels16[nslots][1] : NULL;
         }
         exec_sanitize_text(origin);
+        if (known_as) exec_sanitize_text(known_as);
         if (gelu_impl_add(&s->impl, s->source, err, errsize) != 0) {
             free(origin);
+            free(known_as);
             free(s->source);
             return -1;
         }

@@ -17,12 +17,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "enclosure.h"
 #include "reference.h"
 #include "span.h"
-
-typedef struct {
-    double hi, lo, err;
-} enclosure;
 
 /* The enclosure of f(x) (grad: f'(x)); non-finite and zero x get the definitions of reference.h
  * with err = 0. */

@@ -10,7 +10,7 @@
 
 #include <mpfr.h>
 
-#include "fast.h"
+#include "enclosure.h"
 #include "gelu_impl.h"
 
 typedef struct target_def target_def;
@@ -57,6 +57,8 @@ struct target_def {
      * double. */
     const char *slope_decimal;
     double slope;
+    /* The names users know the function by (an implementation's known_as stands before it). */
+    const char *known_as;
 };
 
 /* The row of target t (t < GELU_TARGET_COUNT). */

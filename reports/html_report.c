@@ -143,7 +143,7 @@ static const results_row *onednn_row(const results_set *s, const char *target)
     for (size_t i = 0; i < s->n; i++) {
         const results_row *r = &s->rows[i];
         const gelu_impl *m = gelu_impl_find(r->name);
-        if (impl_family_of(r->name) == FAMILY_FRAMEWORK && strcmp(r->target, target) == 0 &&
+        if (impl_family_of(r->name) == GELU_FAMILY_FRAMEWORK && strcmp(r->target, target) == 0 &&
             r->nspeeds && !(m && m->own_threads))
             return r;
     }

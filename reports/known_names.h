@@ -1,25 +1,25 @@
-/* The names users know an implementation by in the frameworks: PyTorch's nn.GELU `approximate`
- * argument, Hugging Face Transformers' `hidden_act` values, oneDNN's eltwise algorithms. Where
- * ours only shares the formula, the text says "same formula as"; the frameworks' own kernels
- * differ in how they evaluate it. Also each implementation's family (who wrote its kernel). */
+/* What the report says of an implementation beyond its figures, read from its descriptor
+ * (gelu_impl.h: known_as, family) and its target's row: the names users know it by in the
+ * frameworks, and its family (who wrote its kernel). */
 #ifndef GELUCHECK_KNOWN_NAMES_H
 #define GELUCHECK_KNOWN_NAMES_H
 
 #include <stddef.h>
 
-/* A short text for the implementation (by registry name, else by target name); "" when none. */
+#include "gelu_impl.h"
+
+/* The descriptor's known_as (the implementation of that name in binary32, else in another
+ * format), else its target's (by target name); "" when none. */
 const char *known_names(const char *impl, const char *target);
 
 /* The registry's method of the implementation named `impl` (one algorithm's ISA builds share
  * it), or `impl` itself when this build registers no such name or it was added at run time. */
 const char *impl_method(const char *impl);
 
-/* Where an implementation comes from, for the report's plots: this project's kernels, plain
- * formulas over the C library or GSL, SIMD math libraries (SLEEF), frameworks (oneDNN). */
-typedef enum { FAMILY_OURS, FAMILY_LIBM_GSL, FAMILY_SIMD_LIBRARY, FAMILY_FRAMEWORK, FAMILY_COUNT }
-    impl_family;
-impl_family impl_family_of(const char *impl);
+/* Where an implementation comes from, for the report's plots: its descriptor's family
+ * (GELU_FAMILY_OURS for a name this process has no row of). */
+gelu_family impl_family_of(const char *impl);
 /* "ours", "libm + GSL", "SIMD libraries", "frameworks". */
-const char *impl_family_name(impl_family f);
+const char *impl_family_name(gelu_family f);
 
 #endif

@@ -142,7 +142,7 @@ typedef struct {
     size_t n;
 } family_series;
 
-static void family_series_of(const results_set *s, impl_family fam, family_series *out)
+static void family_series_of(const results_set *s, gelu_family fam, family_series *out)
 {
     out->n = 0;
     for (size_t i = 0; i < s->n; i++) {
@@ -167,9 +167,9 @@ static void family_series_of(const results_set *s, impl_family fam, family_serie
 static int panel_count(const results_set *s)
 {
     int n = 0;
-    for (int fam = 0; fam < FAMILY_COUNT; fam++) {
+    for (int fam = 0; fam < GELU_FAMILY_COUNT; fam++) {
         family_series fs;
-        family_series_of(s, (impl_family)fam, &fs);
+        family_series_of(s, (gelu_family)fam, &fs);
         n += fs.n > 0;
     }
     return n;
@@ -208,11 +208,11 @@ static void by_x(FILE *f, const results_set *s, const char *ref, int col, const 
     char data[64];
     results_file_name(data, sizeof data, "ulp_by_x", s->format);
     multiplot_open(f, panel_count(s));
-    for (int fam = 0; fam < FAMILY_COUNT; fam++) {
+    for (int fam = 0; fam < GELU_FAMILY_COUNT; fam++) {
         family_series fs;
-        family_series_of(s, (impl_family)fam, &fs);
+        family_series_of(s, (gelu_family)fam, &fs);
         if (fs.n == 0) continue;
-        fprintf(f, "set title '%s' noenhanced\nplot \\\n", impl_family_name((impl_family)fam));
+        fprintf(f, "set title '%s' noenhanced\nplot \\\n", impl_family_name((gelu_family)fam));
         for (size_t i = 0; i < fs.n; i++)
             fprintf(f,
                     "  '%s' using ((strcol(1) eq '%s' && strcol(2) eq '%s' && "
@@ -247,11 +247,11 @@ static void histogram(FILE *f, const results_set *s)
             "set ylabel 'fraction of inputs'\n"
             "set key top right font ',9' samplen 2 spacing 0.9 opaque\n");
     multiplot_open(f, panel_count(s));
-    for (int fam = 0; fam < FAMILY_COUNT; fam++) {
+    for (int fam = 0; fam < GELU_FAMILY_COUNT; fam++) {
         family_series fs;
-        family_series_of(s, (impl_family)fam, &fs);
+        family_series_of(s, (gelu_family)fam, &fs);
         if (fs.n == 0) continue;
-        fprintf(f, "set title '%s' noenhanced\nplot \\\n", impl_family_name((impl_family)fam));
+        fprintf(f, "set title '%s' noenhanced\nplot \\\n", impl_family_name((gelu_family)fam));
         for (size_t i = 0; i < fs.n; i++) {
             size_t column = 3; /* the row's column in $hist: GELUs in order after 2 */
             for (size_t j = 0; j < fs.row[i]; j++) column += is_gelu(&s->rows[j]);
@@ -310,7 +310,7 @@ enum { PARETO_CEIL_ABOVE_FLUSH = 10 };
 
 static void pareto(FILE *f, const results_set *s)
 {
-    static const int point_type[FAMILY_COUNT] = {7, 5, 9, 13}; /* ●, ■, ▲, ◆ */
+    static const int point_type[GELU_FAMILY_COUNT] = {7, 5, 9, 13}; /* ●, ■, ▲, ◆ */
     const char *size = plot_pareto_size(s);
     const int flush_log2 = gelu_format_of(s->format)->precision,
               ceil_log2 = flush_log2 + PARETO_CEIL_ABOVE_FLUSH;
@@ -348,11 +348,11 @@ static void pareto(FILE *f, const results_set *s)
             "  $front using 2:3 with steps lc rgb '#999999' lw 2 title 'Pareto front', \\\n",
             ceil_log2 + 1, ceil_log2 > 40 ? 8 : 4, /* binary64's 2^64: a tick every 2^8, not 17 */
             size, flush_log2, flush_log2, flush_log2, flush_log2 + 1.5);
-    for (int fam = 0; fam < FAMILY_COUNT; fam++)
+    for (int fam = 0; fam < GELU_FAMILY_COUNT; fam++)
         fprintf(f,
                 "  $points using ($4 == %d ? $2 : NaN):3 with points lt %d pt %d ps 1.2 "
                 "title '%s', \\\n",
-                fam, fam + 1, point_type[fam], impl_family_name((impl_family)fam));
+                fam, fam + 1, point_type[fam], impl_family_name((gelu_family)fam));
     fprintf(f, "  $front using 2:3:1 with labels boxed left offset 0.6,0.7 font ',9' noenhanced "
                "notitle\n");
 }
@@ -396,9 +396,9 @@ static void not_cr_share(FILE *f, const results_error *e)
 static void not_cr(FILE *f, const results_set *s)
 {
     fprintf(f, "$share << EOD\n");
-    for (int fam = 0; fam < FAMILY_COUNT; fam++) {
+    for (int fam = 0; fam < GELU_FAMILY_COUNT; fam++) {
         family_series fs;
-        family_series_of(s, (impl_family)fam, &fs);
+        family_series_of(s, (gelu_family)fam, &fs);
         for (size_t i = 0; i < fs.n; i++) {
             const results_row *r = &s->rows[fs.row[i]];
             fprintf(f, "\"%s\"", fs.title[i]);

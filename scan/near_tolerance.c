@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "hot_clones.h"
+#include "targets.h"
 
 #define NEAR_UP (1 + 0x1p-50)
 
@@ -24,8 +25,10 @@ static double near_stand_in_log(gelu_target t, bool grad, double x, double *err)
 {
     static const double LN_SQRT_2PI = 0x1.d67f1c864beb5p-1; /* ln √(2π) */
     static const double SQRT_2_PI = 0x1.9884533d43651p-1;   /* √(2/π), as fast.c */
-    double ax = fabs(x), lx = log(ax), v, mag;
-    if (t == GELU_TARGET_EXACT) {
+    const target_def *d = target_def_of(t);
+    double ax = fabs(x), lx = log(ax), v, mag, arg = NAN, slope = NAN;
+    switch (d->family) {
+    case TARGET_FAMILY_ERF: {
         double q = 1 / (x * x), S = 1 - q * (1 - q * (3 - 15 * q));
         double h = -0.5 * (x * x) - LN_SQRT_2PI;
         v = grad ? h + lx + log1p(-S * q) : h + log(S);
@@ -33,13 +36,17 @@ static double near_stand_in_log(gelu_target t, bool grad, double x, double *err)
         *err = mag * 0x1p-48 + 1e-7;
         return v;
     }
-    double arg, slope;
-    if (t == GELU_TARGET_TANH) {
+    case TARGET_FAMILY_TANH:
         arg = 2 * SQRT_2_PI * (x + 0.044715 * (x * x * x));
         slope = 2 * SQRT_2_PI * (1 + 3 * 0.044715 * (x * x));
-    } else {
-        slope = t == GELU_TARGET_SIGMOID ? 1.702 : 1;
+        break;
+    case TARGET_FAMILY_SIGMOID: /* the row's slope k: t = k·x */
+        slope = d->slope;
         arg = slope * x;
+        break;
+    case TARGET_FAMILY_DEFINED: /* no stand-in: fast.c evaluates the formula everywhere */
+        *err = 0;
+        return -INFINITY;
     }
     v = grad ? arg + log(fabs(1 + x * slope)) : lx + arg;
     mag = fabs(arg) + fabs(lx) + fabs(log(fabs(1 + x * slope)));

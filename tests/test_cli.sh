@@ -590,7 +590,7 @@ else
     echo "cli: no avx512_bf16 path here ($(grep -A1 '^widened bfloat16 conversions' "$out" | tail -1)): its scan not compared"
 fi
 # The widened binary16 conversions the same way: AVX-512 FP16's around the AVX-512 builds where
-# the CPU has it, F16C's with GELUCHECK_NO_FP16=1 (tests/test_format.c holds
+# the CPU has it, F16C's with GELUCHECK_NO_FP16=1 (tests/test_format_paths.c holds
 # the conversions themselves to the portable ones). The switch is named
 # by list on any CPU.
 if grep -A1 '^widened binary16 conversions' "$out" | grep -q '^  avx512_fp16 (vcvtph2psx, vcvtps2phx) around the AVX-512 builds'; then

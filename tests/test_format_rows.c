@@ -349,14 +349,15 @@ Test(format_rows, widened_method_counted_independently)
     mpfr_clears(x, g, y, (mpfr_ptr)0);
 }
 
-/* Every built-in small format has a correctly rounded native, and the scan proves it over all
- * the format's encodings, forward and derivative (the cr16 gates of meson test do the same
- * through the command line). */
-Test(format_rows, every_builtin_small_format_has_a_proven_correctly_rounded_native)
+/* Every built-in small format of the report has a correctly rounded native (the page's answer
+ * names it), and the scan proves it over all the format's encodings, forward and derivative (the
+ * cr16 gates of meson test do the same through the command line). A format out of the report
+ * runs widened only. */
+Test(format_rows, every_small_format_of_the_report_has_a_proven_correctly_rounded_native)
 {
     for (int k = 0; k < GELU_FORMAT_COUNT; k++) {
         const gelu_format *f = gelu_format_of((gelu_format_id)k);
-        if (!gelu_format_small(f)) continue;
+        if (!gelu_format_small(f) || !f->in_report) continue;
         const gelu_impl *native = NULL;
         for (size_t i = 0; i < gelu_impl_count_in(f->id) && !native; i++) {
             const gelu_impl *m = gelu_impl_at_in(f->id, i);

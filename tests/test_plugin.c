@@ -24,6 +24,7 @@
  *   small        the description's size is 8
  *   firstsize    the size of ABI 1's first layout, with a bad method past it (must load)
  *   badmethod    method "1x"
+ *   badfamily    family "vendor"
  *   badisa       isa "avx1024"
  *   isafeatures  isa "avx2" without its CPU features
  *   dispatched   a dispatched_isa function naming "test_path" (accuracy.csv must carry it)
@@ -169,6 +170,7 @@ GELUCHECK_PLUGIN_EXPORT const gelucheck_plugin_info_v1 *gelucheck_plugin_v1(void
     if (strcmp(c, "badfeature") == 0) impls[0].cpu_features = "avx2,avx1024";
     if (strcmp(c, "badformat") == 0) impls[0].format = "binary8";
     if (strcmp(c, "small") == 0) impls[0].size = 8;
+    if (strcmp(c, "badfamily") == 0) impls[0].family = "vendor";
     /* the fields appended to ABI 1 */
     if (strcmp(c, "firstsize") == 0) { /* a plugin of the first layout: method not read */
         impls[0].size = GELUCHECK_IMPL_V1_FIRST_SIZE;

@@ -541,9 +541,16 @@ Test(report, pareto_front_keeps_the_undominated_by_speed)
     cr_expect_eq(plot_pareto_front(&s, "dram", idx), 0, "nothing measured at dram");
 }
 
+/* The default peers (SLEEF's rows are theirs), as every gelucheck command loads them. */
+static void load_peers(void)
+{
+    char err[2000];
+    cr_assert_eq(plugins_load_default_peers(err, sizeof err), 0, "%s", err);
+}
+
 /* Small multiples: ISA builds with equal figures are drawn once, named together; a build whose
  * figures differ is drawn apart; each family is a panel. */
-Test(report, error_plots_merge_identical_isa_twins_only)
+Test(report, error_plots_merge_identical_isa_twins_only, .init = load_peers)
 {
     static results_set s;
     s.n = 0;
@@ -567,22 +574,28 @@ Test(report, error_plots_merge_identical_isa_twins_only)
     free(buf);
 }
 
-Test(report, families_by_name)
-{
-    cr_expect_eq(impl_family_of("dnnl_erf_omp"), FAMILY_FRAMEWORK);
-    cr_expect_eq(impl_family_of("sleef_erf_u10_avx2"), FAMILY_SIMD_LIBRARY);
-    cr_expect_eq(impl_family_of("gsl_cdf"), FAMILY_LIBM_GSL);
-    cr_expect_eq(impl_family_of("erfc_f64"), FAMILY_LIBM_GSL);
-    cr_expect_eq(impl_family_of("pw_fast_avx512"), FAMILY_OURS);
-    cr_expect_eq(impl_family_of("tanh_avx2"), FAMILY_OURS, "ours, unlike tanh_libm");
-    cr_expect_eq(impl_family_of("tanh_libm"), FAMILY_LIBM_GSL);
-}
+/* Families are the descriptors': the peers' (loaded as every command loads them), the built-in
+ * rows', and a row added at run time with its own. */
+static void forward_none(const float *x, float *y, size_t n) { memcpy(y, x, n * sizeof *y); }
 
-/* The default peers (SLEEF's rows are theirs), as every gelucheck command loads them. */
-static void load_peers(void)
+Test(report, families_from_the_descriptors, .init = load_peers)
 {
-    char err[2000];
-    cr_assert_eq(plugins_load_default_peers(err, sizeof err), 0, "%s", err);
+    cr_expect_eq(impl_family_of("dnnl_erf_omp"), GELU_FAMILY_FRAMEWORK);
+    cr_expect_eq(impl_family_of("sleef_erf_u10_avx2"), GELU_FAMILY_SIMD_LIBRARY);
+    cr_expect_eq(impl_family_of("gsl_cdf"), GELU_FAMILY_LIBM_GSL);
+    cr_expect_eq(impl_family_of("erfc_f64"), GELU_FAMILY_LIBM_GSL);
+    cr_expect_eq(impl_family_of("pw_fast_avx512"), GELU_FAMILY_OURS);
+    cr_expect_eq(impl_family_of("tanh_avx2"), GELU_FAMILY_OURS, "ours, unlike tanh_libm");
+    cr_expect_eq(impl_family_of("tanh_libm"), GELU_FAMILY_LIBM_GSL);
+    cr_expect_eq(impl_family_of("no_such_impl"), GELU_FAMILY_OURS);
+    static const gelu_impl added = {.name = "added_simd", .target = GELU_TARGET_EXACT,
+                                    .forward = forward_none, .family = GELU_FAMILY_SIMD_LIBRARY,
+                                    .known_as = "ADDED-KNOWN-AS"};
+    char err[256];
+    cr_assert_eq(gelu_impl_add(&added, "test", err, sizeof err), 0, "%s", err);
+    cr_expect_eq(impl_family_of("added_simd"), GELU_FAMILY_SIMD_LIBRARY);
+    cr_expect_str_eq(known_names("added_simd", "exact"), "ADDED-KNOWN-AS");
+    cr_expect_str_eq(impl_family_name(GELU_FAMILY_SIMD_LIBRARY), "SIMD libraries");
 }
 
 /* Framework names: by registry name, by the name without its ISA suffix, then by target. */

@@ -116,6 +116,12 @@ typedef struct {
      * its format. Its contract's ULPs are the format's. */
     gelucheck_kernel_u16 forward_u16;
     gelucheck_kernel_u16 derivative_u16;
+    /* Appended after those (still ABI 1, read only when size covers them), for the report:
+     * who wrote the kernels, "ours", "libm_gsl", "simd_library" or "framework" (NULL: "ours";
+     * another value is refused), and the names users know it by in the frameworks, one line
+     * (NULL: its target's). */
+    const char *family;
+    const char *known_as;
 } gelucheck_impl_v1;
 
 /* The size of gelucheck_impl_v1 before the fields from `method` on were appended. */
