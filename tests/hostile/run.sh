@@ -110,10 +110,12 @@ expect M5-accuracy-rows-removed 0 "erfc_f64                   accuracy rows     
 expect M5-counted 0 "0 added, 1 removed" "$g" compare "$d/cmp_old" "$d/cmp_new"
 
 # ---- M1: an exec child failing while it answers the batching probe's requests exits 1, as
-# later in the scan (a bad handshake stays a usage error, exit 2)
+# later in the scan (a bad handshake stays a usage error, exit 2). A probe request is 16 bytes
+# and 1,024 inputs (4,112 bytes): a child exiting before gelucheck has written it all gives
+# another message (its input closed), so the cases whose message is checked keep it open.
 hs="printf 'gelucheck-exec 1\\nname hxd\\ntarget exact\\nformat binary32\\nend\\n'"
 expect M1-probe-exit 1 "forward request of 1024 inputs from x = 0x1.2d2d28p-128: its output ended after 0 of 24 bytes; the child exited with status 3" \
-    "$g" list --exec "hxd=$hs; head -c 16 >/dev/null; exit 3"
+    "$g" list --exec "hxd=$hs; head -c 4112 >/dev/null; exit 3"
 expect M1-probe-bad-reply 1 "exec child 'hxd'" \
     "$g" accuracy $t --exec "hxd=$hs; printf GXRPxxxxxxxxxxxxxxxxxxxxxxxx; sleep 2"
 expect M1-probe-segv 1 "exec child 'hxd'" \
@@ -129,7 +131,7 @@ expect M1-probe-error-status 1 "forward request of 1024 inputs from x = 0x1.2d2d
 expect M1-probe-wrong-count 1 "the reply holds 3 outputs" \
     "$g" accuracy $t --exec "hxd=$hs; head -c 16 >/dev/null; printf 'GXRP\000\000\000\000\003\000\000\000\000\000\000\000\001\000\000\000\000\000\000\000abcdefghijkl'; sleep 2"
 expect M1-probe-short-reply 1 "its output ended after 6 of 24 bytes" \
-    "$g" accuracy $t --exec "hxd=$hs; head -c 16 >/dev/null; printf 'GXRP\000\000'"
+    "$g" accuracy $t --exec "hxd=$hs; head -c 16 >/dev/null; printf 'GXRP\000\000'; sleep 1"
 
 # ---- C1, C3: an exec child's untrusted first line escaped; named by --exec before its handshake
 expect C1-first-line-escaped 2 "the first line is '\x1b[31mred'" \
