@@ -40,10 +40,10 @@ void bench_fill_inputs(bench_dist d, uint64_t seed, float *x, size_t n)
 }
 
 /* binary64's build of method for isa (its list has no look-up by build: few rows). */
-static const gelu_impl *build64(const char *method, gelu_isa isa)
+static const gelu_impl *build_in(gelu_format_id f, const char *method, gelu_isa isa)
 {
-    for (size_t i = 0; i < gelu_impl_count_in(GELU_FORMAT_BINARY64); i++) {
-        const gelu_impl *m = gelu_impl_at_in(GELU_FORMAT_BINARY64, i);
+    for (size_t i = 0; i < gelu_impl_count_in(f); i++) {
+        const gelu_impl *m = gelu_impl_at_in(f, i);
         if (m->method && strcmp(m->method, method) == 0 && m->isa == isa) return m;
     }
     return NULL;
@@ -52,8 +52,9 @@ static const gelu_impl *build64(const char *method, gelu_isa isa)
 const gelu_impl *bench_baseline_of(gelu_format_id f)
 {
     for (int isa = GELU_ISA_COUNT - 1; isa >= 0; isa--) { /* the ISA list goes narrow to wide */
-        const gelu_impl *m = f == GELU_FORMAT_BINARY64 ? build64("relu", (gelu_isa)isa)
-                                                       : gelu_impl_build("relu", (gelu_isa)isa);
+        /* a sampled format's kernels are its own (binary64's ReLU); the others run binary32's */
+        const gelu_impl *m = gelu_format_sampled(gelu_format_of(f)) ? build_in(f, "relu", (gelu_isa)isa)
+                                                                      : gelu_impl_build("relu", (gelu_isa)isa);
         if (m && gelu_impl_available(m)) return m;
     }
     return NULL;
@@ -336,7 +337,7 @@ int bench_run(const bench_config *cfg, const gelu_impl *baseline, const gelu_imp
     size_t windows = cfg->windows > 1 ? cfg->windows : 1, per_call = bench_call_elements(cfg);
     pool p = {.threads = cfg->threads, .x = x, .y = y, .n = per_call, .windows = windows,
               .fpenv = cfg->fpenv};
-    bool f64 = cfg->format == GELU_FORMAT_BINARY64;
+    bool f64 = gelu_format_sampled(gelu_format_of(cfg->format));
     double *x64 = f64 ? malloc(cfg->n * sizeof *x64) : NULL, *y64 = f64 ? malloc(cfg->n * sizeof *y64) : NULL;
     if (all && times && tmp && x && y && tids && args && (!f16 || (x16 && y16 && wx && wy)) && (!f64 || (x64 && y64))) {
         all[0] = baseline;

@@ -252,7 +252,7 @@ static int parse_args(int argc, char **argv, accuracy_args *a)
         return usage_error("accuracy", "--fpenv %s: the %s scan runs in IEEE's environment only "
                            "(--fpenv applies to binary32)", gelu_fpenv_name(a->fpenv), a->format->name);
     if (gelu_format_small(a->format)) return EXIT_OK; /* its --impl: parse_impls16 */
-    if (a->format->id == GELU_FORMAT_BINARY64) {
+    if (gelu_format_sampled(a->format)) {
         if (a->fpenv != GELU_FPENV_IEEE)
             return usage_error("accuracy", "--fpenv %s: the binary64 scan runs in IEEE's environment "
                                "only (--fpenv applies to binary32)", gelu_fpenv_name(a->fpenv));
@@ -345,7 +345,7 @@ static int run_accuracy(int argc, char **argv, accuracy_args *ap)
     int st = parse_args(argc, argv, &a);
     if (st != EXIT_OK) return st;
     if (gelu_format_small(a.format)) return run_accuracy16(&a);
-    if (a.format->id == GELU_FORMAT_BINARY64) return run_accuracy64(&a);
+    if (gelu_format_sampled(a.format)) return run_accuracy64(&a);
     if (a.nimpls == 0) a.nimpls = accuracy_default_impls("accuracy", a.impls);
     if ((st = fpenv_check_impls("accuracy", a.fpenv, a.impls, a.nimpls)) != EXIT_OK) return st;
     if (a.cover) {

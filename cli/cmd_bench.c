@@ -221,9 +221,9 @@ static void complete_options(bench_options *o, const gelu_impl *baseline)
     bool any_dist = false;
     for (int d = 0; d < BENCH_DIST_COUNT; d++) any_dist |= o->dists[d];
     if (!any_dist) o->dists[BENCH_DIST_NORMAL] = true;
-    if (o->count == 0 && o->format->id == GELU_FORMAT_BINARY64) {
-        for (size_t i = 0; i < gelu_impl_count_in(GELU_FORMAT_BINARY64); i++)
-            o->impls[o->count++] = gelu_impl_at_in(GELU_FORMAT_BINARY64, i);
+    if (o->count == 0 && gelu_format_sampled(o->format)) {
+        for (size_t i = 0; i < gelu_impl_count_in(o->format->id); i++) /* its own rows */
+            o->impls[o->count++] = gelu_impl_at_in(o->format->id, i);
     } else if (o->count == 0) {
         for (size_t i = 0; i < gelu_impl_count(); i++) /* a 16-bit native stands in for its name */
             if (!gelu_format_small(o->format) || !gelu_impl_find_in(gelu_impl_at(i)->name, o->format->id))
@@ -262,11 +262,12 @@ static int parse_options(bench_options *o, int argc, char **argv)
     }
     if (status != EXIT_OK) return status;
     if (!o->format) o->format = gelu_format_of(GELU_FORMAT_BINARY32);
-    for (size_t i = 0; i < o->count && o->format->id == GELU_FORMAT_BINARY64; i++) {
-        const gelu_impl *m = gelu_impl_find_in(o->impls[i]->name, GELU_FORMAT_BINARY64); /* the binary64 row of the name */
+    for (size_t i = 0; i < o->count && gelu_format_sampled(o->format); i++) {
+        const gelu_impl *m = gelu_impl_find_in(o->impls[i]->name, o->format->id); /* the format's row of the name */
         if (!m)
-            return usage_error("bench", "'%s' has no binary64 implementation (the binary64 rows: "
-                               "'gelucheck list')", o->impls[i]->name);
+            return usage_error("bench", "'%s' has no %s implementation (the %s rows: "
+                               "'gelucheck list')", o->impls[i]->name, o->format->name,
+                               o->format->name);
         o->impls[i] = m;
     }
     for (size_t i = 0; i < o->count; i++) { /* a name with a native in the format means it */
@@ -327,7 +328,7 @@ static void print_header(const bench_options *o, const gelu_impl *baseline)
                "           %s conversions: %s\n",
                o->format->name, bench_bytes_per_element(o->format->id), o->format->name,
                o->format->conversions_path());
-    if (o->format->id == GELU_FORMAT_BINARY64)
+    if (gelu_format_sampled(o->format))
         printf("format:    binary64, %u bytes per element (read + written): the binary64 "
                "implementations and ReLU on arrays of doubles (the draws widened from binary32); "
                "named sizes keep their bytes\n",

@@ -105,7 +105,7 @@ int cmd_eval(int argc, char **argv)
             else if (!(format = gelu_format_find(v)))
                 status = usage_error("eval", "unknown --format '%s': %s", v,
                                      gelu_format_names(", ", " or ", true, fmt_names, sizeof fmt_names));
-            else if (format->id == GELU_FORMAT_BINARY64)
+            else if (gelu_format_sampled(format))
                 status = usage_error("eval", "--format binary64 is not evaluated here ('gelucheck "
                                      "accuracy --format binary64' scans its sample)");
         } else if (!options_done && (got = option_value("eval", argc, argv, &i, "--fpenv", &v))) {

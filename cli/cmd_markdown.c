@@ -60,7 +60,7 @@ static int parse_formats(const char *list, gelu_format_id *ids, size_t *n)
                              gelu_format_names(", ", " or ", false, fmt_names, sizeof fmt_names));
         else if (count > 1 && f->id == GELU_FORMAT_BINARY32)
             st = usage_error("markdown", "--format binary32 is a table of its own: give it alone");
-        else if (count > 1 && f->id == GELU_FORMAT_BINARY64) /* its rows are not the widened ones */
+        else if (count > 1 && gelu_format_sampled(f)) /* its rows are not the widened ones */
             st = usage_error("markdown", "--format binary64 is a table of its own (a sample, its "
                              "own implementations): give it alone");
         else if (*n == MAX_FORMATS)

@@ -150,7 +150,7 @@ static void print_figures(const pick_candidate *k, const char *size, const gelu_
                r->exact[0].max_ulp, r->exact[0].max_ulp_x, r->exact[0].max_abs,
                r->exact[0].max_abs_x, 100 * r->exact[0].cr_fraction, (unsigned long long)r->inputs,
                format->id == GELU_FORMAT_BINARY32   ? ""
-               : format->id == GELU_FORMAT_BINARY64 ? ", SAMPLED; ULPs of "
+               : gelu_format_sampled(format) ? ", SAMPLED; ULPs of "
                                                     : "; ULPs of ",
                format->id == GELU_FORMAT_BINARY32 ? "" : format->name);
     if (r->exact[1].present)
@@ -320,7 +320,7 @@ int cmd_pick(int argc, char **argv)
                "constraints met, then max ULP against exact GELU, not by speed\n",
                a.format->name, pick_platform_name(a.platform), feat, acc, a.format->name,
                a.results, a.format->name, a.results, a.format->name);
-    if (a.format->id == GELU_FORMAT_BINARY64 && s->n)
+    if (gelu_format_sampled(a.format) && s->n)
         printf("accuracy SAMPLED, not exhaustive: %llu inputs per implementation (%s); a sample's "
                "maxima, not bounds\n", (unsigned long long)s->rows[0].inputs, acc);
     if (fits > 0) {

@@ -127,6 +127,9 @@ static inline bool gelu_format_small(const gelu_format *f) { return f->storage_b
 
 /* The number of encodings, 2^storage_bits; 0 when that does not fit (binary64: sampled only). */
 uint64_t gelu_format_encodings(const gelu_format *f);
+/* A format scanned by sampling: too many encodings to scan them all (binary64), its kernels
+ * called directly on its own type, its figures those of a sample. */
+static inline bool gelu_format_sampled(const gelu_format *f) { return f->storage_bits > 32; }
 
 /* The special inputs every implementation is held to, as encodings in this order: +0, −0, +inf,
  * −inf, +qNaN, −qNaN, +sNaN, −sNaN, ±largest finite, ±smallest normal, ±smallest subnormal. */

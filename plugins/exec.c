@@ -336,14 +336,16 @@ static int handshake(exec_child *c, char *err, size_t errsize)
             break;
         }
         if (bad) {
-            char shown[120], names[256], why[300];
+            char shown[120], names[256], why[300], formats[300];
             exec_printable(v, shown, sizeof shown);
             snprintf(why, sizeof why, " (%s)", gelu_target_list(false, names, sizeof names));
+            snprintf(formats, sizeof formats, " (%s)",
+                     gelu_format_names(", ", " or ", true, names, sizeof names));
             return child_fail(c, err, errsize, "handshake line %d: bad %s '%s'%s", n + 1, keys[i],
                               shown,
                               i == 0   ? " (1 to 48 of A-Z a-z 0-9 _, starting with a letter)"
                               : i == 1 ? why
-                              : i == 2 ? " (binary32, bfloat16 or binary16)"
+                              : i == 2 ? formats
                               : i == 7 ? " (pipe or shm)"
                               : i == 8 ? " (1 to 31 of a-z 0-9 _)"
                                        : " (yes or no)");

@@ -338,7 +338,7 @@ static int check_impl(const gelucheck_impl_v1 *d, unsigned *features, gelu_targe
     if (gelu_isa_features(isa) & ~*features)
         return snprintf(why, size, "isa '%s' needs cpu_features %s", gelu_isa_name(isa),
                         cpu_features_string(gelu_isa_features(isa), bad, sizeof bad)), -1;
-    if (f->id == GELU_FORMAT_BINARY64) {
+    if (gelu_format_sampled(f)) {
         if (!HAS_FIELD(d, derivative_binary64) || !d->forward_binary64)
             return snprintf(why, size, "format binary64 and no forward_binary64 kernel"), -1;
         if (has_binary32(d))
@@ -512,7 +512,7 @@ static int load(const char *path, const char *kind, char *err, size_t errsize)
         };
         const gelu_format_id format = format_of(d);
         const bool is16 = gelu_format_small(gelu_format_of(format));
-        if (format == GELU_FORMAT_BINARY64) { /* the binary64 list (impls/gelu_f64.h), direct */
+        if (gelu_format_sampled(gelu_format_of(format))) { /* the binary64 list (impls/gelu_f64.h), direct */
             s->impl.format = GELU_FORMAT_BINARY64;
             s->impl.forward = s->impl.derivative = NULL;
             s->impl.forward_f64 = d->forward_binary64;

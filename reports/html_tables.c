@@ -97,7 +97,7 @@ static void summary_row(FILE *f, const results_set *s, const results_row *r,
         html_text(f, r->dispatched_isa);
     } else
         html_text(f, html_isa_label(r->features));
-    if (s->format != GELU_FORMAT_BINARY32 && s->format != GELU_FORMAT_BINARY64)
+    if (gelu_format_small(gelu_format_of(s->format)))
         /* run as frameworks do, or the format's own (binary64's are all its own) */
         fputs(gelu_impl_find_in(r->name, s->format) ? " &#183; native" : " &#183; widened", f);
     fputs("</small></td>", f);

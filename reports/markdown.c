@@ -124,7 +124,7 @@ void markdown_formats_table(FILE *f, const results_set *const *sets, size_t n,
     formats_line *lines = calloc(room ? room : 1, sizeof *lines);
     if (!lines) return;
     /* binary64's table holds its own rows only: nothing runs widened there, nothing to mark */
-    bool sampled = n == 1 && sets[0]->format == GELU_FORMAT_BINARY64;
+    bool sampled = n == 1 && gelu_format_sampled(gelu_format_of(sets[0]->format));
     for (size_t k = 0; k < n; k++)
         for (size_t i = 0; i < sets[k]->n; i++) {
             const results_row *r = &sets[k]->rows[i];

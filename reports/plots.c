@@ -88,7 +88,7 @@ const char *plot_title(plot_kind k) { return plots[k].title; }
 const char *plot_caption(plot_kind k, gelu_format_id f)
 {
     return f == GELU_FORMAT_BINARY32   ? plots[k].caption
-           : f == GELU_FORMAT_BINARY64 ? plots[k].sampled_caption
+           : gelu_format_sampled(gelu_format_of(f)) ? plots[k].sampled_caption
                                        : plots[k].format_caption;
 }
 

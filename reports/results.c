@@ -73,7 +73,7 @@ int results_parse_features(const char *text, unsigned *bits)
 static const gelu_impl *impl_of(const results_set *s, const char *name)
 {
     const gelu_impl *m = NULL;
-    if (s->format == GELU_FORMAT_BINARY64) return gelu_impl_find_in(name, GELU_FORMAT_BINARY64); /* a list of its own */
+    if (gelu_format_sampled(gelu_format_of(s->format))) return gelu_impl_find_in(name, s->format); /* its own rows */
     if (s->format != GELU_FORMAT_BINARY32) m = gelu_impl_find_in(name, s->format);
     return m ? m : gelu_impl_find(name);
 }
@@ -393,7 +393,7 @@ static int accuracy_line(csv_file *c, results_set *s, const csv_line *l, const i
         return -2;
     e.normal_mean_ulp = NAN;
     /* empty for a binary64 sample, whose points carry no weight */
-    bool sampled64 = s->format == GELU_FORMAT_BINARY64;
+    bool sampled64 = gelu_format_sampled(gelu_format_of(s->format));
     if (normal_mean >= 0 && get_number(c, l, normal_mean, 0, INFINITY, sampled64, &e.normal_mean_ulp))
         return -2;
     if (inputs == 0) return bad(c, "column 'inputs': 0 inputs");

@@ -1,6 +1,7 @@
 #!/bin/sh
 # tools/check_docs.sh on a small planted tree: a clean tree passes; each defect the check
-# exists to catch is caught at its file and line: a stale link, a missing anchor, a commit id
+# exists to catch is caught at its file and line: a stale link, a missing anchor, a stale
+# generated block (not what its gelucheck command prints), a commit id
 # in a comment, a date in docs/, a README over 250 lines, a README command that fails; its
 # neighbours are not (0x-prefixed hex, a date in docs/measurements/, a long command with its
 # marked quick stand-in). Commit subjects: a long one and one without an area are named.
@@ -18,6 +19,10 @@ generated
 <!-- answer:end -->
 
 See [the page](docs/page.md#a-section-here).
+
+<!-- generated: gelucheck --list-commands -->
+GENERATED
+<!-- generated:end -->
 
 ```sh
 build/cli/gelucheck list >/dev/null
@@ -47,6 +52,10 @@ expect() { # expect STATUS PATTERN WHAT
     [ "$st" = "$1" ] || fail "$3: exit $st, not $1: $(cat "$d/out")"
     [ -z "$2" ] || grep -qF -- "$2" "$d/out" || fail "$3: no '$2' in: $(cat "$d/out")"
 }
+# the generated block: what the build's gelucheck prints
+"$build/cli/gelucheck" --list-commands >"$d/commands"
+awk -v f="$d/commands" '$0 == "GENERATED" { while ((getline l < f) > 0) print l; next } { print }' \
+    "$t/README.md" >"$d/readme" && mv "$d/readme" "$t/README.md"
 cp -r "$t" "$d/clean"
 restore() { rm -rf "$t" && cp -r "$d/clean" "$t"; }
 
@@ -69,14 +78,18 @@ restore
 
 i=0
 while [ $i -lt 250 ]; do echo "line" >>"$t/README.md"; i=$((i + 1)); done
-expect 1 "has 266 lines, more than 250" "a long README"
+expect 1 "has 279 lines, more than 250" "a long README"
+restore
+
+sed -i 's|^report$|rport|' "$t/README.md"
+expect 1 "README.md:9: the block is not what \`gelucheck --list-commands\` prints" "a stale generated block"
 restore
 
 sed -i 's|^build/cli/gelucheck list >/dev/null$|build/cli/gelucheck lsit >/dev/null|' "$t/README.md"
-expect 1 "README.md:10: command block failed (exit 2): build/cli/gelucheck lsit" "a broken command"
+expect 1 "README.md:23: command block failed (exit 2): build/cli/gelucheck lsit" "a broken command"
 restore
 sed -i 's|doc-test: build/cli/gelucheck list|doc-test: build/cli/gelucheck --no-such-flag|' "$t/README.md"
-expect 1 "README.md:15: command block failed" "a broken quick stand-in"
+expect 1 "README.md:28: command block failed" "a broken quick stand-in"
 restore
 
 # commit subjects

@@ -12,6 +12,9 @@
 #             <!-- doc-test: CMD --> runs CMD instead (the quick stand-in of a long command);
 #             a ```c block preceded by <!-- doc-test file: NAME --> is written to NAME first.
 #             tools/build.sh is not run (it installs packages): it must exist; CI runs it.
+#   generated a block of README.md or docs/*.md between <!-- generated: gelucheck ARGS --> and
+#             <!-- generated:end --> is what `gelucheck ARGS` prints (the docs' copy of a list
+#             the code holds: the report's files, say)
 #   answer    the table between <!-- answer:begin --> and <!-- answer:end --> of README.md is
 #             `gelucheck markdown --answer` of the answer.json beside the latest record in
 #             docs/measurements/ (skipped, saying so, while no record has one)
@@ -254,6 +257,20 @@ if run_commands == "yes":
             finding(readme, line, f"command block failed (exit {p.returncode}): "
                                   f"{script.splitlines()[0][:80]}: {tail}")
     subprocess.run(["rm", "-rf", scratch])
+
+# ---- the generated blocks ----
+if run_commands == "yes":
+    for path in [readme] + sorted(glob.glob(os.path.join(root, "docs", "*.md"))):
+        text = open(path, encoding="utf-8").read()
+        for g in re.finditer(r"<!-- generated: gelucheck ([^>]*?) -->\n(.*?)<!-- generated:end -->",
+                             text, re.S):
+            p = subprocess.run([os.path.join(build, "cli", "gelucheck")] + g.group(1).split(),
+                               capture_output=True, text=True,
+                               env=dict(os.environ, GELUCHECK_NO_DEFAULT_PEERS="1"))
+            if p.returncode != 0 or g.group(2) != p.stdout:
+                finding(path, text.count("\n", 0, g.start()) + 1,
+                        f"the block is not what `gelucheck {g.group(1)}` prints" +
+                        (f" (it exited {p.returncode})" if p.returncode else ""))
 
 # ---- the answer table ----
 m = re.search(r"<!-- answer:begin -->\n(.*?)<!-- answer:end -->", readme_text, re.S)
