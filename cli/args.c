@@ -1,5 +1,7 @@
 /* Argument helpers shared by the subcommands. */
+#define _GNU_SOURCE
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -126,6 +128,8 @@ void cli_set_command(int argc, char **argv)
     }
 }
 
+const char *cli_command(void) { return command_line; }
+
 /* Whether an output gets a manifest beside it: not standard output, not a device or FIFO. */
 static bool wants_manifest(const char *path, char *mpath, size_t size)
 {
@@ -133,6 +137,50 @@ static bool wants_manifest(const char *path, char *mpath, size_t size)
     if (strcmp(path, "-") == 0 || (stat(path, &st) == 0 && !S_ISREG(st.st_mode))) return false;
     snprintf(mpath, size, "%s.manifest.json", path);
     return true;
+}
+
+/* path as an absolute name: its directory resolved (links, "..", "."), its last component
+ * kept; the text itself when the directory does not resolve. */
+static void canonical_path(const char *path, char *out, size_t size)
+{
+    char dir[4200], real[PATH_MAX];
+    const char *slash = strrchr(path, '/');
+    const char *base = slash ? slash + 1 : path;
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) + (slash == path) : 1,
+             slash ? path : ".");
+    if (realpath(dir, real)) snprintf(out, size, "%s/%s", strcmp(real, "/") ? real : "", base);
+    else snprintf(out, size, "%s", path);
+}
+
+/* Whether paths a and b name one file: the same canonical name, or one existing file. */
+static bool same_file(const char *a, const char *b)
+{
+    char ca[4400], cb[4400];
+    struct stat sa, sb;
+    canonical_path(a, ca, sizeof ca);
+    canonical_path(b, cb, sizeof cb);
+    if (strcmp(ca, cb) == 0) return true;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+int distinct_outputs(const char *cmd, const char *const *names, const char *const *paths, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (!paths[i]) continue;
+        if (!paths[i][0] || strcmp(paths[i], "-") == 0) continue; /* "": probe_output says */
+        for (size_t j = 0; j < n; j++) {
+            if (j == i || !paths[j] || !paths[j][0] || strcmp(paths[j], "-") == 0) continue;
+            char mpath[4200];
+            if (j > i && same_file(paths[i], paths[j]))
+                return usage_error(cmd, "%s '%s' and %s '%s' name the same file: the second would "
+                                   "replace the first", names[i], paths[i], names[j], paths[j]);
+            if (wants_manifest(paths[i], mpath, sizeof mpath) && same_file(mpath, paths[j]))
+                return usage_error(cmd, "%s '%s' is the manifest %s '%s' gets beside it "
+                                   "(PATH.manifest.json): one would replace the other", names[j],
+                                   paths[j], names[i], paths[i]);
+        }
+    }
+    return EXIT_OK;
 }
 
 int probe_output(const char *cmd, const char *path)

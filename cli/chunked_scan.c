@@ -13,6 +13,7 @@
 
 #include "atomic_file.h"
 #include "cli.h"
+#include "code_id.h"
 #include "gelucheck_config.h"
 #include "gelucheck_version.h"
 #include "partial.h"
@@ -70,8 +71,11 @@ static bool chunk_present(const chunk_run *s, unsigned long j)
 
 /* ---- the checkpoint's identity */
 
-/* What makes two runs the same: the command, the build, and every option that changes the
- * result. */
+/* What makes two runs the same: the command, the build, every option that changes the
+ * result, and the code of every row (code_id.h: a plugin's file, an exec child's command and
+ * handshake, this executable's build id), one line "code.NAME=ID" each, so that a resume with
+ * another kernel under the same name is refused naming the row. −1 with the reason in buf when
+ * a row's identity cannot be had, −2 when buf is too small. */
 static int id_text(const chunk_run *s, char *buf, size_t size)
 {
     char domain[128];
@@ -86,17 +90,33 @@ static int id_text(const chunk_run *s, char *buf, size_t size)
     if (w >= 0 && (size_t)w < size) w += snprintf(buf + w, size - (size_t)w, "\n");
     if (s->cfg->fpenv != GELU_FPENV_IEEE && w >= 0 && (size_t)w < size) /* (IEEE's ids as before) */
         w += snprintf(buf + w, size - (size_t)w, "fpenv=%s\n", gelu_fpenv_name(s->cfg->fpenv));
-    return w < 0 || (size_t)w >= size ? -1 : 0;
+    for (size_t i = 0; i < s->cfg->nimpls && w >= 0 && (size_t)w < size; i++) {
+        char code[400];
+        if (impl_code_id(s->cfg->impls[i], code, sizeof code) != 0) {
+            snprintf(buf, size, "%s", code);
+            return -1;
+        }
+        w += snprintf(buf + w, size - (size_t)w, "code.%s=%s\n", s->cfg->impls[i]->name, code);
+    }
+    return w < 0 || (size_t)w >= size ? -2 : 0;
 }
 
 /* The first line where two ids differ, as "KEY: 'A' here, 'B' in the checkpoint". */
 static void id_difference(const char *want, const char *have, char *buf, size_t size)
 {
+    if (!*have) {
+        snprintf(buf, size, "its checkpoint.id is empty");
+        return;
+    }
     for (;;) {
         size_t lw = strcspn(want, "\n"), lh = strcspn(have, "\n");
         if (lw != lh || memcmp(want, have, lw) != 0) {
             size_t key = strcspn(want, "=\n");
-            if (key > lw) key = lw;
+            if (key >= lw || !memchr(have, '=', lh)) { /* not a KEY=VALUE line on both sides */
+                snprintf(buf, size, "its checkpoint.id has '%.*s' where this run's has '%.*s'",
+                         (int)(lh > 200 ? 200 : lh), have, (int)(lw > 200 ? 200 : lw), want);
+                return;
+            }
             const char *hv = memchr(have, '=', lh);
             const char *wv = want[key] == '=' ? want + key + 1 : want + key;
             hv = hv ? hv + 1 : have;
@@ -154,7 +174,10 @@ static void checkpoint_open(chunk_run *s)
     char *want = malloc(ID_MAX), *have = malloc(ID_MAX + 1);
     char path[4200];
     snprintf(path, sizeof path, "%s/checkpoint.id", s->dir);
-    if (!want || !have || id_text(s, want, ID_MAX) != 0) {
+    int idst = want ? id_text(s, want, ID_MAX) : -2;
+    if (idst == -1) {
+        fail(s, EXIT_CHECK_FAILED, "%s", want);
+    } else if (!have || idst != 0) {
         fail(s, EXIT_CHECK_FAILED, "out of memory");
     } else {
         FILE *f = fopen(path, "rb");
@@ -389,6 +412,13 @@ int chunked_scan(const char *cmd, const scan_config *cfg, const char *checkpoint
                            !(s.rank_chunks = calloc((size_t)ranks_size(), sizeof(unsigned long)))))
         fail(&s, EXIT_CHECK_FAILED, "out of memory");
     for (int w = 0; s.worker_chunk && w < ranks_size(); w++) s.worker_chunk[w] = -1;
+    for (unsigned long j = 0; checkpoint && s.present && s.status == EXIT_OK && j < s.chunks; j++)
+        if (s.present[j]) { /* every chunk found is checked before the run says it resumes */
+            scan_result *check = calloc(1, sizeof *check);
+            if (!check) fail(&s, EXIT_CHECK_FAILED, "out of memory");
+            else run_chunk(&s, j, check);
+            scan_result_free(check);
+        }
     if (checkpoint && s.status == EXIT_OK && s.total_blocks < blocks)
         fprintf(stderr, "gelucheck %s: resuming from '%s': %llu of %llu blocks already scanned\n",
                 cmd, checkpoint, (unsigned long long)(blocks - s.total_blocks),

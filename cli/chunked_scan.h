@@ -9,7 +9,9 @@
  *
  * With a checkpoint directory every finished chunk is written there as a partial file
  * (chunk-J-of-C.partial, atomically), beside checkpoint.id, which names the command, the
- * gelucheck build and every option that changes the result; a rerun with the same command and
+ * gelucheck build, every option that changes the result and the code of every row scanned
+ * (plugins/code_id.h: a plugin file's SHA-256, an exec child's command and handshake, this
+ * executable's build id), so a kernel swapped under the same name is refused by name; a rerun with the same command and
  * directory reads the chunks present and scans only the others. A directory holding another
  * run's id, a chunk file that fails its checks, or a non-empty directory without an id is
  * refused (exit 2) with the file and the reason. */

@@ -45,6 +45,10 @@ int cmd_markdown(int argc, char **argv);
  * ran (its outputs are NaN then: nothing computed from them may be printed or written). */
 int exec_failure_status(const char *cmd);
 
+/* Whether the command line has --frameworks (main reads it, with the options every command
+ * takes, before the command runs). */
+bool cli_frameworks_given(void);
+
 /* Prints "gelucheck CMD: <message>" and a hint to run --help on stderr; returns EXIT_USAGE. */
 int usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
@@ -95,12 +99,18 @@ int fpenv_check_impls(const char *cmd, gelu_fpenv e, const gelu_impl *const *imp
  * and EXIT_CHECK_FAILED when it cannot be written, else EXIT_OK); write_output writes it whole
  * with writer(f, ctx) (0 or −1 with errno), with the same statuses. */
 int probe_output(const char *cmd, const char *path);
+/* Outputs paths[0..n) (NULL: not asked for), given by options names[i], must be distinct files,
+ * none of them another's manifest (PATH.manifest.json): else a usage error
+ * naming both (EXIT_USAGE), before any work. */
+int distinct_outputs(const char *cmd, const char *const *names, const char *const *paths, size_t n);
 int write_output(const char *cmd, const char *path, int (*writer)(FILE *f, void *ctx), void *ctx);
 /* Every output file but "-", a device or a FIFO gets its run manifest beside it,
  * PATH.manifest.json (reports/manifest.h): probe_output probes that path too, write_output
  * writes it after the file; write_manifest_beside does it for files written otherwise. */
 int write_manifest_beside(const char *cmd, const char *path);
-/* The command line the manifests record (main sets it). */
+/* The command line the manifests record (main sets it, before the options every command takes
+ * are read: --plugin, --exec and --frameworks are in it): "gelucheck CMD ARGS...". */
 void cli_set_command(int argc, char **argv);
+const char *cli_command(void);
 
 #endif

@@ -110,7 +110,7 @@ typedef struct {
     const gelu_impl **impls; /* room for the registry: each at most once */
     size_t nimpls;
     scan_domain domain;
-    bool grad, have_range, have_sample, profile;
+    bool grad, have_range, have_sample, have_seed, profile;
     uint64_t threads, shard_k, shard_n;
     const char *partial, *checkpoint;
     accuracy_files files;
@@ -215,6 +215,7 @@ static int parse_args(int argc, char **argv, accuracy_args *a)
                 st = usage_error("accuracy", "bad --sample '%s': a count from 1 to 2^32", v);
             a->have_sample = true;
         } else if ((got = option_value("accuracy", argc, argv, &i, "--seed", &v))) {
+            a->have_seed = true;
             if (got < 0) st = EXIT_USAGE;
             else if (!parse_u64(v, 0, UINT64_MAX, &a->domain.seed))
                 st = usage_error("accuracy", "bad --seed '%s': a non-negative integer", v);
@@ -264,6 +265,11 @@ static int parse_args(int argc, char **argv, accuracy_args *a)
     }
     for (size_t k = 0; k < a->nimpl_lists && st == EXIT_OK; k++) st = parse_impls(a->impl_lists[k], a);
     if (st != EXIT_OK) return st;
+    if (a->have_seed && !a->have_sample)
+        return usage_error("accuracy", "--seed seeds --sample's draws: give --sample N with it");
+    const char *const out_names[] = {"--csv", "--ranges-csv", "--partial"};
+    const char *const outs[] = {a->files.csv, a->files.ranges_csv, a->partial};
+    if ((st = distinct_outputs("accuracy", out_names, outs, 3)) != EXIT_OK) return st;
     if (a->have_range && a->have_sample) return usage_error("accuracy", "--range and --sample exclude each other");
     if (a->cover && (a->have_range || a->have_sample))
         return usage_error("accuracy", "--cover and --%s exclude each other",

@@ -83,6 +83,8 @@ static void print_frameworks(void)
         for (int k = 0; !m && k < gelu_format_count(); k++)
             if (gelu_format_small(gelu_format_of((gelu_format_id)k)))
                 m = gelu_impl_find_in(f->name, (gelu_format_id)k);
+        const char *taken = m && !exec_impls_owns(m) ? gelu_impl_source(m) : NULL;
+        if (taken) m = NULL; /* a row of that name from elsewhere (a plugin): not this one */
         char fixed[96] = "";
         if (m && m->fixed_fpenv)
             snprintf(fixed, sizeof fixed, "; runs in %s always (its framework sets it), not IEEE's",
@@ -91,14 +93,15 @@ static void print_frameworks(void)
             snprintf(what, sizeof what, "%s %s", f->framework, version);
         else
             snprintf(what, sizeof what, "%s not installed", f->framework);
-        printf("  %-16s %-28s %-6s %-22s %-26s %s%s\n", f->name, what, f->target,
+        printf("  %-16s %-28s %-6s %-22s %-26s %s%s%s\n", f->name, what, f->target,
                f->derivative ? "forward and derivative" : "forward only",
                f->formats16[0] ? f->formats16 : "binary32 only",
-               !m                       ? "not started"
+               taken                    ? "not started: its name is taken by "
+               : !m                     ? "not started"
                : !m->batch_dependence   ? "started"
                : m->batch_dependence[0] ? "started; outputs depend on the batching (above)"
                                         : "started; outputs independent of the batching",
-               fixed);
+               taken ? taken : "", fixed);
     }
 }
 
@@ -110,9 +113,14 @@ int cmd_list(int argc, char **argv)
         if (strcmp(argv[i], "--format") == 0 && i + 1 < argc) v = argv[++i];
         else if (strncmp(argv[i], "--format=", 9) == 0) v = argv[i] + 9;
         if (v) { /* read before the command runs (main.c): the format --frameworks starts */
-            if (!gelu_format_find(v))
+            const gelu_format *f = gelu_format_find(v);
+            if (!f)
                 return usage_error("list", "unknown --format '%s': %s", v,
                                    gelu_format_names(", ", " or ", true, fmt_names, sizeof fmt_names));
+            if (!cli_frameworks_given()) /* list shows every format's rows: F chooses nothing else */
+                return usage_error("list", "--format %s chooses the format --frameworks starts the "
+                                   "frameworks' rows in: give --frameworks with it (without "
+                                   "--format, list shows every format's rows)", v);
             continue;
         }
         if (is_help(argv[i])) {

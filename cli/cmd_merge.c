@@ -48,6 +48,33 @@ static int read_partial(const char *path, scan_result *r)
     return EXIT_OK;
 }
 
+/* What differs between two parts that are not of the same run (the header field, each file's
+ * value), both files named: either may be the one edited or mistaken. */
+static int not_same_run(const char *first, const scan_result *a, const char *other,
+                        const scan_result *b, const char *error)
+{
+    char va[160] = "", vb[160] = "";
+    const char *what = NULL;
+    size_t n = a->nimpls < b->nimpls ? a->nimpls : b->nimpls, i = 0;
+    while (i < n && a->impls[i] == b->impls[i]) i++;
+    if (a->grad != b->grad) {
+        what = "--grad";
+        snprintf(va, sizeof va, "%s", a->grad ? "on" : "off");
+        snprintf(vb, sizeof vb, "%s", b->grad ? "on" : "off");
+    } else if (i < n || a->nimpls != b->nimpls) {
+        what = "the implementations";
+        snprintf(va, sizeof va, "%zu rows, row %zu '%s'", a->nimpls, i + 1, i < a->nimpls ? a->impls[i]->name : "-");
+        snprintf(vb, sizeof vb, "%zu rows, row %zu '%s'", b->nimpls, i + 1, i < b->nimpls ? b->impls[i]->name : "-");
+    } else {
+        partial_domain_text(&a->domain, va, sizeof va);
+        partial_domain_text(&b->domain, vb, sizeof vb);
+        if (strcmp(va, vb) != 0) what = "the domain";
+    }
+    if (!what) return usage_error("merge", "'%s' and '%s': %s", first, other, error);
+    return usage_error("merge", "'%s' and '%s' are not parts of the same run: %s is '%s' in '%s', "
+                       "'%s' in '%s'", first, other, what, va, first, vb, other);
+}
+
 static int merge_files(const char **paths, size_t npaths, scan_result *acc, scan_result *part)
 {
     unsigned char *got = NULL;
@@ -67,7 +94,7 @@ static int merge_files(const char **paths, size_t npaths, scan_result *acc, scan
             st = usage_error("merge", "'%s': shard %u/%u given twice", paths[i], part->shard_k + 1,
                              part->shard_n);
         else if (scan_result_merge(acc, part, &error) != 0)
-            st = usage_error("merge", "'%s': %s", paths[i], error);
+            st = not_same_run(paths[0], acc, paths[i], part, error);
     }
     if (st == EXIT_OK) {
         char missing[256];

@@ -95,7 +95,11 @@ static int parse_args(int argc, char **argv, report_args *a)
             a->quick = true;
         else if ((got = option_value("report", argc, argv, &i, "--out", &v))) {
             if (got < 0) return EXIT_USAGE;
-            if (*v == '\0') return usage_error("report", "empty --out");
+            if (*v == '\0') { /* as every output named "" (--csv ""): cannot be written, exit 1 */
+                fprintf(stderr, "gelucheck report: cannot write the report directory '': the name "
+                        "is empty\n");
+                return EXIT_CHECK_FAILED;
+            }
             a->out = v;
         } else if ((got = option_value("report", argc, argv, &i, "--baseline", &v))) {
             if (got < 0) return EXIT_USAGE;
@@ -111,11 +115,8 @@ static int parse_args(int argc, char **argv, report_args *a)
         } else
             return usage_error("report", "unexpected argument '%s'", argv[i]);
     }
-    /* as the README runs it, from the source directory */
-    size_t used = (size_t)snprintf(a->command, sizeof a->command,
-                                   "tools/build.sh && build/cli/gelucheck report");
-    for (int i = 1; i < argc && used < sizeof a->command; i++)
-        used += (size_t)snprintf(a->command + used, sizeof a->command - used, " %s", argv[i]);
+    /* the command line as given, --plugin, --exec and --frameworks included (cli_command) */
+    snprintf(a->command, sizeof a->command, "%s", cli_command());
     return EXIT_OK;
 }
 
@@ -259,6 +260,20 @@ static const char *explain_dir_error(const char *dir, int e, char *buf, size_t s
     return buf;
 }
 
+/* The baseline's accuracy.csv (and bench.csv, when there) read as the comparison will read
+ * them, before any work: a bad file is refused then, not after the run. */
+static int check_baseline_files(const char *dir, char *why, size_t size)
+{
+    char acc[4096], bench[4096];
+    snprintf(acc, sizeof acc, "%s/accuracy.csv", dir);
+    snprintf(bench, sizeof bench, "%s/bench.csv", dir);
+    results_set *set = malloc(sizeof *set);
+    if (!set) return snprintf(why, size, "out of memory"), EXIT_CHECK_FAILED;
+    int rc = results_load(set, acc, access(bench, R_OK) == 0 ? bench : NULL, why, size);
+    free(set);
+    return rc == 0 ? EXIT_OK : EXIT_USAGE;
+}
+
 int cmd_report(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++)
@@ -285,6 +300,8 @@ int cmd_report(int argc, char **argv)
     run_manifest old;
     char why[1024];
     if (a.baseline && compare_check_dir(a.baseline, &old, why, sizeof why) != 0)
+        return usage_error("report", "bad --baseline: %s", why);
+    if (a.baseline && (st = check_baseline_files(a.baseline, why, sizeof why)) != EXIT_OK)
         return usage_error("report", "bad --baseline: %s", why);
     report_stage stage;
     if (report_stage_open(&stage, a.out) != 0) {

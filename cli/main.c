@@ -20,6 +20,7 @@
 #include "gelu_cr16.h"
 #include "plugin.h"
 #include "ranks.h"
+#include "report_stage.h"
 
 const char *const impl_repeats[] = {"--impl", NULL};
 
@@ -33,9 +34,8 @@ static const gelucheck_command *const commands[] = {
 #undef COMMAND_ROW
 };
 
-/* The format a command's --format F (or --format=F) names when it is one 16-bit format;
- * binary32 otherwise (absent, binary32, a list: the command judges its value). */
-static gelu_format_id requested_format(int argc, char **argv)
+/* The value of a command's --format F (or --format=F), NULL when absent. */
+static const char *format_value(int argc, char **argv)
 {
     const char *v = NULL;
     for (int i = 2; i < argc; i++) {
@@ -43,6 +43,14 @@ static gelu_format_id requested_format(int argc, char **argv)
         if (strcmp(argv[i], "--format") == 0 && i + 1 < argc) v = argv[++i];
         else if (strncmp(argv[i], "--format=", 9) == 0) v = argv[i] + 9;
     }
+    return v;
+}
+
+/* The format a command's --format F names when it is one 16-bit format; binary32 otherwise
+ * (absent, binary32, a list: the command judges its value). */
+static gelu_format_id requested_format(int argc, char **argv)
+{
+    const char *v = format_value(argc, argv);
     const gelu_format *f = v ? gelu_format_find(v) : NULL;
     return f && gelu_format_small(f) ? f->id : GELU_FORMAT_BINARY32;
 }
@@ -57,9 +65,10 @@ static int start_row(const exec_framework *f, gelu_format_id format, double time
                 "widened\n", f->framework, gelu_format_of(format)->name);
         format = GELU_FORMAT_BINARY32;
     }
-    if (exec_framework_add(f, format, timeout, err, sizeof err, note, sizeof note) != 0) {
+    int rc = exec_framework_add(f, format, timeout, err, sizeof err, note, sizeof note);
+    if (rc != 0) {
         fprintf(stderr, "gelucheck: %s\n", err);
-        return EXIT_USAGE;
+        return rc == -2 ? EXIT_CHECK_FAILED : EXIT_USAGE; /* -2: it failed answering requests */
     }
     if (note[0]) fprintf(stderr, "gelucheck: note: %s\n", note);
     return EXIT_OK;
@@ -73,11 +82,19 @@ static int start_row(const exec_framework *f, gelu_format_id format, double time
 static int start_frameworks(int argc, char **argv, bool all, double timeout)
 {
     char version[32];
+    int st;
     gelu_format_id format = requested_format(argc, argv);
+    const char *v = format_value(argc, argv);
+    const gelu_format *asked = v ? gelu_format_find(v) : NULL;
+    if (all && asked && asked->id != format) { /* refused before any framework starts */
+        fprintf(stderr, "gelucheck: --frameworks --format %s: the frameworks' rows run in binary32 "
+                "or a 16-bit format, not %s\n", v, v);
+        return EXIT_USAGE;
+    }
     for (size_t k = 0; all && k < exec_framework_count(); k++) {
         const exec_framework *f = exec_framework_at(k);
         if (!exec_framework_version(f, version, sizeof version)) continue;
-        if (start_row(f, format, timeout) != EXIT_OK) return EXIT_USAGE;
+        if ((st = start_row(f, format, timeout)) != EXIT_OK) return st;
     }
     for (int i = 2; i < argc; i++) {
         const char *v = NULL;
@@ -90,7 +107,7 @@ static int start_frameworks(int argc, char **argv, bool all, double timeout)
         for (char *save, *n = strtok_r(names, ",", &save); n; n = strtok_r(NULL, ",", &save)) {
             const exec_framework *f = exec_framework_find(n);
             if (!f || gelu_impl_find(n) || gelu_impl_find_in(n, format)) continue;
-            if (start_row(f, format, timeout) != EXIT_OK) return EXIT_USAGE;
+            if ((st = start_row(f, format, timeout)) != EXIT_OK) return st;
         }
     }
     return EXIT_OK;
@@ -102,11 +119,15 @@ static int start_frameworks(int argc, char **argv, bool all, double timeout)
  * --exec NAME=COMMAND (repeatable: each child becomes an implementation), --exec-timeout
  * SECONDS and --frameworks (every installed framework row); a framework row an --impl names is
  * started too. */
+static bool frameworks_given;
+
+bool cli_frameworks_given(void) { return frameworks_given; }
+
 static int global_options(int *argc, char **argv)
 {
     bool frameworks = false;
     double timeout = 60;
-    int kept = 2;
+    int kept = 2, timeout_given = 0;
     const char *specs[EXEC_IMPLS_MAX + 1];
     int nspecs = 0;
     char err[2000];
@@ -135,7 +156,7 @@ static int global_options(int *argc, char **argv)
             break;
         }
         if (strcmp(a, "--frameworks") == 0) {
-            frameworks = true;
+            frameworks = frameworks_given = true;
             continue;
         }
         if (is_exec || is_timeout || is_plugin) {
@@ -166,6 +187,10 @@ static int global_options(int *argc, char **argv)
             }
             specs[nspecs++] = v;
         } else if (is_timeout) {
+            if (timeout_given++) {
+                fprintf(stderr, "gelucheck: option --exec-timeout is given twice (it takes one value)\n");
+                return EXIT_USAGE;
+            }
             char *end;
             timeout = strtod(v, &end);
             if (*v == '\0' || *end != '\0' || !(timeout > 0 && timeout <= 86400)) {
@@ -179,11 +204,14 @@ static int global_options(int *argc, char **argv)
     }
     if (*argc > 1) *argc = kept;
     argv[*argc] = NULL;
+    plugins_set_call_timeout(timeout); /* each plugin kernel call, as each exec answer */
     for (int k = 0; k < nspecs; k++) {
         char note[600];
-        if (exec_impls_add(specs[k], GELU_FAMILY_OURS, NULL, timeout, err, sizeof err, note, sizeof note) != 0) {
+        int rc = exec_impls_add(specs[k], GELU_FAMILY_OURS, NULL, timeout, err, sizeof err, note,
+                                sizeof note);
+        if (rc != 0) {
             fprintf(stderr, "gelucheck: %s\n", err);
-            return EXIT_USAGE;
+            return rc == -2 ? EXIT_CHECK_FAILED : EXIT_USAGE; /* -2: it failed answering requests */
         }
         if (note[0]) fprintf(stderr, "gelucheck: note: %s\n", note);
     }
@@ -210,11 +238,17 @@ static void print_help(FILE *f)
                "Exit status: 0 success, 1 a checked contract failed, 2 bad usage.\n");
 }
 
-/* Removes the temporary output files of this run (a report's staging directory goes with the
- * next run), then dies of the signal as it would have without the handler. */
-static void on_fatal_signal(int sig)
+/* Removes the temporary output files of this run and a report's staging directory, then dies
+ * of the signal as it would have without the handler. */
+static void remove_unfinished_outputs(void)
 {
     atomic_file_remove_temporaries();
+    report_stage_remove_on_signal();
+}
+
+static void on_fatal_signal(int sig)
+{
+    remove_unfinished_outputs();
     signal(sig, SIG_DFL);
     raise(sig);
 }
@@ -277,10 +311,26 @@ static int dispatch(int argc, char **argv)
     return EXIT_USAGE;
 }
 
+/* Descriptors 0, 1 and 2 closed when the process starts would be taken by the first files
+ * opened (an output CSV on descriptor 1 would receive the console table): each closed one is
+ * /dev/null, once, before anything is opened. */
+static void claim_standard_descriptors(void)
+{
+    for (int fd = 0; fd <= 2; fd++)
+        if (fcntl(fd, F_GETFD) < 0 && errno == EBADF) {
+            int got = open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
+            if (got >= 0 && got != fd) close(got); /* only the lowest free number is taken */
+        }
+}
+
 int main(int argc, char **argv)
 {
+    claim_standard_descriptors();
+    /* A write past the file size limit (ulimit -f) fails with EFBIG, handled as a full disk
+     * (exit 1, temporaries removed), instead of killing the process with SIGXFSZ. */
+    signal(SIGXFSZ, SIG_IGN);
     install_signal_handlers();
-    plugins_set_crash_hook(atomic_file_remove_temporaries);
+    plugins_set_crash_hook(remove_unfinished_outputs);
     if (ranks_start(&argc, &argv) != 0) return EXIT_USAGE;
     cli_set_command(argc, argv);
     int gst = global_options(&argc, argv);

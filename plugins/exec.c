@@ -1,6 +1,7 @@
 /* The exec protocol's host side (exec.h, docs/protocol.md). */
 #define _GNU_SOURCE
 #include "exec.h"
+#include "sha256.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -250,17 +251,24 @@ static int handshake(exec_child *c, char *err, size_t errsize)
                                        "contract", "origin", "transport", "dispatched_isa",
                                        "fpenv"};
     const size_t nkeys = sizeof keys / sizeof keys[0];
+    sha256_ctx lines; /* every line as sent, for h->sha256 */
+    sha256_init(&lines);
     for (int n = 0;; n++) {
         if (n == HANDSHAKE_LINES)
             return child_fail(c, err, errsize, "handshake: no 'end' within %d lines", n);
         if (read_line(c, line, deadline, why, sizeof why) != 0)
             return child_fail(c, err, errsize, "handshake: %s", why);
+        sha256_update(&lines, line, strlen(line));
+        sha256_update(&lines, "\n", 1);
         if (n == 0) {
             if (strcmp(line, "gelucheck-exec 1") == 0) h->version = 1;
             else if (strcmp(line, "gelucheck-exec 2") == 0) h->version = 2;
-            else
+            else {
+                char shown[120];
+                exec_printable(line, shown, sizeof shown); /* untrusted: escapes made visible */
                 return child_fail(c, err, errsize, "handshake: the first line is '%.80s', not "
-                                  "'gelucheck-exec 1' or 'gelucheck-exec 2'", line);
+                                  "'gelucheck-exec 1' or 'gelucheck-exec 2'", shown);
+            }
             continue;
         }
         if (strcmp(line, "end") == 0) break;
@@ -268,9 +276,12 @@ static int handshake(exec_child *c, char *err, size_t errsize)
         size_t klen = sp ? (size_t)(sp - line) : strlen(line);
         size_t i = 0;
         while (i < nkeys && !(strlen(keys[i]) == klen && strncmp(line, keys[i], klen) == 0)) i++;
-        if (i == nkeys || !sp)
+        if (i == nkeys || !sp) {
+            char shown[120];
+            exec_printable(line, shown, sizeof shown);
             return child_fail(c, err, errsize, "handshake line %d: '%.80s' is not 'KEY VALUE' "
-                                               "with a key of docs/protocol.md", n + 1, line);
+                                               "with a key of docs/protocol.md", n + 1, shown);
+        }
         if (i == 7 && h->version < 2)
             return child_fail(c, err, errsize, "handshake line %d: 'transport' in a version 1 "
                               "handshake (it needs 'gelucheck-exec 2')", n + 1);
@@ -343,6 +354,7 @@ static int handshake(exec_child *c, char *err, size_t errsize)
     for (size_t i = 0; i < 3; i++)
         if (!(seen & (1u << i)))
             return child_fail(c, err, errsize, "handshake: no '%s' line before 'end'", keys[i]);
+    sha256_final_hex(&lines, h->sha256);
     if (!(seen & (1u << 9))) { /* no fpenv line: IEEE's alone, as before there were any */
         h->fpenvs = 1u << GELU_FPENV_IEEE;
         h->fpenv_first = GELU_FPENV_IEEE;

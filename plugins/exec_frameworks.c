@@ -1,6 +1,7 @@
 /* The frameworks' GELUs registered by default (exec_frameworks.h). */
 #include "exec_frameworks.h"
 
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,9 +60,20 @@ const exec_framework *exec_framework_find(const char *name)
 
 const char *exec_frameworks_python(char *buf, size_t size)
 {
+    /* The XDG base directory rules: XDG_CACHE_HOME when it is an absolute path (a relative one
+     * is ignored), else HOME/.cache, HOME from the password database when unset or relative;
+     * "" when no home is known (nothing is installed there then). */
     const char *cache = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-    if (cache && *cache) snprintf(buf, size, "%s/gelucheck/venv/bin/python", cache);
-    else snprintf(buf, size, "%s/.cache/gelucheck/venv/bin/python", home ? home : "");
+    if (cache && cache[0] == '/') {
+        snprintf(buf, size, "%s/gelucheck/venv/bin/python", cache);
+        return buf;
+    }
+    if (!home || home[0] != '/') {
+        const struct passwd *pw = getpwuid(getuid());
+        home = pw && pw->pw_dir && pw->pw_dir[0] == '/' ? pw->pw_dir : NULL;
+    }
+    if (home) snprintf(buf, size, "%s/.cache/gelucheck/venv/bin/python", home);
+    else if (size) buf[0] = '\0';
     return buf;
 }
 

@@ -38,6 +38,7 @@ typedef struct {
     bool fpenv_line; /* it sent one */
     gelu_contract contract;
     char origin[EXEC_LINE_MAX + 1]; /* untrusted text: escape it where it is written */
+    char sha256[65]; /* SHA-256 (hex) of the handshake's lines as sent, each with its \n */
 } exec_handshake;
 
 /* Where a child of handshake h runs when asked for environment `asked`: true with *runs_in, or

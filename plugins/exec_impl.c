@@ -13,11 +13,13 @@
 #include "exec.h"
 #include "gelu_cr16.h"
 #include "gelu_impl.h"
+#include "sha256.h"
 
 typedef struct {
     gelu_impl impl;
     exec_handshake info;
     char *command, *source;
+    char sha256[SHA256_HEX]; /* of the command line and the handshake: the row's identity */
     double timeout_s;
     gelu_fpenv asked; /* the floating-point environment its children are asked for (exec_start_env) */
     pthread_mutex_t lock;
@@ -82,9 +84,11 @@ static exec_child *take(slot *s)
     const exec_handshake *h = exec_info(c);
     if (strcmp(h->name, s->info.name) != 0 || h->target != s->info.target ||
         h->derivative != s->info.derivative || h->format_id != s->info.format_id ||
-        h->fpenvs != s->info.fpenvs || h->fpenv_first != s->info.fpenv_first) {
+        h->fpenvs != s->info.fpenvs || h->fpenv_first != s->info.fpenv_first ||
+        strcmp(h->sha256, s->info.sha256) != 0) {
         snprintf(err, sizeof err, "exec child '%s' (%s): a second instance declared another "
-                 "implementation (name '%s')", s->info.name, s->command, h->name);
+                 "implementation (name '%s'%s)", s->info.name, s->command, h->name,
+                 strcmp(h->name, s->info.name) == 0 ? ", another handshake" : "");
         exec_stop(c);
         record_failure(err);
         return NULL;
@@ -227,6 +231,7 @@ static int probe_batching(exec_child *c, const char *name, char *err, size_t err
 int exec_impls_add(const char *spec, gelu_family family, const char *known_as, double timeout_s,
                    char *err, size_t errsize, char *note, size_t notesize)
 {
+    int rc = -1;
     note[0] = '\0';
     const char *eq = strchr(spec, '=');
     if (!eq || eq == spec || !eq[1]) {
@@ -260,8 +265,23 @@ int exec_impls_add(const char *spec, gelu_family family, const char *known_as, d
     snprintf(s->source, srclen, "exec child '%s'", eq + 1);
     pthread_mutex_init(&s->lock, NULL);
     exec_child *c = exec_start(s->command, timeout_s, err, errsize);
-    if (!c) goto fail;
+    if (!c) { /* before its handshake the child has no name but the one --exec gave it */
+        static const char unnamed[] = "exec child '?'";
+        if (strncmp(err, unnamed, sizeof unnamed - 1) == 0) {
+            char *rest = strdup(err + sizeof unnamed - 1);
+            if (rest) snprintf(err, errsize, "exec child '%s'%s", name, rest);
+            free(rest);
+        }
+        goto fail;
+    }
     s->info = *exec_info(c);
+    {
+        sha256_ctx id;
+        sha256_init(&id);
+        sha256_update(&id, s->command, strlen(s->command) + 1); /* with its '\0' as a separator */
+        sha256_update(&id, s->info.sha256, strlen(s->info.sha256));
+        sha256_final_hex(&id, s->sha256);
+    }
     if (strcmp(s->info.name, name) != 0) {
         snprintf(err, errsize, "--exec %s: the child calls itself '%s' (the names must agree)", name,
                  s->info.name);
@@ -270,6 +290,7 @@ int exec_impls_add(const char *spec, gelu_family family, const char *known_as, d
     }
     if (probe_batching(c, name, err, errsize, note, notesize) != 0) {
         exec_stop(c);
+        rc = -2; /* the child failed while answering: as a failure in the scan */
         goto fail;
     }
     s->idle[s->nidle++] = c;
@@ -311,7 +332,7 @@ fail:
     pthread_mutex_destroy(&s->lock);
     free(s->command);
     free(s->source);
-    return -1;
+    return rc;
 }
 
 static slot *slot_of(const gelu_impl *impl)
@@ -319,6 +340,12 @@ static slot *slot_of(const gelu_impl *impl)
     for (size_t k = 0; k < nslots; k++)
         if (impl == &slots[k].impl) return &slots[k];
     return NULL;
+}
+
+const char *exec_impls_sha256(const gelu_impl *impl)
+{
+    const slot *s = slot_of(impl);
+    return s ? s->sha256 : NULL;
 }
 
 bool exec_impls_fpenv_ok(const gelu_impl *impl, gelu_fpenv asked, char *why, size_t size)

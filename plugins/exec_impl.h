@@ -25,7 +25,9 @@ enum { EXEC_IMPLS_MAX = 16, EXEC_CHILDREN_MAX = 64, EXEC_BATCH_INPUTS = 1 << 16 
 
 /* Starts "NAME=COMMAND"'s child, checks its handshake (its name must be NAME) and adds it to
  * the registry (with no derivative kernel when it declares 'derivative no': forward only). 0,
- * or −1 with err (bad spec, the child failed, a name taken). Then probes whether the child's
+ * −1 with err (bad spec, the child failed to start or declared a bad handshake, a name taken),
+ * or −2 with err when the child failed answering the batching probe's requests (exit 1, as a
+ * failure during a scan). Then probes whether the child's
  * outputs depend on how inputs are batched: the same 1,024 inputs, spread over the binades of
  * both signs, in one request against requests of 1, 13 and 1,000 inputs (sizes and offsets
  * that move vector tails), each direction it has. When they do, note (not an error: the child's
@@ -49,6 +51,9 @@ const char *exec_impls_fpenv_list(const gelu_impl *impl, char *buf, size_t size)
  * idle children that would run in another are stopped (the ones of the batching probe, asked
  * for IEEE's). Before the kernels run, after exec_impls_fpenv_ok. */
 void exec_impls_use_fpenv(gelu_fpenv asked);
+/* The SHA-256 (hex) of an exec child's command line and handshake (code_id.h); NULL for any
+ * other implementation. */
+const char *exec_impls_sha256(const gelu_impl *impl);
 /* The first failure of a child while kernels ran; NULL when none. */
 const char *exec_impls_failure(void);
 /* Stops every child. */

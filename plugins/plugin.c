@@ -7,12 +7,16 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "exec.h"
@@ -20,12 +24,14 @@
 #include "gelu_impl.h"
 #include "gelucheck/plugin.h"
 #include "gelucheck_config.h" /* GELUCHECK_PEERS, where they are */
+#include "sha256.h"
 
 typedef struct {
     gelu_impl impl;
     gelucheck_kernel_binary32 forward, derivative; /* the plugin's own */
     gelucheck_kernel_u16 forward16, derivative16;  /* those of a 16-bit row */
     char *source;
+    char sha256[SHA256_HEX]; /* of the plugin's file, read just before it was loaded */
     char crash_text[600]; /* "plugin 'PATH', implementation 'NAME'", made when loaded */
 } slot;
 
@@ -38,14 +44,34 @@ static struct {
 static size_t nleft_out;
 static void (*crash_hook)(void);
 
-/* What this thread runs inside a plugin: the slot, the direction, the call's first input. */
-static _Thread_local const slot *running;
-static _Thread_local int running_grad;
-static _Thread_local uint32_t running_x0;
-static _Thread_local int running_digits; /* of x0 in hex: 8 (binary32), 4 (16-bit encodings) */
-static _Thread_local size_t running_n;
+/* A plugin kernel call in flight: the slot, the direction, the call's first input, when it
+ * began. Each thread that calls plugin kernels takes an entry of `calls` (the watchdog reads
+ * them all), or, past WATCHED_THREADS, one of its own that no watchdog sees. */
+typedef struct {
+    _Atomic(const slot *) s;
+    _Atomic uint64_t start_ns; /* CLOCK_MONOTONIC; 0: not in a call */
+    int grad;
+    uint32_t x0;
+    int digits; /* of x0 in hex: 8 (binary32), 4 (16-bit encodings) */
+    size_t n;
+} plugin_call;
+
+enum { WATCHED_THREADS = 1024 };
+static plugin_call calls[WATCHED_THREADS];
+static _Atomic unsigned ncalls;
+static _Thread_local plugin_call *mine, unwatched;
+static _Atomic int reporting; /* a report is being written: the process ends with it */
+static double call_timeout_s = 60;
 
 void plugins_set_crash_hook(void (*hook)(void)) { crash_hook = hook; }
+void plugins_set_call_timeout(double seconds) { call_timeout_s = seconds; }
+
+static uint64_t now_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
 
 static size_t put(char *buf, size_t at, size_t size, const char *s)
 {
@@ -68,85 +94,157 @@ static size_t put_dec(char *buf, size_t at, size_t size, uint64_t v)
     return at;
 }
 
-/* A crash inside a plugin kernel: say which (async-signal-safe formatting), let the CLI remove
- * its temporaries, exit 1. A crash elsewhere takes its default course. */
-static void on_crash(int sig)
+static _Noreturn void exit_now(int status)
 {
-    const slot *s = running;
-    if (!s) {
-        signal(sig, SIG_DFL);
-        raise(sig);
-        return;
+    syscall(SYS_exit_group, status);
+    for (;;) pause();
+}
+
+/* Ends the process for what the kernel of call c did (async-signal-safe): "gelucheck: plugin
+ * 'PATH', implementation 'NAME', WHAT[NUMBER WHAT2] in a forward call of ...", the CLI's
+ * temporaries removed, exit 1. Once: a second report (another thread, the hook's own exit)
+ * waits for the first to end the process. */
+static _Noreturn void report_and_exit(const plugin_call *c, const char *what, long number, const char *what2)
+{
+    if (atomic_exchange(&reporting, 1)) {
+        for (;;) pause();
     }
-    char msg[1024];
+    const slot *s = atomic_load(&c->s);
+    char msg[1200];
     size_t k = put(msg, 0, sizeof msg, "gelucheck: ");
     k = put(msg, k, sizeof msg, s->crash_text);
-    k = put(msg, k, sizeof msg, " crashed (signal ");
-    k = put_dec(msg, k, sizeof msg, (uint64_t)sig);
-    k = put(msg, k, sizeof msg, running_grad ? ") in a derivative call of " : ") in a forward call of ");
-    k = put_dec(msg, k, sizeof msg, running_n);
+    k = put(msg, k, sizeof msg, " ");
+    k = put(msg, k, sizeof msg, what);
+    if (what2) {
+        if (number < 0) k = put(msg, k, sizeof msg, "-");
+        k = put_dec(msg, k, sizeof msg, (uint64_t)(number < 0 ? -number : number));
+        k = put(msg, k, sizeof msg, what2);
+    }
+    k = put(msg, k, sizeof msg, c->grad ? " in a derivative call of " : " in a forward call of ");
+    k = put_dec(msg, k, sizeof msg, c->n);
     k = put(msg, k, sizeof msg, " inputs from x = 0x");
-    k = put_hex(msg, k, sizeof msg, running_x0, running_digits);
+    k = put_hex(msg, k, sizeof msg, c->x0, c->digits);
     k = put(msg, k, sizeof msg, " (encoding); no output was replaced\n");
     ssize_t w = write(STDERR_FILENO, msg, k);
     (void)w;
     if (crash_hook) crash_hook();
-    _exit(1);
+    exit_now(1);
+}
+
+static const plugin_call *in_flight(void)
+{
+    return mine && atomic_load(&mine->start_ns) ? mine : NULL;
+}
+
+/* A crash inside a plugin kernel (a wild access, an abort, a failed assert): say which, exit 1.
+ * A crash elsewhere takes its default course. */
+static void on_crash(int sig)
+{
+    const plugin_call *c = in_flight();
+    if (!c) {
+        signal(sig, SIG_DFL);
+        raise(sig);
+        return;
+    }
+    const char *name = sig == SIGABRT ? ": SIGABRT, an abort() or a failed assert)" : ")";
+    report_and_exit(c, "crashed (signal ", sig, name);
+}
+
+/* A kernel that ends the process: _exit (this definition, exported from the executable,
+ * precedes the C library's for the plugins: plugins/meson.build), or exit (the handler
+ * registered at the first load). Elsewhere, _exit is the C library's. */
+void _exit(int status)
+{
+    const plugin_call *c = in_flight();
+    if (c && !atomic_load(&reporting)) report_and_exit(c, "called _exit(", status, ")");
+    exit_now(status);
+}
+
+static void on_exit_in_kernel(void)
+{
+    const plugin_call *c = in_flight();
+    if (c && !atomic_load(&reporting)) report_and_exit(c, "called exit()", 0, NULL);
+}
+
+/* The watchdog: a kernel call running longer than the timeout (plugins_set_call_timeout) ends
+ * the process, named. */
+static void *watchdog(void *arg)
+{
+    (void)arg;
+    for (;;) {
+        struct timespec tick = {0, 100000000L};
+        nanosleep(&tick, NULL);
+        uint64_t now = now_ns(), limit = (uint64_t)(call_timeout_s * 1e9);
+        unsigned n = atomic_load(&ncalls);
+        for (unsigned i = 0; i < n && i < WATCHED_THREADS; i++) {
+            uint64_t t0 = atomic_load(&calls[i].start_ns);
+            if (t0 && now > t0 && now - t0 > limit)
+                report_and_exit(&calls[i], "has not returned within ", (long)call_timeout_s,
+                                " s (--exec-timeout)");
+        }
+    }
+    return NULL;
+}
+
+static plugin_call *begin(const slot *s, int grad, uint32_t x0, int digits, size_t n)
+{
+    if (!mine) {
+        unsigned i = atomic_fetch_add(&ncalls, 1);
+        mine = i < WATCHED_THREADS ? &calls[i] : &unwatched;
+    }
+    atomic_store(&mine->s, s);
+    mine->grad = grad;
+    mine->x0 = x0;
+    mine->digits = digits;
+    mine->n = n;
+    atomic_store(&mine->start_ns, now_ns());
+    return mine;
 }
 
 static void call(size_t k, int grad, const float *x, float *y, size_t n)
 {
     const slot *s = &slots[k];
-    running = s;
-    running_grad = grad;
-    running_n = n;
-    running_digits = 8;
-    if (n) memcpy(&running_x0, x, 4);
+    uint32_t x0 = 0;
+    if (n) memcpy(&x0, x, 4);
+    plugin_call *c = begin(s, grad, x0, 8, n);
     (grad ? s->derivative : s->forward)(x, y, n);
-    running = NULL;
+    atomic_store(&c->start_ns, 0);
 }
 
 static void call16(size_t k, int grad, const uint16_t *x, uint16_t *y, size_t n)
 {
     const slot *s = &slots[k];
-    running = s;
-    running_grad = grad;
-    running_n = n;
-    running_digits = 4;
-    running_x0 = n ? x[0] : 0;
+    plugin_call *c = begin(s, grad, n ? x[0] : 0, 4, n);
     (grad ? s->derivative16 : s->forward16)(x, y, n);
-    running = NULL;
+    atomic_store(&c->start_ns, 0);
 }
 
-#define SLOT_KERNELS(k)                                                                            \
-    static void forward_##k(const float *x, float *y, size_t n) { call(k, 0, x, y, n); }          \
-    static void derivative_##k(const float *x, float *y, size_t n) { call(k, 1, x, y, n); }       \
-    static void forward16_##k(const uint16_t *x, uint16_t *y, size_t n) { call16(k, 0, x, y, n); } \
-    static void derivative16_##k(const uint16_t *x, uint16_t *y, size_t n) { call16(k, 1, x, y, n); }
-#define SLOT_PAIR(k) {forward_##k, derivative_##k}
-#define SLOT_PAIR16(k) {forward16_##k, derivative16_##k}
-SLOT_KERNELS(0) SLOT_KERNELS(1) SLOT_KERNELS(2) SLOT_KERNELS(3) SLOT_KERNELS(4) SLOT_KERNELS(5)
-SLOT_KERNELS(6) SLOT_KERNELS(7) SLOT_KERNELS(8) SLOT_KERNELS(9) SLOT_KERNELS(10)
-SLOT_KERNELS(11) SLOT_KERNELS(12) SLOT_KERNELS(13) SLOT_KERNELS(14) SLOT_KERNELS(15)
-SLOT_KERNELS(16) SLOT_KERNELS(17) SLOT_KERNELS(18) SLOT_KERNELS(19) SLOT_KERNELS(20)
-SLOT_KERNELS(21) SLOT_KERNELS(22) SLOT_KERNELS(23) SLOT_KERNELS(24) SLOT_KERNELS(25)
-SLOT_KERNELS(26) SLOT_KERNELS(27) SLOT_KERNELS(28) SLOT_KERNELS(29) SLOT_KERNELS(30)
-SLOT_KERNELS(31)
+#define SLOT_KERNELS(id, k)                                                                        \
+    static void forward_##id(const float *x, float *y, size_t n) { call(k, 0, x, y, n); }         \
+    static void derivative_##id(const float *x, float *y, size_t n) { call(k, 1, x, y, n); }      \
+    static void forward16_##id(const uint16_t *x, uint16_t *y, size_t n) { call16(k, 0, x, y, n); } \
+    static void derivative16_##id(const uint16_t *x, uint16_t *y, size_t n) { call16(k, 1, x, y, n); }
+/* ten slots t0 .. t9, numbered 10·t .. 10·t + 9 */
+#define SLOTS10(t)                                                                                 \
+    SLOT_KERNELS(t##0, t * 10 + 0) SLOT_KERNELS(t##1, t * 10 + 1) SLOT_KERNELS(t##2, t * 10 + 2)  \
+    SLOT_KERNELS(t##3, t * 10 + 3) SLOT_KERNELS(t##4, t * 10 + 4) SLOT_KERNELS(t##5, t * 10 + 5)  \
+    SLOT_KERNELS(t##6, t * 10 + 6) SLOT_KERNELS(t##7, t * 10 + 7) SLOT_KERNELS(t##8, t * 10 + 8)  \
+    SLOT_KERNELS(t##9, t * 10 + 9)
+#define PAIRS10(f, d, t)                                                                           \
+    {f##t##0, d##t##0}, {f##t##1, d##t##1}, {f##t##2, d##t##2}, {f##t##3, d##t##3},               \
+    {f##t##4, d##t##4}, {f##t##5, d##t##5}, {f##t##6, d##t##6}, {f##t##7, d##t##7},               \
+    {f##t##8, d##t##8}, {f##t##9, d##t##9}
+#define ALL_SLOTS(X, ...)                                                                          \
+    X(__VA_ARGS__ 0), X(__VA_ARGS__ 1), X(__VA_ARGS__ 2), X(__VA_ARGS__ 3), X(__VA_ARGS__ 4),     \
+    X(__VA_ARGS__ 5), X(__VA_ARGS__ 6), X(__VA_ARGS__ 7), X(__VA_ARGS__ 8), X(__VA_ARGS__ 9),     \
+    X(__VA_ARGS__ 10), X(__VA_ARGS__ 11)
+SLOTS10(0) SLOTS10(1) SLOTS10(2) SLOTS10(3) SLOTS10(4) SLOTS10(5) SLOTS10(6) SLOTS10(7)
+SLOTS10(8) SLOTS10(9) SLOTS10(10) SLOTS10(11)
+_Static_assert(PLUGIN_IMPLS_MAX == 120, "twelve SLOTS10 rows above and below");
 static const gelu_kernel slot_kernels[PLUGIN_IMPLS_MAX][2] = {
-    SLOT_PAIR(0),  SLOT_PAIR(1),  SLOT_PAIR(2),  SLOT_PAIR(3),  SLOT_PAIR(4),  SLOT_PAIR(5),
-    SLOT_PAIR(6),  SLOT_PAIR(7),  SLOT_PAIR(8),  SLOT_PAIR(9),  SLOT_PAIR(10), SLOT_PAIR(11),
-    SLOT_PAIR(12), SLOT_PAIR(13), SLOT_PAIR(14), SLOT_PAIR(15), SLOT_PAIR(16), SLOT_PAIR(17),
-    SLOT_PAIR(18), SLOT_PAIR(19), SLOT_PAIR(20), SLOT_PAIR(21), SLOT_PAIR(22), SLOT_PAIR(23),
-    SLOT_PAIR(24), SLOT_PAIR(25), SLOT_PAIR(26), SLOT_PAIR(27), SLOT_PAIR(28), SLOT_PAIR(29),
-    SLOT_PAIR(30), SLOT_PAIR(31)};
+    ALL_SLOTS(PAIRS10, forward_, derivative_,)};
 static const gelu_kernel_u16 slot_kernels16[PLUGIN_IMPLS_MAX][2] = {
-    SLOT_PAIR16(0),  SLOT_PAIR16(1),  SLOT_PAIR16(2),  SLOT_PAIR16(3),  SLOT_PAIR16(4),
-    SLOT_PAIR16(5),  SLOT_PAIR16(6),  SLOT_PAIR16(7),  SLOT_PAIR16(8),  SLOT_PAIR16(9),
-    SLOT_PAIR16(10), SLOT_PAIR16(11), SLOT_PAIR16(12), SLOT_PAIR16(13), SLOT_PAIR16(14),
-    SLOT_PAIR16(15), SLOT_PAIR16(16), SLOT_PAIR16(17), SLOT_PAIR16(18), SLOT_PAIR16(19),
-    SLOT_PAIR16(20), SLOT_PAIR16(21), SLOT_PAIR16(22), SLOT_PAIR16(23), SLOT_PAIR16(24),
-    SLOT_PAIR16(25), SLOT_PAIR16(26), SLOT_PAIR16(27), SLOT_PAIR16(28), SLOT_PAIR16(29),
-    SLOT_PAIR16(30), SLOT_PAIR16(31)};
+    ALL_SLOTS(PAIRS10, forward16_, derivative16_,)};
 
 /* "avx2,fma" → CPU_FEATURE_* bits; −1 with the unknown word in bad. */
 static int parse_features(const char *s, unsigned *out, char *bad, size_t size)
@@ -286,6 +384,11 @@ static int check_impl(const gelucheck_impl_v1 *d, unsigned *features, gelu_targe
 /* Loads the plugin at path; its implementations' source is "<kind> 'PATH'". */
 static int load(const char *path, const char *kind, char *err, size_t errsize)
 {
+    char sha[SHA256_HEX];
+    if (sha256_file(path, sha) != 0) {
+        snprintf(err, errsize, "cannot load plugin '%s': %s", path, strerror(errno));
+        return -1;
+    }
     void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (!h) {
         const char *e = dlerror();
@@ -314,8 +417,11 @@ static int load(const char *path, const char *kind, char *err, size_t errsize)
         return -1;
     }
     if (nslots + p->count > PLUGIN_IMPLS_MAX) {
-        snprintf(err, errsize, "plugin '%s': more than %d plugin implementations in all", path,
-                 PLUGIN_IMPLS_MAX);
+        size_t peers_rows = 0;
+        for (size_t k = 0; k < nslots; k++) peers_rows += strncmp(slots[k].source, "default peer ", 13) == 0;
+        snprintf(err, errsize, "plugin '%s': its %u implementations and the %zu loaded before it "
+                 "(%zu of the default peers: GELUCHECK_NO_DEFAULT_PEERS=1 runs without them) are "
+                 "more than %d in all", path, p->count, nslots, peers_rows, PLUGIN_IMPLS_MAX);
         dlclose(h);
         return -1;
     }
@@ -338,14 +444,27 @@ static int load(const char *path, const char *kind, char *err, size_t errsize)
                 return -1;
             }
     }
-    if (nslots == 0) { /* the crash report, once */
-        static const int crashes[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL};
+    if (nslots == 0) { /* the crash report, the exit handler and the watchdog, once */
+        static const int crashes[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
         struct sigaction sa;
         memset(&sa, 0, sizeof sa);
         sa.sa_handler = on_crash;
         sigemptyset(&sa.sa_mask);
         for (size_t i = 0; i < sizeof crashes / sizeof crashes[0]; i++)
             sigaction(crashes[i], &sa, NULL);
+        atexit(on_exit_in_kernel);
+        pthread_t t;
+        pthread_attr_t attr;
+        pthread_attr_init(&attr);
+        pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+        if (pthread_create(&t, &attr, watchdog, NULL) != 0) {
+            pthread_attr_destroy(&attr);
+            snprintf(err, errsize, "plugin '%s': cannot start the kernel calls' watchdog thread",
+                     path);
+            dlclose(h);
+            return -1;
+        }
+        pthread_attr_destroy(&attr);
     }
     for (uint32_t i = 0; i < p->count; i++) {
         const gelucheck_impl_v1 *d = &p->impls[i];
@@ -367,6 +486,7 @@ static int load(const char *path, const char *kind, char *err, size_t errsize)
         snprintf(s->source, n, "%s '%s'", kind, path);
         snprintf(s->crash_text, sizeof s->crash_text, "%s '%.400s', implementation '%s',", kind,
                  path, d->name);
+        memcpy(s->sha256, sha, sizeof sha);
         s->forward = d->forward;
         s->derivative = d->derivative;
         s->impl = (gelu_impl){
@@ -518,6 +638,13 @@ const char *plugins_default_peer(size_t i, const char **path, bool *loaded)
     *path = peers[i].path;
     *loaded = peers[i].loaded;
     return peers[i].name;
+}
+
+const char *plugins_sha256(const gelu_impl *impl)
+{
+    for (size_t k = 0; k < nslots; k++)
+        if (impl == &slots[k].impl) return slots[k].sha256;
+    return NULL;
 }
 
 bool plugins_is_default_peer(const gelu_impl *impl)

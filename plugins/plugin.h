@@ -1,10 +1,13 @@
 /* Shared-library plugins (include/gelucheck/plugin.h) loaded into the registry: `--plugin
  * FILE.so` and GELUCHECK_PLUGINS. Each described implementation is checked field by field and
  * added (gelu_impl_add); its kernels run behind a thin wrapper that remembers, per thread, which
- * plugin kernel is running and on which inputs, so that a crash inside one is reported as such
- * (the plugin, the implementation, the call) before the process ends with status 1 — output
- * files are written atomically, so the user's previous outputs survive. Library code: errors as
- * text. */
+ * plugin kernel is running and on which inputs, so that a kernel that crashes (SIGSEGV, SIGBUS,
+ * SIGFPE, SIGILL; SIGABRT: an abort or a failed assert; a write past its outputs reaching the
+ * scan's guard page), calls _exit or exit, or runs past the call timeout (a watchdog thread) is
+ * reported as such (the plugin, the implementation, the call) before the process ends with
+ * status 1 — output files are written atomically, so the user's previous outputs survive. The
+ * plugin runs in this process: a kernel that kills it (SIGKILL, a raw exit system call) or
+ * corrupts its memory cannot be contained. Library code: errors as text. */
 #ifndef GELUCHECK_PLUGIN_LOADER_H
 #define GELUCHECK_PLUGIN_LOADER_H
 
@@ -13,7 +16,9 @@
 
 #include "gelu_impl.h"
 
-enum { PLUGIN_IMPLS_MAX = 32 };
+/* Rows of every plugin loaded, the default peers' included: room for a plugin's 64 (the ABI's
+ * limit) beside the peers and others. */
+enum { PLUGIN_IMPLS_MAX = 120 };
 
 /* Loads the plugin at path and adds its implementations. 0, or −1 with err naming the file
  * and the field at fault. */
@@ -34,8 +39,14 @@ const char *plugins_default_peer(size_t i, const char **path, bool *loaded);
  * (gelucheck_plugin_left_out_v1), and *source its "plugin 'PATH'" or "default peer 'PATH'";
  * NULL past the end. */
 const char *plugins_left_out(size_t i, const char **source);
+/* The SHA-256 (hex) of the file a plugin's implementation was loaded from; NULL for any other
+ * implementation. */
+const char *plugins_sha256(const gelu_impl *impl);
 /* Whether an implementation comes from a default peer. */
 bool plugins_is_default_peer(const gelu_impl *impl);
+/* Bounds every plugin kernel call (default 60 s; --exec-timeout): a call running longer ends
+ * the process with status 1, naming the plugin, the implementation and the call. */
+void plugins_set_call_timeout(double seconds);
 /* Called by the crash report before the process exits (the CLI removes its temporary files);
  * must be async-signal-safe. */
 void plugins_set_crash_hook(void (*hook)(void));

@@ -149,6 +149,9 @@ int compare_results(const results_set *old_set, const results_set *new_set, bool
             continue;
         }
         out->compared++;
+        if (o->scanned != n->scanned) /* its accuracy rows gone (or new), its bench rows kept */
+            add(out, o->name, "accuracy rows", o->scanned ? "present" : "absent",
+                n->scanned ? "present" : "absent", o->scanned ? CHANGE_REMOVED : CHANGE_ADDED);
         compare_accuracy(out, o, n);
         if (speed) compare_speed(out, o, n);
     }

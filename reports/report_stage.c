@@ -1,4 +1,5 @@
 /* A report directory written all at once, published all or nothing (see report_stage.h). */
+#define _GNU_SOURCE
 #include "report_stage.h"
 
 #include <dirent.h>
@@ -9,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 /* ---- removing staging directories: only ours (the mark), never through a link */
@@ -70,6 +72,37 @@ static void remove_stale_stages(const char *dir)
     if (d) closedir(d);
 }
 
+/* ---- the staging directory a signal removes: set once it is made, cleared when publishing
+ * starts (its old/ then holds the previous files the undo needs) or when it is removed */
+
+static char signal_stage[2100];
+static volatile sig_atomic_t signal_stage_set;
+
+static void signal_stage_clear(void) { signal_stage_set = 0; }
+
+void report_stage_remove_on_signal(void)
+{
+    if (!signal_stage_set) return;
+    signal_stage_set = 0;
+    int fd = open(signal_stage, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+    if (fd < 0) return;
+    /* getdents64 (not readdir, which allocates): every entry is a file before publishing */
+    _Alignas(8) char buf[4096];
+    for (;;) {
+        long got = syscall(SYS_getdents64, fd, buf, sizeof buf);
+        if (got <= 0) break;
+        for (long off = 0; off < got;) {
+            unsigned short reclen;
+            memcpy(&reclen, buf + off + 16, sizeof reclen); /* d_ino 8, d_off 8, d_reclen 2 */
+            const char *name = buf + off + 19;              /* after d_type */
+            if (strcmp(name, ".") != 0 && strcmp(name, "..") != 0) unlinkat(fd, name, 0);
+            off += reclen;
+        }
+    }
+    close(fd);
+    rmdir(signal_stage);
+}
+
 int report_stage_open(report_stage *s, const char *dir)
 {
     memset(s, 0, sizeof *s);
@@ -110,6 +143,9 @@ int report_stage_open(report_stage *s, const char *dir)
         errno = e;
         return -1;
     }
+    signal_stage_clear();
+    memcpy(signal_stage, s->stage, sizeof signal_stage);
+    signal_stage_set = 1;
     return 0;
 }
 
@@ -219,6 +255,7 @@ static int publish_one(const report_stage *s, const char *name, step *st)
 int report_stage_commit(report_stage *s)
 {
     int rc = 0;
+    signal_stage_clear();
     mode_t mask = umask(022); /* reading the umask sets it: put it back at once */
     umask(mask);
     for (size_t i = 0; i < s->n && rc == 0; i++) { /* all there before the first rename */
@@ -255,4 +292,8 @@ int report_stage_commit(report_stage *s)
     return rc;
 }
 
-void report_stage_abort(report_stage *s) { remove_stage_dir(s->stage); }
+void report_stage_abort(report_stage *s)
+{
+    signal_stage_clear();
+    remove_stage_dir(s->stage);
+}

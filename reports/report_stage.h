@@ -43,5 +43,9 @@ int report_stage_own(report_stage *s, const char *name);
 int report_stage_commit(report_stage *s);
 /* Removes the staging directory and everything in it. */
 void report_stage_abort(report_stage *s);
+/* For a signal handler (async-signal-safe): removes the staging directory of the report being
+ * written, when one is and its publication has not started (a run killed by SIGINT or SIGTERM
+ * leaves nothing; one killed while publishing leaves it to the next run, as SIGKILL does). */
+void report_stage_remove_on_signal(void);
 
 #endif

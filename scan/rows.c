@@ -21,8 +21,7 @@ static void row_kernel(scan_worker *w, size_t i, int d, size_t n, bool has_prev,
     if (batched) /* run by run_group_kernels for the whole group */
         memcpy(out, batched + (seq0 - has_prev - w->gseq), (n + has_prev) * sizeof *out);
     else
-        run_kernel(d == DIR_FORWARD ? impl->forward : impl->derivative, w->sh->cfg->fpenv, w->x,
-                   out, n + has_prev);
+        kernel_call_f32(impl, d, w->sh->cfg->fpenv, w->x, out, n + has_prev);
     lap(w, &t0, &w->prof.kernel[i][d]);
 }
 

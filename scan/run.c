@@ -68,8 +68,7 @@ static void run_group_kernels(scan_worker *w, uint64_t b, uint64_t e)
         const gelu_impl *impl = w->sh->cfg->impls[i];
         for (int d = 0; d < DIR_COUNT; d++)
             if (w->gy[i * DIR_COUNT + d]) {
-                run_kernel(d == DIR_FORWARD ? impl->forward : impl->derivative, w->sh->cfg->fpenv,
-                           w->gx, w->gy[i * DIR_COUNT + d], m);
+                kernel_call_f32(impl, d, w->sh->cfg->fpenv, w->gx, w->gy[i * DIR_COUNT + d], m);
                 lap(w, &t0, &w->prof.kernel[i][d]);
             }
     }
@@ -247,7 +246,7 @@ static void check_specials(const gelu_impl *impl, bool grad, gelu_fpenv env, imp
     mpfr_t exact;
     mpfr_init2(exact, REF_EXACT_PREC);
     for (int d = 0; d < scan_directions(impl, grad); d++) {
-        run_kernel(d == DIR_FORWARD ? impl->forward : impl->derivative, env, x, y, CONTRACT_SPECIAL_COUNT);
+        kernel_call_f32(impl, d, env, x, y, CONTRACT_SPECIAL_COUNT);
         for (size_t i = 0; i < CONTRACT_SPECIAL_COUNT; i++) {
             float want = ref_eval_fpenv(impl->target, d == DIR_DERIVATIVE, x[i], env, exact);
             if (!contract_same_value(want, y[i]))
@@ -266,7 +265,7 @@ static double forward_at(double x, void *p)
 {
     const forward_ctx *c = p;
     float xf = (float)x, y;
-    run_kernel(c->impl->forward, c->env, &xf, &y, 1);
+    kernel_call_f32(c->impl, DIR_FORWARD, c->env, &xf, &y, 1);
     return y;
 }
 
@@ -285,7 +284,7 @@ static void check_consistency(const gelu_impl *impl, gelu_fpenv env, impl_extras
         double num, abserr;
         gsl_deriv_central(&f, xs[i], 0x1p-10 * fmax(1.0, fabs(xs[i])), &num, &abserr);
         float yd;
-        run_kernel(impl->derivative, env, &xs[i], &yd, 1);
+        kernel_call_f32(impl, DIR_DERIVATIVE, env, &xs[i], &yd, 1);
         double rel = fabs(num - yd) / fmax(fabs((double)yd), 1e-2);
         if (!(rel <= e->consistency_max_rel)) {
             e->consistency_max_rel = rel;
@@ -442,5 +441,5 @@ int scan_run(const scan_config *cfg, scan_result *result, const char **error)
                 check_consistency(cfg->impls[i], cfg->fpenv, &result->extras[i]);
         }
     }
-    return 0;
+    return (*error = kernel_call_failure()) ? -1 : 0;
 }

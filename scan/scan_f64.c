@@ -3,6 +3,7 @@
  * MPFR and every implementation's errors against them, into per-thread metrics merged at the
  * end (order-free: counts, exact sums, maxima with their first position). */
 #include "scan_f64.h"
+#include "kernel_call.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -260,7 +261,7 @@ static void scan_block(f64_worker *w, f64_buffers *B, bool grad, uint64_t first,
     for (size_t i = 0; i < cfg->nimpls; i++) {
         const gelu_impl *m = cfg->impls[i];
         if (grad && scan_directions(m, true) < DIR_COUNT) continue;
-        (grad ? m->derivative_f64 : m->forward_f64)(B->x, B->y, n + prev);
+        kernel_call_f64(m, grad, B->x, B->y, n + prev);
         const double *y = B->y + prev;
         int d = grad ? DIR_DERIVATIVE : DIR_FORWARD;
         for (int k = 0; k < REF_KINDS; k++) {
@@ -309,7 +310,7 @@ static void check_specials(const scan_f64_config *cfg, scan_result *r)
     for (size_t i = 0; i < cfg->nimpls; i++) {
         const gelu_impl *m = cfg->impls[i];
         for (int d = 0; d < scan_directions(m, cfg->grad); d++) {
-            (d ? m->derivative_f64 : m->forward_f64)(x, y, GELU_FORMAT_SPECIAL_COUNT);
+            kernel_call_f64(m, d, x, y, GELU_FORMAT_SPECIAL_COUNT);
             impl_extras *e = &r->extras[i];
             for (size_t k = 0; k < GELU_FORMAT_SPECIAL_COUNT; k++) {
                 double want = cr64(m->target, d, x[k]);
@@ -388,5 +389,6 @@ int scan_f64_run(const scan_f64_config *cfg, scan_result *r, const char **error)
     free(w);
     free(tid);
     if (rc != 0) *error = "out of memory";
+    else if ((*error = kernel_call_failure())) rc = -1;
     return rc;
 }

@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "float_order.h"
+#include "kernel_call.h"
 #include "refine.h"
 #include "scan.h"
 #include "weights.h"
@@ -215,18 +216,7 @@ void run_block(scan_worker *w, uint64_t block);
 /* result.c */
 void merge_counts(scan_result *dst, const scan_result *src);
 
-/* kernel(x, y, n) in environment e (gelu_fpenv.h): MXCSR set around the call only, so that no
- * code of the reference runs under it; nothing changes for IEEE's. */
-static inline void run_kernel(gelu_kernel kernel, gelu_fpenv e, const float *x, float *y, size_t n)
-{
-    if (e == GELU_FPENV_IEEE) {
-        kernel(x, y, n);
-        return;
-    }
-    unsigned saved = gelu_fpenv_enter(e);
-    kernel(x, y, n);
-    gelu_fpenv_leave(saved);
-}
+/* Every kernel call goes through kernel_call.h: run in the run's environment, judged. */
 
 /* Whether x's reference was computed at ±0, so is exact (the near-tie tolerances' zero case):
  * x = ±0, or under DAZ a subnormal x, which the kernels and the reference read as ±0. Without

@@ -2,6 +2,7 @@
  * of each (target, direction) the run needs, computed once into tables by worker threads, then
  * per implementation its kernel over all encodings and the metrics of its outputs. */
 #include "scan_small.h"
+#include "kernel_call.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -264,7 +265,7 @@ int scan_small_run(const scan_small_config *cfg, scan_result *result, const char
         result->extras[i].consistency_max_rel = NAN; /* not measured (scan_small.h) */
         double x_min = ref_x_min_d(m->target);
         for (int d = 0; d < scan_directions(m, cfg->grad) && rc == 0; d++) {
-            gelu_impl_run_u16(m, d == DIR_DERIVATIVE, B->enc, B->y16, n, B->wx, B->wy);
+            kernel_call_u16(m, d == DIR_DERIVATIVE, B->enc, B->y16, n, B->wx, B->wy);
             for (uint32_t b = 0; b < n; b++) B->y[b] = gelu_format_widen(f, B->y16[b]);
             for (int k = 0; k < REF_KINDS && rc == 0; k++) {
                 if (k == REF_EXACT && !scan_has_exact_row(m)) continue;
@@ -288,5 +289,6 @@ int scan_small_run(const scan_small_config *cfg, scan_result *result, const char
         for (int d = 0; d < DIR_COUNT; d++) ref_table_free(&refs[t][d]);
     free(B);
     if (rc != 0) *error = "out of memory";
+    else if ((*error = kernel_call_failure())) rc = -1;
     return rc;
 }

@@ -419,8 +419,11 @@ cp "$pick16/accuracy_bfloat16.csv" "$pick16/accuracy.csv"
 # A quick report: every file, the CSV headers, one accuracy row per scanned implementation, a
 # well-formed self-contained page with the make_moons section; then pick reads it.
 rep=$scratch/report
-"$g" report --quick --out "$rep" >"$out" 2>"$err"
+"$g" report --quick --out "$rep" --exec-timeout 59 >"$out" 2>"$err"
 st=$?
+# the manifest records the command as given, its options every command takes included
+grep -qF "\"command\": \"gelucheck report --quick --out $rep --exec-timeout 59\"" "$rep/manifest.json" ||
+    { echo "FAIL: report's manifest command: $(grep command "$rep/manifest.json")"; fails=$((fails + 1)); }
 for f in accuracy.csv ranges.csv ulp_by_x.csv bench.csv moons.csv index.html manifest.json; do
     [ -s "$rep/$f" ] || { echo "FAIL: report --quick (status $st) lacks $f: $(tail -3 "$err")"; fails=$((fails + 1)); }
 done

@@ -13,9 +13,10 @@
 #
 # tools/setup.sh --frameworks also makes the Python environment of the framework clients
 # (examples/exec/: PyTorch over the exec protocol) outside the clone, at
-# ${XDG_CACHE_HOME:-$HOME/.cache}/gelucheck/venv, so that a fresh clone (CI's) reuses it: a
-# virtual environment of Debian's python3 with the packages pinned in tools/frameworks.txt,
-# installed by pip by name. It prints the environment's python on its last line.
+# $XDG_CACHE_HOME/gelucheck/venv (an absolute XDG_CACHE_HOME; else ~/.cache), so that a fresh
+# clone (CI's) reuses it: a virtual environment of Debian's python3 with the packages pinned in
+# tools/frameworks.txt, installed by pip by name. It prints the environment's python on its last
+# line.
 set -eu
 frameworks=no
 for arg in "$@"; do
@@ -56,7 +57,11 @@ else
 fi
 
 [ $frameworks = yes ] || exit 0
-venv=${XDG_CACHE_HOME:-$HOME/.cache}/gelucheck/venv
+# as gelucheck finds it (plugins/exec_frameworks.c): a relative XDG_CACHE_HOME is ignored
+case ${XDG_CACHE_HOME:-} in
+/*) venv=$XDG_CACHE_HOME/gelucheck/venv ;;
+*) venv=$HOME/.cache/gelucheck/venv ;;
+esac
 pins=$(dirname "$0")/frameworks.txt
 # up to date when every pinned requirement is what the environment has
 if [ -x "$venv/bin/python" ] && "$venv/bin/python" - "$pins" <<'PY'

@@ -1,0 +1,197 @@
+#!/bin/sh
+# The hostile suite (issue 43): a wrong kernel must never pass. Each case runs one command
+# (bounded: 60 s) and names the exit status and a message it must print; a case prints "ok NAME"
+# or "FAIL: NAME ...", and the suite exits 1 when any failed. The kernels are
+# tests/hostile/hostile_plugin.c (misbehaviour by GELUCHECK_HOSTILE), its build one ULP off at
+# x = 3, and tests/exec_child.c.
+# Usage: run.sh GELUCHECK HOSTILE.so HOSTILE_WRONG3.so EXEC_CHILD
+set -u
+g=$1 good=$2 wrong=$3 child=$4
+. "$(dirname "$0")/../lib.sh"
+export GELUCHECK_NO_DEFAULT_PEERS=1 # the cases need no peers; they load faster without
+cases=0
+
+# expect NAME STATUS NEEDLE COMMAND...: COMMAND exits STATUS with NEEDLE in its output
+expect() {
+    name=$1 want=$2 needle=$3
+    shift 3
+    cases=$((cases + 1))
+    timeout -k 5 60 "$@" >"$d/out" 2>&1
+    st=$?
+    if [ "$st" -eq "$want" ] && grep -qF -- "$needle" "$d/out"; then
+        echo "ok $name"
+    else
+        fail "$name: status $st (want $want), '$needle' not in: $(tail -c 600 "$d/out")"
+    fi
+}
+
+# ---- S1: a checkpoint is bound to the kernels' bytes
+r="--range 2.9:3.1 --threads 2"
+expect S1-good-run 0 "every implementation meets its declared contract" \
+    "$g" accuracy --plugin "$good" --impl hx $r --checkpoint "$d/ck"
+expect S1-wrong-alone 1 "at x = 0x1.8p+1" "$g" accuracy --plugin "$wrong" --impl hx $r
+expect S1-plugin-swapped 2 "code.hx is 'plugin-sha256:" \
+    "$g" accuracy --plugin "$wrong" --impl hx $r --checkpoint "$d/ck"
+expect S1-exec-good-run 0 "every implementation meets its declared contract" \
+    "$g" accuracy --exec "hxe=$child erfc_f64 --name hxe" --impl hxe $r --checkpoint "$d/cke"
+expect S1-exec-swapped 2 "code.hxe is 'exec-sha256:" \
+    "$g" accuracy --exec "hxe=$child erfc_f64 --name hxe --wrong-at 0x40400000" --impl hxe $r \
+    --checkpoint "$d/cke"
+expect S1-builtin-id 0 "code.erfc_f64=build-id:" sh -c \
+    "'$g' accuracy --impl erfc_f64 $r --checkpoint '$d/ckb' && cat '$d/ckb/checkpoint.id'"
+
+# ---- S2: inputs the kernel cannot touch; M2: the FP environment is part of the call
+expect S2-scribble 1 "implementation 'hx' (plugin '$good') broke the kernel contract in a forward call" \
+    env GELUCHECK_HOSTILE=scribble "$g" accuracy --plugin "$good" --impl hx $r
+expect S2-scribble-names-input 1 "it wrote into its input (const): x[0] was 0x40" \
+    env GELUCHECK_HOSTILE=scribble "$g" accuracy --plugin "$good" --impl hx $r
+expect S2-scribble-after 1 "it wrote into its input (const)" \
+    env GELUCHECK_HOSTILE=scribble_after "$g" accuracy --plugin "$good" --impl hx,erfc_f64 $r
+# a leaked rounding mode or FTZ/DAZ: named at the row that leaked it, never blamed on cr
+expect M2-rounding 1 "implementation 'hx' (plugin '$good') broke the kernel contract" \
+    env GELUCHECK_HOSTILE=round "$g" accuracy --plugin "$good" --impl hx,cr $r
+expect M2-rounding-what 1 "SSE rounding upward" env GELUCHECK_HOSTILE=round "$g" accuracy --plugin "$good" --impl hx,cr $r
+expect M2-ftz 1 "flush-to-zero set, denormals-are-zero set" env GELUCHECK_HOSTILE=ftz "$g" accuracy --plugin "$good" --impl hx,cr $r
+expect M2-derivative 1 "in a derivative call" env GELUCHECK_HOSTILE=ftz_grad "$g" accuracy --plugin "$good" --impl hx --grad $r
+
+# ---- S3, S4, S5, M3: a plugin kernel that writes past its outputs, aborts, hangs or ends the
+# process: named (plugin, row, call), exit 1
+H="env GELUCHECK_HOSTILE"
+expect S3-overrun-guard-page 1 "plugin '$good', implementation 'hx', crashed (signal 11) in a forward call of 4096 inputs from x = 0x40400000" \
+    $H=overrun "$g" accuracy --plugin "$good" --impl hx --range 3:3.1 --threads 2
+expect S3-overrun-canary 1 "it wrote past its 4097 outputs (byte 0 after y[4096])" \
+    $H=overrun "$g" accuracy --plugin "$good" --impl hx --range 2.99:3.1 --threads 2
+expect S4-abort 1 "implementation 'hx', crashed (signal 6: SIGABRT, an abort() or a failed assert) in a forward call" \
+    $H=abort "$g" accuracy --plugin "$good" --impl hx $r
+expect S5-hang 1 "implementation 'hx', has not returned within 2 s (--exec-timeout) in a forward call" \
+    $H=hang "$g" accuracy --plugin "$good" --impl hx $r --exec-timeout 2
+expect M3-exit 1 "implementation 'hx', called _exit(0) in a forward call" \
+    $H=exit "$g" accuracy --plugin "$good" --impl hx $r
+# the previous outputs survive each of them
+echo previous >"$d/keep.csv"
+expect S4-outputs-kept 0 "previous" sh -c "GELUCHECK_HOSTILE=abort '$g' accuracy --plugin '$good' \
+    --impl hx $r --csv '$d/keep.csv' 2>/dev/null; cat '$d/keep.csv'; ! ls -a '$d' | grep -q tmp"
+
+# ---- the command line: M6, M8, M11, M14, C5, C7
+t="--impl relu --range 1:1.001 --threads 2"
+expect M6-file-size-limit 1 "cannot write '$d/big.csv': File too large" sh -c \
+    "ulimit -f 4; exec '$g' accuracy --range 1:1.001 --threads 2 --csv '$d/big.csv' >/dev/null"
+expect M6-no-temporaries 0 "none left" sh -c "ls -a '$d' | grep -q 'big.csv.tmp' || echo none left"
+expect M8-same-file 2 "--csv '$d/s.csv' and --ranges-csv '$d/./s.csv' name the same file" \
+    "$g" accuracy $t --csv "$d/s.csv" --ranges-csv "$d/./s.csv"
+expect M8-manifest 2 "--ranges-csv '$d/s.csv.manifest.json' is the manifest --csv '$d/s.csv' gets" \
+    "$g" accuracy $t --csv "$d/s.csv" --ranges-csv "$d/s.csv.manifest.json"
+expect M8-nothing-written 0 "nothing" sh -c "ls '$d' | grep -q '^s.csv' || echo nothing"
+expect M11-exec-timeout-twice 2 "option --exec-timeout is given twice" \
+    "$g" list --exec-timeout 5 --exec-timeout 6
+expect M14-stdout-closed 0 "size,n,dist,seed" sh -c \
+    "'$g' bench --quick --size l1 --impl relu --csv '$d/bc.csv' >&- 2>/dev/null; head -c 20 '$d/bc.csv'"
+expect C5-seed-without-sample 2 "--seed seeds --sample's draws: give --sample N with it" \
+    "$g" accuracy $t --seed 3
+expect C7-empty-csv 1 "cannot write '': the file name is empty" "$g" accuracy $t --csv ""
+expect C7-empty-out 1 "cannot write the report directory '': the name is empty" "$g" report --out ""
+# M4: a baseline whose accuracy.csv is corrupt is refused before any work (no report written)
+mkdir "$d/bl"
+"$g" accuracy $t --csv "$d/bl/accuracy.csv" >/dev/null 2>&1
+cp "$d/bl/accuracy.csv.manifest.json" "$d/bl/manifest.json"
+sed -i '2s/,/,,/' "$d/bl/accuracy.csv"
+expect M4-baseline-first 2 "bad --baseline: $d/bl/accuracy.csv:2: 66 fields" sh -c \
+    "'$g' report --quick --baseline '$d/bl' --out '$d/rep'; st=\$?; [ ! -e '$d/rep' ] && exit \$st"
+
+# M5: an implementation whose accuracy rows are gone while its bench rows remain is "removed"
+mkdir "$d/cmp_old" "$d/cmp_new"
+"$g" accuracy --impl relu,erfc_f64 --range 1:1.001 --threads 2 --csv "$d/cmp_old/accuracy.csv" >/dev/null 2>&1
+"$g" bench --quick --size l1 --impl relu,erfc_f64 --csv "$d/cmp_old/bench.csv" >/dev/null 2>&1
+cp "$d/cmp_old/accuracy.csv.manifest.json" "$d/cmp_old/manifest.json"
+cp "$d/cmp_old/manifest.json" "$d/cmp_old/bench.csv" "$d/cmp_new/"
+grep -v '^erfc_f64,' "$d/cmp_old/accuracy.csv" >"$d/cmp_new/accuracy.csv"
+expect M5-accuracy-rows-removed 0 "erfc_f64                   accuracy rows                  present -> absent" \
+    "$g" compare "$d/cmp_old" "$d/cmp_new"
+expect M5-counted 0 "0 added, 1 removed" "$g" compare "$d/cmp_old" "$d/cmp_new"
+
+# ---- M1: an exec child failing while it answers the batching probe's requests exits 1, as
+# later in the scan (a bad handshake stays a usage error, exit 2). A probe request is 16 bytes
+# and 1,024 inputs (4,112 bytes): a child exiting before gelucheck has written it all gives
+# another message (its input closed), so the cases whose message is checked keep it open.
+hs="printf 'gelucheck-exec 1\\nname hxd\\ntarget exact\\nformat binary32\\nend\\n'"
+expect M1-probe-exit 1 "forward request of 1024 inputs from x = 0x1.2d2d28p-128: its output ended after 0 of 24 bytes; the child exited with status 3" \
+    "$g" list --exec "hxd=$hs; head -c 4112 >/dev/null; exit 3"
+expect M1-probe-bad-reply 1 "exec child 'hxd'" \
+    "$g" accuracy $t --exec "hxd=$hs; printf GXRPxxxxxxxxxxxxxxxxxxxxxxxx; sleep 2"
+expect M1-probe-segv 1 "exec child 'hxd'" \
+    "$g" accuracy $t --exec "hxd=$hs; head -c 16 >/dev/null; kill -SEGV \$\$"
+
+expect M1-probe-stdout-closed 1 "its output ended after 0 of 24 bytes" \
+    "$g" accuracy $t --exec "hxd=$hs; exec >&-; sleep 1"
+expect M1-probe-hang 1 "no answer within 2 s" \
+    "$g" accuracy $t --exec-timeout 2 --exec "hxd=$hs; head -c 16 >/dev/null; sleep 10"
+z8='\000\000\000\000\000\000\000\000'
+expect M1-probe-error-status 1 "forward request of 1024 inputs from x = 0x1.2d2d28p-128: error 5" \
+    "$g" accuracy $t --exec "hxd=$hs; head -c 16 >/dev/null; printf 'GXRP\005\000\000\000$z8$z8'; sleep 2"
+expect M1-probe-wrong-count 1 "the reply holds 3 outputs" \
+    "$g" accuracy $t --exec "hxd=$hs; head -c 16 >/dev/null; printf 'GXRP\000\000\000\000\003\000\000\000\000\000\000\000\001\000\000\000\000\000\000\000abcdefghijkl'; sleep 2"
+expect M1-probe-short-reply 1 "its output ended after 6 of 24 bytes" \
+    "$g" accuracy $t --exec "hxd=$hs; head -c 16 >/dev/null; printf 'GXRP\000\000'; sleep 1"
+
+# ---- C1, C3: an exec child's untrusted first line escaped; named by --exec before its handshake
+expect C1-first-line-escaped 2 "the first line is '\x1b[31mred'" \
+    "$g" list --exec "hxe=printf '\\033[31mred\\n'"
+expect C3-named-before-handshake 2 "exec child 'hxq' (exit 5): handshake:" "$g" list --exec "hxq=exit 5"
+
+# ---- C6: a damaged checkpoint is refused before the run says it resumes; an empty id named
+mkdir "$d/cke0" && : >"$d/cke0/checkpoint.id" && : >"$d/cke0/chunk-1-of-51.partial"
+expect C6-empty-id 2 "belongs to another run: its checkpoint.id is empty" \
+    "$g" accuracy --impl hx --plugin "$good" $r --checkpoint "$d/cke0"
+chunk=$(ls "$d/ck"/chunk-*.partial | sed -n 7p)
+printf 'damaged' | dd of="$chunk" bs=1 seek=300 conv=notrunc 2>/dev/null
+expect C6-damaged-chunk-first 2 "checkpoint chunk '$chunk'" sh -c \
+    "'$g' accuracy --plugin '$good' --impl hx $r --checkpoint '$d/ck' >'$d/c6' 2>&1; st=\$?
+     cat '$d/c6'; if grep -q resuming '$d/c6'; then exit 9; fi; exit \$st"
+
+# ---- C4: list --format F is the format --frameworks starts its rows in: alone, or a format the
+# frameworks do not run in, refused naming what it needs
+expect C4-format-alone 2 "--format bfloat16 chooses the format --frameworks starts" \
+    "$g" list --format bfloat16
+expect C4-format-binary64 2 "--frameworks --format binary64: the frameworks' rows run in binary32 or a 16-bit format" \
+    "$g" list --frameworks --format binary64
+
+# ---- C10: the frameworks' environment: a relative XDG_CACHE_HOME ignored, HOME unset read from
+# the password database; a plugin row named as a framework row is not that row "started"
+pwhome=$(getent passwd "$(id -u)" | cut -d: -f6)
+expect C10-no-home 0 "  $pwhome/.cache/gelucheck/venv/bin/python;" \
+    env -u HOME XDG_CACHE_HOME=rel "$g" list
+expect C10-framework-name-taken 0 "not started: its name is taken by plugin '$good'" \
+    env GELUCHECK_HOSTILE=torch_name "$g" list --plugin "$good"
+
+# ---- C2: a report interrupted (SIGINT) while it writes leaves no staging directory
+"$g" report --quick --threads 2 --out "$d/repint" >/dev/null 2>&1 &
+pid=$!
+i=0
+until ls -A "$d/repint" 2>/dev/null | grep -q staging || [ $i -ge 100 ]; do sleep 0.1; i=$((i + 1)); done
+kill -INT $pid
+wait $pid
+expect C2-interrupted-report 0 "no staging left" sh -c \
+    "ls -A '$d/repint' | grep -q staging && ls -A '$d/repint' || echo 'no staging left'"
+
+# ---- C9: a merge of parts that differ names both files and the field (either may be the edited
+# one): the first part's domain edited, its checksum recomputed
+for k in 1 2; do
+    "$g" accuracy --impl relu --range 1:1.01 --shard $k/2 --threads 1 --partial "$d/part$k" >/dev/null 2>&1
+done
+python3 - "$d/part1" <<'PY'
+import sys, zlib
+p = sys.argv[1]
+s = open(p, 'rb').read().replace(b'domain=range 0x3f800000 0x3f8147ae', b'domain=range 0x3f800000 0x3f8147af')
+body = s[:s.rindex(b'crc32=')]
+open(p, 'wb').write(body + b'crc32=%08x\n' % zlib.crc32(body))
+PY
+expect C9-merge-names-both 2 "'$d/part2' and '$d/part1' are not parts of the same run: the domain is 'range 0x3f800000 0x3f8147ae' in '$d/part2', 'range 0x3f800000 0x3f8147af' in '$d/part1'" \
+    "$g" merge "$d/part2" "$d/part1"
+
+# ---- M10: a plugin's row limit is its own (64), not shared with the default peers
+peers=$(dirname "$(dirname "$g")")/peers # the build's default peers, beside cli/
+expect M10-twenty-rows-beside-peers 0 "hx_19: plugin '$good'" env -u GELUCHECK_NO_DEFAULT_PEERS \
+    GELUCHECK_PEERS_DIR="$peers" GELUCHECK_HOSTILE=rows20 "$g" list --plugin "$good"
+
+echo "$((cases - fails)) of $cases cases passed"
+[ "$fails" -eq 0 ]
