@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "accuracy_csv.h"
+#include "answer.h"
 #include "accuracy_output.h"
 #include "bench.h"
 #include "chunked_scan.h"
@@ -160,6 +161,9 @@ static int write_plot_script(FILE *f, void *ctx)
 static int write_html(FILE *f, void *ctx) { return html_report_write(f, ctx); }
 
 static int write_manifest(FILE *f, void *ctx) { return manifest_write(f, ctx); }
+
+static int write_answer(FILE *f, void *ctx) { return answer_write_json(f, ctx); }
+static answer report_answer; /* answer.json's, printed last */
 
 static int write_compare_csv(FILE *f, void *ctx) { return compare_csv_write(f, ctx); }
 
@@ -735,6 +739,9 @@ static int write_report(const report_args *a, const report_impls *impls, report_
     enum { WHY_SIZE = 512 };
     char *why = malloc(r->nimpls * WHY_SIZE);
     const char **broken = malloc(r->nimpls * sizeof *broken);
+    if (answer_build_all(&report_answer, s, "l2", cpu, feat, err, sizeof err) != 0 ||
+        report_stage_write(st, ANSWER_FILE, write_answer, &report_answer) != 0)
+        free(why), why = NULL;
     if (!why || !broken) {
         free(why);
         free(broken);
@@ -888,6 +895,7 @@ int cmd_report(int argc, char **argv)
             st = baseline_status;
         clock_lap("%s", "page, publishing");
         clock_print((unsigned)a.threads, scan_kernel_seconds);
+        answer_print_matrix(stdout, &report_answer);
     }
     scan_result_free(r);
     free(impls.list);
