@@ -81,7 +81,8 @@ int write_output(const char *cmd, const char *path, int (*writer)(FILE *f, void 
  * PATH.manifest.json (reports/manifest.h): probe_output probes that path too, write_output
  * writes it after the file; write_manifest_beside does it for files written otherwise. */
 int write_manifest_beside(const char *cmd, const char *path);
-/* The command line the manifests record (main sets it). */
+/* The command line the manifests record (main sets it): the real argv, quoted for sh. */
 void cli_set_command(int argc, char **argv);
+const char *cli_command(void);
 
 #endif

@@ -9,6 +9,8 @@
 
 #include "answer.h"
 #include "cli.h"
+#include "gelu_cr16.h"
+#include "gelu_f64.h"
 #include "gelu_impl.h"
 #include "manifest.h"
 #include "pick.h"
@@ -279,6 +281,49 @@ static int ensure_results(const char *dir, char *acc, char *bench, size_t size)
                : EXIT_CHECK_FAILED;
 }
 
+/* Whether this process has an implementation of that name (in any format's list). */
+static bool loaded(const char *name)
+{
+    for (int f = 0; f < GELU_FORMAT_COUNT; f++)
+        if ((f == GELU_FORMAT_BINARY32 && gelu_impl_find(name)) ||
+            (f == GELU_FORMAT_BINARY64 && gelu_impl64_find(name)) ||
+            (gelu_format_of((gelu_format_id)f)->storage_bits == 16 &&
+             gelu_impl16_find(name, (gelu_format_id)f)))
+            return true;
+    return false;
+}
+
+/* A plugin loaded here from the path the results' manifest names but with another SHA-256 is
+ * noted. */
+static void check_plugins(const char *dir, const run_manifest *m, const run_manifest *me)
+{
+    for (size_t i = 0; i < m->plugins.n; i++) {
+        const char *now = manifest_map_get(&me->plugins, m->plugins.pair[i].key);
+        if (now && strcmp(now, m->plugins.pair[i].value) != 0)
+            fprintf(stderr, "gelucheck pick: note: the results in %s/ were measured with plugin "
+                            "'%s' of SHA-256 %s; the file loaded now has %s\n",
+                    dir, m->plugins.pair[i].key, m->plugins.pair[i].value, now);
+    }
+}
+
+/* The results name an implementation this process lacks (err, from results_load_format, names
+ * it): when the manifest says it came from a plugin or an exec child, a usage error saying
+ * exactly what to pass; else the error as it is. */
+static int unknown_impl_error(const char *dir, const run_manifest *m, const char *err)
+{
+    for (size_t i = 0; i < m->sources.n; i++) {
+        const char *name = m->sources.pair[i].key;
+        char quoted[MANIFEST_KEY + 4], pass[2 * MANIFEST_VALUE + 64], what[MANIFEST_VALUE + 128];
+        snprintf(quoted, sizeof quoted, "'%s'", name);
+        if (loaded(name) || !strstr(err, quoted) ||
+            manifest_reload_hint(m, name, pass, sizeof pass, what, sizeof what) != 0)
+            continue;
+        return usage_error("pick", "%s: the results in %s/ name '%s', of %s, which is not "
+                           "loaded: pass %s", err, dir, name, what, pass);
+    }
+    return usage_error("pick", "%s", err);
+}
+
 /* The results' manifest (DIR/manifest.json, written by report): a schema this gelucheck does
  * not read is refused; results of another build or CPU are said to be so. The CPU they were
  * measured on into where (this one's when the results have no manifest). */
@@ -317,6 +362,7 @@ static int check_manifest(const char *dir, const char *acc, run_manifest *where)
             fprintf(stderr, "gelucheck pick: note: the results in %s/ were measured on '%s' (%s); "
                             "this CPU is '%s' (%s)\n",
                     dir, m->cpu_model, m->cpu_features, me->cpu_model, me->cpu_features);
+        check_plugins(dir, m, me);
     }
     free(me);
     return st;
@@ -420,7 +466,7 @@ int cmd_pick(int argc, char **argv)
                                                  true, err, sizeof err)
                            : 0;
     if (rc != 0) {
-        if (rc == -2) st = usage_error("pick", "%s", err); /* a bad results file */
+        if (rc == -2) st = unknown_impl_error(a.results, where, err); /* a bad results file */
         else fprintf(stderr, "gelucheck pick: %s\n", err), st = EXIT_CHECK_FAILED;
     }
     pick_need needs[ANSWER_MAX_NEEDS];

@@ -125,11 +125,7 @@ static int parse_args(int argc, char **argv, report_args *a)
         } else
             return usage_error("report", "unexpected argument '%s'", argv[i]);
     }
-    /* as the README runs it, from the source directory */
-    size_t used = (size_t)snprintf(a->command, sizeof a->command,
-                                   "tools/build.sh && build/cli/gelucheck report");
-    for (int i = 1; i < argc && used < sizeof a->command; i++)
-        used += (size_t)snprintf(a->command + used, sizeof a->command - used, " %s", argv[i]);
+    snprintf(a->command, sizeof a->command, "%s", cli_command()); /* the real argv */
     return EXIT_OK;
 }
 
@@ -684,7 +680,7 @@ static int write_report(const report_args *a, const report_impls *impls, report_
     const char *names[] = {"accuracy.csv", "ranges.csv", "ulp_by_x.csv", "implementations.csv"};
     for (size_t i = 0; i < sizeof jobs / sizeof jobs[0]; i++)
         if (report_stage_write(st, names[i], write_csv, &jobs[i]) != 0) return -1;
-    run_manifest manifest;
+    static run_manifest manifest; /* large; its reproduce line goes on the page */
     manifest_collect(&manifest, a->command);
     if (report_stage_write(st, MANIFEST_FILE, write_manifest, &manifest) != 0) return -1;
     clock_lap("%s: table and files", "binary32");
@@ -733,7 +729,7 @@ static int write_report(const report_args *a, const report_impls *impls, report_
                         flags,
                         date,
                         GELUCHECK_COMMIT,
-                        a->command,
+                        manifest.reproduce,
                         scan,
                         benchdesc};
     enum { WHY_SIZE = 512 };

@@ -419,6 +419,9 @@ for f in accuracy.csv ranges.csv ulp_by_x.csv bench.csv moons.csv index.html man
     [ -s "$rep/$f" ] || { echo "FAIL: report --quick (status $st) lacks $f: $(tail -3 "$err")"; fails=$((fails + 1)); }
 done
 [ $st -le 1 ] || { echo "FAIL: report --quick status $st"; fails=$((fails + 1)); }
+# the manifest records the real argv (no prefix of another command)
+grep -qF "\"command\": \"$g report --quick --out $rep\"," "$rep/manifest.json" ||
+    { echo "FAIL: report's manifest: $(grep '"command"' "$rep/manifest.json")"; fails=$((fails + 1)); }
 # where the time went: every section in the order it ran, then the total, which is at least
 # their sum (the sections are laps of one clock) less the rounding of the printed values (0.05 s
 # each, sections and total: a fixed 0.2 failed at sum 26.2, total 25.9 with 16 sections), and
