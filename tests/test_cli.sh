@@ -419,6 +419,13 @@ for f in accuracy.csv ranges.csv ulp_by_x.csv bench.csv moons.csv index.html man
     [ -s "$rep/$f" ] || { echo "FAIL: report --quick (status $st) lacks $f: $(tail -3 "$err")"; fails=$((fails + 1)); }
 done
 [ $st -le 1 ] || { echo "FAIL: report --quick status $st"; fails=$((fails + 1)); }
+# the answer's capped runs: oneDNN's rows, measured here on an AVX-512 path, again under
+# DNNL_MAX_CPU_ISA=AVX2 for x86-64-v3 (reports/capped.h)
+if grep -q '^dnnl_erf,.*,avx512_core' "$rep/accuracy.csv"; then
+    grep -q '^dnnl_erf,.*,avx2,' "$rep/accuracy_cap_DNNL_MAX_CPU_ISA_AVX2.csv" &&
+        grep -q '"cap": "DNNL_MAX_CPU_ISA=AVX2", "implementations": "dnnl_erf,dnnl_tanh"' "$rep/answer.json" ||
+        { echo "FAIL: report --quick made no capped run of oneDNN: $(ls "$rep")"; fails=$((fails + 1)); }
+fi
 # the manifest records the real argv (no prefix of another command)
 grep -qF "\"command\": \"$g report --quick --out $rep\"," "$rep/manifest.json" ||
     { echo "FAIL: report's manifest: $(grep '"command"' "$rep/manifest.json")"; fails=$((fails + 1)); }
@@ -593,7 +600,7 @@ fi
 
 # compare: bad usage and unreadable sets (exit 2, named); the quick report against itself (no
 # change, exit 0) and against a copy whose erfc_f64 forward max ULP is 1 larger (exit 1, named).
-expect_usage_error "needs OLD_DIR and NEW_DIR" compare "$rep"
+expect_usage_error "needs OLD and NEW" compare "$rep"
 expect_usage_error "'--bogus'" compare "$rep" "$rep" --bogus
 expect_usage_error "'$scratch/nothing' has no manifest.json" compare "$rep" "$scratch/nothing"
 expect_usage_error "bad --baseline: '$scratch/nothing' has no manifest.json" report --quick --out "$scratch/r2" --baseline "$scratch/nothing"
