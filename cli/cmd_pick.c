@@ -486,7 +486,7 @@ int cmd_pick(int argc, char **argv)
         if (a.all_platforms || p == (int)a.platform) platforms[nplatforms++] = (pick_platform)p;
     bool built = st == EXIT_OK && (a.all_platforms || a.json);
     if (built &&
-        answer_build(ans, s, needs, nneeds, default_need, platforms, nplatforms, a.c.size,
+        answer_build(ans, s, NULL, needs, nneeds, default_need, platforms, nplatforms, a.c.size,
                      where->cpu_model, where->cpu_features, err, sizeof err) != 0) {
         fprintf(stderr, "gelucheck pick: %s\n", err);
         st = EXIT_CHECK_FAILED;

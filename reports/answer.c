@@ -13,8 +13,9 @@
 
 static double or_nan(bool present, double v) { return present ? v : NAN; }
 
-static void figures_of(answer_figures *f, const results_set *s, const results_row *r,
-                       pick_platform p, const char *size)
+/* r's figures on platform p, from s_p (s with p's capped rows): s is the main run's. */
+static void figures_of(answer_figures *f, const results_set *s, const results_set *s_p,
+                       const results_row *r, pick_platform p, const char *size)
 {
     memset(f, 0, sizeof *f);
     f->present = true;
@@ -22,7 +23,8 @@ static void figures_of(answer_figures *f, const results_set *s, const results_ro
     snprintf(f->target, sizeof f->target, "%s", r->target);
     const results_speed *sp = size ? results_speed_at(r, size) : NULL;
     f->ns = sp ? sp->ns : NAN;
-    f->x_relu = pick_times_relu(s, r, p, size);
+    f->x_relu = pick_times_relu(s_p, r, p, size);
+    snprintf(f->measured_under, sizeof f->measured_under, "%s", capped_measured_under(s, r, p));
     const results_error *e = &r->exact[0];
     f->max_ulp = or_nan(e->present, e->max_ulp);
     f->max_abs = or_nan(e->present, e->max_abs);
@@ -34,10 +36,10 @@ static void figures_of(answer_figures *f, const results_set *s, const results_ro
     f->inputs = r->inputs;
 }
 
-int answer_build(answer *a, const results_set *s, const pick_need *needs, size_t nneeds,
-                 int default_need, const pick_platform *platforms, size_t nplatforms,
-                 const char *size, const char *cpu_model, const char *cpu_features, char *err,
-                 size_t errsize)
+int answer_build(answer *a, const results_set *s, const capped_runs *capped,
+                 const pick_need *needs, size_t nneeds, int default_need,
+                 const pick_platform *platforms, size_t nplatforms, const char *size,
+                 const char *cpu_model, const char *cpu_features, char *err, size_t errsize)
 {
     if (nneeds > ANSWER_MAX_NEEDS || nplatforms > PICK_PLATFORM_COUNT) {
         snprintf(err, errsize, "at most %d needs and %d platforms", ANSWER_MAX_NEEDS,
@@ -45,7 +47,12 @@ int answer_build(answer *a, const results_set *s, const pick_need *needs, size_t
         return -1;
     }
     pick_candidate *k = malloc(RESULTS_MAX_ROWS * sizeof *k);
-    if (!k) {
+    results_set *per[PICK_PLATFORM_COUNT] = {NULL}; /* s with the platform's capped rows */
+    bool ok = k != NULL;
+    for (size_t j = 0; ok && j < nplatforms; j++) ok = (per[j] = capped_for_platform(s, capped, platforms[j])) != NULL;
+    if (!ok) {
+        for (size_t j = 0; j < nplatforms; j++) free(per[j]);
+        free(k);
         snprintf(err, errsize, "out of memory");
         return -1;
     }
@@ -62,9 +69,15 @@ int answer_build(answer *a, const results_set *s, const pick_need *needs, size_t
     a->all_inputs = a->encodings > 0 && a->inputs == a->encodings;
     a->nneeds = nneeds;
     a->nplatforms = nplatforms;
+    for (size_t i = 0; capped && i < capped->n; i++)
+        if (capped->runs[i].results) {
+            snprintf(a->capped[a->ncapped].cap, sizeof a->capped[0].cap, "%s", capped->runs[i].cap);
+            snprintf(a->capped[a->ncapped].impls, sizeof a->capped[0].impls, "%s", capped->runs[i].impls);
+            a->capped[a->ncapped++].seconds = capped->runs[i].seconds;
+        }
     for (size_t j = 0; j < nplatforms; j++) {
         answer_platform *ap = &a->platforms[j];
-        const results_row *relu = pick_platform_relu(s, platforms[j], size);
+        const results_row *relu = pick_platform_relu(per[j], platforms[j], size);
         ap->id = platforms[j];
         cpu_features_string(pick_platform_features(platforms[j]), ap->features, sizeof ap->features);
         snprintf(ap->relu, sizeof ap->relu, "%s", relu ? relu->name : "");
@@ -78,29 +91,30 @@ int answer_build(answer *a, const results_set *s, const pick_need *needs, size_t
         for (size_t j = 0; j < nplatforms; j++) {
             answer_cell *cell = &a->cells[i][j];
             size_t n;
-            cell->fits = pick_rank(s, platforms[j], &c, k, &n);
-            if (cell->fits >= 1) figures_of(&cell->choice, s, k[0].row, platforms[j], size);
-            if (cell->fits >= 2) figures_of(&cell->runner_up, s, k[1].row, platforms[j], size);
+            cell->fits = pick_rank(per[j], platforms[j], &c, k, &n);
+            if (cell->fits >= 1) figures_of(&cell->choice, s, per[j], k[0].row, platforms[j], size);
+            if (cell->fits >= 2) figures_of(&cell->runner_up, s, per[j], k[1].row, platforms[j], size);
             if (cell->fits == 0 && n > 0 && !k[0].off_target) {
                 snprintf(cell->closest, sizeof cell->closest, "%s", k[0].row->name);
                 snprintf(cell->why, sizeof cell->why, "%s", k[0].why);
             }
         }
     }
+    for (size_t j = 0; j < nplatforms; j++) free(per[j]);
     free(k);
     return 0;
 }
 
-int answer_build_all(answer *a, const results_set *s, const char *size, const char *cpu_model,
-                     const char *cpu_features, char *err, size_t errsize)
+int answer_build_all(answer *a, const results_set *s, const capped_runs *capped, const char *size,
+                     const char *cpu_model, const char *cpu_features, char *err, size_t errsize)
 {
     pick_need needs[ANSWER_MAX_NEEDS];
     pick_platform platforms[PICK_PLATFORM_COUNT];
     size_t n = pick_need_count() < ANSWER_MAX_NEEDS ? pick_need_count() : ANSWER_MAX_NEEDS;
     for (size_t i = 0; i < n; i++) needs[i] = *pick_need_at(i);
     for (int p = 0; p < PICK_PLATFORM_COUNT; p++) platforms[p] = (pick_platform)p;
-    return answer_build(a, s, needs, n, PICK_DEFAULT_NEED, platforms, PICK_PLATFORM_COUNT, size,
-                        cpu_model, cpu_features, err, errsize);
+    return answer_build(a, s, capped, needs, n, PICK_DEFAULT_NEED, platforms, PICK_PLATFORM_COUNT,
+                        size, cpu_model, cpu_features, err, errsize);
 }
 
 const char *answer_coverage(const answer *a, char *buf, size_t size)
@@ -129,15 +143,19 @@ static void speed_text(char *buf, size_t size, const answer_figures *f, const ch
 
 /* "0.5 ULP, max abs 2.4e-07" against exact GELU; for another target its ULP against its own
  * formula ("1.2 ULP of the tanh form") and its max abs against exact GELU. */
-static void accuracy_text(char *buf, size_t size, const answer_figures *f)
+static void accuracy_text(char *buf, size_t size, const answer *a, const answer_figures *f)
 {
+    int n;
     if (strcmp(f->target, "exact") != 0 && !isnan(f->own_max_ulp))
-        snprintf(buf, size, "%.4g ULP of the %s form, max abs %.2g vs exact", f->own_max_ulp,
-                 f->target, f->max_abs);
+        n = snprintf(buf, size, "%.4g ULP of the %s form, max abs %.2g vs exact", f->own_max_ulp,
+                     f->target, f->max_abs);
     else if (!isnan(f->max_ulp))
-        snprintf(buf, size, "%.4g ULP, max abs %.2g", f->max_ulp, f->max_abs);
+        n = snprintf(buf, size, "%.4g ULP, max abs %.2g", f->max_ulp, f->max_abs);
     else
-        snprintf(buf, size, "accuracy not measured");
+        n = snprintf(buf, size, "accuracy not measured");
+    /* a figure over fewer inputs than the answer's (a capped run's sample in a full job) */
+    if (n > 0 && (size_t)n < size && f->inputs < a->inputs)
+        snprintf(buf + n, size - (size_t)n, " (SAMPLED: %llu inputs)", (unsigned long long)f->inputs);
 }
 
 void answer_print_matrix(FILE *f, const answer *a)
@@ -147,6 +165,9 @@ void answer_print_matrix(FILE *f, const answer *a)
                "on '%s':\n",
             a->format, a->size[0] ? a->size : "- (no speed figures: by accuracy)",
             answer_coverage(a, cover, sizeof cover), a->cpu_model);
+    for (size_t i = 0; i < a->ncapped; i++)
+        fprintf(f, "run under %s for its platform's path: %s (%.1f s)\n", a->capped[i].cap,
+                a->capped[i].impls, a->capped[i].seconds);
     for (size_t i = 0; i < a->nneeds; i++) {
         fprintf(f, "need %zu: %s%s\n    (%s)\n", i + 1, a->needs[i].title,
                 a->needs[i].is_default ? " [the default need]" : "", a->needs[i].asks);
@@ -159,12 +180,13 @@ void answer_print_matrix(FILE *f, const answer *a)
                         c->why[0] ? ": " : "", c->why);
                 continue;
             }
-            char speed[160], acc[96];
+            char speed[160], acc[128];
             speed_text(speed, sizeof speed, &c->choice, p->relu, "x");
-            accuracy_text(acc, sizeof acc, &c->choice);
+            accuracy_text(acc, sizeof acc, a, &c->choice);
             fprintf(f, "%-22s %s; %s", c->choice.name, speed, acc);
+            if (c->choice.measured_under[0]) fprintf(f, " [run under %s]", c->choice.measured_under);
             if (c->fits >= 2) {
-                accuracy_text(acc, sizeof acc, &c->runner_up);
+                accuracy_text(acc, sizeof acc, a, &c->runner_up);
                 if (isnan(c->runner_up.ns)) fprintf(f, " | runner-up %s (%s)", c->runner_up.name, acc);
                 else fprintf(f, " | runner-up %s (%.3g ns, %s)", c->runner_up.name, c->runner_up.ns, acc);
             }
@@ -209,10 +231,11 @@ static void md_cell(FILE *f, const answer *a, size_t need, int j)
         fputs(" |", f);
         return;
     }
-    char speed[160], acc[96];
+    char speed[160], acc[128];
     speed_text(speed, sizeof speed, &c->choice, a->platforms[j].relu, TIMES);
-    accuracy_text(acc, sizeof acc, &c->choice);
+    accuracy_text(acc, sizeof acc, a, &c->choice);
     fprintf(f, " **`%s`**<br>%s<br>%s", c->choice.name, speed, acc);
+    if (c->choice.measured_under[0]) fprintf(f, "<br>(run under `%s`)", c->choice.measured_under);
     if (c->fits >= 2) fprintf(f, "<br>runner-up `%s`", c->runner_up.name);
     fputs(" |", f);
 }

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "capped.h"
 #include "pick.h"
 #include "results.h"
 
@@ -28,6 +29,7 @@ typedef struct {
     double own_max_ulp, grad_max_ulp; /* forward vs its own target; derivative vs exact GELU' */
     long mono_violations;
     uint64_t inputs; /* the inputs its accuracy figures cover */
+    char measured_under[64]; /* the cap of a capped run (capped.h) it was measured under; "" */
 } answer_figures;
 
 typedef struct {
@@ -53,24 +55,29 @@ typedef struct {
     char cpu_model[256], cpu_features[256]; /* where measured (the results' manifest, else here) */
     uint64_t inputs, encodings;        /* inputs the accuracy covers; the format's (0: binary64) */
     bool all_inputs;                   /* inputs == encodings: every input, not a sample */
-    size_t nneeds, nplatforms;
+    size_t nneeds, nplatforms, ncapped;
+    struct {
+        char cap[64], impls[512];
+        double seconds;
+    } capped[CAPPED_MAX]; /* the capped runs measured, their rows and wall time */
     answer_need needs[ANSWER_MAX_NEEDS];
     answer_platform platforms[PICK_PLATFORM_COUNT];
     answer_cell cells[ANSWER_MAX_NEEDS][PICK_PLATFORM_COUNT]; /* [need][platform index] */
 } answer;
 
 /* The answer for needs[0..nneeds) × platforms[0..nplatforms) from s, ranked at size (NULL: no
- * speed figures, ranked by accuracy). default_need: the index among needs of the default one,
- * or −1. 0, or −1 with err (too many needs, out of memory). */
-int answer_build(answer *a, const results_set *s, const pick_need *needs, size_t nneeds,
-                 int default_need, const pick_platform *platforms, size_t nplatforms,
-                 const char *size, const char *cpu_model, const char *cpu_features, char *err,
-                 size_t errsize);
+ * speed figures, ranked by accuracy); a platform's cells from s with the rows capped runs
+ * measured for it in their place (capped may be NULL: none). default_need: the index among
+ * needs of the default one, or −1. 0, or −1 with err (too many needs, out of memory). */
+int answer_build(answer *a, const results_set *s, const capped_runs *capped,
+                 const pick_need *needs, size_t nneeds, int default_need,
+                 const pick_platform *platforms, size_t nplatforms, const char *size,
+                 const char *cpu_model, const char *cpu_features, char *err, size_t errsize);
 
 /* answer_build for every need of pick's list (the default marked) × every platform: the
  * report's answer.json. */
-int answer_build_all(answer *a, const results_set *s, const char *size, const char *cpu_model,
-                     const char *cpu_features, char *err, size_t errsize);
+int answer_build_all(answer *a, const results_set *s, const capped_runs *capped, const char *size,
+                     const char *cpu_model, const char *cpu_features, char *err, size_t errsize);
 
 /* answer.json's text. 0, or −1 on a write error. */
 int answer_write_json(FILE *f, const answer *a);

@@ -43,7 +43,10 @@ static void put_figures(FILE *f, const answer_figures *x)
     put_num_member(f, "grad_max_ulp", x->grad_max_ulp, false);
     put_num_member(f, "mono_violations", x->mono_violations < 0 ? NAN : (double)x->mono_violations,
                    false);
-    put_num_member(f, "inputs", (double)x->inputs, true);
+    put_num_member(f, "inputs", (double)x->inputs, false);
+    put_key(f, "measured_under");
+    if (x->measured_under[0]) json_put_string(f, x->measured_under);
+    else fputs("null", f);
     fputs("}", f);
 }
 
@@ -60,7 +63,15 @@ int answer_write_json(FILE *f, const answer *a)
     fprintf(f, "},\n  \"coverage\": {\"inputs\": %llu, \"encodings\": %llu, \"all\": %s},\n",
             (unsigned long long)a->inputs, (unsigned long long)a->encodings,
             a->all_inputs ? "true" : "false");
-    fputs("  \"needs\": [", f);
+    fputs("  \"capped_runs\": [", f);
+    for (size_t i = 0; i < a->ncapped; i++) {
+        fputs(i ? ",\n    {" : "\n    {", f);
+        put_str_member(f, "cap", a->capped[i].cap, false);
+        put_str_member(f, "implementations", a->capped[i].impls, false);
+        put_num_member(f, "seconds", a->capped[i].seconds, true);
+        fputs("}", f);
+    }
+    fputs("],\n  \"needs\": [", f);
     for (size_t i = 0; i < a->nneeds; i++) {
         fputs(i ? ",\n    {" : "\n    {", f);
         put_str_member(f, "title", a->needs[i].title, false);
@@ -161,6 +172,8 @@ static int read_figures(ctx *x, const json_node *n, answer_figures *f, const cha
     double mono, inputs;
     if (rc == 0) rc = get_num(x, n, "mono_violations", &mono, where);
     if (rc == 0) rc = get_num(x, n, "inputs", &inputs, where);
+    if (rc == 0 && json_get_string(n, "measured_under"))
+        rc = get_text(x, n, "measured_under", f->measured_under, sizeof f->measured_under, where);
     if (rc != 0) return rc;
     if (!(inputs >= 0)) return bad(x, "not a count:", "inputs");
     f->mono_violations = isnan(mono) ? -1 : (long)mono;

@@ -340,3 +340,13 @@ double pick_times_relu(const results_set *s, const results_row *r, pick_platform
     if (strcmp(relu->name, s->baseline) == 0) return a->ratio;
     return a->ns / b->ns;
 }
+
+const char *pick_cap_for(const results_row *r, pick_platform p)
+{
+    if (!r->dispatched_isa[0] || p == PICK_HOST) return NULL;
+    int measured = path_of(r->name, r->dispatched_isa), want = -1;
+    for (int i = 0; i < NPATHS && want < 0; i++)
+        if (of_peer(i, r->name) && dispatch_paths[i].lo <= p && p <= dispatch_paths[i].hi) want = i;
+    if (want < 0 || (measured >= 0 && same_levels(measured, want))) return NULL;
+    return dispatch_paths[want].cap;
+}

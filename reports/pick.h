@@ -75,6 +75,12 @@ bool pick_constrains(const pick_constraints *c);
 /* c in words ("max ULP vs exact GELU <= 1, monotone"), into buf; "no constraint" when none. */
 const char *pick_constraints_describe(const pick_constraints *c, char *buf, size_t size);
 
+/* For a row of a peer that dispatches at run time (dispatched_isa set): the cap under which its
+ * library takes platform p's code path ("DNNL_MAX_CPU_ISA=AVX2"), when the figures it carries
+ * were measured on another path; NULL when they hold for p already, when no path of p is known,
+ * and for the host (measured in this setting) and every other row. */
+const char *pick_cap_for(const results_row *r, pick_platform p);
+
 /* The platform's ReLU, the yardstick of its ×ReLU: of the ReLU rows (target relu) benchmarked
  * at size that the platform runs, the one needing the most CPU features (relu_avx512f on
  * x86-64-v4, relu_avx2 on v3, the portable relu on v2 and generic: the widest build, as the

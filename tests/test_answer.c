@@ -28,7 +28,7 @@ static answer *build_all(void)
 {
     static answer a;
     char err[256];
-    cr_assert_eq(answer_build_all(&a, fixture(), "l2", "Test CPU", "avx2,fma", err, sizeof err), 0,
+    cr_assert_eq(answer_build_all(&a, fixture(), NULL, "l2", "Test CPU", "avx2,fma", err, sizeof err), 0,
                  "%s", err);
     return &a;
 }

@@ -57,7 +57,8 @@ assert plats == ["generic", "x86-64-v2", "x86-64-v3", "x86-64-v4", "host"], plat
 assert [p["relu"] for p in a["platforms"][:4]] == ["relu", "relu", "relu_avx2", "relu_avx512f"]
 assert len(a["cells"]) == 4 * 5
 fields = {"name", "target", "ns_per_element", "x_relu", "max_ulp", "max_abs", "mean_ulp_normal",
-          "cr_fraction", "own_max_ulp", "grad_max_ulp", "mono_violations", "inputs"}
+          "cr_fraction", "own_max_ulp", "grad_max_ulp", "mono_violations", "inputs",
+          "measured_under"}
 for c in a["cells"]:
     assert (c["choice"] is not None) == (c["fits"] > 0), c
     assert (c["runner_up"] is not None) == (c["fits"] > 1), c
