@@ -1,5 +1,6 @@
 /* Two result sets compared (see compare.h). */
 #include "compare.h"
+#include "speed_change.h"
 
 #include <math.h>
 #include <string.h>
@@ -141,23 +142,36 @@ static void compare_accuracy(compare_result *c, const results_row *o, const resu
             INFINITY);
 }
 
+/* By the rounds' ×baseline ratios when both runs wrote them (speed_change.h), else by the
+ * quartiles of ns/element: a change when the interquartile ranges do not overlap. */
 static void compare_speed(compare_result *c, const results_row *o, const results_row *n)
 {
     for (size_t i = 0; i < o->nspeeds; i++) {
         const results_speed *a = &o->speed[i], *b = results_speed_at(n, a->size);
-        if (!b || isnan(a->q1) || isnan(a->q3) || isnan(b->q1) || isnan(b->q3)) continue;
-        c->speed_compared = true;
+        char metric[48], sa[64], sb[64];
         compare_kind k;
-        if (b->q1 > a->q3)
-            k = CHANGE_SLOWER;
-        else if (b->q3 < a->q1)
-            k = CHANGE_FASTER;
-        else
-            continue;
-        char metric[48], sa[48], sb[48];
-        snprintf(metric, sizeof metric, "ns/element at %s", a->size);
-        snprintf(sa, sizeof sa, "%.4g (IQR %.4g-%.4g)", a->ns, a->q1, a->q3);
-        snprintf(sb, sizeof sb, "%.4g (IQR %.4g-%.4g)", b->ns, b->q1, b->q3);
+        if (b && a->nrounds >= 2 && b->nrounds >= 2) {
+            double p, effect;
+            c->speed_compared = true;
+            speed_change v = speed_change_judge(a->rounds, a->nrounds, b->rounds, b->nrounds, &p, &effect);
+            if (v == SPEED_SAME) continue;
+            k = v == SPEED_SLOWER ? CHANGE_SLOWER : CHANGE_FASTER;
+            snprintf(metric, sizeof metric, "xReLU at %s (rank p %.2g)", a->size, p);
+            snprintf(sa, sizeof sa, "%.4g (%u rounds)", a->ratio, a->nrounds);
+            snprintf(sb, sizeof sb, "%.4g (%u rounds, x%.3g)", b->ratio, b->nrounds, effect);
+        } else {
+            if (!b || isnan(a->q1) || isnan(a->q3) || isnan(b->q1) || isnan(b->q3)) continue;
+            c->speed_compared = true;
+            if (b->q1 > a->q3)
+                k = CHANGE_SLOWER;
+            else if (b->q3 < a->q1)
+                k = CHANGE_FASTER;
+            else
+                continue;
+            snprintf(metric, sizeof metric, "ns/element at %s", a->size);
+            snprintf(sa, sizeof sa, "%.4g (IQR %.4g-%.4g)", a->ns, a->q1, a->q3);
+            snprintf(sb, sizeof sb, "%.4g (IQR %.4g-%.4g)", b->ns, b->q1, b->q3);
+        }
         add(c, o->name, metric, sa, sb, k, 0);
     }
 }

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "gelu_format.h"
+#include "bench.h"
 #include "metrics.h"
 
 enum { RESULTS_MAX_ROWS = 128, RESULTS_MAX_SIZES = 8, RESULTS_NAME = 64, RESULTS_X = 40 };
@@ -34,6 +35,8 @@ typedef struct {
     double ns, ratio; /* median ns/element and ×baseline */
     double q1, q3;    /* ns/element's quartiles over rounds; NaN when the file lacks them */
     bool timed_inside; /* timed by an exec child's own clock (bench.csv's timed: child) */
+    unsigned nrounds;  /* ×baseline of each round (column ratio_rounds); 0 without it */
+    double rounds[BENCH_KEPT_ROUNDS];
 } results_speed;
 
 typedef struct {
