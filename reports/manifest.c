@@ -183,9 +183,9 @@ static void collect_source(run_manifest *m, const gelu_impl *impl)
 
 static void collect_sources(run_manifest *m)
 {
-    for (size_t i = 0; i < gelu_impl_count(); i++) collect_source(m, gelu_impl_at(i));
-    for (size_t i = 0; i < gelu_impl16_count(); i++) collect_source(m, gelu_impl16_at(i));
-    for (size_t i = 0; i < gelu_impl64_count(); i++) collect_source(m, gelu_impl64_at(i));
+    for (int f = 0; f < GELU_FORMAT_COUNT; f++)
+        for (size_t i = 0; i < gelu_impl_count_in((gelu_format_id)f); i++)
+            collect_source(m, gelu_impl_at_in((gelu_format_id)f, i));
 }
 
 /* cd DIR && VAR=value ... COMMAND */

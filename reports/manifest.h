@@ -6,12 +6,12 @@
  *
  * The file (schema 1; every value a string except "schema"):
  *   {"schema": 1,
- *    "gelucheck": {"version": "0.1.0", "commit": "9401ba8"},
+ *    "gelucheck": {"version": "0.1.0", "commit": "<git describe>"},
  *    "build": {"compiler": "gcc 12.2.0", "flags": "..."},
  *    "cpu": {"model": "...", "features": "avx2,fma,..."},
  *    "libraries": {"glibc": "2.36", "mpfr": "4.2.0", "gmp": "6.2.1", "gsl": "2.7.1",
  *                  "sleef": "3.5.1", "dnnl": "3.0.0"},
- *    "run": {"command": "build/cli/gelucheck accuracy ...", "created": "2026-11-30T22:40:00Z",
+ *    "run": {"command": "build/cli/gelucheck accuracy ...", "created": "<UTC time, ISO 8601>",
  *            "directory": "/home/u/gelucheck", "fpenv": "ieee",
  *            "environment": {"DNNL_MAX_CPU_ISA": "AVX2"},
  *            "reproduce": "cd /home/u/gelucheck && DNNL_MAX_CPU_ISA=AVX2 build/cli/gelucheck ..."},

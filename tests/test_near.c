@@ -13,6 +13,9 @@
 
 #include "fast.h"
 #include "near.h"
+#include "near_tolerance.h"
+#include "reference.h"
+#include "targets.h"
 
 enum { N = 3000 };
 static double truth[N];
@@ -120,21 +123,50 @@ Test(near, overflow_resolves_and_the_budget_keeps_a_bound)
               l.e[0].lower, dropped, best);
 }
 
-/* The scan recognizes fast.c's stand-ins by their values (scan.c: NEAR_STAND_IN, near_upper):
+/* The scan recognizes fast.c's stand-ins by their values (near_tolerance.h: NEAR_STAND_IN, near_upper):
  * pinned here, so that a change in fast.c fails this test rather than the near-tie bounds. */
 Test(near, the_reference_markers_are_the_scans)
 {
-    static const gelu_target targets[] = {GELU_TARGET_EXACT, GELU_TARGET_TANH, GELU_TARGET_SIGMOID,
-                                          GELU_TARGET_SILU};
-    for (size_t i = 0; i < sizeof targets / sizeof targets[0]; i++)
-        for (int grad = 0; grad < 2; grad++) {
+    for (int t = 0; t < GELU_TARGET_COUNT; t++) /* every target row with an enclosure */
+        for (int grad = 0; grad < 2 && target_def_of((gelu_target)t)->enclose; grad++) {
+            gelu_target target = (gelu_target)t;
             enclosure e;
-            fast_enclose(targets[i], grad, -200.0f, &e);
+            fast_enclose(target, grad, -200.0f, &e);
             cr_expect(e.hi == -0x1p-1000 && e.lo == 0, "stand-in below: %a + %a", e.hi, e.lo);
-            fast_enclose(targets[i], grad, 100.0f, &e);
+            fast_enclose(target, grad, 100.0f, &e);
             cr_expect(grad ? e.hi == 1 && e.lo == DBL_TRUE_MIN : e.hi == 100 && e.lo == -DBL_TRUE_MIN,
                       "marker above: %a + %a", e.hi, e.lo);
         }
+}
+
+/* Past the lower threshold the scan bounds f by each target's asymptotic form (near_tolerance.c,
+ * by the row's family and slope): at three inputs at and below every enclosed target's lower
+ * threshold, forward and derivative, the bound E holds MPFR's |f| within 10^-6 relative, and the
+ * interval of the relative error of an output of 2^-149 holds the true one. A row whose slope
+ * the form ignored (a sigmoid-family row given SiLU's 1) is off by e^(0.7·72) here. */
+Test(near, the_stand_in_bounds_hold_every_targets_tail)
+{
+    mpfr_t exact;
+    mpfr_init2(exact, 200);
+    for (int t = 0; t < GELU_TARGET_COUNT; t++) {
+        const target_def *d = target_def_of((gelu_target)t);
+        if (!d->enclose) continue; /* defined: no stand-in */
+        const double xs[] = {d->lower, d->lower - 1, d->lower * 1.25};
+        for (int grad = 0; grad < 2; grad++)
+            for (size_t k = 0; k < sizeof xs / sizeof xs[0]; k++) {
+                float x = (float)xs[k], y = -0x1p-149f;
+                ref_eval((gelu_target)t, grad, x, exact);
+                double f = fabs(mpfr_get_d(exact, MPFR_RNDN)), lo, hi;
+                cr_assert(f > 0x1p-1000 && isfinite(f), "target %d at %a: |f| = %a", t, (double)x, f);
+                double E = near_stand_in_bounds((gelu_target)t, grad, x, y, &lo, &hi);
+                cr_expect(E >= f && E <= f * (1 + 1e-6) + 0x1p-1000,
+                          "target %d %s at %a: E = %a, |f| = %a", t, grad ? "f'" : "f", (double)x, E, f);
+                double rel = fabs((double)y - mpfr_get_d(exact, MPFR_RNDN)) / f;
+                cr_expect(lo <= rel && rel <= hi, "target %d %s at %a: %g not in [%g, %g]", t,
+                          grad ? "f'" : "f", (double)x, rel, lo, hi);
+            }
+    }
+    mpfr_clear(exact);
 }
 
 /* An infinite error is an error: a list whose floor is +inf (an entry certainly infinite) is
