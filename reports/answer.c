@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "gelu_impl.h"
+#include "html_text.h"
 
 #define DASH "\xe2\x80\x93" /* – */
 #define TIMES "\xc3\x97"    /* × */
@@ -267,4 +268,75 @@ void answer_markdown(FILE *f, const answer *a)
                "ReLU build; accuracy against exact GELU over %s; measured on %s (%s).\n",
             a->format, a->size[0] ? a->size : DASH, answer_coverage(a, cover, sizeof cover),
             a->cpu_model, a->cpu_features);
+}
+
+/* ---- HTML */
+
+static void html_cell(FILE *f, const answer *a, size_t need, int j)
+{
+    if (j < 0) {
+        fputs("<td>&#8211;</td>", f);
+        return;
+    }
+    const answer_cell *c = &a->cells[need][j];
+    fputs("<td class=\"l\">", f);
+    if (c->fits == 0) {
+        fputs("nothing fits", f);
+        if (c->closest[0]) {
+            fputs("<small>closest ", f);
+            html_text(f, c->closest);
+            fputs("</small>", f);
+        }
+        fputs("</td>", f);
+        return;
+    }
+    char speed[160], acc[128];
+    speed_text(speed, sizeof speed, &c->choice, a->platforms[j].relu, TIMES);
+    accuracy_text(acc, sizeof acc, a, &c->choice);
+    fputs("<b>", f);
+    html_text(f, c->choice.name);
+    fputs("</b><small>", f);
+    html_text(f, speed);
+    fputs("</small><small>", f);
+    html_text(f, acc);
+    fputs("</small>", f);
+    if (c->choice.measured_under[0]) {
+        fputs("<small>run under ", f);
+        html_text(f, c->choice.measured_under);
+        fputs("</small>", f);
+    }
+    if (c->fits >= 2) {
+        fputs("<small>runner-up ", f);
+        html_text(f, c->runner_up.name);
+        fputs("</small>", f);
+    }
+    fputs("</td>", f);
+}
+
+void answer_html(FILE *f, const answer *a)
+{
+    fputs("<table id=\"matrix\">\n<thead><tr><th class=\"l\">need</th>", f);
+    for (size_t m = 0; m < MARKDOWN_PLATFORMS; m++) {
+        int j = platform_index(a, markdown_platforms[m]);
+        fputs("<th class=\"l\">", f);
+        html_text(f, pick_platform_name(markdown_platforms[m]));
+        fputs("<small>", f);
+        html_text(f, j < 0 ? "not in this answer"
+                     : markdown_platforms[m] == PICK_HOST ? "this CPU"
+                     : strcmp(a->platforms[j].features, "none") == 0 ? "no AVX"
+                                                                  : a->platforms[j].features);
+        fputs("</small></th>", f);
+    }
+    fputs("</tr></thead>\n<tbody>\n", f);
+    for (size_t i = 0; i < a->nneeds; i++) {
+        fputs("<tr><td class=\"l\"><b>", f);
+        html_text(f, a->needs[i].title);
+        fputs("</b>", f);
+        if (a->needs[i].is_default) fputs("<small>pick's default</small>", f);
+        fputs("</td>", f);
+        for (size_t m = 0; m < MARKDOWN_PLATFORMS; m++)
+            html_cell(f, a, i, platform_index(a, markdown_platforms[m]));
+        fputs("</tr>\n", f);
+    }
+    fputs("</tbody>\n</table>\n", f);
 }

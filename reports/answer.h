@@ -92,6 +92,10 @@ void answer_print_matrix(FILE *f, const answer *a);
  * for one the answer lacks), then a line saying what was measured where. */
 void answer_markdown(FILE *f, const answer *a);
 
+/* The matrix as an HTML table (the page's answer): a row per need, a column per platform of the
+ * Markdown table, each cell the choice, its speed and accuracy, the runner-up. */
+void answer_html(FILE *f, const answer *a);
+
 /* Whether the figures cover every input of the format ("all 2^32 inputs") or a part, in words
  * ("1000000 of 2^32 inputs: a SAMPLE, its maxima not bounds"), into buf. */
 const char *answer_coverage(const answer *a, char *buf, size_t size);

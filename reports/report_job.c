@@ -575,8 +575,9 @@ static int write_report(const report_job *a, const report_impls *impls, report_s
     }
     html_report h = {s,        &meta,       {NULL},     note,
                      broken,   0,           &moons,     baseline,
-                     a->baseline, baseline_note[0] ? baseline_note : NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL};
+                     a->baseline, baseline_note[0] ? baseline_note : NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
     for (int k = 0; k < PLOT_COUNT; k++) h.svg[k] = svg[k];
+    h.answer = ans;
     h.formats = formats->sections;
     h.nformats = formats->n;
     h.f64 = &f64->section;

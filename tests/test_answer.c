@@ -201,3 +201,23 @@ Test(answer, markdown_matrix_has_a_column_per_platform)
     cr_expect(strstr(text, "1000000 of 2^32 inputs: a SAMPLE"), "%s", text);
     free(text);
 }
+
+Test(answer, html_matrix_has_a_cell_per_need_and_platform)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    answer_html(f, build_all());
+    fclose(f);
+    size_t rows = 0, cells = 0;
+    for (const char *p = text; (p = strstr(p, "<tr><td class=\"l\"><b>")); p++) rows++;
+    for (const char *p = text; (p = strstr(p, "</td><td")); p++) cells++;
+    cr_expect_eq(rows, 4, "a row per need: %s", text);
+    cr_expect_eq(cells, 4 * 4, "a cell per platform shown (v2, v3, v4, host): %s", text);
+    cr_expect(strstr(text, "<th class=\"l\">x86-64-v3<small>avx2,fma</small></th>"), "%s", text);
+    /* the v3 cell: its choice, against the platform's own ReLU, and the runner-up */
+    cr_expect(strstr(text, "<b>erfc_accurate_avx2</b><small>0.8 ns, 13.3\xc3\x97 relu_avx2</small>"
+                           "<small>0.634 ULP, max abs 2.4e-07</small><small>runner-up erfc_f64</small>"),
+              "%s", text);
+    free(text);
+}
