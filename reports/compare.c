@@ -142,23 +142,53 @@ static void compare_accuracy(compare_result *c, const results_row *o, const resu
             INFINITY);
 }
 
-/* By the rounds' ×baseline ratios when both runs wrote them (speed_change.h), else by the
- * quartiles of ns/element: a change when the interquartile ranges do not overlap. */
-static void compare_speed(compare_result *c, const results_row *o, const results_row *n)
+/* Per size of the old set (its sizes[] order), the new run's common shift over the rows both
+ * runs timed by rounds (speed_common_shift). */
+static void run_shifts(const results_set *old_set, const results_set *new_set,
+                       double shift[RESULTS_MAX_SIZES])
+{
+    static double ratios[RESULTS_MAX_ROWS];
+    for (size_t z = 0; z < old_set->nsizes; z++) {
+        size_t n = 0;
+        for (size_t i = 0; i < old_set->n; i++) {
+            const results_row *o = &old_set->rows[i], *nr = results_find(new_set, o->name);
+            const results_speed *a = results_speed_at(o, old_set->sizes[z]);
+            const results_speed *b = nr ? results_speed_at(nr, old_set->sizes[z]) : NULL;
+            if (a && b && a->nrounds >= 2 && b->nrounds >= 2)
+                ratios[n++] = speed_median(b->rounds, b->nrounds) / speed_median(a->rounds, a->nrounds);
+        }
+        shift[z] = speed_common_shift(ratios, n);
+    }
+}
+
+static double shift_at(const results_set *old_set, const double *shift, const char *size)
+{
+    for (size_t z = 0; z < old_set->nsizes; z++)
+        if (strcmp(old_set->sizes[z], size) == 0) return shift[z];
+    return 1;
+}
+
+/* By the rounds' ×baseline ratios when both runs wrote them (speed_change.h, the new rounds
+ * divided by the run's common shift at that size), else by the quartiles of ns/element: a
+ * change when the interquartile ranges do not overlap. */
+static void compare_speed(compare_result *c, const results_row *o, const results_row *n,
+                          const results_set *old_set, const double *shift)
 {
     for (size_t i = 0; i < o->nspeeds; i++) {
         const results_speed *a = &o->speed[i], *b = results_speed_at(n, a->size);
         char metric[48], sa[64], sb[64];
         compare_kind k;
         if (b && a->nrounds >= 2 && b->nrounds >= 2) {
-            double p, effect;
+            double p, effect, sh = shift_at(old_set, shift, a->size);
             c->speed_compared = true;
-            speed_change v = speed_change_judge(a->rounds, a->nrounds, b->rounds, b->nrounds, &p, &effect);
+            speed_change v = speed_change_judge(a->rounds, a->nrounds, b->rounds, b->nrounds, sh,
+                                                &p, &effect);
             if (v == SPEED_SAME) continue;
             k = v == SPEED_SLOWER ? CHANGE_SLOWER : CHANGE_FASTER;
             snprintf(metric, sizeof metric, "xReLU at %s (rank p %.2g)", a->size, p);
             snprintf(sa, sizeof sa, "%.4g (%u rounds)", a->ratio, a->nrounds);
-            snprintf(sb, sizeof sb, "%.4g (%u rounds, x%.3g)", b->ratio, b->nrounds, effect);
+            snprintf(sb, sizeof sb, "%.4g (%u rounds, x%.3g beyond the run's x%.3g)", b->ratio,
+                     b->nrounds, effect, sh);
         } else {
             if (!b || isnan(a->q1) || isnan(a->q3) || isnan(b->q1) || isnan(b->q3)) continue;
             c->speed_compared = true;
@@ -213,6 +243,8 @@ int compare_results_only(const results_set *old_set, const results_set *new_set,
                          size_t errsize)
 {
     memset(out, 0, sizeof *out);
+    double shift[RESULTS_MAX_SIZES];
+    if (speed) run_shifts(old_set, new_set, shift);
     for (size_t i = 0; i < old_set->n; i++) {
         const results_row *o = &old_set->rows[i], *n = results_find(new_set, o->name);
         if (n && o->scanned && n->scanned && o->inputs != n->inputs) {
@@ -231,7 +263,7 @@ int compare_results_only(const results_set *old_set, const results_set *new_set,
         }
         out->compared++;
         compare_accuracy(out, o, n);
-        if (speed) compare_speed(out, o, n);
+        if (speed) compare_speed(out, o, n, old_set, shift);
     }
     for (size_t i = 0; i < new_set->n; i++)
         if (!results_find(old_set, new_set->rows[i].name) && chosen(new_set->rows[i].name, only, nonly))

@@ -3,8 +3,9 @@
  * derivative, max ULP, max abs and the mean ULP over normal(0,1) inputs; the correctly rounded
  * count; monotonicity violations; special values), in the declared contract's verdict, and in
  * speed per benchmark size: by the rank test of speed_change.h on the rounds' ×baseline ratios
- * when both runs wrote them (bench.csv's ratio_rounds), else a change only when the two runs'
- * interquartile ranges [q1, q3] of ns/element do not overlap.
+ * when both runs wrote them (bench.csv's ratio_rounds), the new run's divided by the shift
+ * common to all its rows at that size, else a change only when the two runs' interquartile
+ * ranges [q1, q3] of ns/element do not overlap.
  *
  * Accuracy figures are deterministic (the same build on the same domain gives the same bits), so
  * any increase of an error, decrease of the correctly rounded count or newly broken contract is

@@ -49,19 +49,33 @@ static int by_value(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
-static double median(const double *v, unsigned n)
+double speed_median(const double *v, unsigned n)
 {
     double s[MAX_N];
+    if (n < 1 || n > MAX_N) return NAN;
     memcpy(s, v, n * sizeof *v);
     qsort(s, n, sizeof *s, by_value);
     return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
 }
 
-speed_change speed_change_judge(const double *a, unsigned na, const double *b, unsigned nb,
-                                double *p, double *effect)
+double speed_common_shift(const double *ratios, size_t n)
 {
-    double pv = speed_rank_p(a, na, b, nb);
-    double e = isnan(pv) ? NAN : median(b, nb) / median(a, na);
+    double s[SPEED_SHIFT_MAX_ROWS];
+    if (n < SPEED_SHIFT_MIN_ROWS || n > SPEED_SHIFT_MAX_ROWS) return 1;
+    memcpy(s, ratios, n * sizeof *s);
+    qsort(s, n, sizeof *s, by_value);
+    double m = n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+    return m > 0 && isfinite(m) ? m : 1;
+}
+
+speed_change speed_change_judge(const double *a, unsigned na, const double *b, unsigned nb,
+                                double shift, double *p, double *effect)
+{
+    double scaled[MAX_N];
+    if (nb <= MAX_N)
+        for (unsigned i = 0; i < nb; i++) scaled[i] = b[i] / shift;
+    double pv = speed_rank_p(a, na, scaled, nb);
+    double e = isnan(pv) ? NAN : speed_median(scaled, nb) / speed_median(a, na);
     if (p) *p = pv;
     if (effect) *effect = e;
     if (!(pv < SPEED_P_MAX) || !(fabs(e - 1) >= SPEED_MIN_EFFECT_PERCENT / 100.0)) return SPEED_SAME;
