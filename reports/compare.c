@@ -154,7 +154,7 @@ static void run_shifts(const results_set *old_set, const results_set *new_set,
             const results_row *o = &old_set->rows[i], *nr = results_find(new_set, o->name);
             const results_speed *a = results_speed_at(o, old_set->sizes[z]);
             const results_speed *b = nr ? results_speed_at(nr, old_set->sizes[z]) : NULL;
-            if (a && b && a->nrounds >= 2 && b->nrounds >= 2)
+            if (a && b && a->nrounds >= 2 && b->nrounds >= 2 && strcmp(o->name, old_set->baseline) != 0)
                 ratios[n++] = speed_median(b->rounds, b->nrounds) / speed_median(a->rounds, a->nrounds);
         }
         shift[z] = speed_common_shift(ratios, n);
@@ -179,6 +179,7 @@ static void compare_speed(compare_result *c, const results_row *o, const results
         char metric[48], sa[64], sb[64];
         compare_kind k;
         if (b && a->nrounds >= 2 && b->nrounds >= 2) {
+            if (strcmp(o->name, old_set->baseline) == 0) continue; /* its ratio is 1 by definition */
             double p, effect, sh = shift_at(old_set, shift, a->size);
             c->speed_compared = true;
             speed_change v = speed_change_judge(a->rounds, a->nrounds, b->rounds, b->nrounds, sh,

@@ -107,6 +107,14 @@ Test(speed_change, a_drift_of_every_row_is_no_change)
     static compare_result c;
     char err[256];
     plant_runs(&old_set, &new_set, 0.9, 1);
+    /* the baseline: its rounds' ratios are 1, which the drift does not move */
+    snprintf(old_set.baseline, sizeof old_set.baseline, "relu");
+    snprintf(new_set.baseline, sizeof new_set.baseline, "relu");
+    old_set.rows[5] = old_set.rows[0];
+    snprintf(old_set.rows[5].name, sizeof old_set.rows[5].name, "relu");
+    for (unsigned r = 0; r < 5; r++) old_set.rows[5].speed[0].rounds[r] = 1;
+    new_set.rows[5] = old_set.rows[5];
+    old_set.n = new_set.n = 6;
     cr_assert_eq(compare_results(&old_set, &new_set, true, &c, err, sizeof err), 0, "%s", err);
     cr_expect_eq(c.n, 0, "a 10%% drift of all rows: %zu changes, the first %s", c.n,
                  c.n ? c.changes[0].impl : "");
