@@ -321,10 +321,13 @@ void answer_html(FILE *f, const answer *a)
         fputs("<th class=\"l\">", f);
         html_text(f, pick_platform_name(markdown_platforms[m]));
         fputs("<small>", f);
+        /* short: the header must not widen the table past the page's first screen */
+        const char *feat = j < 0 ? "" : a->platforms[j].features;
         html_text(f, j < 0 ? "not in this answer"
                      : markdown_platforms[m] == PICK_HOST ? "this CPU"
-                     : strcmp(a->platforms[j].features, "none") == 0 ? "no AVX"
-                                                                  : a->platforms[j].features);
+                     : strstr(feat, "avx512f") ? "AVX-512"
+                     : strstr(feat, "avx2") ? "AVX2, FMA"
+                                            : "no AVX");
         fputs("</small></th>", f);
     }
     fputs("</tr></thead>\n<tbody>\n", f);
