@@ -313,10 +313,27 @@ static void html_cell(FILE *f, const answer *a, size_t need, int j)
     fputs("</td>", f);
 }
 
+/* Whether the host's column says what x86-64-v4's does (every need the same choice): then the
+ * page shows one column for both. */
+static bool host_is_v4(const answer *a)
+{
+    int h = platform_index(a, PICK_HOST), v4 = platform_index(a, PICK_X86_64_V4);
+    if (h < 0 || v4 < 0) return false;
+    for (size_t i = 0; i < a->nneeds; i++) {
+        const answer_cell *x = &a->cells[i][h], *y = &a->cells[i][v4];
+        if (x->fits != y->fits || strcmp(x->choice.name, y->choice.name) != 0 ||
+            strcmp(x->runner_up.name, y->runner_up.name) != 0)
+            return false;
+    }
+    return true;
+}
+
 void answer_html(FILE *f, const answer *a)
 {
+    bool merged = host_is_v4(a);
     fputs("<table id=\"matrix\">\n<thead><tr><th class=\"l\">need</th>", f);
     for (size_t m = 0; m < MARKDOWN_PLATFORMS; m++) {
+        if (merged && markdown_platforms[m] == PICK_HOST) continue;
         int j = platform_index(a, markdown_platforms[m]);
         fputs("<th class=\"l\">", f);
         html_text(f, pick_platform_name(markdown_platforms[m]));
@@ -325,20 +342,23 @@ void answer_html(FILE *f, const answer *a)
         const char *feat = j < 0 ? "" : a->platforms[j].features;
         html_text(f, j < 0 ? "not in this answer"
                      : markdown_platforms[m] == PICK_HOST ? "this CPU"
-                     : strstr(feat, "avx512f") ? "AVX-512"
+                     : strstr(feat, "avx512f") ? (merged ? "AVX-512, as this CPU" : "AVX-512")
                      : strstr(feat, "avx2") ? "AVX2, FMA"
                                             : "no AVX");
         fputs("</small></th>", f);
     }
     fputs("</tr></thead>\n<tbody>\n", f);
     for (size_t i = 0; i < a->nneeds; i++) {
-        fputs("<tr><td class=\"l\"><b>", f);
+        fputs("<tr><td class=\"l\" title=\"", f);
+        html_text(f, a->needs[i].asks);
+        fputs("\"><b>", f);
         html_text(f, a->needs[i].title);
         fputs("</b>", f);
         if (a->needs[i].is_default) fputs("<small>pick's default</small>", f);
         fputs("</td>", f);
         for (size_t m = 0; m < MARKDOWN_PLATFORMS; m++)
-            html_cell(f, a, i, platform_index(a, markdown_platforms[m]));
+            if (!(merged && markdown_platforms[m] == PICK_HOST))
+                html_cell(f, a, i, platform_index(a, markdown_platforms[m]));
         fputs("</tr>\n", f);
     }
     fputs("</tbody>\n</table>\n", f);

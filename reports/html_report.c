@@ -39,7 +39,8 @@ static const char style[] =
     "#answer{display:flex;flex-wrap:wrap;gap:0.5em 1.5em;align-items:flex-start}"
     "#answer>div{flex:1 1 640px;min-width:0}#answer h2{margin-top:0.3em}"
     "#answer figure{flex:1 1 420px;max-width:600px;margin:0}"
-    "#answer td{font-size:1.05em}"
+    "#answer td{font-size:1.05em}#matrix td.l:first-child{min-width:8.5em}"
+    "#matrix td small{white-space:normal}"
     "p.broken{color:#b00;font-weight:bold;margin:0.5em 0}p.ok{color:#064;margin:0.5em 0}"
     "details{margin:0.5em 0;font-size:0.85em}";
 
@@ -353,27 +354,20 @@ static void answer_matrix(FILE *f, const html_report *h)
     char cover[160];
     fputs("<h2>Which GELU to ship</h2>\n<div class=\"scroll\">\n", f);
     answer_html(f, a);
-    fputs("</div>\n<p class=\"sub\">The fastest implementation meeting each need on each "
-          "platform (<code>gelucheck pick --platform all</code>, <code>answer.json</code>), ", f);
+    fputs("</div>\n<p class=\"sub\">The fastest meeting each need on each platform "
+          "(<code>gelucheck pick --platform all</code>, <code>answer.json</code>; a need's "
+          "constraints on its name and in <code>pick --help</code>): ", f);
     html_text(f, a->format);
-    fputs(", by median ns/element at ", f);
+    fputs(" at ", f);
     html_text(f, a->size[0] ? a->size : "-");
-    fputs(", &#215;ReLU against the platform's own ReLU build; accuracy against exact GELU over ", f);
+    fputs(", &#215;ReLU against the platform's own ReLU build, accuracy over ", f);
     html_text(f, answer_coverage(a, cover, sizeof cover));
-    fputs("; every speed measured on this CPU", f);
+    fputs("; all measured on this CPU", f);
     for (size_t i = 0; i < a->ncapped; i++) {
-        fputs(i ? ", " : ", on each platform's code path: ", f);
-        html_text(f, a->capped[i].impls);
-        fputs(" again under <code>", f);
+        fputs(i ? ", " : ", the rows that dispatch at run time again under ", f);
+        fputs("<code>", f);
         html_text(f, a->capped[i].cap);
         fputs("</code>", f);
-    }
-    fputs(". The needs: ", f);
-    for (size_t i = 0; i < a->nneeds; i++) {
-        fputs(i ? "; <i>" : "<i>", f);
-        html_text(f, a->needs[i].title);
-        fputs("</i>: ", f);
-        html_text(f, a->needs[i].asks);
     }
     fputs(".</p>\n", f);
 }

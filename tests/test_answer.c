@@ -202,22 +202,45 @@ Test(answer, markdown_matrix_has_a_column_per_platform)
     free(text);
 }
 
-Test(answer, html_matrix_has_a_cell_per_need_and_platform)
+static char *html_of(const answer *a)
 {
     char *text = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
-    answer_html(f, build_all());
+    answer_html(f, a);
     fclose(f);
-    size_t rows = 0, cells = 0;
-    for (const char *p = text; (p = strstr(p, "<tr><td class=\"l\"><b>")); p++) rows++;
-    for (const char *p = text; (p = strstr(p, "</td><td")); p++) cells++;
-    cr_expect_eq(rows, 4, "a row per need: %s", text);
-    cr_expect_eq(cells, 4 * 4, "a cell per platform shown (v2, v3, v4, host): %s", text);
+    return text;
+}
+
+static size_t count(const char *text, const char *needle)
+{
+    size_t n = 0;
+    for (const char *p = text; (p = strstr(p, needle)); p++) n++;
+    return n;
+}
+
+/* A row per need, a column per platform (the host's merged into x86-64-v4's when every choice is
+ * the same: the fixture's host is an AVX-512 CPU), a cell of each. */
+Test(answer, html_matrix_has_a_cell_per_need_and_platform)
+{
+    char *text = html_of(build_all());
+    cr_expect_eq(count(text, "<tr><td class=\"l\" title=\""), 4, "a row per need: %s", text);
+    cr_expect_eq(count(text, "</td><td"), 4 * 3, "v2, v3, v4 = host: %s", text);
     cr_expect(strstr(text, "<th class=\"l\">x86-64-v3<small>AVX2, FMA</small></th>"), "%s", text);
+    cr_expect(strstr(text, "<th class=\"l\">x86-64-v4<small>AVX-512, as this CPU</small></th>"), "%s", text);
     /* the v3 cell: its choice, against the platform's own ReLU, and the runner-up */
     cr_expect(strstr(text, "<b>erfc_accurate_avx2</b><small>0.8 ns, 13.3\xc3\x97 relu_avx2</small>"
                            "<small>0.634 ULP, max abs 2.4e-07</small><small>runner-up erfc_f64</small>"),
               "%s", text);
+    free(text);
+    /* a host whose choice differs from x86-64-v4's has its own column */
+    static answer other;
+    other = *build_all();
+    int host = platform_at(&other, PICK_HOST);
+    snprintf(other.cells[0][host].choice.name, sizeof other.cells[0][host].choice.name, "host_only");
+    text = html_of(&other);
+    cr_expect_eq(count(text, "</td><td"), 4 * 4, "v2, v3, v4, host: %s", text);
+    cr_expect(strstr(text, "<th class=\"l\">host<small>this CPU</small></th>"), "%s", text);
+    cr_expect(strstr(text, "<b>host_only</b>"), "%s", text);
     free(text);
 }
