@@ -541,6 +541,40 @@ Test(report, pareto_front_keeps_the_undominated_by_speed)
     cr_expect_eq(plot_pareto_front(&s, "dram", idx), 0, "nothing measured at dram");
 }
 
+/* The front's labels: one that would overlap a label drawn before it (a point just beside a
+ * faster one) is left out of the plot's $labels, the front's staircase keeps every point. */
+Test(report, pareto_labels_do_not_overlap)
+{
+    static results_set s;
+    s.n = 0;
+    gelu_row(&s, "a_fast_rough", 1, 100);
+    gelu_row(&s, "b_beside_a", 1.1, 90); /* its label would cover a's */
+    gelu_row(&s, "c_slow_exact", 100, 0.5);
+    s.nsizes = 1;
+    snprintf(s.sizes[0], sizeof s.sizes[0], "l2");
+    size_t idx[RESULTS_MAX_ROWS], n = plot_pareto_front(&s, "l2", idx);
+    cr_assert_eq(n, 3);
+    bool keep[RESULTS_MAX_ROWS];
+    cr_expect_eq(plot_pareto_labels(&s, "l2", idx, n, keep), 2);
+    cr_expect(keep[0] && !keep[1] && keep[2], "kept: %d %d %d", keep[0], keep[1], keep[2]);
+    char *buf;
+    size_t size;
+    FILE *f = open_memstream(&buf, &size);
+    cr_assert_eq(plot_script_write(f, PLOT_PARETO, &s), 0);
+    fclose(f);
+    const char *labels = strstr(buf, "$labels << EOD\n");
+    cr_assert_not_null(labels, "%s", buf);
+    cr_expect_not_null(strstr(buf, "$front << EOD\na_fast_rough 1 100\nb_beside_a 1.1 90\n"), "%s", buf);
+    cr_expect_not_null(strstr(labels, "$labels << EOD\na_fast_rough 1 100\nc_slow_exact 100 0.5\nEOD\n"),
+                       "%s", buf);
+    cr_expect_not_null(strstr(buf, "$labels using 2:3:1 with labels"), "%s", buf);
+    free(buf);
+    /* apart, both are labelled */
+    s.rows[1].speed[0].ns = 10;
+    n = plot_pareto_front(&s, "l2", idx);
+    cr_expect_eq(plot_pareto_labels(&s, "l2", idx, n, keep), 3);
+}
+
 /* Small multiples: ISA builds with equal figures are drawn once, named together; a build whose
  * figures differ is drawn apart; each family is a panel. */
 Test(report, error_plots_merge_identical_isa_twins_only)
