@@ -62,7 +62,8 @@ static const struct {
      NULL, NULL, true},
     {"cost", "Cost against ReLU",
      "Time per element divided by the ReLU baseline's in the same benchmark round (log scale), "
-     "at the smallest and the largest measured size.",
+     "at the smallest and the largest measured size; rows with a thread pool of their own "
+     "(dnnl_*_omp) are left out, their time being no one thread's (the tables have them).",
      NULL, NULL, true},
     {"not_cr", "Inputs not correctly rounded",
      NULL,
@@ -416,6 +417,8 @@ static void cost(FILE *f, const results_set *s)
     for (size_t i = 0; i < s->n; i++) {
         const results_speed *a = results_speed_at(&s->rows[i], first);
         const results_speed *b = results_speed_at(&s->rows[i], last);
+        const gelu_impl *m = gelu_impl_find_in(s->rows[i].name, s->format);
+        if (m && m->own_threads) continue; /* benchmark-only: apart from the single-thread axis */
         if (a && b) fprintf(f, "%s %.6g %.6g\n", s->rows[i].name, a->ratio, b->ratio);
     }
     fprintf(f,

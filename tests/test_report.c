@@ -575,6 +575,36 @@ Test(report, pareto_labels_do_not_overlap)
     cr_expect_eq(plot_pareto_labels(&s, "l2", idx, n, keep), 3);
 }
 
+static void pool_forward(const float *x, float *y, size_t n)
+{
+    for (size_t i = 0; i < n; i++) y[i] = x[i];
+}
+
+/* The cost plot leaves out a row with a thread pool of its own (its time is no one thread's,
+ * and it stretched the axis to 10^5), keeps the rest. */
+Test(report, cost_plot_leaves_out_own_thread_pools)
+{
+    static const gelu_impl pool = {.name = "pool_gelu_test", .target = GELU_TARGET_EXACT,
+                                   .format = GELU_FORMAT_BINARY32, .forward = pool_forward,
+                                   .own_threads = true};
+    char err[256];
+    cr_assert_eq(gelu_impl_add(&pool, "test", err, sizeof err), 0, "%s", err);
+    static results_set s;
+    s.n = 0;
+    gelu_row(&s, "single_thread", 2, 1)->speed[0].ratio = 3;
+    gelu_row(&s, "pool_gelu_test", 4, 1)->speed[0].ratio = 90000;
+    s.nsizes = 1;
+    snprintf(s.sizes[0], sizeof s.sizes[0], "l2");
+    char *buf;
+    size_t size;
+    FILE *f = open_memstream(&buf, &size);
+    cr_assert_eq(plot_script_write(f, PLOT_COST, &s), 0);
+    fclose(f);
+    cr_expect_not_null(strstr(buf, "$cost << EOD\nsingle_thread 3 3\nEOD\n"), "%s", buf);
+    cr_expect_null(strstr(buf, "pool_gelu_test"), "%s", buf);
+    free(buf);
+}
+
 /* Small multiples: ISA builds with equal figures are drawn once, named together; a build whose
  * figures differ is drawn apart; each family is a panel. */
 Test(report, error_plots_merge_identical_isa_twins_only)
