@@ -396,8 +396,8 @@ static void pareto(FILE *f, const results_set *s)
             size, flush_log2, flush_log2, flush_log2, flush_log2 + 1.5);
     for (int fam = 0; fam < FAMILY_COUNT; fam++)
         fprintf(f,
-                "  $points using ($4 == %d ? $2 : NaN):3 with points lt %d pt %d ps 1.2 "
-                "title '%s', \\\n",
+                "  $points using ($4 == %d ? $2 : NaN):3:1 with labels hypertext point lt %d "
+                "pt %d ps 1.2 title '%s', \\\n",
                 fam, fam + 1, point_type[fam], impl_family_name((impl_family)fam));
     fprintf(f, "  $labels using 2:3:1 with labels boxed left offset 0.6,0.7 font ',9' noenhanced "
                "notitle\n");

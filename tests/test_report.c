@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "html_text.h"
 #include "known_names.h"
 #include "gelu_impl.h"
 #include "accuracy_columns.h"
@@ -573,6 +574,34 @@ Test(report, pareto_labels_do_not_overlap)
     s.rows[1].speed[0].ns = 10;
     n = plot_pareto_front(&s, "l2", idx);
     cr_expect_eq(plot_pareto_labels(&s, "l2", idx, n, keep), 3);
+}
+
+/* Every Pareto point carries its name (gnuplot's hover text), which the page turns into the
+ * point group's <title> (no script): the unlabelled points are named on hover. */
+Test(report, pareto_points_are_named_on_hover)
+{
+    static results_set s;
+    s.n = 0;
+    gelu_row(&s, "a_fast_rough", 1, 100);
+    s.nsizes = 1;
+    snprintf(s.sizes[0], sizeof s.sizes[0], "l2");
+    char *buf;
+    size_t size;
+    FILE *f = open_memstream(&buf, &size);
+    cr_assert_eq(plot_script_write(f, PLOT_PARETO, &s), 0);
+    fclose(f);
+    cr_expect_not_null(strstr(buf, "$points using ($4 == 0 ? $2 : NaN):3:1 with labels hypertext point"),
+                       "%s", buf);
+    free(buf);
+    const char *svg =
+        "<svg width=\"10\">\n<g onmousemove=\"gnuplot_svg.showHypertext(evt,'b_beside_a')\" "
+        "onmouseout=\"gnuplot_svg.hideHypertext()\"><title> </title>\n<use href='#gpPt6'/></g>\n</svg>";
+    f = open_memstream(&buf, &size);
+    html_inline_svg(f, svg);
+    fclose(f);
+    cr_expect_not_null(strstr(buf, "<g><title>b_beside_a</title>\n<use href='#gpPt6'/></g>"), "%s", buf);
+    cr_expect_null(strstr(buf, "gnuplot_svg"), "%s", buf);
+    free(buf);
 }
 
 static void pool_forward(const float *x, float *y, size_t n)
