@@ -385,7 +385,8 @@ static void pareto(FILE *f, const results_set *s)
             "set style textbox opaque noborder margins 1,1\n"
             "set xlabel 'median ns/element at size %s (log)'\n"
             "set ylabel 'max ULP error vs exact GELU (log)'\n"
-            "set key below horizontal font ',9' samplen 1\n"
+            /* height: room between the key and the x label, whose boxes touched */
+            "set key below horizontal font ',9' samplen 1 height 0.6\n"
             "set arrow 1 from graph 0, first 2.0**%d to graph 1, first 2.0**%d nohead dt 2 "
             "lc rgb '#555555'\n"
             "set label 1 '2^{%d}: the negative tail flushed to zero' at graph 0.98, first "
