@@ -266,6 +266,8 @@ static void summarize(const bench_config *cfg, size_t count, bench_result *resul
     for (size_t k = 0; k < count; k++) {
         for (unsigned r = 0; r < R; r++)
             tmp[r] = times[k * R + r] / times[r];
+        results[k].nratios = R < BENCH_KEPT_ROUNDS ? R : BENCH_KEPT_ROUNDS;
+        memcpy(results[k].ratios, tmp, results[k].nratios * sizeof *tmp); /* before sorting */
         results[k].ratio_median = quantile(tmp, R, 0.5);
         for (unsigned r = 0; r < R; r++)
             tmp[r] = 1e9 * times[k * R + r] / (double)bench_call_elements(cfg);

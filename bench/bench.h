@@ -41,6 +41,8 @@ const char *bench_dist_describe(bench_dist d);
  * a framework's widened kernel converts in registers or small blocks, so that its conversions do not
  * stream two binary32 copies of a DRAM-sized array through memory. */
 #define BENCH_WIDEN_TILE ((size_t)8192)
+/* Rounds whose ×baseline ratios a result keeps, in round order (bench.csv's ratio_rounds). */
+enum { BENCH_KEPT_ROUNDS = 32 };
 
 typedef struct {
     size_t n;              /* elements of the buffers; per call, all threads together, unless
@@ -72,6 +74,10 @@ typedef struct {
     size_t calls;                    /* kernel calls per timed sample */
     double ns_median, ns_q1, ns_q3;  /* ns per element, over the rounds */
     double ratio_median;             /* median over rounds of time / baseline time */
+    /* time / baseline time in each round, in round order (the first BENCH_KEPT_ROUNDS): what
+     * compare judges a speed change by (reports/compare.h) */
+    unsigned nratios;
+    double ratios[BENCH_KEPT_ROUNDS];
     bool timed_inside;               /* timed by the kernel's own clock (gelu_impl.own_time_ns:
                                       * an exec child's time of its kernel, pipe excluded) */
 } bench_result;

@@ -169,20 +169,39 @@ int accuracy_files_probe(const char *cmd, const accuracy_files *files)
     return 0;
 }
 
+/* What a verdict covers: "over all 4294967296 binary32 inputs", or a part of them, said to be
+ * a sample (or a range) with its size: a contract kept there is not proven for every input. */
+static const char *coverage(const scan_result *r, char *buf, size_t size)
+{
+    const gelu_format *f = gelu_format_of(r->nimpls ? r->impls[0]->format : GELU_FORMAT_BINARY32);
+    uint64_t all = gelu_format_encodings(f);
+    if (all && r->inputs == all)
+        snprintf(buf, size, "over all %llu %s inputs", (unsigned long long)all, f->name);
+    else if (all)
+        snprintf(buf, size, "over %llu of the %llu %s inputs only (a SAMPLE or a range: not every "
+                 "input)", (unsigned long long)r->inputs, (unsigned long long)all, f->name);
+    else
+        snprintf(buf, size, "over a SAMPLE of %llu %s inputs (not every input)",
+                 (unsigned long long)r->inputs, f->name);
+    return buf;
+}
+
 int accuracy_output(const char *cmd, const scan_result *r, const accuracy_files *files)
 {
     print_table(r);
     print_details(r);
     int status = EXIT_OK;
+    char cover[160];
+    coverage(r, cover, sizeof cover);
     for (size_t i = 0; i < r->nimpls; i++) {
         char why[512];
         int n = scan_contract_violations(r, i, why, sizeof why);
         if (n) {
-            printf("CONTRACT BROKEN (%d claim%s): %s\n", n, n > 1 ? "s" : "", why);
+            printf("CONTRACT BROKEN (%d claim%s): %s; judged %s\n", n, n > 1 ? "s" : "", why, cover);
             status = EXIT_CHECK_FAILED;
         }
     }
-    if (status == EXIT_OK) printf("every implementation meets its declared contract\n");
+    if (status == EXIT_OK) printf("every implementation meets its declared contract %s\n", cover);
     if (files->csv && write_file(cmd, files->csv, accuracy_csv_write, r) != 0)
         status = EXIT_CHECK_FAILED;
     if (files->ranges_csv && write_file(cmd, files->ranges_csv, ranges_csv_write, r) != 0)

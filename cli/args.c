@@ -118,14 +118,7 @@ static char command_line[MANIFEST_VALUE];
 
 void cli_set_command(int argc, char **argv)
 {
-    size_t used = 0;
-    command_line[0] = '\0';
-    for (int i = 0; i < argc && used < sizeof command_line; i++) {
-        int w = snprintf(command_line + used, sizeof command_line - used, "%s%s", i ? " " : "",
-                         i ? argv[i] : "gelucheck");
-        if (w < 0) break;
-        used += (size_t)w;
-    }
+    manifest_command(command_line, sizeof command_line, argc, argv); /* the real argv, quoted */
 }
 
 const char *cli_command(void) { return command_line; }

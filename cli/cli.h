@@ -109,7 +109,7 @@ int write_output(const char *cmd, const char *path, int (*writer)(FILE *f, void 
  * writes it after the file; write_manifest_beside does it for files written otherwise. */
 int write_manifest_beside(const char *cmd, const char *path);
 /* The command line the manifests record (main sets it, before the options every command takes
- * are read: --plugin, --exec and --frameworks are in it): "gelucheck CMD ARGS...". */
+ * are read: --plugin, --exec and --frameworks are in it): the real argv, quoted for sh. */
 void cli_set_command(int argc, char **argv);
 const char *cli_command(void);
 

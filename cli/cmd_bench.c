@@ -418,6 +418,11 @@ static void csv_gb_per_s(FILE *f, const bench_csv_row *w)
 static void csv_ratio(FILE *f, const bench_csv_row *w) { fprintf(f, "%.6g", w->x->ratio_median); }
 static void csv_baseline(FILE *f, const bench_csv_row *w) { fputs(w->run->results[0].impl->name, f); }
 static void csv_timed(FILE *f, const bench_csv_row *w) { fputs(w->x->timed_inside ? "child" : "host", f); }
+/* each round's ratio, in round order, ';' between (one CSV field) */
+static void csv_ratio_rounds(FILE *f, const bench_csv_row *w)
+{
+    for (unsigned r = 0; r < w->x->nratios; r++) fprintf(f, "%s%.6g", r ? ";" : "", w->x->ratios[r]);
+}
 static void csv_format(FILE *f, const bench_csv_row *w) { fputs(gelu_format_of(w->run->cfg.format)->name, f); }
 /* the run's, or the one an exec child always runs in (gelu_impl_fpenv) */
 static void csv_fpenv(FILE *f, const bench_csv_row *w)
@@ -449,6 +454,7 @@ static const struct {
     {"timed", csv_timed},   /* absent in older files: host */
     {"format", csv_format}, /* absent in older files: binary32 */
     {"fpenv", csv_fpenv},   /* absent in older files: ieee */
+    {"ratio_rounds", csv_ratio_rounds}, /* absent in older files: speed compared by quartiles */
 };
 enum { CSV_COLUMNS = sizeof csv_columns / sizeof csv_columns[0] };
 

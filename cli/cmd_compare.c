@@ -2,6 +2,7 @@
  * the gate a kernel change runs against its baseline: exit 1 when accuracy got worse or a
  * contract that held now fails. */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,15 +13,19 @@
 
 static void print_help(void)
 {
-    printf("usage: gelucheck compare OLD_DIR NEW_DIR [--csv FILE]\n\n"
-           "Compares two result sets, each a directory with manifest.json and accuracy.csv\n"
-           "(bench.csv too for speed): a report directory, or accuracy and bench runs written\n"
-           "there. Per implementation: max ULP against its own target and against exact GELU,\n"
-           "max abs error, correctly rounded inputs, gradient max ULP, monotonicity violations,\n"
-           "special values, the contract's verdict, and median ns/element per size, where a\n"
-           "change counts only when the two runs' interquartile ranges do not overlap (and only\n"
-           "on the same CPU model). Prints every change and a summary.\n\n"
-           "  --csv FILE   also write the changes: impl,metric,old,new,change\n\n"
+    printf("usage: gelucheck compare OLD NEW [--impl A,B,...] [--csv FILE]\n\n"
+           "Compares two result sets, each a report directory (manifest.json, accuracy.csv,\n"
+           "bench.csv), a directory of accuracy and bench runs written there (accuracy.csv with\n"
+           "its accuracy.csv.manifest.json, bench.csv), or an accuracy CSV file with its\n"
+           "FILE.manifest.json. Per implementation, every error figure of accuracy.csv: max ULP,\n"
+           "max abs and the mean ULP over normal(0,1) inputs, against its own target and\n"
+           "against exact GELU, forward and derivative; correctly rounded inputs; monotonicity\n"
+           "violations; special values; the contract's verdict; and median ns/element per size,\n"
+           "where a change counts only when the two runs' interquartile ranges do not overlap\n"
+           "(and only on the same CPU model). Prints every change, accuracy regressions first,\n"
+           "worst first (by the factor the figure grew), and a summary.\n\n"
+           "  --impl A,B   compare these implementations only\n"
+           "  --csv FILE   also write the changes, in that order: impl,metric,old,new,change\n\n"
            "Both manifests must have the same schema version and both sets the same scanned\n"
            "domain (number of inputs). Exit status: 0 no accuracy regression, 1 accuracy got\n"
            "worse or a contract that held now fails (or FILE cannot be written), 2 bad usage or\n"
@@ -40,22 +45,26 @@ static int write_csv(const char *path, const compare_result *c, char *err, size_
     return atomic_file_commit(&a, err, errsize);
 }
 
+/* In compare's order: regressions first, worst first. */
 static void print_changes(const compare_result *c)
 {
-    for (int pass = 0; pass < 2; pass++) /* regressions first */
-        for (size_t i = 0; i < c->n; i++) {
-            const compare_change *ch = &c->changes[i];
-            if (compare_kind_is_regression(ch->kind) != (pass == 0)) continue;
-            printf("  %-8s %-26s %-30s %s -> %s\n", compare_kind_name(ch->kind), ch->impl,
-                   ch->metric, ch->old_value, ch->new_value);
-        }
+    for (size_t i = 0; i < c->n; i++) {
+        const compare_change *ch = &c->changes[i];
+        printf("  %-8s %-22s %-44s %s -> %s", compare_kind_name(ch->kind), ch->impl, ch->metric,
+               ch->old_value, ch->new_value);
+        if (compare_kind_is_regression(ch->kind) && isinf(ch->severity)) printf("  (from 0)");
+        else if (compare_kind_is_regression(ch->kind) && ch->kind == CHANGE_WORSE)
+            printf("  (x%.4g)", ch->severity);
+        printf("\n");
+    }
 }
 
 int cmd_compare(int argc, char **argv)
 {
     const char *dirs[2] = {NULL, NULL}, *csv = NULL, *v;
-    size_t ndirs = 0;
-    int got;
+    char **only = NULL;
+    size_t ndirs = 0, nonly = 0;
+    int got, st;
     for (int i = 1; i < argc; i++) {
         if (is_help(argv[i])) {
             print_help();
@@ -64,28 +73,47 @@ int cmd_compare(int argc, char **argv)
         if ((got = option_value("compare", argc, argv, &i, "--csv", &v))) {
             if (got < 0) return EXIT_USAGE;
             csv = v;
+        } else if ((got = option_value("compare", argc, argv, &i, "--impl", &v))) {
+            if (got < 0) return EXIT_USAGE;
+            free(only);
+            if ((st = split_list("compare", "--impl", v, &only, &nonly)) != EXIT_OK) return st;
         } else if (argv[i][0] == '-' && argv[i][1] == '-')
             return usage_error("compare", "unexpected argument '%s'", argv[i]);
-        else if (ndirs == 2)
-            return usage_error("compare", "unexpected argument '%s': two directories only",
+        else if (ndirs == 2) {
+            free(only);
+            return usage_error("compare", "unexpected argument '%s': two result sets only",
                                argv[i]);
-        else
+        } else
             dirs[ndirs++] = argv[i];
     }
-    if (ndirs < 2) return usage_error("compare", "needs OLD_DIR and NEW_DIR");
+    if (ndirs < 2) {
+        free(only);
+        return usage_error("compare", "needs OLD and NEW (directories or accuracy CSV files)");
+    }
 
     compare_sets *cs = malloc(sizeof *cs);
     char err[1024];
     if (!cs) {
         fprintf(stderr, "gelucheck compare: out of memory\n");
+        free(only);
         return EXIT_CHECK_FAILED;
     }
-    if (compare_sets_load(cs, dirs[0], dirs[1], err, sizeof err) != 0) {
+    st = compare_sets_load_only(cs, dirs[0], dirs[1], (const char *const *)only, nonly, err,
+                                sizeof err);
+    for (size_t k = 0; st == 0 && k < nonly; k++)
+        if (!results_find(&cs->sets[0], only[k]) && !results_find(&cs->sets[1], only[k])) {
+            free(cs);
+            st = usage_error("compare", "--impl '%s': in neither result set", only[k]);
+            free(only);
+            return st;
+        }
+    free(only);
+    if (st != 0) {
         fprintf(stderr, "gelucheck compare: %s\n", err);
         free(cs);
         return EXIT_USAGE;
     }
-    printf("old: %s/ (commit %s, %s)\nnew: %s/ (commit %s, %s)\n", dirs[0], cs->manifest[0].commit,
+    printf("old: %s (commit %s, %s)\nnew: %s (commit %s, %s)\n", dirs[0], cs->manifest[0].commit,
            cs->manifest[0].created, dirs[1], cs->manifest[1].commit, cs->manifest[1].created);
     if (!cs->same_cpu)
         printf("different CPU models ('%s' and '%s'): speed is not compared\n",
@@ -98,7 +126,7 @@ int cmd_compare(int argc, char **argv)
            c->count[CHANGE_BROKEN], c->count[CHANGE_BETTER], c->count[CHANGE_FIXED],
            c->count[CHANGE_SLOWER], c->count[CHANGE_FASTER], c->count[CHANGE_ADDED],
            c->count[CHANGE_REMOVED], c->speed_compared ? "" : "; speed not compared");
-    int st = c->regressions ? EXIT_CHECK_FAILED : EXIT_OK;
+    st = c->regressions ? EXIT_CHECK_FAILED : EXIT_OK;
     if (csv && write_csv(csv, c, err, sizeof err) != 0) {
         fprintf(stderr, "gelucheck compare: %s\n", err);
         st = EXIT_CHECK_FAILED;

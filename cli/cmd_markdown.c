@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "answer.h"
 #include "cli.h"
 #include "exec_frameworks.h"
 #include "gelu_cr16.h"
@@ -16,7 +17,8 @@ enum { MAX_FORMATS = 4 };
 
 static void print_help(void)
 {
-    printf("usage: gelucheck markdown [--format binary32 | binary64 | F[,F...]] [DIR]\n\n"
+    printf("usage: gelucheck markdown [--format binary32 | binary64 | F[,F...]] [DIR]\n"
+           "       gelucheck markdown --answer ANSWER.json\n\n"
            "Prints the README's accuracy table in Markdown from DIR/accuracy.csv (default\n"
            "report/, as 'gelucheck report' or 'gelucheck accuracy --csv DIR/accuracy.csv' writes\n"
            "it): per scanned implementation its target, max ULP against its own target with the\n"
@@ -32,7 +34,12 @@ static void print_help(void)
            "                 share a row. --format binary32 (the default) is the table above.\n"
            "                 --format binary64 (alone): the same table of binary64's own\n"
            "                 implementations from DIR/accuracy_binary64.csv, whose inputs are a\n"
-           "                 SAMPLE: its header says so and how many.\n\n"
+           "                 SAMPLE: its header says so and how many.\n"
+           "  --answer FILE    the answer instead (FILE: a report's answer.json, or what\n"
+           "                 'pick --json' wrote): a table of need x platform (x86-64-v2,\n"
+           "                 x86-64-v3, x86-64-v4, host), each cell the choice, its speed and\n"
+           "                 xReLU (the platform's ReLU), its accuracy and the runner-up; then a\n"
+           "                 line saying how many inputs the accuracy covers and the CPU.\n\n"
            "Exit status: 0 printed, 1 standard output could not be written, 2 bad usage or a\n"
            "missing or bad accuracy file (the file, line and column named).\n");
 }
@@ -72,9 +79,33 @@ static int parse_formats(const char *list, gelu_format_id *ids, size_t *n)
     return st;
 }
 
+/* markdown --answer FILE: the answer matrix. */
+static int print_answer(const char *path)
+{
+    answer *a = malloc(sizeof *a);
+    char err[1024];
+    if (!a) {
+        fprintf(stderr, "gelucheck markdown: out of memory\n");
+        return EXIT_CHECK_FAILED;
+    }
+    int rc = answer_read_json(path, a, err, sizeof err), st = EXIT_OK;
+    if (rc != 0) {
+        fprintf(stderr, "gelucheck markdown: %s\n", err);
+        st = EXIT_USAGE;
+    } else {
+        answer_markdown(stdout, a);
+        if (fflush(stdout) != 0 || ferror(stdout)) {
+            fprintf(stderr, "gelucheck markdown: cannot write standard output\n");
+            st = EXIT_CHECK_FAILED;
+        }
+    }
+    free(a);
+    return st;
+}
+
 int cmd_markdown(int argc, char **argv)
 {
-    const char *dir = NULL, *v;
+    const char *dir = NULL, *answer_path = NULL, *v;
     gelu_format_id ids[MAX_FORMATS] = {GELU_FORMAT_BINARY32};
     size_t nformats = 1;
     bool have_format = false;
@@ -91,11 +122,19 @@ int cmd_markdown(int argc, char **argv)
             if ((st = parse_formats(v, ids, &nformats)) != EXIT_OK) return st;
             continue;
         }
+        if ((got = option_value("markdown", argc, argv, &i, "--answer", &v))) {
+            if (got < 0) return EXIT_USAGE;
+            answer_path = v;
+            continue;
+        }
         if (argv[i][0] == '-' && argv[i][1] != '\0')
             return usage_error("markdown", "unexpected argument '%s'", argv[i]);
         if (dir) return usage_error("markdown", "unexpected argument '%s': one directory only", argv[i]);
         dir = argv[i];
     }
+    if (answer_path && (dir || have_format))
+        return usage_error("markdown", "--answer is a table of its own: no DIR, no --format");
+    if (answer_path) return print_answer(answer_path);
     if (!dir) dir = "report";
     results_set *sets[MAX_FORMATS] = {NULL};
     st = EXIT_OK;

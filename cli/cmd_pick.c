@@ -7,7 +7,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "answer.h"
 #include "cli.h"
+#include "gelu_cr16.h"
+#include "gelu_f64.h"
 #include "gelu_impl.h"
 #include "manifest.h"
 #include "pick.h"
@@ -18,20 +21,30 @@ enum { CLOSEST_LISTED = 3 };
 
 static void print_help(void)
 {
-    printf("usage: gelucheck pick --platform generic|x86-64-v2|x86-64-v3|x86-64-v4|host\n"
-           "                      [--max-ulp U] [--max-abs A] [--monotone] [--grad-max-ulp G]\n"
+    printf("usage: gelucheck pick --platform generic|x86-64-v2|x86-64-v3|x86-64-v4|host|all\n"
+           "                      [--need K | [--max-ulp U] [--max-abs A] [--monotone] [--grad-max-ulp G]\n"
            "                      [--own-max-ulp U] [--correctly-rounded] [--contract-kept]\n"
-           "                      [--target exact|tanh|sigmoid] [--size l1|l2|dram|N]\n"
-           "                      [--results DIR]\n"
+           "                      [--target exact|tanh|sigmoid]] [--size l1|l2|dram|N]\n"
+           "                      [--results DIR] [--json FILE]\n"
            "                      [--format F]\n");
     char fmt_names[256];
     printf("F: %s\n\n", gelu_format_names("|", "|", false, fmt_names, sizeof fmt_names));
     printf(
            "Chooses, from measured results, the fastest implementation that the platform can run\n"
            "and that meets every constraint; prints it with its measured figures and the\n"
-           "runners-up, each with the first constraint it fails.\n\n"
+           "runners-up, each with the first constraint it fails. Without a need (no --need,\n"
+           "no constraint) it judges by the default need, need 1 below, and says so: never by\n"
+           "no constraint at all. The needs (the report's):\n");
+    for (size_t i = 0; i < pick_need_count(); i++)
+        printf("  %zu. %s%s: %s\n", i + 1, pick_need_at(i)->title,
+               i == PICK_DEFAULT_NEED ? " (the default)" : "", pick_need_at(i)->asks);
+    printf("\n"
            "  --platform P      generic and x86-64-v2: portable code; x86-64-v3: AVX2+FMA;\n"
-           "                    x86-64-v4: AVX-512 F/DQ/BW/VL too; host: this CPU's features\n"
+           "                    x86-64-v4: AVX-512 F/DQ/BW/VL too; host: this CPU's features;\n"
+           "                    all: the matrix, every platform x the need given (without one:\n"
+           "                    every need above), each cell the choice, its figures, the\n"
+           "                    runner-up\n"
+           "  --need K          need K of the list above (not with the constraints below)\n"
            "  --max-ulp U       forward max ULP error against exact GELU <= U\n"
            "  --max-abs A       forward max absolute error against exact GELU <= A\n"
            "  --monotone        no monotonicity violation measured\n"
@@ -43,6 +56,8 @@ static void print_help(void)
            "  --contract-kept   its own claimed contract kept (the accuracy file's verdict)\n"
            "  --target T        only implementations of that target formula\n"
            "  --size S          rank by median ns/element at benchmark size S (default %s)\n"
+           "  --json FILE       also write the answer as data (docs/answer-json.md; the\n"
+           "                    platforms and needs judged), as report writes answer.json\n"
            "  --results DIR     a report directory: accuracy.csv and bench.csv (default %s/);\n"
            "                    what is missing is measured first (report --quick for both,\n"
            "                    accuracy --grad --sample 1000000 or bench --quick for one)\n"
@@ -55,7 +70,10 @@ static void print_help(void)
            "                    sample's (the output says how many inputs): its maxima are not\n"
            "                    bounds, and --correctly-rounded means every sampled input\n\n"
            "Ties in speed go to the smaller max ULP against exact GELU, then to the larger\n"
-           "fraction correctly rounded, then to the name.\n"
+           "fraction correctly rounded, then to the name. xReLU is against the platform's own\n"
+           "ReLU build (relu_avx512f on x86-64-v4, relu_avx2 on v3, relu on v2 and generic).\n"
+           "Figures over part of the format's inputs (a sample or a range) are marked SAMPLED\n"
+           "with the number of inputs: their maxima are not bounds.\n"
            "Exit status: 0 a choice, 1 nothing fits (the closest are listed) or results cannot\n"
            "be read, 2 bad usage.\n",
            DEFAULT_SIZE, DEFAULT_RESULTS);
@@ -63,8 +81,10 @@ static void print_help(void)
 
 typedef struct {
     pick_platform platform;
+    bool all_platforms;
+    int need; /* a need of the list (0-based), −1: none named */
     pick_constraints c;
-    const char *results;
+    const char *results, *json;
     const gelu_format *format;
 } pick_args;
 
@@ -95,12 +115,22 @@ static int parse_args(int argc, char **argv, pick_args *a)
         else if ((got = option_value("pick", argc, argv, &i, "--platform", &v))) {
             if (got < 0) return EXIT_USAGE;
             a->platform = pick_platform_from_name(v);
+            a->all_platforms = strcmp(v, "all") == 0;
             have_platform = true;
-            if (a->platform == PICK_PLATFORM_COUNT)
+            if (a->platform == PICK_PLATFORM_COUNT && !a->all_platforms)
                 st = usage_error("pick",
                                  "bad --platform '%s': generic, x86-64-v2, x86-64-v3, "
-                                 "x86-64-v4 or host",
+                                 "x86-64-v4, host or all",
                                  v);
+        } else if ((got = option_value("pick", argc, argv, &i, "--need", &v))) {
+            uint64_t k;
+            if (got < 0) return EXIT_USAGE;
+            if (!parse_u64(v, 1, pick_need_count(), &k))
+                st = usage_error("pick", "bad --need '%s': 1 to %zu (pick --help lists them)", v,
+                                 pick_need_count());
+            a->need = (int)k - 1;
+        } else if ((got = option_value("pick", argc, argv, &i, "--json", &v))) {
+            st = got < 0 ? EXIT_USAGE : (a->json = v, EXIT_OK);
         } else if ((got = option_value("pick", argc, argv, &i, "--max-ulp", &v)))
             st = got < 0 ? EXIT_USAGE : parse_bound("--max-ulp", v, &a->c.max_ulp);
         else if ((got = option_value("pick", argc, argv, &i, "--max-abs", &v)))
@@ -135,30 +165,45 @@ static int parse_args(int argc, char **argv, pick_args *a)
             st = usage_error("pick", "unexpected argument '%s'", argv[i]);
     }
     if (st == EXIT_OK && !have_platform) st = usage_error("pick", "missing --platform");
+    if (st == EXIT_OK && a->need >= 0 && pick_constrains(&a->c))
+        st = usage_error("pick", "--need %d and constraints: give one or the other", a->need + 1);
     return st;
 }
 
-static void print_figures(const pick_candidate *k, const char *size, const gelu_format *format)
+static void print_figures(const results_set *s, const pick_candidate *k, pick_platform p,
+                          const char *size, const gelu_format *format)
 {
     const results_row *r = k->row;
-    char feat[128];
+    char feat[128], inputs[96];
+    uint64_t encodings = gelu_format_encodings(format);
+    if (encodings && r->inputs == encodings)
+        snprintf(inputs, sizeof inputs, "all %llu inputs", (unsigned long long)r->inputs);
+    else if (encodings)
+        snprintf(inputs, sizeof inputs, "SAMPLED: %llu of %llu inputs", (unsigned long long)r->inputs,
+                 (unsigned long long)encodings);
+    else
+        snprintf(inputs, sizeof inputs, "SAMPLED: %llu inputs", (unsigned long long)r->inputs);
     printf("  %s: target %s, needs %s\n", r->name, r->target,
            cpu_features_string(r->features, feat, sizeof feat));
     if (r->exact[0].present)
         printf("  forward vs exact GELU: max %.4g ULP at x = %s, max abs error %.3g at x = %s, "
-               "%.4f%% correctly rounded (%llu inputs%s%s)\n",
+               "%.4f%% correctly rounded (%s%s%s)\n",
                r->exact[0].max_ulp, r->exact[0].max_ulp_x, r->exact[0].max_abs,
-               r->exact[0].max_abs_x, 100 * r->exact[0].cr_fraction, (unsigned long long)r->inputs,
-               format->id == GELU_FORMAT_BINARY32   ? ""
-               : gelu_format_sampled(format) ? ", SAMPLED; ULPs of "
-                                                    : "; ULPs of ",
+               r->exact[0].max_abs_x, 100 * r->exact[0].cr_fraction, inputs,
+               format->id == GELU_FORMAT_BINARY32 ? "" : "; ULPs of ",
                format->id == GELU_FORMAT_BINARY32 ? "" : format->name);
     if (r->exact[1].present)
         printf("  derivative vs exact GELU': max %.4g ULP at x = %s\n", r->exact[1].max_ulp,
                r->exact[1].max_ulp_x);
     if (r->mono_violations >= 0) printf("  monotonicity violations: %ld\n", r->mono_violations);
     const results_speed *sp = size ? results_speed_at(r, size) : NULL;
-    if (sp) printf("  speed at %s: %.4g ns/element, %.3g x ReLU\n", size, sp->ns, sp->ratio);
+    const results_row *relu = pick_platform_relu(s, p, size);
+    if (sp && relu)
+        printf("  speed at %s: %.4g ns/element, %.3g x %s (%s's ReLU)\n", size, sp->ns,
+               pick_times_relu(s, r, p, size), relu->name, pick_platform_name(p));
+    else if (sp)
+        printf("  speed at %s: %.4g ns/element (no ReLU %s runs was benchmarked)\n", size, sp->ns,
+               pick_platform_name(p));
 }
 
 static void print_candidate_line(const pick_candidate *k, bool by_speed)
@@ -240,36 +285,155 @@ static int ensure_results(const char *dir, char *acc, char *bench, size_t size)
                : EXIT_CHECK_FAILED;
 }
 
+/* Whether this process has an implementation of that name (in any format's list). */
+static bool loaded(const char *name)
+{
+    for (int f = 0; f < GELU_FORMAT_COUNT; f++)
+        if (gelu_impl_find_in(name, (gelu_format_id)f)) return true;
+    return false;
+}
+
+/* A plugin loaded here from the path the results' manifest names but with another SHA-256 is
+ * noted. */
+static void check_plugins(const char *dir, const run_manifest *m, const run_manifest *me)
+{
+    for (size_t i = 0; i < m->plugins.n; i++) {
+        const char *now = manifest_map_get(&me->plugins, m->plugins.pair[i].key);
+        if (now && strcmp(now, m->plugins.pair[i].value) != 0)
+            fprintf(stderr, "gelucheck pick: note: the results in %s/ were measured with plugin "
+                            "'%s' of SHA-256 %s; the file loaded now has %s\n",
+                    dir, m->plugins.pair[i].key, m->plugins.pair[i].value, now);
+    }
+}
+
+/* The results name an implementation this process lacks (err, from results_load_format, names
+ * it): when the manifest says it came from a plugin or an exec child, a usage error saying
+ * exactly what to pass; else the error as it is. */
+static int unknown_impl_error(const char *dir, const run_manifest *m, const char *err)
+{
+    for (size_t i = 0; i < m->sources.n; i++) {
+        const char *name = m->sources.pair[i].key;
+        char quoted[MANIFEST_KEY + 4], pass[2 * MANIFEST_VALUE + 64], what[MANIFEST_VALUE + 128];
+        snprintf(quoted, sizeof quoted, "'%s'", name);
+        if (loaded(name) || !strstr(err, quoted) ||
+            manifest_reload_hint(m, name, pass, sizeof pass, what, sizeof what) != 0)
+            continue;
+        return usage_error("pick", "%s: the results in %s/ name '%s', of %s, which is not "
+                           "loaded: pass %s", err, dir, name, what, pass);
+    }
+    return usage_error("pick", "%s", err);
+}
+
 /* The results' manifest (DIR/manifest.json, written by report): a schema this gelucheck does
- * not read is refused; results of another build or CPU are said to be so. */
-static int check_manifest(const char *dir, const char *acc)
+ * not read is refused; results of another build or CPU are said to be so. The CPU they were
+ * measured on into where (this one's when the results have no manifest). */
+static int check_manifest(const char *dir, const char *acc, run_manifest *where)
 {
     char path[4200], err[1024];
+    run_manifest *me = malloc(sizeof *me);
+    if (!me) {
+        fprintf(stderr, "gelucheck pick: out of memory\n");
+        return EXIT_CHECK_FAILED;
+    }
+    manifest_collect(me, "");
+    *where = *me;
     snprintf(path, sizeof path, "%s/%s", dir, MANIFEST_FILE);
     if (access(path, F_OK) != 0) /* not a report: the manifest beside the accuracy file */
         snprintf(path, sizeof path, "%s.manifest.json", acc);
     if (access(path, F_OK) != 0) {
         fprintf(stderr, "gelucheck pick: note: %s/ has no %s: which build measured these results "
                         "is not known\n", dir, MANIFEST_FILE);
+        free(me);
         return EXIT_OK;
     }
-    run_manifest m, me;
-    int rc = manifest_read(path, &m, err, sizeof err);
+    run_manifest *m = where;
+    int rc = manifest_read(path, m, err, sizeof err), st = EXIT_OK;
     if (rc == MANIFEST_EIO) {
         fprintf(stderr, "gelucheck pick: %s\n", err);
-        return EXIT_CHECK_FAILED;
+        st = EXIT_CHECK_FAILED;
+    } else if (rc != MANIFEST_OK) {
+        st = usage_error("pick", "%s", err);
+    } else {
+        if (strcmp(m->version, me->version) != 0 || strcmp(m->commit, me->commit) != 0)
+            fprintf(stderr, "gelucheck pick: note: the results in %s/ were measured by gelucheck %s "
+                            "(commit %s); this is gelucheck %s (commit %s)\n",
+                    dir, m->version, m->commit, me->version, me->commit);
+        if (strcmp(m->cpu_model, me->cpu_model) != 0 || strcmp(m->cpu_features, me->cpu_features) != 0)
+            fprintf(stderr, "gelucheck pick: note: the results in %s/ were measured on '%s' (%s); "
+                            "this CPU is '%s' (%s)\n",
+                    dir, m->cpu_model, m->cpu_features, me->cpu_model, me->cpu_features);
+        check_plugins(dir, m, me);
     }
-    if (rc != MANIFEST_OK) return usage_error("pick", "%s", err);
-    manifest_collect(&me, "");
-    if (strcmp(m.version, me.version) != 0 || strcmp(m.commit, me.commit) != 0)
-        fprintf(stderr, "gelucheck pick: note: the results in %s/ were measured by gelucheck %s "
-                        "(commit %s); this is gelucheck %s (commit %s)\n",
-                dir, m.version, m.commit, me.version, me.commit);
-    if (strcmp(m.cpu_model, me.cpu_model) != 0 || strcmp(m.cpu_features, me.cpu_features) != 0)
-        fprintf(stderr, "gelucheck pick: note: the results in %s/ were measured on '%s' (%s); "
-                        "this CPU is '%s' (%s)\n",
-                dir, m.cpu_model, m.cpu_features, me.cpu_model, me.cpu_features);
-    return EXIT_OK;
+    free(me);
+    return st;
+}
+
+/* The answer as data (--json), written whole with its manifest beside it. */
+static int write_answer(FILE *f, void *ctx) { return answer_write_json(f, ctx); }
+
+/* The needs judged: the one named by --need, the constraints given, or without either the
+ * default one (--platform all: every need of the list); into needs (room for the list), their
+ * count; *default_need the index of the default among them, or −1. */
+static size_t needs_judged(const pick_args *a, pick_need *needs, int *default_need)
+{
+    *default_need = -1;
+    if (pick_constrains(&a->c)) {
+        static char asks[256];
+        needs[0] = (pick_need){"the constraints given",
+                               pick_constraints_describe(&a->c, asks, sizeof asks), a->c};
+        return 1;
+    }
+    size_t n = 0;
+    for (size_t i = 0; i < pick_need_count(); i++)
+        if ((a->need >= 0 && (size_t)a->need == i) ||
+            (a->need < 0 && (a->all_platforms || i == PICK_DEFAULT_NEED))) {
+            if (i == PICK_DEFAULT_NEED) *default_need = (int)n;
+            needs[n] = *pick_need_at(i);
+            needs[n++].c.size = a->c.size;
+        }
+    return n;
+}
+
+/* One platform's pick, printed: the choice with its figures and the runners-up, or the closest. */
+static int print_pick(const pick_args *a, const results_set *s, const pick_need *need,
+                      const char *acc, const char *bench, pick_candidate *k)
+{
+    size_t n;
+    bool b32 = a->format->id == GELU_FORMAT_BINARY32;
+    const pick_constraints *c = &need->c;
+    int fits = pick_rank(s, a->platform, c, k, &n);
+    char feat[128];
+    cpu_features_string(pick_platform_features(a->platform), feat, sizeof feat);
+    if (b32)
+        printf("platform %s (%s); ranked by median ns/element at size %s; results from %s/\n",
+               pick_platform_name(a->platform), feat, c->size, a->results);
+    else if (c->size)
+        printf("format %s; platform %s (%s); ranked by median ns/element at size %s (%s's %s "
+               "rows); accuracy from %s\n",
+               a->format->name, pick_platform_name(a->platform), feat, c->size, bench,
+               a->format->name, acc);
+    else
+        printf("format %s; platform %s (%s); accuracy from %s; no %s speed figures in %s/ "
+               "(gelucheck bench --format %s --csv %s/bench_%s.csv measures them): ranked by "
+               "constraints met, then max ULP against exact GELU, not by speed\n",
+               a->format->name, pick_platform_name(a->platform), feat, acc, a->format->name,
+               a->results, a->format->name, a->results, a->format->name);
+    uint64_t encodings = gelu_format_encodings(a->format);
+    if (s->n && (encodings == 0 || s->rows[0].inputs < encodings))
+        printf("accuracy SAMPLED, not exhaustive: %llu inputs per implementation of %s's 2^%u "
+               "(%s); a sample's maxima, not bounds\n",
+               (unsigned long long)s->rows[0].inputs, a->format->name, a->format->storage_bits, acc);
+    if (fits > 0) {
+        printf("choice: %s, the %s of the %d implementation%s meeting every constraint\n",
+               k[0].row->name, c->size ? "fastest" : "most accurate", fits, fits > 1 ? "s" : "");
+        print_figures(s, &k[0], a->platform, c->size, a->format);
+        printf("runners-up:\n");
+        for (size_t i = 1; i < n; i++) print_candidate_line(&k[i], c->size != NULL);
+        return EXIT_OK;
+    }
+    printf("nothing fits; the closest:\n");
+    for (size_t i = 0; i < n && i < CLOSEST_LISTED; i++) print_candidate_line(&k[i], c->size != NULL);
+    return EXIT_CHECK_FAILED;
 }
 
 int cmd_pick(int argc, char **argv)
@@ -279,64 +443,72 @@ int cmd_pick(int argc, char **argv)
             print_help();
             return EXIT_OK;
         }
-    pick_args a = {.c = pick_no_constraints(DEFAULT_SIZE), .results = DEFAULT_RESULTS};
+    pick_args a = {.c = pick_no_constraints(DEFAULT_SIZE), .results = DEFAULT_RESULTS, .need = -1};
     int st = parse_args(argc, argv, &a);
     if (st != EXIT_OK) return st;
     if (!a.format) a.format = gelu_format_of(GELU_FORMAT_BINARY32);
+    if (a.json && (st = probe_output("pick", a.json)) != EXIT_OK) return st;
     bool b32 = a.format->id == GELU_FORMAT_BINARY32;
     char acc[4096], bench[4096], err[512];
     st = b32 ? ensure_results(a.results, acc, bench, sizeof acc)
              : ensure_results_format(a.results, a.format, acc, bench, sizeof acc);
     if (st != EXIT_OK) return st;
-    if ((st = check_manifest(a.results, acc)) != EXIT_OK) return st;
+    run_manifest *where = malloc(sizeof *where);
     results_set *s = malloc(sizeof *s);
     pick_candidate *k = malloc(RESULTS_MAX_ROWS * sizeof *k);
-    int rc = s && k ? results_load_format(s, acc, bench[0] ? bench : NULL, a.format->id, true, err,
-                                          sizeof err)
-                    : -1;
-    if (rc != 0) {
-        if (rc == -2) st = usage_error("pick", "%s", err); /* a bad results file */
-        else fprintf(stderr, "gelucheck pick: %s\n", s && k ? err : "out of memory");
-        free(s);
-        free(k);
-        return rc == -2 ? st : EXIT_CHECK_FAILED;
-    }
-    size_t n;
-    if (!b32 && s->nsizes == 0) a.c.size = NULL; /* no speed of this format: never binary32's */
-    int fits = pick_rank(s, a.platform, &a.c, k, &n);
-    char feat[128];
-    cpu_features_string(pick_platform_features(a.platform), feat, sizeof feat);
-    if (b32)
-        printf("platform %s (%s); ranked by median ns/element at size %s; results from %s/\n",
-               pick_platform_name(a.platform), feat, a.c.size, a.results);
-    else if (a.c.size)
-        printf("format %s; platform %s (%s); ranked by median ns/element at size %s (%s's %s "
-               "rows); accuracy from %s\n",
-               a.format->name, pick_platform_name(a.platform), feat, a.c.size, bench,
-               a.format->name, acc);
-    else
-        printf("format %s; platform %s (%s); accuracy from %s; no %s speed figures in %s/ "
-               "(gelucheck bench --format %s --csv %s/bench_%s.csv measures them): ranked by "
-               "constraints met, then max ULP against exact GELU, not by speed\n",
-               a.format->name, pick_platform_name(a.platform), feat, acc, a.format->name,
-               a.results, a.format->name, a.results, a.format->name);
-    if (gelu_format_sampled(a.format) && s->n)
-        printf("accuracy SAMPLED, not exhaustive: %llu inputs per implementation (%s); a sample's "
-               "maxima, not bounds\n", (unsigned long long)s->rows[0].inputs, acc);
-    if (fits > 0) {
-        printf("choice: %s, the %s of the %d implementation%s meeting every constraint\n",
-               k[0].row->name, a.c.size ? "fastest" : "most accurate", fits, fits > 1 ? "s" : "");
-        print_figures(&k[0], a.c.size, a.format);
-        printf("runners-up:\n");
-        for (size_t i = 1; i < n; i++) print_candidate_line(&k[i], a.c.size != NULL);
-        st = EXIT_OK;
-    } else {
-        printf("nothing fits; the closest:\n");
-        for (size_t i = 0; i < n && i < CLOSEST_LISTED; i++) print_candidate_line(&k[i], a.c.size != NULL);
+    answer *ans = malloc(sizeof *ans);
+    if (!where || !s || !k || !ans) {
+        fprintf(stderr, "gelucheck pick: out of memory\n");
         st = EXIT_CHECK_FAILED;
+    } else
+        st = check_manifest(a.results, acc, where);
+    int rc = st == EXIT_OK ? results_load_format(s, acc, bench[0] ? bench : NULL, a.format->id,
+                                                 true, err, sizeof err)
+                           : 0;
+    if (rc != 0) {
+        if (rc == -2) st = unknown_impl_error(a.results, where, err); /* a bad results file */
+        else fprintf(stderr, "gelucheck pick: %s\n", err), st = EXIT_CHECK_FAILED;
     }
+    pick_need needs[ANSWER_MAX_NEEDS];
+    int default_need = -1;
+    size_t nneeds = 0;
+    if (st == EXIT_OK) {
+        if (!b32 && s->nsizes == 0) a.c.size = NULL; /* no speed of this format: never binary32's */
+        nneeds = needs_judged(&a, needs, &default_need);
+        if (default_need >= 0 && !a.all_platforms)
+            printf("no need given: judging by the default need, \"%s\" (%s); --need K or "
+                   "constraints ask another ('gelucheck pick --help' lists the needs)\n",
+                   needs[0].title, needs[0].asks);
+    }
+    pick_platform platforms[PICK_PLATFORM_COUNT];
+    size_t nplatforms = 0;
+    for (int p = 0; p < PICK_PLATFORM_COUNT; p++)
+        if (a.all_platforms || p == (int)a.platform) platforms[nplatforms++] = (pick_platform)p;
+    bool built = st == EXIT_OK && (a.all_platforms || a.json);
+    if (built &&
+        answer_build(ans, s, NULL, needs, nneeds, default_need, platforms, nplatforms, a.c.size,
+                     where->cpu_model, where->cpu_features, err, sizeof err) != 0) {
+        fprintf(stderr, "gelucheck pick: %s\n", err);
+        st = EXIT_CHECK_FAILED;
+        built = false;
+    }
+    if (st == EXIT_OK && a.all_platforms) {
+        answer_print_matrix(stdout, ans);
+        bool any = false; /* exit 0 when some cell has a choice */
+        for (size_t i = 0; i < nneeds; i++)
+            for (size_t j = 0; j < nplatforms; j++) any |= ans->cells[i][j].fits > 0;
+        st = any ? EXIT_OK : EXIT_CHECK_FAILED;
+    } else if (st == EXIT_OK) {
+        st = print_pick(&a, s, &needs[0], acc, bench, k);
+    }
+    if (built && a.json) {
+        int w = write_output("pick", a.json, write_answer, ans);
+        if (w != EXIT_OK) st = w;
+    }
+    free(where);
     free(s);
     free(k);
+    free(ans);
     return st;
 }
 

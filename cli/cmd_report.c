@@ -115,8 +115,7 @@ static int parse_args(int argc, char **argv, report_args *a)
         } else
             return usage_error("report", "unexpected argument '%s'", argv[i]);
     }
-    /* the command line as given, --plugin, --exec and --frameworks included (cli_command) */
-    snprintf(a->command, sizeof a->command, "%s", cli_command());
+    snprintf(a->command, sizeof a->command, "%s", cli_command()); /* the real argv */
     return EXIT_OK;
 }
 
@@ -333,7 +332,8 @@ int cmd_report(int argc, char **argv)
     accuracy_files none = {NULL, NULL, NULL};
     st = accuracy_output("report", r, &none); /* the table and the contract verdicts */
     scan_progress_state progress;
-    report_job job = {.quick = a.quick, .threads = a.threads, .baseline = a.baseline,
+    static answer answer_made; /* answer.json's, printed last */
+    report_job job = {.answer = &answer_made, .quick = a.quick, .threads = a.threads, .baseline = a.baseline,
                       .command = a.command, .impls = impls, .bench = bench_hook,
                       .scan_progress = scan_progress_hook,
                       .moons_progress = isatty(STDERR_FILENO) ? moons_progress_line : NULL,
@@ -357,6 +357,7 @@ int cmd_report(int argc, char **argv)
             st = baseline_status;
         report_clock_lap("%s", "page, publishing");
         report_clock_print(stdout, (unsigned)a.threads, scan_kernel_seconds);
+        answer_print_matrix(stdout, &answer_made);
     }
     scan_result_free(r);
     free(impls.list);

@@ -116,7 +116,7 @@ static int start_frameworks(int argc, char **argv, bool all, double timeout)
 /* The default peers (GSL, SLEEF, oneDNN: peers/; none with GELUCHECK_NO_DEFAULT_PEERS=1) are
  * loaded first. Options of every command, taken out of argv before the command sees it:
  * --plugin FILE.so (repeatable; also GELUCHECK_PLUGINS=FILE:FILE..., loaded before them),
- * --exec NAME=COMMAND (repeatable: each child becomes an implementation), --exec-timeout
+ * --exec [NAME=]COMMAND (repeatable: each child becomes an implementation), --exec-timeout
  * SECONDS and --frameworks (every installed framework row); a framework row an --impl names is
  * started too. */
 static bool frameworks_given;
@@ -227,8 +227,9 @@ static void print_help(FILE *f)
         fprintf(f, "  %-10s %s\n", commands[i]->name, commands[i]->summary);
     fprintf(f, "\nEvery command also takes --plugin FILE.so (repeatable; also GELUCHECK_PLUGINS=\n"
                "FILE:FILE...): the implementations of a shared library built against\n"
-               "include/gelucheck/plugin.h; and --exec NAME=COMMAND (repeatable): COMMAND, run by\n"
-               "/bin/sh -c, is an implementation named NAME speaking the exec protocol\n"
+               "include/gelucheck/plugin.h; and --exec [NAME=]COMMAND (repeatable): COMMAND, run\n"
+               "by /bin/sh -c, is an implementation speaking the exec protocol, named NAME\n"
+               "or, without NAME=, by its handshake\n"
                "(docs/protocol.md) on its standard input and output; --exec-timeout S bounds\n"
                "each of its answers (default 60 s). The frameworks' GELUs (PyTorch, TensorFlow,\n"
                "JAX, ONNX Runtime: 'gelucheck list') start when an --impl names them, or all\n"

@@ -233,15 +233,19 @@ int exec_impls_add(const char *spec, gelu_family family, const char *known_as, d
 {
     int rc = -1;
     note[0] = '\0';
+    /* NAME= is the part before the first '=' when no space comes before it; else the whole
+     * spec is the command and the child's handshake names it */
     const char *eq = strchr(spec, '=');
-    if (!eq || eq == spec || !eq[1]) {
-        snprintf(err, errsize, "--exec '%s': expected NAME=COMMAND", spec);
+    if (eq && memchr(spec, ' ', (size_t)(eq - spec))) eq = NULL;
+    const char *command = eq ? eq + 1 : spec;
+    if (eq == spec || !command[0] || !spec[strspn(spec, " ")]) {
+        snprintf(err, errsize, "--exec '%s': expected [NAME=]COMMAND", spec);
         return -1;
     }
-    char name[EXEC_NAME_MAX + 2];
-    size_t len = (size_t)(eq - spec);
-    snprintf(name, sizeof name, "%.*s", (int)(len < sizeof name ? len : sizeof name - 1), spec);
-    if (len > EXEC_NAME_MAX || !exec_name_ok(name)) {
+    char name[EXEC_NAME_MAX + 2] = "";
+    size_t len = eq ? (size_t)(eq - spec) : 0;
+    if (eq) snprintf(name, sizeof name, "%.*s", (int)(len < sizeof name ? len : sizeof name - 1), spec);
+    if (eq && (len > EXEC_NAME_MAX || !exec_name_ok(name))) {
         snprintf(err, errsize, "--exec '%.*s': a name is 1 to 48 of A-Z a-z 0-9 _, starting with "
                  "a letter", (int)(len > 60 ? 60 : len), spec);
         return -1;
@@ -253,8 +257,8 @@ int exec_impls_add(const char *spec, gelu_family family, const char *known_as, d
     slot *s = &slots[nslots];
     memset(s, 0, sizeof *s);
     s->timeout_s = timeout_s;
-    s->command = strdup(eq + 1);
-    size_t srclen = strlen(eq + 1) + 32;
+    s->command = strdup(command);
+    size_t srclen = strlen(command) + 32;
     s->source = malloc(srclen);
     if (!s->command || !s->source) {
         free(s->command);
@@ -262,7 +266,7 @@ int exec_impls_add(const char *spec, gelu_family family, const char *known_as, d
         snprintf(err, errsize, "out of memory");
         return -1;
     }
-    snprintf(s->source, srclen, "exec child '%s'", eq + 1);
+    snprintf(s->source, srclen, "exec child '%s'", command);
     pthread_mutex_init(&s->lock, NULL);
     exec_child *c = exec_start(s->command, timeout_s, err, errsize);
     if (!c) { /* before its handshake the child has no name but the one --exec gave it */
@@ -275,6 +279,7 @@ int exec_impls_add(const char *spec, gelu_family family, const char *known_as, d
         goto fail;
     }
     s->info = *exec_info(c);
+    if (!eq) snprintf(name, sizeof name, "%s", s->info.name); /* the handshake's (checked there) */
     {
         sha256_ctx id;
         sha256_init(&id);

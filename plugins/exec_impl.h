@@ -23,7 +23,8 @@
  * overhead_per_input (docs/plugins.md, "The exec protocol's cost"). */
 enum { EXEC_IMPLS_MAX = 16, EXEC_CHILDREN_MAX = 64, EXEC_BATCH_INPUTS = 1 << 16 };
 
-/* Starts "NAME=COMMAND"'s child, checks its handshake (its name must be NAME) and adds it to
+/* Starts "NAME=COMMAND"'s child, checks its handshake (its name must be NAME; "COMMAND" alone,
+ * with no '=' before its first space: the handshake's name is taken) and adds it to
  * the registry (with no derivative kernel when it declares 'derivative no': forward only). 0,
  * −1 with err (bad spec, the child failed to start or declared a bad handshake, a name taken),
  * or −2 with err when the child failed answering the batching probe's requests (exit 1, as a

@@ -1,8 +1,10 @@
 /* Two result sets compared (see compare.h). */
 #include "compare.h"
+#include "speed_change.h"
 
 #include <math.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static const char *const kind_names[CHANGE_KIND_COUNT] = {
@@ -17,23 +19,39 @@ bool compare_kind_is_regression(compare_kind k) { return k == CHANGE_WORSE || k 
 
 /* ---- the accuracy metrics: one list; NaN when the row lacks the figure */
 
-static double own_ulp(const results_row *r) { return r->own[0].present ? r->own[0].max_ulp : NAN; }
-static double exact_ulp(const results_row *r)
+/* The error figures of a reference × direction: an exact-target row's figures against exact
+ * GELU are its own-target ones, compared once (as own). */
+static const results_error *error_of(const results_row *r, int ref, int d)
 {
-    /* an exact-target row's figure against exact GELU is its own-target figure: once */
-    return r->exact[0].present && strcmp(r->target, "exact") != 0 ? r->exact[0].max_ulp : NAN;
+    if (ref == 1 && strcmp(r->target, "exact") == 0) return NULL;
+    const results_error *e = ref == 0 ? &r->own[d] : &r->exact[d];
+    return e->present ? e : NULL;
 }
-static double exact_abs(const results_row *r)
+
+typedef enum { E_MAX_ULP, E_MAX_ABS, E_MEAN_ULP, E_CR, E_FIGURES } error_figure;
+
+static double figure_of(const results_error *e, error_figure k)
 {
-    return r->exact[0].present ? r->exact[0].max_abs : NAN;
+    switch (k) {
+    case E_MAX_ULP: return e->max_ulp;
+    case E_MAX_ABS: return e->max_abs;
+    case E_MEAN_ULP: return e->normal_mean_ulp; /* NaN without the column */
+    case E_CR: return e->correctly_rounded >= 0 ? (double)e->correctly_rounded : NAN;
+    case E_FIGURES: break;
+    }
+    return NAN;
 }
-static double cr_count(const results_row *r)
+
+static const char *where_of(const results_error *e, error_figure k)
 {
-    return r->own[0].present && r->own[0].correctly_rounded >= 0
-               ? (double)r->own[0].correctly_rounded
-               : NAN;
+    return k == E_MAX_ULP ? e->max_ulp_x : k == E_MAX_ABS ? e->max_abs_x : NULL;
 }
-static double grad_ulp(const results_row *r) { return r->own[1].present ? r->own[1].max_ulp : NAN; }
+
+static const char *const figure_names[E_FIGURES] = {"max ULP", "max abs", "mean ULP (normal)",
+                                                    "correctly rounded inputs"};
+static const char *const ref_names[2] = {"own target", "exact GELU"};
+static const char *const dir_names[2] = {"", " (derivative)"};
+
 static double mono(const results_row *r)
 {
     return r->mono_violations >= 0 ? (double)r->mono_violations : NAN;
@@ -47,29 +65,21 @@ static double specials_grad(const results_row *r)
     return r->specials_failed[1] >= 0 ? (double)r->specials_failed[1] : NAN;
 }
 
-static const char *own_ulp_x(const results_row *r) { return r->own[0].max_ulp_x; }
-static const char *exact_ulp_x(const results_row *r) { return r->exact[0].max_ulp_x; }
-static const char *exact_abs_x(const results_row *r) { return r->exact[0].max_abs_x; }
-static const char *grad_ulp_x(const results_row *r) { return r->own[1].max_ulp_x; }
-
+/* The counts of failures, higher worse. */
 static const struct {
     const char *name;
     double (*get)(const results_row *);
-    const char *(*where)(const results_row *); /* the input reaching a maximum, or NULL */
-    bool higher_is_worse;
-} metrics[] = {
-    {"max ULP vs own target", own_ulp, own_ulp_x, true},
-    {"max ULP vs exact GELU", exact_ulp, exact_ulp_x, true},
-    {"max abs vs exact GELU", exact_abs, exact_abs_x, true},
-    {"correctly rounded inputs", cr_count, NULL, false},
-    {"gradient max ULP", grad_ulp, grad_ulp_x, true},
-    {"monotonicity violations", mono, NULL, true},
-    {"specials failed (forward)", specials_fwd, NULL, true},
-    {"specials failed (derivative)", specials_grad, NULL, true},
+} counts[] = {
+    {"monotonicity violations", mono},
+    {"specials failed (forward)", specials_fwd},
+    {"specials failed (derivative)", specials_grad},
 };
 
+/* How much worse b is than a when higher is worse: b/a, infinite from 0. */
+static double factor(double a, double b) { return a > 0 ? b / a : INFINITY; }
+
 static void add(compare_result *c, const char *impl, const char *metric, const char *old_value,
-                const char *new_value, compare_kind kind)
+                const char *new_value, compare_kind kind, double severity)
 {
     c->count[kind]++;
     c->regressions += compare_kind_is_regression(kind);
@@ -80,6 +90,7 @@ static void add(compare_result *c, const char *impl, const char *metric, const c
     snprintf(ch->old_value, sizeof ch->old_value, "%s", old_value);
     snprintf(ch->new_value, sizeof ch->new_value, "%s", new_value);
     ch->kind = kind;
+    ch->severity = compare_kind_is_regression(kind) ? severity : 0;
 }
 
 /* "1.02 @ 0x1.8p+0" when the input is known. */
@@ -91,48 +102,150 @@ static void number(char *buf, size_t size, double v, const char *x)
         snprintf(buf, size, "%.9g", v);
 }
 
+/* One figure compared: a change is worse or better by its direction. */
+static void compare_figure(compare_result *c, const char *impl, const char *metric, double a,
+                           double b, const char *xa, const char *xb, bool higher_is_worse,
+                           double severity)
+{
+    if (isnan(a) || isnan(b) || a == b) return;
+    char sa[64], sb[64];
+    number(sa, sizeof sa, a, xa);
+    number(sb, sizeof sb, b, xb);
+    add(c, impl, metric, sa, sb, (b > a) == higher_is_worse ? CHANGE_WORSE : CHANGE_BETTER,
+        severity);
+}
+
 static void compare_accuracy(compare_result *c, const results_row *o, const results_row *n)
 {
-    for (size_t m = 0; m < sizeof metrics / sizeof metrics[0]; m++) {
-        double a = metrics[m].get(o), b = metrics[m].get(n);
-        if (isnan(a) || isnan(b) || a == b) continue;
-        char sa[48], sb[48];
-        const char *(*where)(const results_row *) = metrics[m].where;
-        number(sa, sizeof sa, a, where ? where(o) : NULL);
-        number(sb, sizeof sb, b, where ? where(n) : NULL);
-        add(c, o->name, metrics[m].name, sa, sb,
-            (b > a) == metrics[m].higher_is_worse ? CHANGE_WORSE : CHANGE_BETTER);
+    for (int ref = 0; ref < 2; ref++)
+        for (int d = 0; d < 2; d++) {
+            const results_error *eo = error_of(o, ref, d), *en = error_of(n, ref, d);
+            if (!eo || !en) continue;
+            for (int k = 0; k < E_FIGURES; k++) {
+                char metric[48];
+                double a = figure_of(eo, (error_figure)k), b = figure_of(en, (error_figure)k);
+                snprintf(metric, sizeof metric, "%s vs %s%s", figure_names[k], ref_names[ref],
+                         dir_names[d]);
+                bool cr = k == E_CR; /* fewer is worse: the inputs missed, new/old */
+                double sev = cr ? factor((double)eo->inputs - a, (double)en->inputs - b) : factor(a, b);
+                compare_figure(c, o->name, metric, a, b, where_of(eo, (error_figure)k),
+                               where_of(en, (error_figure)k), !cr, sev);
+            }
+        }
+    for (size_t m = 0; m < sizeof counts / sizeof counts[0]; m++) {
+        double a = counts[m].get(o), b = counts[m].get(n);
+        compare_figure(c, o->name, counts[m].name, a, b, NULL, NULL, true, factor(a, b));
     }
     bool held = strcmp(o->contract, "pass") == 0, holds = strcmp(n->contract, "pass") == 0;
     if (o->contract[0] && n->contract[0] && held != holds)
-        add(c, o->name, "contract", o->contract, n->contract, held ? CHANGE_BROKEN : CHANGE_FIXED);
+        add(c, o->name, "contract", o->contract, n->contract, held ? CHANGE_BROKEN : CHANGE_FIXED,
+            INFINITY);
 }
 
-static void compare_speed(compare_result *c, const results_row *o, const results_row *n)
+/* Per size of the old set (its sizes[] order), the new run's common shift over the rows both
+ * runs timed by rounds (speed_common_shift). */
+static void run_shifts(const results_set *old_set, const results_set *new_set,
+                       double shift[RESULTS_MAX_SIZES])
+{
+    static double ratios[RESULTS_MAX_ROWS];
+    for (size_t z = 0; z < old_set->nsizes; z++) {
+        size_t n = 0;
+        for (size_t i = 0; i < old_set->n; i++) {
+            const results_row *o = &old_set->rows[i], *nr = results_find(new_set, o->name);
+            const results_speed *a = results_speed_at(o, old_set->sizes[z]);
+            const results_speed *b = nr ? results_speed_at(nr, old_set->sizes[z]) : NULL;
+            if (a && b && a->nrounds >= 2 && b->nrounds >= 2 && strcmp(o->name, old_set->baseline) != 0)
+                ratios[n++] = speed_median(b->rounds, b->nrounds) / speed_median(a->rounds, a->nrounds);
+        }
+        shift[z] = speed_common_shift(ratios, n);
+    }
+}
+
+static double shift_at(const results_set *old_set, const double *shift, const char *size)
+{
+    for (size_t z = 0; z < old_set->nsizes; z++)
+        if (strcmp(old_set->sizes[z], size) == 0) return shift[z];
+    return 1;
+}
+
+/* By the rounds' ×baseline ratios when both runs wrote them (speed_change.h, the new rounds
+ * divided by the run's common shift at that size), else by the quartiles of ns/element: a
+ * change when the interquartile ranges do not overlap. */
+static void compare_speed(compare_result *c, const results_row *o, const results_row *n,
+                          const results_set *old_set, const double *shift)
 {
     for (size_t i = 0; i < o->nspeeds; i++) {
         const results_speed *a = &o->speed[i], *b = results_speed_at(n, a->size);
-        if (!b || isnan(a->q1) || isnan(a->q3) || isnan(b->q1) || isnan(b->q3)) continue;
-        c->speed_compared = true;
+        char metric[48], sa[64], sb[64];
         compare_kind k;
-        if (b->q1 > a->q3)
-            k = CHANGE_SLOWER;
-        else if (b->q3 < a->q1)
-            k = CHANGE_FASTER;
-        else
-            continue;
-        char metric[48], sa[48], sb[48];
-        snprintf(metric, sizeof metric, "ns/element at %s", a->size);
-        snprintf(sa, sizeof sa, "%.4g (IQR %.4g-%.4g)", a->ns, a->q1, a->q3);
-        snprintf(sb, sizeof sb, "%.4g (IQR %.4g-%.4g)", b->ns, b->q1, b->q3);
-        add(c, o->name, metric, sa, sb, k);
+        if (b && a->nrounds >= 2 && b->nrounds >= 2) {
+            if (strcmp(o->name, old_set->baseline) == 0) continue; /* its ratio is 1 by definition */
+            double p, effect, sh = shift_at(old_set, shift, a->size);
+            c->speed_compared = true;
+            speed_change v = speed_change_judge(a->rounds, a->nrounds, b->rounds, b->nrounds, sh,
+                                                &p, &effect);
+            if (v == SPEED_SAME) continue;
+            k = v == SPEED_SLOWER ? CHANGE_SLOWER : CHANGE_FASTER;
+            snprintf(metric, sizeof metric, "xReLU at %s (rank p %.2g)", a->size, p);
+            snprintf(sa, sizeof sa, "%.4g (%u rounds)", a->ratio, a->nrounds);
+            snprintf(sb, sizeof sb, "%.4g (%u rounds, x%.3g beyond the run's x%.3g)", b->ratio,
+                     b->nrounds, effect, sh);
+        } else {
+            if (!b || isnan(a->q1) || isnan(a->q3) || isnan(b->q1) || isnan(b->q3)) continue;
+            c->speed_compared = true;
+            if (b->q1 > a->q3)
+                k = CHANGE_SLOWER;
+            else if (b->q3 < a->q1)
+                k = CHANGE_FASTER;
+            else
+                continue;
+            snprintf(metric, sizeof metric, "ns/element at %s", a->size);
+            snprintf(sa, sizeof sa, "%.4g (IQR %.4g-%.4g)", a->ns, a->q1, a->q3);
+            snprintf(sb, sizeof sb, "%.4g (IQR %.4g-%.4g)", b->ns, b->q1, b->q3);
+        }
+        add(c, o->name, metric, sa, sb, k, 0);
+    }
+}
+
+static bool chosen(const char *name, const char *const *only, size_t nonly)
+{
+    for (size_t i = 0; i < nonly; i++)
+        if (strcmp(only[i], name) == 0) return true;
+    return nonly == 0;
+}
+
+/* Regressions first, worst first; the rest as they came (an insertion sort: stable, and n is
+ * at most COMPARE_MAX_CHANGES). */
+static void order_changes(compare_result *c)
+{
+    for (size_t i = 1; i < c->n; i++) {
+        compare_change t = c->changes[i];
+        size_t j = i;
+        while (j > 0) {
+            compare_change *p = &c->changes[j - 1];
+            bool rp = compare_kind_is_regression(p->kind), rt = compare_kind_is_regression(t.kind);
+            bool before = (rt && !rp) || (rt && rp && t.severity > p->severity);
+            if (!before) break;
+            c->changes[j] = *p;
+            j--;
+        }
+        c->changes[j] = t;
     }
 }
 
 int compare_results(const results_set *old_set, const results_set *new_set, bool speed,
                     compare_result *out, char *err, size_t errsize)
 {
+    return compare_results_only(old_set, new_set, speed, NULL, 0, out, err, errsize);
+}
+
+int compare_results_only(const results_set *old_set, const results_set *new_set, bool speed,
+                         const char *const *only, size_t nonly, compare_result *out, char *err,
+                         size_t errsize)
+{
     memset(out, 0, sizeof *out);
+    double shift[RESULTS_MAX_SIZES];
+    if (speed) run_shifts(old_set, new_set, shift);
     for (size_t i = 0; i < old_set->n; i++) {
         const results_row *o = &old_set->rows[i], *n = results_find(new_set, o->name);
         if (n && o->scanned && n->scanned && o->inputs != n->inputs) {
@@ -144,20 +257,22 @@ int compare_results(const results_set *old_set, const results_set *new_set, bool
     }
     for (size_t i = 0; i < old_set->n; i++) {
         const results_row *o = &old_set->rows[i], *n = results_find(new_set, o->name);
+        if (!chosen(o->name, only, nonly)) continue;
         if (!n) {
-            add(out, o->name, "implementation", "present", "absent", CHANGE_REMOVED);
+            add(out, o->name, "implementation", "present", "absent", CHANGE_REMOVED, 0);
             continue;
         }
         out->compared++;
         if (o->scanned != n->scanned) /* its accuracy rows gone (or new), its bench rows kept */
             add(out, o->name, "accuracy rows", o->scanned ? "present" : "absent",
-                n->scanned ? "present" : "absent", o->scanned ? CHANGE_REMOVED : CHANGE_ADDED);
+                n->scanned ? "present" : "absent", o->scanned ? CHANGE_REMOVED : CHANGE_ADDED, 0);
         compare_accuracy(out, o, n);
-        if (speed) compare_speed(out, o, n);
+        if (speed) compare_speed(out, o, n, old_set, shift);
     }
     for (size_t i = 0; i < new_set->n; i++)
-        if (!results_find(old_set, new_set->rows[i].name))
-            add(out, new_set->rows[i].name, "implementation", "absent", "present", CHANGE_ADDED);
+        if (!results_find(old_set, new_set->rows[i].name) && chosen(new_set->rows[i].name, only, nonly))
+            add(out, new_set->rows[i].name, "implementation", "absent", "present", CHANGE_ADDED, 0);
+    order_changes(out);
     return 0;
 }
 
@@ -172,33 +287,57 @@ int compare_csv_write(FILE *f, const compare_result *c)
     return ferror(f) ? -1 : 0;
 }
 
-/* DIR/NAME into buf. */
-static const char *path_in(char *buf, size_t size, const char *dir, const char *name)
+/* A result set's files: a directory's (manifest.json, else accuracy.csv's manifest beside it)
+ * or an accuracy CSV file's (FILE.manifest.json); bench "" when there is none. */
+typedef struct {
+    char manifest[4200], accuracy[4200], bench[4200];
+    bool is_file;
+} set_paths;
+
+static void paths_of(const char *where, set_paths *p)
 {
-    snprintf(buf, size, "%s/%s", dir, name);
-    return buf;
+    struct stat st;
+    p->is_file = stat(where, &st) == 0 && S_ISREG(st.st_mode);
+    p->bench[0] = '\0';
+    if (p->is_file) {
+        snprintf(p->accuracy, sizeof p->accuracy, "%s", where);
+        snprintf(p->manifest, sizeof p->manifest, "%s.manifest.json", where);
+        return;
+    }
+    snprintf(p->accuracy, sizeof p->accuracy, "%s/accuracy.csv", where);
+    snprintf(p->manifest, sizeof p->manifest, "%s/%s", where, MANIFEST_FILE);
+    if (access(p->manifest, F_OK) != 0) /* accuracy and bench runs: their own manifests */
+        snprintf(p->manifest, sizeof p->manifest, "%s/accuracy.csv.manifest.json", where);
+    snprintf(p->bench, sizeof p->bench, "%s/bench.csv", where);
+    if (access(p->bench, R_OK) != 0) p->bench[0] = '\0';
 }
 
 int compare_check_dir(const char *dir, run_manifest *m, char *err, size_t errsize)
 {
-    char path[4096], why[512];
-    int rc = manifest_read(path_in(path, sizeof path, dir, MANIFEST_FILE), m, why, sizeof why);
+    set_paths p;
+    char why[512];
+    paths_of(dir, &p);
+    int rc = manifest_read(p.manifest, m, why, sizeof why);
     if (rc != MANIFEST_OK) {
         snprintf(err, errsize, "%s", why);
-        if (rc == MANIFEST_EIO && access(path, F_OK) != 0)
-            snprintf(err, errsize, "'%s' has no %s (not a result set of this gelucheck?)", dir,
-                     MANIFEST_FILE);
+        if (rc == MANIFEST_EIO && access(p.manifest, F_OK) != 0)
+            snprintf(err, errsize, p.is_file ? "'%s' has no %s.manifest.json beside it (not a "
+                                               "result of this gelucheck?)"
+                                             : "'%s' has no %s, nor accuracy.csv.manifest.json (not a "
+                                               "result set of this gelucheck?)",
+                     dir, p.is_file ? dir : MANIFEST_FILE);
         return -1;
     }
-    if (access(path_in(path, sizeof path, dir, "accuracy.csv"), R_OK) != 0) {
-        snprintf(err, errsize, "cannot read '%s'", path);
+    if (access(p.accuracy, R_OK) != 0) {
+        snprintf(err, errsize, "cannot read '%s'", p.accuracy);
         return -1;
     }
     return 0;
 }
 
 /* Both manifests, their schemas named together when one is unknown. */
-static int read_manifests(compare_sets *cs, const char *const dirs[2], char *err, size_t errsize)
+static int read_manifests(compare_sets *cs, const char *const dirs[2], const set_paths p[2],
+                          char *err, size_t errsize)
 {
     char why[2][1024];
     int rc[2];
@@ -210,10 +349,9 @@ static int read_manifests(compare_sets *cs, const char *const dirs[2], char *err
                              cs->manifest[1].schema != MANIFEST_SCHEMA) &&
         cs->manifest[0].schema > 0 && cs->manifest[1].schema > 0) {
         snprintf(err, errsize,
-                 "cannot compare %s/%s (schema %d) with %s/%s (schema %d): this gelucheck "
-                 "reads schema %d",
-                 dirs[0], MANIFEST_FILE, cs->manifest[0].schema, dirs[1], MANIFEST_FILE,
-                 cs->manifest[1].schema, MANIFEST_SCHEMA);
+                 "cannot compare %s (schema %d) with %s (schema %d): this gelucheck reads schema %d",
+                 p[0].manifest, cs->manifest[0].schema, p[1].manifest, cs->manifest[1].schema,
+                 MANIFEST_SCHEMA);
         return -1;
     }
     for (int k = 0; k < 2; k++)
@@ -227,23 +365,26 @@ static int read_manifests(compare_sets *cs, const char *const dirs[2], char *err
 int compare_sets_load(compare_sets *cs, const char *old_dir, const char *new_dir, char *err,
                       size_t errsize)
 {
+    return compare_sets_load_only(cs, old_dir, new_dir, NULL, 0, err, errsize);
+}
+
+int compare_sets_load_only(compare_sets *cs, const char *old_dir, const char *new_dir,
+                           const char *const *only, size_t nonly, char *err, size_t errsize)
+{
     const char *const dirs[2] = {old_dir, new_dir};
-    if (read_manifests(cs, dirs, err, errsize) != 0) return -1;
-    char acc[2][4096], bench[2][4096];
-    bool have_bench = true;
-    for (int k = 0; k < 2; k++) {
-        path_in(acc[k], sizeof acc[k], dirs[k], "accuracy.csv");
-        have_bench &= access(path_in(bench[k], sizeof bench[k], dirs[k], "bench.csv"), R_OK) == 0;
-    }
+    set_paths p[2];
+    paths_of(old_dir, &p[0]);
+    paths_of(new_dir, &p[1]);
+    if (read_manifests(cs, dirs, p, err, errsize) != 0) return -1;
+    bool have_bench = p[0].bench[0] && p[1].bench[0];
     for (int k = 0; k < 2; k++)
-        if (results_load(&cs->sets[k], acc[k], have_bench ? bench[k] : NULL, err, errsize) != 0)
+        if (results_load(&cs->sets[k], p[k].accuracy, have_bench ? p[k].bench : NULL, err, errsize) != 0)
             return -1;
     cs->same_cpu = strcmp(cs->manifest[0].cpu_model, cs->manifest[1].cpu_model) == 0;
     char why[512];
-    if (compare_results(&cs->sets[0], &cs->sets[1], have_bench && cs->same_cpu, &cs->result, why,
-                        sizeof why) != 0) {
-        snprintf(err, errsize, "cannot compare %s/accuracy.csv with %s/accuracy.csv: %s", old_dir,
-                 new_dir, why);
+    if (compare_results_only(&cs->sets[0], &cs->sets[1], have_bench && cs->same_cpu, only, nonly,
+                             &cs->result, why, sizeof why) != 0) {
+        snprintf(err, errsize, "cannot compare %s with %s: %s", p[0].accuracy, p[1].accuracy, why);
         return -1;
     }
     return 0;

@@ -6,6 +6,7 @@
 
 #include <stdio.h>
 
+#include "answer.h"
 #include "compare.h"
 #include "moons.h"
 #include "plots.h"
@@ -59,6 +60,9 @@ typedef struct {
      * NULL results: the section says it was not run. Compared with `results`, IEEE's. */
     const results_set *ftz_daz;
     const char *ftz_daz_covered, *ftz_daz_left_out;
+    /* The answer's matrix, every platform × need (answer.h), at the page's top; NULL: the
+     * host's choices alone. */
+    const answer *answer;
 } html_report;
 
 #endif

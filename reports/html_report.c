@@ -39,7 +39,8 @@ static const char style[] =
     "#answer{display:flex;flex-wrap:wrap;gap:0.5em 1.5em;align-items:flex-start}"
     "#answer>div{flex:1 1 640px;min-width:0}#answer h2{margin-top:0.3em}"
     "#answer figure{flex:1 1 420px;max-width:600px;margin:0}"
-    "#answer td{font-size:1.05em}"
+    "#answer td{font-size:1.05em}#matrix td.l:first-child{min-width:8.5em}"
+    "#matrix td small{white-space:normal}"
     "p.broken{color:#b00;font-weight:bold;margin:0.5em 0}p.ok{color:#064;margin:0.5em 0}"
     "details{margin:0.5em 0;font-size:0.85em}";
 
@@ -346,31 +347,61 @@ static void answer_formats(FILE *f, const html_report *h)
     fputs(".</p>\n", f);
 }
 
+/* Every platform × need (answer.h), and what the figures are and where they come from. */
+static void answer_matrix(FILE *f, const html_report *h)
+{
+    const answer *a = h->answer;
+    char cover[160];
+    fputs("<h2>Which GELU to ship</h2>\n<div class=\"scroll\">\n", f);
+    answer_html(f, a);
+    fputs("</div>\n<p class=\"sub\">The fastest meeting each need on each platform "
+          "(<code>gelucheck pick --platform all</code>, <code>answer.json</code>; a need's "
+          "constraints on its name and in <code>pick --help</code>): ", f);
+    html_text(f, a->format);
+    fputs(" at ", f);
+    html_text(f, a->size[0] ? a->size : "-");
+    fputs(", &#215;ReLU against the platform's own ReLU build, accuracy over ", f);
+    html_text(f, answer_coverage(a, cover, sizeof cover));
+    fputs("; all measured on this CPU", f);
+    for (size_t i = 0; i < a->ncapped; i++) {
+        fputs(i ? ", " : ", the rows that dispatch at run time again under ", f);
+        fputs("<code>", f);
+        html_text(f, a->capped[i].cap);
+        fputs("</code>", f);
+    }
+    fputs(".</p>\n", f);
+}
+
 static void answer_section(FILE *f, const html_report *h)
 {
     const results_set *s = h->results;
     pick_candidate *k = malloc(RESULTS_MAX_ROWS * sizeof *k);
     char feat[128];
-    fputs("<section id=\"answer\">\n<div>\n<h2>Which GELU to use on this machine</h2>\n", f);
-    fputs("<div class=\"scroll\">\n<table>\n<thead><tr><th class=\"l\">need</th>"
-          "<th class=\"l\">fastest meeting it<small>vs exact GELU</small></th>"
-          "<th>ns/elem<small>l2</small></th><th>&#215;ReLU<small>l2</small></th>"
-          "<th>&#215;oneDNN<small>same target</small></th>"
-          "<th class=\"l\">runner-up</th></tr></thead>\n<tbody>\n",
-          f);
-    for (size_t i = 0; k && i < pick_need_count(); i++) need_row(f, s, pick_need_at(i), k);
-    fputs("</tbody>\n</table>\n</div>\n<p class=\"sub\">", f);
-    fprintf(f, "Chosen by <code>gelucheck pick --platform host</code> (%s) from these results; "
-               "a need's constraints: ",
-            cpu_features_string(pick_platform_features(PICK_HOST), feat, sizeof feat));
-    for (size_t i = 0; i < pick_need_count(); i++) {
-        fputs(i ? "; <i>" : "<i>", f);
-        html_text(f, pick_need_at(i)->title);
-        fputs("</i>: ", f);
-        html_text(f, pick_need_at(i)->asks);
+    fputs("<section id=\"answer\">\n<div>\n", f);
+    if (h->answer) {
+        answer_matrix(f, h);
+    } else {
+        fputs("<h2>Which GELU to use on this machine</h2>\n", f);
+        fputs("<div class=\"scroll\">\n<table>\n<thead><tr><th class=\"l\">need</th>"
+              "<th class=\"l\">fastest meeting it<small>vs exact GELU</small></th>"
+              "<th>ns/elem<small>l2</small></th><th>&#215;ReLU<small>l2</small></th>"
+              "<th>&#215;oneDNN<small>same target</small></th>"
+              "<th class=\"l\">runner-up</th></tr></thead>\n<tbody>\n",
+              f);
+        for (size_t i = 0; k && i < pick_need_count(); i++) need_row(f, s, pick_need_at(i), k);
+        fputs("</tbody>\n</table>\n</div>\n<p class=\"sub\">", f);
+        fprintf(f, "Chosen by <code>gelucheck pick --platform host</code> (%s) from these results; "
+                   "a need's constraints: ",
+                cpu_features_string(pick_platform_features(PICK_HOST), feat, sizeof feat));
+        for (size_t i = 0; i < pick_need_count(); i++) {
+            fputs(i ? "; <i>" : "<i>", f);
+            html_text(f, pick_need_at(i)->title);
+            fputs("</i>: ", f);
+            html_text(f, pick_need_at(i)->asks);
+        }
+        fputs(". Ranked by median ns/element at l2, in binary32 (<code>gelucheck pick --format "
+              "F</code> chooses within format F).</p>\n", f);
     }
-    fputs(". Ranked by median ns/element at l2, in binary32 (<code>gelucheck pick --format "
-          "F</code> chooses within format F).</p>\n", f);
     answer_formats(f, h);
     broken_summary(f, h);
     baseline_summary(f, h);

@@ -44,6 +44,20 @@ void html_inline_svg(FILE *f, const char *svg)
                 continue;
             }
         }
+        /* gnuplot's hover text (`with labels hypertext`) calls its script, absent here: the
+         * text goes into the group's <title>, which a browser shows on hover without one */
+        static const char hover[] = "<g onmousemove=\"gnuplot_svg.showHypertext(evt,'",
+                          hover_end[] = "')\" onmouseout=\"gnuplot_svg.hideHypertext()\"><title> </title>";
+        if (strncmp(p, hover, sizeof hover - 1) == 0) {
+            const char *text = p + sizeof hover - 1, *end = strstr(text, hover_end);
+            if (end) {
+                fputs("<g><title>", f);
+                fwrite(text, 1, (size_t)(end - text), f);
+                fputs("</title>", f);
+                p = end + sizeof hover_end - 1;
+                continue;
+            }
+        }
         if (strncmp(p, "xlink:href", 10) == 0) {
             fputs("href", f);
             p += 10;

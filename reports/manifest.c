@@ -15,9 +15,16 @@
 #include <gsl/gsl_version.h>
 #include <mpfr.h>
 
+#include <unistd.h>
+
 #include "atomic_file.h"
 #include "bench.h"
+#include "gelu_cr16.h"
+#include "gelu_f64.h"
+#include "gelu_fpenv.h"
 #include "gelu_impl.h"
+#include "json.h"
+#include "sha256.h"
 #include "gelucheck_config.h"
 #include "gelucheck_version.h"
 #if defined(__GLIBC__)
@@ -30,11 +37,14 @@
 #include <oneapi/dnnl/dnnl_version.h>
 #endif
 
-/* The one list of fields: JSON path, where the value lives, its buffer size. */
-#define FIELD(path, member) {path, offsetof(run_manifest, member), sizeof(((run_manifest *)0)->member)}
+/* The one list of fields: JSON path, where the value lives, its buffer size, and whether a file
+ * may lack it (added after the first files: "" then). */
+#define FIELD(path, member) {path, offsetof(run_manifest, member), sizeof(((run_manifest *)0)->member), false}
+#define LATER(path, member) {path, offsetof(run_manifest, member), sizeof(((run_manifest *)0)->member), true}
 static const struct {
     const char *path;
     size_t offset, size;
+    bool optional;
 } fields[] = {
     FIELD("gelucheck.version", version),  FIELD("gelucheck.commit", commit),
     FIELD("build.compiler", compiler),    FIELD("build.flags", flags),
@@ -43,8 +53,160 @@ static const struct {
     FIELD("libraries.gmp", gmp),          FIELD("libraries.gsl", gsl),
     FIELD("libraries.sleef", sleef),      FIELD("libraries.dnnl", dnnl),
     FIELD("run.command", command),        FIELD("run.created", created),
+    LATER("run.directory", directory),    LATER("run.fpenv", fpenv),
+    LATER("run.reproduce", reproduce),
 };
 enum { NFIELDS = sizeof fields / sizeof fields[0] };
+
+/* The objects of strings, all optional; "run.environment" is written inside "run". */
+static const struct {
+    const char *path;
+    size_t offset;
+} maps[] = {
+    {"run.environment", offsetof(run_manifest, environment)},
+    {"plugins", offsetof(run_manifest, plugins)},
+    {"exec", offsetof(run_manifest, exec)},
+    {"sources", offsetof(run_manifest, sources)},
+};
+enum { NMAPS = sizeof maps / sizeof maps[0] };
+static manifest_map *map_of(run_manifest *m, size_t i) { return (manifest_map *)((char *)m + maps[i].offset); }
+
+/* The environment variables that change results: the ISA caps of oneDNN (DNNL_*, and
+ * ONEDNN_* as PyTorch's bundled oneDNN reads them), ATen's and XLA's, OpenMP's threads, and
+ * gelucheck's own (GELUCHECK_PLUGINS, GELUCHECK_NO_DEFAULT_PEERS, GELUCHECK_NO_FP16, ...).
+ * A name ending in '_' is a prefix. */
+static const char *const result_variables[] = {
+    "DNNL_", "ONEDNN_", "ATEN_CPU_CAPABILITY", "XLA_FLAGS", "OMP_NUM_THREADS",
+    "TF_ENABLE_ONEDNN_OPTS", "GELUCHECK_",
+};
+
+const char *manifest_map_get(const manifest_map *map, const char *key)
+{
+    for (size_t i = 0; i < map->n; i++)
+        if (strcmp(map->pair[i].key, key) == 0) return map->pair[i].value;
+    return NULL;
+}
+
+/* Adds key = value unless the key is there already or the map is full. */
+static void map_put(manifest_map *map, const char *key, const char *value)
+{
+    if (manifest_map_get(map, key) || map->n == MANIFEST_MAP_MAX) return;
+    snprintf(map->pair[map->n].key, sizeof map->pair[0].key, "%s", key);
+    snprintf(map->pair[map->n].value, sizeof map->pair[0].value, "%s", value);
+    map->n++;
+}
+
+/* Characters sh takes literally in a word. */
+static bool shell_plain(const char *w)
+{
+    if (*w == '\0') return false;
+    for (; *w; w++)
+        if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./:=,+@%", *w))
+            return false;
+    return true;
+}
+
+/* Appends w, quoted for sh where it needs it, to buf[size] at *used. */
+static void put_word(char *buf, size_t size, size_t *used, const char *w)
+{
+    if (*used >= size) return;
+    if (shell_plain(w)) {
+        *used += (size_t)snprintf(buf + *used, size - *used, "%s", w);
+        return;
+    }
+    *used += (size_t)snprintf(buf + *used, size - *used, "'");
+    for (; *w && *used < size; w++)
+        *used += (size_t)snprintf(buf + *used, size - *used, *w == '\'' ? "'\\''" : "%c", *w);
+    if (*used < size) *used += (size_t)snprintf(buf + *used, size - *used, "'");
+}
+
+const char *manifest_command(char *buf, size_t size, int argc, char *const *argv)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < argc && used < size; i++) {
+        if (i) used += (size_t)snprintf(buf + used, size - used, " ");
+        put_word(buf, size, &used, argv[i]);
+    }
+    return buf;
+}
+
+static void collect_environment(run_manifest *m)
+{
+    extern char **environ;
+    for (char **e = environ; e && *e; e++) {
+        const char *eq = strchr(*e, '=');
+        if (!eq) continue;
+        for (size_t i = 0; i < sizeof result_variables / sizeof result_variables[0]; i++) {
+            const char *v = result_variables[i];
+            size_t n = strlen(v), len = (size_t)(eq - *e);
+            if (v[n - 1] == '_' ? strncmp(*e, v, n) == 0 : (len == n && strncmp(*e, v, n) == 0)) {
+                char key[MANIFEST_KEY];
+                snprintf(key, sizeof key, "%.*s", (int)len, *e);
+                map_put(&m->environment, key, eq + 1);
+                break;
+            }
+        }
+    }
+}
+
+/* The text between "<kind> '" and the last "'" of a source, into out; false when another kind. */
+static bool source_arg(const char *source, const char *kind, char *out, size_t size)
+{
+    size_t n = strlen(kind);
+    const char *end = strrchr(source, '\'');
+    if (strncmp(source, kind, n) != 0 || strncmp(source + n, " '", 2) != 0 || !end ||
+        end < source + n + 2)
+        return false;
+    snprintf(out, size, "%.*s", (int)(end - (source + n + 2)), source + n + 2);
+    return true;
+}
+
+/* An implementation that came from a plugin, a default peer or an exec child: its source, its
+ * plugin's path and SHA-256, its child's command. */
+static void collect_source(run_manifest *m, const gelu_impl *impl)
+{
+    const char *src = impl ? gelu_impl_source(impl) : NULL;
+    char arg[MANIFEST_VALUE];
+    if (!src) return;
+    if (source_arg(src, "plugin", arg, sizeof arg) || source_arg(src, "default peer", arg, sizeof arg)) {
+        char hex[65];
+        if (!manifest_map_get(&m->plugins, arg))
+            map_put(&m->plugins, arg, sha256_file(arg, hex) == 0 ? hex : "unreadable");
+    } else if (source_arg(src, "exec child", arg, sizeof arg)) {
+        map_put(&m->exec, impl->name, arg);
+    } else {
+        return;
+    }
+    map_put(&m->sources, impl->name, src);
+}
+
+static void collect_sources(run_manifest *m)
+{
+    for (int f = 0; f < GELU_FORMAT_COUNT; f++)
+        for (size_t i = 0; i < gelu_impl_count_in((gelu_format_id)f); i++)
+            collect_source(m, gelu_impl_at_in((gelu_format_id)f, i));
+}
+
+/* cd DIR && VAR=value ... COMMAND */
+static void collect_reproduce(run_manifest *m)
+{
+    size_t used = 0, size = sizeof m->reproduce;
+    char *buf = m->reproduce;
+    if (m->directory[0]) {
+        used += (size_t)snprintf(buf, size, "cd ");
+        put_word(buf, size, &used, m->directory);
+        if (used < size) used += (size_t)snprintf(buf + used, size - used, " && ");
+    }
+    for (size_t i = 0; i < m->environment.n && used < size; i++) {
+        char assign[MANIFEST_KEY + MANIFEST_VALUE + 2];
+        snprintf(assign, sizeof assign, "%s=%s", m->environment.pair[i].key,
+                 m->environment.pair[i].value);
+        put_word(buf, size, &used, assign);
+        if (used < size) used += (size_t)snprintf(buf + used, size - used, " ");
+    }
+    if (used < size) snprintf(buf + used, size - used, "%s", m->command);
+}
 
 size_t manifest_field_count(void) { return NFIELDS; }
 const char *manifest_field_name(size_t i) { return i < NFIELDS ? fields[i].path : NULL; }
@@ -88,41 +250,25 @@ void manifest_collect(run_manifest *m, const char *command)
     time_t now = time(NULL);
     struct tm tm;
     if (gmtime_r(&now, &tm)) strftime(m->created, sizeof m->created, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    if (!getcwd(m->directory, sizeof m->directory)) m->directory[0] = '\0';
+    snprintf(m->fpenv, sizeof m->fpenv, "%s", gelu_fpenv_name(gelu_fpenv_current()));
+    collect_environment(m);
+    collect_sources(m);
+    collect_reproduce(m);
 }
 
 /* ---- writing ---- */
 
-/* Length of the valid UTF-8 sequence at s (at most n bytes), 0 when it is not one. */
-static size_t utf8_len(const unsigned char *s, size_t n)
+static void put_map(FILE *f, const manifest_map *map, const char *indent)
 {
-    size_t len = s[0] < 0x80 ? 1 : (s[0] & 0xe0) == 0xc0 ? 2 : (s[0] & 0xf0) == 0xe0 ? 3
-                 : (s[0] & 0xf8) == 0xf0 ? 4 : 0;
-    if (len == 0 || len > n || (len == 2 && s[0] < 0xc2)) return 0;
-    for (size_t i = 1; i < len; i++)
-        if ((s[i] & 0xc0) != 0x80) return 0;
-    return len;
-}
-
-/* A JSON string: quotes, backslashes and control characters escaped; a byte that is not part
- * of valid UTF-8 becomes '?' (JSON text is Unicode). */
-static void put_string(FILE *f, const char *s)
-{
-    size_t n = strlen(s);
-    fputc('"', f);
-    for (size_t i = 0; i < n;) {
-        unsigned char c = (unsigned char)s[i];
-        size_t len = utf8_len((const unsigned char *)s + i, n - i);
-        if (c == '"' || c == '\\')
-            fprintf(f, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(f, "\\u%04x", c);
-        else if (len == 0)
-            fputc('?', f);
-        else
-            fwrite(s + i, 1, len, f);
-        i += len ? len : 1;
+    fputc('{', f);
+    for (size_t i = 0; i < map->n; i++) {
+        fprintf(f, "%s\n%s  ", i ? "," : "", indent);
+        json_put_string(f, map->pair[i].key);
+        fputs(": ", f);
+        json_put_string(f, map->pair[i].value);
     }
-    fputc('"', f);
+    fputs(map->n ? "}" : "}", f);
 }
 
 int manifest_write(FILE *f, const run_manifest *m)
@@ -139,9 +285,16 @@ int manifest_write(FILE *f, const run_manifest *m)
             fputc(',', f);
         }
         fprintf(f, "\n    \"%s\": ", dot + 1);
-        put_string(f, manifest_field_value(m, i));
+        json_put_string(f, manifest_field_value(m, i));
     }
-    fprintf(f, "}\n}\n");
+    fputs(",\n    \"environment\": ", f); /* the last group is "run" */
+    put_map(f, &m->environment, "    ");
+    fputs("}", f);
+    for (size_t k = 1; k < NMAPS; k++) {
+        fprintf(f, ",\n  \"%s\": ", maps[k].path);
+        put_map(f, map_of((run_manifest *)m, k), "  ");
+    }
+    fprintf(f, "\n}\n");
     return ferror(f) ? -1 : 0;
 }
 
@@ -299,8 +452,11 @@ static int parse_object(parser *ps, const char *path, int depth)
         ps->p++;
         return 0;
     }
+    int mk = -1; /* an object of strings (maps) */
+    for (size_t i = 0; i < NMAPS; i++)
+        if (strcmp(maps[i].path, path) == 0) mk = (int)i;
     for (;;) {
-        char key[64], sub[160];
+        char key[MANIFEST_KEY], sub[MANIFEST_KEY + 64];
         skip_ws(ps);
         if (parse_string(ps, key, sizeof key) != 0) return -1;
         snprintf(sub, sizeof sub, "%s%s%s", path, path[0] ? "." : "", key);
@@ -308,7 +464,15 @@ static int parse_object(parser *ps, const char *path, int depth)
         if (ps->p >= ps->end || *ps->p != ':') return fail(ps, "expected ':'");
         ps->p++;
         skip_ws(ps);
-        if (parse_value(ps, sub, depth + 1) != 0) return -1;
+        manifest_map *map = mk >= 0 ? map_of(ps->m, (size_t)mk) : NULL;
+        if (map && ps->p < ps->end && *ps->p == '"') {
+            if (manifest_map_get(map, key)) return fail(ps, "duplicate key");
+            if (map->n == MANIFEST_MAP_MAX) return fail(ps, "too many members in an object");
+            snprintf(map->pair[map->n].key, sizeof map->pair[0].key, "%s", key);
+            if (parse_string(ps, map->pair[map->n].value, sizeof map->pair[0].value) != 0) return -1;
+            map->n++;
+        } else if (parse_value(ps, sub, depth + 1) != 0)
+            return -1;
         skip_ws(ps);
         if (ps->p < ps->end && *ps->p == ',') {
             ps->p++;
@@ -428,7 +592,7 @@ int manifest_parse(const char *text, size_t len, run_manifest *m, char *err, siz
     }
     m->schema = MANIFEST_SCHEMA;
     for (size_t i = 0; i < NFIELDS; i++)
-        if (!ps.seen[i]) {
+        if (!ps.seen[i] && !fields[i].optional) {
             snprintf(err, errsize, "no \"%s\" key", fields[i].path);
             return MANIFEST_EFORMAT;
         }
@@ -469,4 +633,29 @@ int manifest_read(const char *path, run_manifest *m, char *err, size_t errsize)
     free(buf);
     if (rc != MANIFEST_OK) snprintf(err, errsize, "%s: %s", path, why);
     return rc;
+}
+
+int manifest_reload_hint(const run_manifest *m, const char *impl, char *pass, size_t passsize,
+                         char *what, size_t whatsize)
+{
+    const char *src = manifest_map_get(&m->sources, impl);
+    char arg[MANIFEST_VALUE], word[2 * MANIFEST_VALUE + 16];
+    size_t used = 0;
+    if (!src) return -1;
+    if (source_arg(src, "plugin", arg, sizeof arg) || source_arg(src, "default peer", arg, sizeof arg)) {
+        const char *hash = manifest_map_get(&m->plugins, arg);
+        put_word(word, sizeof word, &used, arg);
+        snprintf(pass, passsize, "--plugin %s", word);
+        snprintf(what, whatsize, "%s, SHA-256 %s", src, hash ? hash : "not recorded");
+        return 0;
+    }
+    if (source_arg(src, "exec child", arg, sizeof arg)) {
+        char spec[MANIFEST_VALUE + MANIFEST_KEY];
+        snprintf(spec, sizeof spec, "%s=%s", impl, arg);
+        put_word(word, sizeof word, &used, spec);
+        snprintf(pass, passsize, "--exec %s", word);
+        snprintf(what, whatsize, "%s", src);
+        return 0;
+    }
+    return -1;
 }

@@ -267,3 +267,86 @@ int pick_rank(const results_set *s, pick_platform p, const pick_constraints *c, 
     qsort(out, *n, sizeof *out, compare);
     return fits;
 }
+
+bool pick_constrains(const pick_constraints *c)
+{
+    return !isinf(c->max_ulp) || !isinf(c->max_abs) || !isinf(c->grad_max_ulp) || c->monotone ||
+           c->target || !isinf(c->own_max_ulp) || c->correctly_rounded || c->contract_kept;
+}
+
+/* Appends ", " and the formatted text to buf[size] at *used. */
+static void append(char *buf, size_t size, size_t *used, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void append(char *buf, size_t size, size_t *used, const char *fmt, ...)
+{
+    if (*used >= size) return;
+    if (*used) *used += (size_t)snprintf(buf + *used, size - *used, ", ");
+    if (*used >= size) return;
+    va_list ap;
+    va_start(ap, fmt);
+    int w = vsnprintf(buf + *used, size - *used, fmt, ap);
+    va_end(ap);
+    if (w > 0) *used += (size_t)w;
+}
+
+const char *pick_constraints_describe(const pick_constraints *c, char *buf, size_t size)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    if (c->target) append(buf, size, &used, "target %s", c->target);
+    if (!isinf(c->max_ulp)) append(buf, size, &used, "max ULP vs exact GELU <= %g", c->max_ulp);
+    if (!isinf(c->max_abs)) append(buf, size, &used, "max abs error vs exact GELU <= %g", c->max_abs);
+    if (!isinf(c->own_max_ulp)) append(buf, size, &used, "max ULP vs own target <= %g", c->own_max_ulp);
+    if (!isinf(c->grad_max_ulp))
+        append(buf, size, &used, "derivative max ULP vs exact GELU' <= %g", c->grad_max_ulp);
+    if (c->monotone) append(buf, size, &used, "monotone");
+    if (c->correctly_rounded) append(buf, size, &used, "correctly rounded, forward and derivative");
+    if (c->contract_kept) append(buf, size, &used, "its own contract kept");
+    if (used == 0) snprintf(buf, size, "no constraint");
+    return buf;
+}
+
+static int popcount(unsigned v)
+{
+    int n = 0;
+    for (; v; v &= v - 1) n++;
+    return n;
+}
+
+const results_row *pick_platform_relu(const results_set *s, pick_platform p, const char *size)
+{
+    const results_row *best = NULL;
+    unsigned offered = pick_platform_features(p);
+    for (size_t i = 0; size && i < s->n; i++) {
+        const results_row *r = &s->rows[i];
+        if (strcmp(r->target, "relu") != 0 || (r->features & ~offered) || r->dispatched_isa[0] ||
+            !results_speed_at(r, size))
+            continue;
+        int a = popcount(r->features), b = best ? popcount(best->features) : -1;
+        bool baseline = strcmp(r->name, s->baseline) == 0;
+        if (a > b || (a == b && (baseline || (strcmp(best->name, s->baseline) != 0 &&
+                                             strcmp(r->name, best->name) < 0))))
+            best = r;
+    }
+    return best;
+}
+
+double pick_times_relu(const results_set *s, const results_row *r, pick_platform p, const char *size)
+{
+    const results_row *relu = pick_platform_relu(s, p, size);
+    const results_speed *a = size ? results_speed_at(r, size) : NULL;
+    const results_speed *b = relu ? results_speed_at(relu, size) : NULL;
+    if (!a || !b) return NAN;
+    if (strcmp(relu->name, s->baseline) == 0) return a->ratio;
+    return a->ns / b->ns;
+}
+
+const char *pick_cap_for(const results_row *r, pick_platform p)
+{
+    if (!r->dispatched_isa[0] || p == PICK_HOST) return NULL;
+    int measured = path_of(r->name, r->dispatched_isa), want = -1;
+    for (int i = 0; i < NPATHS && want < 0; i++)
+        if (of_peer(i, r->name) && dispatch_paths[i].lo <= p && p <= dispatch_paths[i].hi) want = i;
+    if (want < 0 || (measured >= 0 && same_levels(measured, want))) return NULL;
+    return dispatch_paths[want].cap;
+}

@@ -33,7 +33,8 @@ typedef enum {
     PICK_PLATFORM_COUNT
 } pick_platform;
 
-/* PICK_PLATFORM_COUNT for an unknown name. */
+/* PICK_PLATFORM_COUNT for an unknown name. The names, in the enum's order: generic, x86-64-v2,
+ * x86-64-v3, x86-64-v4, host. */
 pick_platform pick_platform_from_name(const char *name);
 const char *pick_platform_name(pick_platform p);
 /* The CPU_FEATURE_* bits the platform offers (host: cpu_features()). */
@@ -65,6 +66,31 @@ typedef struct {
 
 size_t pick_need_count(void);
 const pick_need *pick_need_at(size_t i);
+/* The need pick judges by when none is given (no constraint at all would let a kernel 10^7 ULP
+ * off in the tail be "the fastest meeting every constraint"): the list's first, exact GELU
+ * within 1 ULP and monotone. */
+enum { PICK_DEFAULT_NEED = 0 };
+/* Whether c constrains anything (the size it ranks at aside). */
+bool pick_constrains(const pick_constraints *c);
+/* c in words ("max ULP vs exact GELU <= 1, monotone"), into buf; "no constraint" when none. */
+const char *pick_constraints_describe(const pick_constraints *c, char *buf, size_t size);
+
+/* For a row of a peer that dispatches at run time (dispatched_isa set): the cap under which its
+ * library takes platform p's code path ("DNNL_MAX_CPU_ISA=AVX2"), when the figures it carries
+ * were measured on another path; NULL when they hold for p already, when no path of p is known,
+ * and for the host (measured in this setting) and every other row. */
+const char *pick_cap_for(const results_row *r, pick_platform p);
+
+/* The platform's ReLU, the yardstick of its ×ReLU: of the ReLU rows (target relu) benchmarked
+ * at size that the platform runs, the one needing the most CPU features (relu_avx512f on
+ * x86-64-v4, relu_avx2 on v3, the portable relu on v2 and generic: the widest build, as the
+ * benchmark's own baseline is chosen for this CPU); ties to the benchmark's baseline, then by
+ * name. NULL when none was benchmarked there. */
+const results_row *pick_platform_relu(const results_set *s, pick_platform p, const char *size);
+/* r's cost at size in units of the platform's ReLU: the benchmark's own ratio (a median over
+ * rounds of per-round ratios) when that ReLU is the benchmark's baseline, else the ratio of the
+ * two medians (ns/element) measured in the same run; NaN when either was not measured. */
+double pick_times_relu(const results_set *s, const results_row *r, pick_platform p, const char *size);
 
 typedef struct {
     const results_row *row;

@@ -22,18 +22,19 @@ static const struct {
      "Every GELU as a point: median ns/element in the benchmark (log) against its max ULP error "
      "against exact GELU (log; above 2^34 drawn at 2^34), shaped and coloured by family. The "
      "dashed line is 2^24 ULP, the error of a negative tail flushed to zero; the staircase joins "
-     "the Pareto front, the implementations nothing beats on both, each labelled.",
+     "the Pareto front, the implementations nothing beats on both, labelled where the labels do "
+     "not overlap.",
      "Every GELU of the format as a point: median ns/element in the format's benchmark (log; "
      "arrays of the format's encodings, the binary32 kernels widened) against its max ULP error "
      "in the format against exact GELU (log; above 2^(precision+10) drawn there), shaped and "
      "coloured by family; the dashed line is 2^precision ULP (bfloat16 2^8, binary16 2^11), the "
-     "error of a negative tail flushed to zero; the staircase joins the Pareto front, each point "
-     "of it labelled.",
+     "error of a negative tail flushed to zero; the staircase joins the Pareto front, its points "
+     "labelled where the labels do not overlap.",
      "Every binary64 GELU as a point: median ns/element in the binary64 benchmark (log; arrays "
      "of doubles) against its max ULP error against exact GELU over the SAMPLE (sampled: a "
      "bigger sample can only raise a point; log, above 2^63 drawn there), shaped and coloured by "
      "family; the dashed line is 2^53 ULP, the error of a negative tail flushed to zero; the "
-     "staircase joins the Pareto front, each point of it labelled.",
+     "staircase joins the Pareto front, its points labelled where the labels do not overlap.",
      true},
     {"ulp_by_x", "ULP error against x",
      "The largest ULP error against the implementation's own target in each 1/8 of x over "
@@ -61,7 +62,8 @@ static const struct {
      NULL, NULL, true},
     {"cost", "Cost against ReLU",
      "Time per element divided by the ReLU baseline's in the same benchmark round (log scale), "
-     "at the smallest and the largest measured size.",
+     "at the smallest and the largest measured size; rows with a thread pool of their own "
+     "(dnnl_*_omp) are left out, their time being no one thread's (the tables have them).",
      NULL, NULL, true},
     {"not_cr", "Inputs not correctly rounded",
      NULL,
@@ -308,6 +310,44 @@ size_t plot_pareto_front(const results_set *s, const char *size, size_t *idx)
 /* The Pareto plot's ceiling: 2^10 above a flushed tail's error, 2^precision ULP (binary32: 2^34). */
 enum { PARETO_CEIL_ABOVE_FLUSH = 10 };
 
+/* Where the Pareto plot's labels fall, in pixels of its 640x400 SVG: its plot area (less the
+ * margins, tics and key below), a label's box at font 9 (its height, its width per character
+ * and its padding) and its offset from its point (offset 0.6,0.7 characters). */
+enum { PARETO_AREA_W = 470, PARETO_AREA_H = 265, LABEL_H = 14, LABEL_CHAR_W = 6, LABEL_PAD = 10,
+       LABEL_DX = 6, LABEL_DY = 8 };
+
+size_t plot_pareto_labels(const results_set *s, const char *size, const size_t *front, size_t n,
+                          bool *keep)
+{
+    const double top = ldexp(1, gelu_format_of(s->format)->precision + PARETO_CEIL_ABOVE_FLUSH);
+    double lo = INFINITY, hi = -INFINITY, ns, ulp;
+    for (size_t i = 0; i < s->n; i++)
+        if (pareto_point(&s->rows[i], size, &ns, &ulp) && ns > 0) {
+            lo = fmin(lo, log10(ns));
+            hi = fmax(hi, log10(ns));
+        }
+    /* gnuplot's autoscale of a log axis: whole decades around the points */
+    double x0 = floor(lo), x1 = fmax(ceil(hi), x0 + 1), y0 = -3, y1 = log2(top) + 1;
+    double box[RESULTS_MAX_ROWS][4]; /* left, right, bottom, top of the kept labels */
+    size_t kept = 0;
+    for (size_t i = 0; i < n; i++) {
+        keep[i] = false;
+        if (!pareto_point(&s->rows[front[i]], size, &ns, &ulp) || !(ns > 0)) continue;
+        double px = (log10(ns) - x0) / (x1 - x0) * PARETO_AREA_W,
+               py = (log2(fmin(fmax(ulp, 0.125), top)) - y0) / (y1 - y0) * PARETO_AREA_H;
+        double b[4] = {px + LABEL_DX,
+                       px + LABEL_DX + LABEL_PAD + LABEL_CHAR_W * (double)strlen(s->rows[front[i]].name),
+                       py + LABEL_DY, py + LABEL_DY + LABEL_H};
+        bool clear = true;
+        for (size_t k = 0; k < kept && clear; k++)
+            clear = b[1] <= box[k][0] || box[k][1] <= b[0] || b[3] <= box[k][2] || box[k][3] <= b[2];
+        if (!clear) continue;
+        memcpy(box[kept++], b, sizeof b);
+        keep[i] = true;
+    }
+    return kept;
+}
+
 static void pareto(FILE *f, const results_set *s)
 {
     static const int point_type[GELU_FAMILY_COUNT] = {7, 5, 9, 13}; /* ●, ■, ▲, ◆ */
@@ -324,10 +364,16 @@ static void pareto(FILE *f, const results_set *s)
     }
     fprintf(f, "EOD\n$front << EOD\n");
     size_t idx[RESULTS_MAX_ROWS], n = plot_pareto_front(s, size, idx);
-    for (size_t i = 0; i < n; i++) {
-        double ns = 0, ulp = 0;
-        pareto_point(&s->rows[idx[i]], size, &ns, &ulp);
-        fprintf(f, "%s %.6g %.6g\n", s->rows[idx[i]].name, ns, ulp < ceil ? ulp : ceil);
+    bool keep[RESULTS_MAX_ROWS];
+    plot_pareto_labels(s, size, idx, n, keep);
+    for (int labels = 0; labels < 2; labels++) {
+        if (labels) fprintf(f, "EOD\n$labels << EOD\n"); /* the front's labels that do not overlap */
+        for (size_t i = 0; i < n; i++) {
+            double ns = 0, ulp = 0;
+            if (labels && !keep[i]) continue;
+            pareto_point(&s->rows[idx[i]], size, &ns, &ulp);
+            fprintf(f, "%s %.6g %.6g\n", s->rows[idx[i]].name, ns, ulp < ceil ? ulp : ceil);
+        }
     }
     fprintf(f,
             "EOD\n"
@@ -339,7 +385,8 @@ static void pareto(FILE *f, const results_set *s)
             "set style textbox opaque noborder margins 1,1\n"
             "set xlabel 'median ns/element at size %s (log)'\n"
             "set ylabel 'max ULP error vs exact GELU (log)'\n"
-            "set key below horizontal font ',9' samplen 1\n"
+            /* height: room between the key and the x label, whose boxes touched */
+            "set key below horizontal font ',9' samplen 1 height 0.6\n"
             "set arrow 1 from graph 0, first 2.0**%d to graph 1, first 2.0**%d nohead dt 2 "
             "lc rgb '#555555'\n"
             "set label 1 '2^{%d}: the negative tail flushed to zero' at graph 0.98, first "
@@ -350,10 +397,10 @@ static void pareto(FILE *f, const results_set *s)
             size, flush_log2, flush_log2, flush_log2, flush_log2 + 1.5);
     for (int fam = 0; fam < GELU_FAMILY_COUNT; fam++)
         fprintf(f,
-                "  $points using ($4 == %d ? $2 : NaN):3 with points lt %d pt %d ps 1.2 "
-                "title '%s', \\\n",
+                "  $points using ($4 == %d ? $2 : NaN):3:1 with labels hypertext point lt %d "
+                "pt %d ps 1.2 title '%s', \\\n",
                 fam, fam + 1, point_type[fam], impl_family_name((gelu_family)fam));
-    fprintf(f, "  $front using 2:3:1 with labels boxed left offset 0.6,0.7 font ',9' noenhanced "
+    fprintf(f, "  $labels using 2:3:1 with labels boxed left offset 0.6,0.7 font ',9' noenhanced "
                "notitle\n");
 }
 
@@ -371,6 +418,8 @@ static void cost(FILE *f, const results_set *s)
     for (size_t i = 0; i < s->n; i++) {
         const results_speed *a = results_speed_at(&s->rows[i], first);
         const results_speed *b = results_speed_at(&s->rows[i], last);
+        const gelu_impl *m = gelu_impl_find_in(s->rows[i].name, s->format);
+        if (m && m->own_threads) continue; /* benchmark-only: apart from the single-thread axis */
         if (a && b) fprintf(f, "%s %.6g %.6g\n", s->rows[i].name, a->ratio, b->ratio);
     }
     fprintf(f,

@@ -40,6 +40,11 @@ const char *plot_caption(plot_kind k, gelu_format_id f);
  * ns/element at size (equal on both: the first listed stays). Fills idx (room for s->n) with
  * their row indices by increasing ns/element; returns their number. */
 size_t plot_pareto_front(const results_set *s, const char *size, size_t *idx);
+/* Which of the front's labels (front[0..n) from plot_pareto_front) the Pareto plot draws: by
+ * increasing ns/element, each whose box, as it falls in the plot, overlaps none drawn before it
+ * (keep[i]); returns their number. */
+size_t plot_pareto_labels(const results_set *s, const char *size, const size_t *front, size_t n,
+                          bool *keep);
 /* The size the Pareto plot uses: l2 when measured, else the largest measured; "" when none. */
 const char *plot_pareto_size(const results_set *s);
 

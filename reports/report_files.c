@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "html_text.h"
+#include "answer.h"
 #include "manifest.h"
 #include "results_row.h"
 
@@ -42,6 +43,14 @@ static const report_file files[REPORT_FILE_COUNT] = {
     [REPORT_FILE_MANIFEST] = {MANIFEST_FILE, REPORT_FILE_ALWAYS,
      "what produced the report: gelucheck's version and commit, the compiler and its flags, the "
      "CPU, the libraries' versions, the command."},
+    [REPORT_FILE_ANSWER] = {ANSWER_FILE, REPORT_FILE_ALWAYS,
+     "the answer as data: per need and platform (x86-64-v2, v3, v4, the host, ...) the choice, "
+     "its figures, the runner-up (schema: docs/answer-json.md; `gelucheck markdown --answer` "
+     "renders it)."},
+    [REPORT_FILE_CAPPED] = {"accuracy_cap_*.csv, bench_cap_*.csv", REPORT_FILE_ALWAYS,
+     "the rows of peers that choose their code path at run time (oneDNN, ...), measured again "
+     "under each cap a platform needs (`cap_DNNL_MAX_CPU_ISA_AVX2`: x86-64-v3's path); none "
+     "when no row dispatches."},
     [REPORT_FILE_PLOTS] = {"*.svg, *.gp", REPORT_FILE_ALWAYS,
      "the plots (`pareto`, `ulp_by_x`, `not_cr`; a format's prefixed `F_`): the SVG drawn by "
      "gnuplot from the `.gp` script beside it."},

@@ -8,7 +8,9 @@
 #include <time.h>
 
 #include "accuracy_csv.h"
+#include "answer.h"
 #include "bench.h"
+#include "capped.h"
 #include "compare.h"
 #include "exec_impl.h"
 #include "fpenv_cover.h"
@@ -75,6 +77,13 @@ static int write_plot_script(FILE *f, void *ctx)
 static int write_html(FILE *f, void *ctx) { return html_report_write(f, ctx); }
 
 static int write_manifest(FILE *f, void *ctx) { return manifest_write(f, ctx); }
+
+static int write_answer(FILE *f, void *ctx) { return answer_write_json(f, ctx); }
+
+/* The full job's capped runs (capped.h) scan a sample of 2^24 inputs: every input under each cap
+ * would add about 380 s of CPU per cap (oneDNN's two rows, estimated from 4 of 256 shards), a
+ * quarter of the job; the answer marks their figures as sampled. */
+enum { CAPPED_FULL_SAMPLE = 1 << 24 };
 
 static int write_compare_csv(FILE *f, void *ctx) { return compare_csv_write(f, ctx); }
 
@@ -468,7 +477,7 @@ static int write_report(const report_job *a, const report_impls *impls, report_s
         if (report_stage_write(st, report_file_name(ids[i], GELU_FORMAT_BINARY32, name, sizeof name),
                                write_csv, &jobs[i]) != 0)
             return -1;
-    run_manifest manifest;
+    static run_manifest manifest; /* large; its reproduce line goes on the page */
     manifest_collect(&manifest, a->command);
     if (report_stage_write(st, report_file_name(REPORT_FILE_MANIFEST, GELU_FORMAT_BINARY32, name, sizeof name),
                            write_manifest, &manifest) != 0)
@@ -519,19 +528,34 @@ static int write_report(const report_job *a, const report_impls *impls, report_s
                         flags,
                         date,
                         GELUCHECK_COMMIT,
-                        a->command,
+                        manifest.reproduce,
                         scan,
                         benchdesc};
     enum { WHY_SIZE = 512 };
     char *why = malloc(r->nimpls * WHY_SIZE);
     const char **broken = malloc(r->nimpls * sizeof *broken);
+    report_clock_lap("%s: read back, plots, baseline", "binary32");
+    static capped_runs capped; /* the dispatching peers' rows under each platform's cap */
+    static answer answer_here; /* answer.json's */
+    answer *ans = a->answer ? a->answer : &answer_here;
+    capped_plan(s, &capped);
+    if (capped_measure(&capped, st, a->quick ? REPORT_QUICK_SAMPLE : CAPPED_FULL_SAMPLE, a->quick,
+                       (unsigned)a->threads, err, sizeof err) != 0)
+        report_error(a, "%s: those rows are judged on the path taken here", err);
+    if (answer_build_all(ans, s, &capped, "l2", cpu, feat, err, sizeof err) != 0) {
+        report_error(a, "the answer: %s", err);
+        free(why), why = NULL;
+    } else if (report_stage_write(st, report_file_name(REPORT_FILE_ANSWER, GELU_FORMAT_BINARY32, name, sizeof name),
+                                  write_answer, ans) != 0)
+        free(why), why = NULL;
+    capped_free(&capped);
+    report_clock_lap("%s", "answer: capped runs, answer.json");
     if (!why || !broken) {
         free(why);
         free(broken);
         for (int k = 0; k < PLOT_COUNT; k++) free(svg[k]);
         return -1;
     }
-    report_clock_lap("%s: read back, plots, baseline", "binary32");
     report_formats_out *formats = calloc(1, sizeof *formats);
     report_ftz_daz *ftz = calloc(1, sizeof *ftz);
     report_f64_out *f64 = calloc(1, sizeof *f64);
@@ -551,8 +575,9 @@ static int write_report(const report_job *a, const report_impls *impls, report_s
     }
     html_report h = {s,        &meta,       {NULL},     note,
                      broken,   0,           &moons,     baseline,
-                     a->baseline, baseline_note[0] ? baseline_note : NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL};
+                     a->baseline, baseline_note[0] ? baseline_note : NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
     for (int k = 0; k < PLOT_COUNT; k++) h.svg[k] = svg[k];
+    h.answer = ans;
     h.formats = formats->sections;
     h.nformats = formats->n;
     h.f64 = &f64->section;

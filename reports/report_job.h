@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "answer.h"
 #include "gelu_format.h"
 #include "gelu_impl.h"
 #include "report_stage.h"
@@ -35,6 +36,7 @@ typedef struct {
     const char *baseline;  /* an earlier report's directory, NULL: none */
     const char *command;   /* the command as the manifest records it */
     report_impls impls;
+    answer *answer;        /* where the job leaves answer.json's answer (NULL: not kept) */
     /* The benchmark of format f into the file csv (as 'bench --csv CSV [--format F] [--quick]'):
      * 0, or −1 after a message. */
     int (*bench)(void *ctx, const char *csv, gelu_format_id f, bool quick);

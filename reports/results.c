@@ -550,6 +550,20 @@ static int bench_line(csv_file *c, results_set *s, const csv_line *l, const int 
     int timed_col = column(&c->header, "timed");
     int timed = timed_col < 0 ? 0 : get_enum(c, l, timed_col, timers, 2);
     if (timed < 0) return -2;
+    double rounds[BENCH_KEPT_ROUNDS]; /* ratio_rounds: an optional column of ';'-separated positive numbers */
+    unsigned nrounds = 0;
+    int rounds_col = column(&c->header, "ratio_rounds");
+    if (rounds_col >= 0 && *get(l, rounds_col)) {
+        char text[BENCH_KEPT_ROUNDS * 16], *end;
+        bool fits = (size_t)snprintf(text, sizeof text, "%s", get(l, rounds_col)) < sizeof text;
+        for (char *save, *t = strtok_r(text, ";", &save); t; t = strtok_r(NULL, ";", &save)) {
+            double v = strtod(t, &end);
+            if (!fits || *end || !(v > 0 && v < 1e12) || nrounds == BENCH_KEPT_ROUNDS)
+                return bad(c, "column 'ratio_rounds': '%s' is not up to %d positive numbers "
+                           "separated by ';'", get(l, rounds_col), BENCH_KEPT_ROUNDS);
+            rounds[nrounds++] = v;
+        }
+    }
     if (strcmp(dist, get(l, col[B_DIST])) != 0) return 0; /* only the first distribution */
     const char *size = get(l, col[B_SIZE]);
     if (results_speed_at(r, size))
@@ -564,6 +578,8 @@ static int bench_line(csv_file *c, results_set *s, const csv_line *l, const int 
     sp->q1 = q1;
     sp->q3 = q3;
     sp->timed_inside = timed == 1;
+    sp->nrounds = nrounds;
+    memcpy(sp->rounds, rounds, nrounds * sizeof *rounds);
     note_size(s, size);
     return 0;
 }

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bench.h"
 #include "gelu_format.h"
 #include "metrics.h"
 
@@ -32,6 +33,8 @@ typedef struct {
     double ns, ratio; /* median ns/element and ×baseline */
     double q1, q3;    /* ns/element's quartiles over rounds; NaN when the file lacks them */
     bool timed_inside; /* timed by an exec child's own clock (bench.csv's timed: child) */
+    unsigned nrounds;  /* ×baseline of each round (column ratio_rounds); 0 without it */
+    double rounds[BENCH_KEPT_ROUNDS];
 } results_speed;
 
 typedef struct {

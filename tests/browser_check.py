@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Opens a report page (index.html) in headless Chromium at 1366x768 and 390x844 and checks,
 from the laid-out DOM: no horizontal overflow outside a scroll container, every top-level SVG
-drawn with a non-zero box, the answer section (#answer) present and visible in the first
+drawn with a non-zero box, no two text boxes of a Pareto plot overlapping, the answer section (#answer) present and visible in the first
 viewport (whole at 1366x768: the recommendation needs no scrolling on a laptop), the summary
 table (#summary-table) fitting at 1366 px without scrolling and sortable by its header, and no console error or uncaught exception. Screenshots of the
 first viewport go to OUTDIR/page-WxH.png for a person to look at.
@@ -144,6 +144,22 @@ LAYOUT_CHECKS = r"""
   if (svgs.length === 0) problems.push('no SVG on the page');
   svgs.forEach((s, i) => { const r = s.getBoundingClientRect();
     if (!(r.width > 0 && r.height > 0)) problems.push(`SVG #${i} (${s.closest('figure') ? s.closest('figure').id : '?'}) has an empty box ${r.width}x${r.height}`); });
+  // the Pareto plots' labels: no two text boxes of one plot overlap (by more than a pixel)
+  document.querySelectorAll('figure[id$="pareto"] svg').forEach(s => {
+    const boxes = [...s.querySelectorAll('text')].map(t => [t.textContent.trim(), t.getBoundingClientRect()])
+                                                 .filter(([x, r]) => x && r.width > 0);
+    for (let i = 0, shown = 0; i < boxes.length && shown < 2; i++)
+      for (let j = i + 1; j < boxes.length && shown < 2; j++) {
+        const [ta, a] = boxes[i], [tb, b] = boxes[j];
+        // gnuplot draws a boxed label twice at one spot (its box, then its text)
+        if (ta === tb && Math.abs(a.left - b.left) < 1 && Math.abs(a.top - b.top) < 1) continue;
+        if (Math.min(a.right, b.right) - Math.max(a.left, b.left) > 1 &&
+            Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 1) {
+          problems.push(`${s.closest('figure').id}: labels overlap: "${ta}" and "${tb}"`);
+          shown++;
+        }
+      }
+  });
   const a = document.getElementById('answer');
   if (!a) problems.push('no #answer section');
   else {

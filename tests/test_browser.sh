@@ -1,8 +1,9 @@
 #!/bin/sh
 # The report page in a real browser: a quick report opened by tests/browser_check.py in headless
-# Chromium (layout at 1366x768 and 390x844, SVG boxes, the answer in the first screen, sorting,
-# console errors; screenshots into OUTDIR for a person to look at), after the checker has been
-# shown to catch each defect planted in tests/fixtures/browser/planted.html.
+# Chromium (layout at 1366x768 and 390x844, SVG boxes, the Pareto plots' labels not overlapping,
+# the answer in the first screen, sorting, console errors; screenshots into OUTDIR for a person
+# to look at), after the checker has been shown to catch each defect planted in
+# tests/fixtures/browser/planted.html.
 # usage: test_browser.sh GELUCHECK PYTHON3 OUTDIR
 set -u
 g=$1 py=$2 out=$3
@@ -14,6 +15,7 @@ fails=0
 st=$?
 [ $st -eq 1 ] || { echo "FAIL: the planted page gave status $st, not 1: $(cat "$out/planted.log")"; fails=$((fails + 1)); }
 for needle in "1366x768: the page scrolls sideways" "<div id=wide> reaches x = 2" "has an empty box" \
+              'planted_pareto: labels overlap: "pw_accurate_avx512" and "cr_avx512"' \
               "1366x768: #answer starts at y = 9" \
               "the summary table needs 15" "sorting: no table.sortable" \
               "console.error: planted console error" "uncaught: TypeError"; do

@@ -218,7 +218,7 @@ rm -rf "$csv"
 # A tiny benchmark run writes the documented CSV: the baseline first, then every implementation
 # this CPU runs, ratios positive. Timings themselves are not checked (shared, noisy machine).
 header="size,n,dist,seed,threads,rounds,calls,impl,target,features,ns_per_element_median,"
-header="${header}ns_per_element_q1,ns_per_element_q3,elements_per_s,gb_per_s,ratio_to_baseline,baseline,timed,format,fpenv"
+header="${header}ns_per_element_q1,ns_per_element_q3,elements_per_s,gb_per_s,ratio_to_baseline,baseline,timed,format,fpenv,ratio_rounds"
 csv="$csvdir/bench.csv"
 if ! "$g" bench --size 64 --quick --csv "$csv" >"$out" 2>"$err" ||
    [ "$(head -1 "$csv")" != "$header" ] || ! grep -q '^baseline: *relu' "$out"; then
@@ -378,10 +378,11 @@ expect_pick64() {
         fails=$((fails + 1))
     fi
 }
-expect_pick64 0 "accuracy SAMPLED, not exhaustive: 1000 inputs per implementation"
-expect_pick64 0 "choice: sigmoid, the fastest of the 3"
+expect_pick64 1 "accuracy SAMPLED, not exhaustive: 1000 inputs per implementation"
+expect_pick64 1 "nothing fits; the closest:" # the default need: within 1 ULP, monotone
+expect_pick64 0 "choice: sigmoid, the fastest of the 3" --max-abs 1
 expect_pick64 0 "choice: erfc_libm, the fastest of the 2" --max-ulp 2000
-expect_pick64 0 "(1000 inputs, SAMPLED; ULPs of binary64)" --max-ulp 2000
+expect_pick64 0 "(SAMPLED: 1000 inputs; ULPs of binary64)" --max-ulp 2000
 expect_pick64 0 "choice: tanh_libm, the fastest of the 1" --target tanh
 expect_pick64 1 "nothing fits; the closest:" --max-ulp 1
 expect_pick64 1 "erfc_libm                       7.5 ns/elem  max ULP vs exact GELU 1535 > 1" --max-ulp 1
@@ -424,10 +425,20 @@ st=$?
 # the manifest records the command as given, its options every command takes included
 grep -qF "\"command\": \"gelucheck report --quick --out $rep --exec-timeout 59\"" "$rep/manifest.json" ||
     { echo "FAIL: report's manifest command: $(grep command "$rep/manifest.json")"; fails=$((fails + 1)); }
-for f in accuracy.csv ranges.csv ulp_by_x.csv bench.csv moons.csv index.html manifest.json; do
+for f in accuracy.csv ranges.csv ulp_by_x.csv bench.csv moons.csv index.html manifest.json answer.json; do
     [ -s "$rep/$f" ] || { echo "FAIL: report --quick (status $st) lacks $f: $(tail -3 "$err")"; fails=$((fails + 1)); }
 done
 [ $st -le 1 ] || { echo "FAIL: report --quick status $st"; fails=$((fails + 1)); }
+# the answer's capped runs: oneDNN's rows, measured here on an AVX-512 path, again under
+# DNNL_MAX_CPU_ISA=AVX2 for x86-64-v3 (reports/capped.h)
+if grep -q '^dnnl_erf,.*,avx512_core' "$rep/accuracy.csv"; then
+    grep -q '^dnnl_erf,.*,avx2,' "$rep/accuracy_cap_DNNL_MAX_CPU_ISA_AVX2.csv" &&
+        grep -q '"cap": "DNNL_MAX_CPU_ISA=AVX2", "implementations": "dnnl_erf,dnnl_tanh"' "$rep/answer.json" ||
+        { echo "FAIL: report --quick made no capped run of oneDNN: $(ls "$rep")"; fails=$((fails + 1)); }
+fi
+# the manifest records the real argv (no prefix of another command)
+grep -qF "\"command\": \"$g report --quick --out $rep\"," "$rep/manifest.json" ||
+    { echo "FAIL: report's manifest: $(grep '"command"' "$rep/manifest.json")"; fails=$((fails + 1)); }
 # The report's files are report --list-outputs' list (reports/report_files.c): every file of the
 # directory matches a listed name (F: each format the list names), every listed file written
 # always or per format is there; shown to catch a planted unlisted file and a missing one.
@@ -478,10 +489,15 @@ awk '/^where the time went:/ {on = 1; next}
      on && $1 != "section" {names = names "|" substr($0, 1, 40); sum += $(NF - 1); n++}
      END {
          gsub(/ +\|/, "|", names); sub(/ +$/, "", names)
-         want = "|binary32: scan (--quick sample)|binary32: table and files|binary32: benchmark|make_moons|binary32: read back, plots, baseline|bfloat16: scan|bfloat16: benchmark|bfloat16: read back, plots|binary16: scan|binary16: benchmark|binary16: read back, plots|e4m3: scan|e4m3: benchmark|e4m3: read back, plots|e5m2: scan|e5m2: benchmark|e5m2: read back, plots|binary64: scan (sampled)|binary64: benchmark|binary64: read back, plots|ftz,daz|page, publishing"
+         want = "|binary32: scan (--quick sample)|binary32: table and files|binary32: benchmark|make_moons|binary32: read back, plots, baseline|answer: capped runs, answer.json|bfloat16: scan|bfloat16: benchmark|bfloat16: read back, plots|binary16: scan|binary16: benchmark|binary16: read back, plots|e4m3: scan|e4m3: benchmark|e4m3: read back, plots|e5m2: scan|e5m2: benchmark|e5m2: read back, plots|binary64: scan (sampled)|binary64: benchmark|binary64: read back, plots|ftz,daz|page, publishing"
          if (!done || !kernels || names != want || sum > total + 0.05 * (n + 1) + 1e-9 || total <= 0)
              { print "FAIL: report --quick time table: " names " (sum " sum ", total " total ")"; exit 1 }
      }' "$out" || fails=$((fails + 1))
+# the report ends with the answer: after the time table, every need x every platform
+awk '/^where the time went:/ {on = 1} on && /^the answer \(binary32; / {answer = 1}
+     answer && /^need [0-9]+: / {needs++} answer && /^  (generic|x86-64-v2|x86-64-v3|x86-64-v4|host) / {cells++}
+     END { if (!answer || needs < 4 || cells != 5 * needs) { print "FAIL: report --quick does not end with the answer: " needs " needs, " cells " cells"; exit 1 } }' "$out" ||
+    fails=$((fails + 1))
 head -1 "$rep/accuracy.csv" | grep -q "^impl,format,target,reference,direction,inputs,max_ulp,.*,contract,benchdnn_failed,xnnpack_failed,xnnpack_checked,normal_mean_ulp,.*,uniform_max_abs,dispatched_isa,ulp_0," ||
     { echo "FAIL: accuracy.csv header: $(head -1 "$rep/accuracy.csv")"; fails=$((fails + 1)); }
 [ "$(head -1 "$rep/ulp_by_x.csv")" = "impl,reference,direction,x_lo,x_hi,max_ulp,max_abs" ] ||
@@ -520,8 +536,8 @@ for f16 in bfloat16 binary16; do
     for f in accuracy_$f16.csv ulp_by_x_$f16.csv bench_$f16.csv ${f16}_pareto.gp ${f16}_ulp_by_x.gp ${f16}_not_cr.gp; do
         [ -s "$rep/$f" ] || { echo "FAIL: report --quick lacks $f"; fails=$((fails + 1)); }
     done
-    head -1 "$rep/bench_$f16.csv" | grep -q ',format,fpenv$' &&
-        [ "$(tail -n +2 "$rep/bench_$f16.csv" | grep -vc ",$f16,ieee\$")" -eq 0 ] &&
+    head -1 "$rep/bench_$f16.csv" | grep -q ',format,fpenv,ratio_rounds$' &&
+        [ "$(tail -n +2 "$rep/bench_$f16.csv" | grep -vc ",$f16,ieee,[0-9.e;+-]*\$")" -eq 0 ] &&
         grep -q "^l2,.*,cr_$f16,exact," "$rep/bench_$f16.csv" ||
         { echo "FAIL: bench_$f16.csv: $(head -3 "$rep/bench_$f16.csv")"; fails=$((fails + 1)); }
     [ "$(grep -c ",$f16,[a-z]*,own,forward," "$rep/accuracy_$f16.csv")" -eq $((scanned + 1)) ] ||
@@ -556,8 +572,8 @@ for f in ulp_by_x_binary64.csv bench_binary64.csv binary64_pareto.gp binary64_ul
     [ -s "$rep/$f" ] || { echo "FAIL: report --quick lacks $f"; fails=$((fails + 1)); }
 done
 [ ! -e "$rep/binary64_not_cr.gp" ] || { echo "FAIL: report --quick drew binary64_not_cr"; fails=$((fails + 1)); }
-[ "$(tail -n +2 "$rep/bench_binary64.csv" | grep -vc ',binary64,ieee$')" -eq 0 ] &&
-    grep -q '^l1,512,normal,.*,erfc_libm,exact,.*,relu[a-z0-9_]*,host,binary64,ieee$' "$rep/bench_binary64.csv" &&
+[ "$(tail -n +2 "$rep/bench_binary64.csv" | grep -vc ',binary64,ieee,[0-9.e;+-]*$')" -eq 0 ] &&
+    grep -q '^l1,512,normal,.*,erfc_libm,exact,.*,relu[a-z0-9_]*,host,binary64,ieee,[0-9.e;+-]*$' "$rep/bench_binary64.csv" &&
     grep -q '^l2,65536,normal,.*,relu,relu,' "$rep/bench_binary64.csv" ||
     { echo "FAIL: bench_binary64.csv: $(head -3 "$rep/bench_binary64.csv")"; fails=$((fails + 1)); }
 for needle in 'id="summary-binary64"' "<code>bench_binary64.csv</code>" "binary64's own ReLU" "8 bytes read and 8 written per element"; do
@@ -625,7 +641,7 @@ sleep 1
 if kill -TERM $! 2>/dev/null; then
     wait $!
     if ! cmp -s "$rep/index.html" "$scratch/index.before" || ! cmp -s "$rep/accuracy.csv" "$scratch/accuracy.before" ||
-       [ -n "$(ls "$rep" | grep -v -e '\.csv$' -e '\.gp$' -e '\.svg$' -e '^index.html$' -e '^manifest.json$')" ]; then
+       [ -n "$(ls "$rep" | grep -v -e '\.csv$' -e '\.gp$' -e '\.svg$' -e '^index.html$' -e '^manifest.json$' -e '^answer.json$')" ]; then
         echo "FAIL: a killed report run changed the previous report: $(ls -a "$rep")"; fails=$((fails + 1))
     fi
 else
@@ -639,7 +655,7 @@ fi
 
 # compare: bad usage and unreadable sets (exit 2, named); the quick report against itself (no
 # change, exit 0) and against a copy whose erfc_f64 forward max ULP is 1 larger (exit 1, named).
-expect_usage_error "needs OLD_DIR and NEW_DIR" compare "$rep"
+expect_usage_error "needs OLD and NEW" compare "$rep"
 expect_usage_error "'--bogus'" compare "$rep" "$rep" --bogus
 expect_usage_error "'$scratch/nothing' has no manifest.json" compare "$rep" "$scratch/nothing"
 expect_usage_error "bad --baseline: '$scratch/nothing' has no manifest.json" report --quick --out "$scratch/r2" --baseline "$scratch/nothing"

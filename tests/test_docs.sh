@@ -4,7 +4,9 @@
 # generated block (not what its gelucheck command prints), a commit id
 # in a comment, a date in docs/, a README over 250 lines, a README command that fails; its
 # neighbours are not (0x-prefixed hex, a date in docs/measurements/, a long command with its
-# marked quick stand-in). Commit subjects: a long one and one without an area are named.
+# marked quick stand-in); README's answer table, pasted from `markdown --answer` of the latest
+# record's answer.json, passes, and fails with a cell changed or an older record's table.
+# Commit subjects: a long one and one without an area are named.
 # Usage: test_docs.sh SOURCE_ROOT BUILD_DIR
 . "$(dirname "$0")/lib.sh"
 check=$1/tools/check_docs.sh
@@ -90,6 +92,39 @@ expect 1 "README.md:23: command block failed (exit 2): build/cli/gelucheck lsit"
 restore
 sed -i 's|doc-test: build/cli/gelucheck list|doc-test: build/cli/gelucheck --no-such-flag|' "$t/README.md"
 expect 1 "README.md:28: command block failed" "a broken quick stand-in"
+restore
+
+# the answer table: the latest record's answer.json (one made from tests/fixtures/answer; an
+# older record's with another choice in the first cell), its Markdown pasted between the markers
+g=$build/cli/gelucheck
+"$g" pick --results "$(dirname "$0")/fixtures/answer" --platform all --json "$d/a.json" >/dev/null ||
+    fail "pick --json on the fixture"
+python3 -c 'import json, sys
+a = json.load(open(sys.argv[1]))
+for c in a["cells"]:
+    if c["need"] == 0 and c["platform"] == "x86-64-v2": c["choice"]["name"] = "an_older_choice"
+json.dump(a, open(sys.argv[2], "w"), indent=1)' "$d/a.json" "$d/older.json" || fail "older.json"
+paste_table() { # paste_table ANSWER.json: README's table from it
+    "$g" markdown --answer "$1" >"$d/table.md" || fail "markdown --answer $1"
+    python3 -c 'import re, sys
+readme, table = open(sys.argv[1]).read(), open(sys.argv[2]).read()
+readme = re.sub(r"(<!-- answer:begin -->\n).*?(<!-- answer:end -->)",
+                lambda m: m.group(1) + table + m.group(2), readme, flags=re.S)
+open(sys.argv[1], "w").write(readme)' "$t/README.md" "$d/table.md"
+}
+cp "$d/older.json" "$t/docs/measurements/2031-01-01-cpu.answer.json"
+cp "$d/a.json" "$t/docs/measurements/2031-01-02-cpu.answer.json"
+paste_table "$d/a.json"
+echo "Measured on cpu: [the record](docs/measurements/2031-01-02-cpu.md)." >>"$t/README.md"
+expect 0 "" "the answer table of the latest record, and a link to the record (its date in its name)"
+grep -q "answer: skipped" "$d/out" && fail "the answer table not checked: $(cat "$d/out")"
+sed -i '/<!-- answer:begin -->/,/<!-- answer:end -->/s/| x86-64-v2<br>/| x86-64-v1<br>/' "$t/README.md"
+grep -q "x86-64-v1" "$t/README.md" || fail "the planted cell: $(cat "$t/README.md")"
+expect 1 "README.md:3: the answer table is not \`gelucheck markdown --answer docs/measurements/2031-01-02-cpu.answer.json\`" \
+    "a changed answer table"
+paste_table "$d/older.json"
+grep -q "an_older_choice" "$t/README.md" || fail "the older table: $(cat "$t/README.md")"
+expect 1 "the answer table is not" "an older record's answer table"
 restore
 
 # commit subjects

@@ -106,6 +106,12 @@ st=$?
 "$g" list --exec "ef=$child erfc_f64 --name ef" >"$d/out" 2>&1 && grep -q "^ef " "$d/out" &&
     grep -q "^  ef: exec child '$child erfc_f64 --name ef'" "$d/out" ||
     fail "list does not show the exec implementation: $(cat "$d/out")"
+# without NAME=, the handshake names it (a '=' after the command's first space is the command's)
+"$g" list --exec "env A=1 $child erfc_f64 --name ef2" >"$d/out" 2>&1 && grep -q "^ef2 " "$d/out" &&
+    grep -q "^  ef2: exec child 'env A=1 $child erfc_f64 --name ef2'" "$d/out" ||
+    fail "--exec COMMAND: not named by its handshake: $(cat "$d/out")"
+"$g" list --exec "=$child erfc_f64" >/dev/null 2>"$d/err"
+[ $? -eq 2 ] && grep -qF "expected [NAME=]COMMAND" "$d/err" || fail "--exec =COMMAND: $(cat "$d/err")"
 
 # the Python client over shared memory, and the same functions under other names over the pipes
 # and writing into the region (serve(out=True)): the same rows

@@ -37,10 +37,13 @@ Test(manifest, reads_every_field_of_a_hand_written_file)
     cr_expect_str_eq(m.dnnl, "3.0.0");
     cr_expect_str_eq(m.command, "gelucheck pick");
     cr_expect_str_eq(m.created, "2026-11-30T22:40:00Z");
-    cr_expect_eq(manifest_field_count(), 14);
+    cr_expect_eq(manifest_field_count(), 17);
     cr_expect_str_eq(manifest_field_name(7), "libraries.mpfr");
     cr_expect_str_eq(manifest_field_value(&m, 7), "4.2.0");
-    cr_expect_null(manifest_field_name(14));
+    cr_expect_null(manifest_field_name(17));
+    /* the keys added later are optional: "" and empty maps when absent */
+    cr_expect_str_eq(m.reproduce, "");
+    cr_expect_eq(m.plugins.n + m.environment.n + m.exec.n + m.sources.n, 0);
 }
 
 Test(manifest, collects_this_build_and_reads_back_what_it_writes)
@@ -64,7 +67,9 @@ Test(manifest, collects_this_build_and_reads_back_what_it_writes)
     cr_assert_eq(manifest_read(path, &back, err, sizeof err), MANIFEST_OK, "%s", err);
     unlink(path);
     for (size_t i = 0; i < manifest_field_count(); i++) {
-        if (strcmp(manifest_field_name(i), "run.command") == 0) continue;
+        if (strcmp(manifest_field_name(i), "run.command") == 0 ||
+            strcmp(manifest_field_name(i), "run.reproduce") == 0) /* hold the same command */
+            continue;
         cr_expect_str_eq(manifest_field_value(&back, i), manifest_field_value(&m, i), "%s",
                          manifest_field_name(i));
     }
@@ -129,4 +134,59 @@ Test(manifest, names_the_file_it_cannot_read)
     cr_expect_str_eq(err, "/nonexistent/manifest.json: cannot read: No such file or directory");
     cr_expect_eq(manifest_read("/tmp", &m, err, sizeof err), MANIFEST_EIO);
     cr_expect_str_eq(err, "/tmp: cannot read: Is a directory");
+}
+
+/* The provenance keys: the argv quoted for sh, the variables, plugins, exec children and
+ * sources read back as written; what to pass for a plugin's or an exec child's row. */
+Test(manifest, provenance_keys_round_trip_and_name_what_to_pass)
+{
+    char *argv[] = {"build/cli/gelucheck", "accuracy", "--exec", "me=python3 c.py", "it's", ""};
+    char line[256];
+    cr_expect_str_eq(manifest_command(line, sizeof line, 6, argv),
+                     "build/cli/gelucheck accuracy --exec 'me=python3 c.py' 'it'\\''s' ''");
+    static const char text[] =
+        "{\"schema\": 1,\n"
+        " \"gelucheck\": {\"version\": \"0.1.0\", \"commit\": \"abc123\"},\n"
+        " \"build\": {\"compiler\": \"gcc\", \"flags\": \"-O2\"},\n"
+        " \"cpu\": {\"model\": \"m\", \"features\": \"avx2\"},\n"
+        " \"libraries\": {\"glibc\": \"2.36\", \"mpfr\": \"4.2.0\", \"gmp\": \"6.2.1\",\n"
+        "   \"gsl\": \"2.7.1\", \"sleef\": \"absent\", \"dnnl\": \"3.0.0\"},\n"
+        " \"run\": {\"command\": \"g accuracy\", \"created\": \"2026-11-30T22:40:00Z\",\n"
+        "   \"directory\": \"/w\", \"fpenv\": \"ieee\", \"reproduce\": \"cd /w && X=1 g accuracy\",\n"
+        "   \"environment\": {\"DNNL_MAX_CPU_ISA\": \"AVX2\", \"OMP_NUM_THREADS\": \"1\"}},\n"
+        " \"plugins\": {\"my dir/v1.so\": \"9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08\"},\n"
+        " \"exec\": {\"kid\": \"python3 kid.py\"},\n"
+        " \"sources\": {\"mine\": \"plugin 'my dir/v1.so'\", \"kid\": \"exec child 'python3 kid.py'\"}}\n";
+    static run_manifest m, back;
+    char err[256];
+    cr_assert_eq(parse(text, &m, err), MANIFEST_OK, "%s", err);
+    cr_expect_str_eq(m.directory, "/w");
+    cr_expect_str_eq(manifest_map_get(&m.environment, "DNNL_MAX_CPU_ISA"), "AVX2");
+    cr_expect_eq(m.environment.n, 2);
+    cr_expect_str_eq(manifest_map_get(&m.exec, "kid"), "python3 kid.py");
+    char pass[512], what[512];
+    cr_assert_eq(manifest_reload_hint(&m, "mine", pass, sizeof pass, what, sizeof what), 0);
+    cr_expect_str_eq(pass, "--plugin 'my dir/v1.so'");
+    cr_expect_str_eq(what, "plugin 'my dir/v1.so', SHA-256 "
+                           "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08");
+    cr_assert_eq(manifest_reload_hint(&m, "kid", pass, sizeof pass, what, sizeof what), 0);
+    cr_expect_str_eq(pass, "--exec 'kid=python3 kid.py'");
+    cr_expect_eq(manifest_reload_hint(&m, "erfc_f64", pass, sizeof pass, what, sizeof what), -1,
+                 "a built-in row: nothing to pass");
+
+    char *out = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&out, &len);
+    cr_assert_eq(manifest_write(f, &m), 0);
+    fclose(f);
+    cr_assert_eq(manifest_parse(out, len, &back, err, sizeof err), MANIFEST_OK, "%s\n%s", err, out);
+    cr_expect_str_eq(back.reproduce, m.reproduce);
+    cr_expect_str_eq(manifest_map_get(&back.plugins, "my dir/v1.so"),
+                     "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08");
+    cr_expect_str_eq(manifest_map_get(&back.sources, "kid"), "exec child 'python3 kid.py'");
+    cr_expect_eq(back.environment.n, 2);
+    free(out);
+    cr_expect_eq(parse("{\"schema\": 1, \"plugins\": {\"a\": \"x\", \"a\": \"y\"}}", &m, err),
+                 MANIFEST_EFORMAT);
+    cr_expect_str_eq(err, "duplicate key at byte 41");
 }

@@ -76,7 +76,7 @@ for k in $kinds; do
     done
     # the run manifest beside a file (not beside a FIFO or a device)
     run "$k" "$w/m" >/dev/null 2>&1
-    grep -q '"schema": 1' "$w/m.manifest.json" && grep -q '"command": "gelucheck ' "$w/m.manifest.json" ||
+    grep -q '"schema": 1' "$w/m.manifest.json" && grep -q '"command": "[^"]*gelucheck ' "$w/m.manifest.json" ||
         fail "$k: no run manifest beside its file"
     ls "$w" | grep -q -e '^fifo.manifest' -e '^to-fifo.manifest' -e '^null.manifest' &&
         fail "$k: a manifest beside a FIFO or device: $(ls "$w")"

@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "html_text.h"
 #include "known_names.h"
 #include "gelu_impl.h"
 #include "accuracy_columns.h"
@@ -349,7 +350,7 @@ Test(report, page_inlines_svg_without_external_references)
                         "gelucheck report", "scan", "bench"};
     const char *broken[] = {"tie_b forward: max ULP error 9 > claimed 1"};
     html_report h = {load_fixture(), &meta, {svg, NULL, NULL, NULL}, "a note & more", broken, 1,
-                     NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL};
+                     NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
     char *buf;
     size_t size;
     FILE *f = open_memstream(&buf, &size);
@@ -377,7 +378,7 @@ Test(report, page_answers_first_with_picks_choices_and_broken_contracts)
 {
     report_meta meta = {"cpu", "avx2", "gcc", "-O2", "today", "abc", "report", "scan", "bench"};
     const char *broken[] = {"tie_b forward: max ULP error 9 > claimed 1"};
-    html_report h = {load_fixture(), &meta, {NULL}, NULL, broken, 1, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL};
+    html_report h = {load_fixture(), &meta, {NULL}, NULL, broken, 1, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
     char *buf;
     size_t size;
     FILE *f = open_memstream(&buf, &size);
@@ -416,7 +417,7 @@ Test(report, page_shows_the_changes_since_a_baseline)
     cr_assert_eq(compare_results(&cs->sets[0], &cs->sets[1], true, &cs->result, err, sizeof err),
                  0);
     cr_expect_eq(cs->result.regressions, 2, "max ULP worse and the contract broken");
-    html_report h = {&cs->sets[1], &meta, {NULL}, NULL, NULL, 0, NULL, cs, "old/run", NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL};
+    html_report h = {&cs->sets[1], &meta, {NULL}, NULL, NULL, 0, NULL, cs, "old/run", NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
     char *buf;
     size_t size;
     FILE *f = open_memstream(&buf, &size);
@@ -433,7 +434,7 @@ Test(report, page_shows_the_changes_since_a_baseline)
     free(buf);
 
     html_report refused = {&cs->sets[1], &meta, {NULL}, NULL, NULL, 0, NULL,
-                           NULL, "old/run", "not the same domain", NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL};
+                           NULL, "old/run", "not the same domain", NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
     f = open_memstream(&buf, &size);
     cr_assert_eq(html_report_write(f, &refused), 0);
     fclose(f);
@@ -449,7 +450,7 @@ static char *page_with_moons(moons_experiment *e, moons_summary *sum)
 {
     report_meta meta = {"cpu", "avx2", "gcc", "-O2", "today", "abc", "report", "scan", "bench"};
     html_moons moons = {e, sum, "A tiny run"};
-    html_report h = {load_fixture(), &meta, {NULL}, NULL, NULL, 0, &moons, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL};
+    html_report h = {load_fixture(), &meta, {NULL}, NULL, NULL, 0, &moons, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
     char *buf;
     size_t size;
     FILE *f = open_memstream(&buf, &size);
@@ -546,6 +547,98 @@ static void load_peers(void)
 {
     char err[2000];
     cr_assert_eq(plugins_load_default_peers(err, sizeof err), 0, "%s", err);
+}
+
+/* The front's labels: one that would overlap a label drawn before it (a point just beside a
+ * faster one) is left out of the plot's $labels, the front's staircase keeps every point. */
+Test(report, pareto_labels_do_not_overlap)
+{
+    static results_set s;
+    s.n = 0;
+    gelu_row(&s, "a_fast_rough", 1, 100);
+    gelu_row(&s, "b_beside_a", 1.1, 90); /* its label would cover a's */
+    gelu_row(&s, "c_slow_exact", 100, 0.5);
+    s.nsizes = 1;
+    snprintf(s.sizes[0], sizeof s.sizes[0], "l2");
+    size_t idx[RESULTS_MAX_ROWS], n = plot_pareto_front(&s, "l2", idx);
+    cr_assert_eq(n, 3);
+    bool keep[RESULTS_MAX_ROWS];
+    cr_expect_eq(plot_pareto_labels(&s, "l2", idx, n, keep), 2);
+    cr_expect(keep[0] && !keep[1] && keep[2], "kept: %d %d %d", keep[0], keep[1], keep[2]);
+    char *buf;
+    size_t size;
+    FILE *f = open_memstream(&buf, &size);
+    cr_assert_eq(plot_script_write(f, PLOT_PARETO, &s), 0);
+    fclose(f);
+    const char *labels = strstr(buf, "$labels << EOD\n");
+    cr_assert_not_null(labels, "%s", buf);
+    cr_expect_not_null(strstr(buf, "$front << EOD\na_fast_rough 1 100\nb_beside_a 1.1 90\n"), "%s", buf);
+    cr_expect_not_null(strstr(labels, "$labels << EOD\na_fast_rough 1 100\nc_slow_exact 100 0.5\nEOD\n"),
+                       "%s", buf);
+    cr_expect_not_null(strstr(buf, "$labels using 2:3:1 with labels"), "%s", buf);
+    free(buf);
+    /* apart, both are labelled */
+    s.rows[1].speed[0].ns = 10;
+    n = plot_pareto_front(&s, "l2", idx);
+    cr_expect_eq(plot_pareto_labels(&s, "l2", idx, n, keep), 3);
+}
+
+/* Every Pareto point carries its name (gnuplot's hover text), which the page turns into the
+ * point group's <title> (no script): the unlabelled points are named on hover. */
+Test(report, pareto_points_are_named_on_hover)
+{
+    static results_set s;
+    s.n = 0;
+    gelu_row(&s, "a_fast_rough", 1, 100);
+    s.nsizes = 1;
+    snprintf(s.sizes[0], sizeof s.sizes[0], "l2");
+    char *buf;
+    size_t size;
+    FILE *f = open_memstream(&buf, &size);
+    cr_assert_eq(plot_script_write(f, PLOT_PARETO, &s), 0);
+    fclose(f);
+    cr_expect_not_null(strstr(buf, "$points using ($4 == 0 ? $2 : NaN):3:1 with labels hypertext point"),
+                       "%s", buf);
+    free(buf);
+    const char *svg =
+        "<svg width=\"10\">\n<g onmousemove=\"gnuplot_svg.showHypertext(evt,'b_beside_a')\" "
+        "onmouseout=\"gnuplot_svg.hideHypertext()\"><title> </title>\n<use href='#gpPt6'/></g>\n</svg>";
+    f = open_memstream(&buf, &size);
+    html_inline_svg(f, svg);
+    fclose(f);
+    cr_expect_not_null(strstr(buf, "<g><title>b_beside_a</title>\n<use href='#gpPt6'/></g>"), "%s", buf);
+    cr_expect_null(strstr(buf, "gnuplot_svg"), "%s", buf);
+    free(buf);
+}
+
+static void pool_forward(const float *x, float *y, size_t n)
+{
+    for (size_t i = 0; i < n; i++) y[i] = x[i];
+}
+
+/* The cost plot leaves out a row with a thread pool of its own (its time is no one thread's,
+ * and it stretched the axis to 10^5), keeps the rest. */
+Test(report, cost_plot_leaves_out_own_thread_pools)
+{
+    static const gelu_impl pool = {.name = "pool_gelu_test", .target = GELU_TARGET_EXACT,
+                                   .format = GELU_FORMAT_BINARY32, .forward = pool_forward,
+                                   .own_threads = true};
+    char err[256];
+    cr_assert_eq(gelu_impl_add(&pool, "test", err, sizeof err), 0, "%s", err);
+    static results_set s;
+    s.n = 0;
+    gelu_row(&s, "single_thread", 2, 1)->speed[0].ratio = 3;
+    gelu_row(&s, "pool_gelu_test", 4, 1)->speed[0].ratio = 90000;
+    s.nsizes = 1;
+    snprintf(s.sizes[0], sizeof s.sizes[0], "l2");
+    char *buf;
+    size_t size;
+    FILE *f = open_memstream(&buf, &size);
+    cr_assert_eq(plot_script_write(f, PLOT_COST, &s), 0);
+    fclose(f);
+    cr_expect_not_null(strstr(buf, "$cost << EOD\nsingle_thread 3 3\nEOD\n"), "%s", buf);
+    cr_expect_null(strstr(buf, "pool_gelu_test"), "%s", buf);
+    free(buf);
 }
 
 /* Small multiples: ISA builds with equal figures are drawn once, named together; a build whose

@@ -2,8 +2,9 @@
 # The documentation check: the reference text states what is true now and cannot go stale.
 #   length    README.md has at most 250 lines
 #   history   no commit-like token (7 to 40 hex digits with a digit and a letter a-f, not after
-#             0x) and no ISO date in README.md, CONTRIBUTING.md, docs/ (docs/measurements/ is
-#             the place for them), .ci/run, cli/*.c (help texts) and the comments of the
+#             0x) and no ISO date in README.md, CONTRIBUTING.md, docs/ (docs/measurements/, and
+#             a record's name in a link to it, are the place for them), .ci/run, cli/*.c (help
+#             texts) and the comments of the
 #             sources (*.c *.h *.py *.sh *.sol meson.build)
 #   links     every relative link of README.md and docs/*.md names a file that exists, and its
 #             #anchor a heading of that file
@@ -98,6 +99,7 @@ if n > 250:
 
 # ---- history: commit-like tokens and ISO dates ----
 HASH = re.compile(r"(?<![0-9A-Za-z_])(?<!0x)(?<!0X)[0-9a-f]{7,40}(?![0-9A-Za-z_])")
+RECORD_PATH = re.compile(r"docs/measurements/[^\s)\]]*")
 DATE = re.compile(r"(?<![0-9])(?:19|20)[0-9]{2}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])(?![0-9])")
 
 def history(path, text, first_line=1, code_words=frozenset()):
@@ -110,7 +112,8 @@ def history(path, text, first_line=1, code_words=frozenset()):
                 continue
             if re.search(r"[0-9]", t) and re.search(r"[a-f]", t):
                 finding(path, first_line + k, f"commit-like token '{t}'")
-        for m in DATE.finditer(line):
+        # a record's name (docs/measurements/<date>-<cpu>.md) is where a date belongs
+        for m in DATE.finditer(RECORD_PATH.sub("", line)):
             finding(path, first_line + k, f"date '{m.group(0)}'")
 
 C_COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*|\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*'", re.S)
