@@ -42,8 +42,8 @@ void bench_fill_inputs(bench_dist d, uint64_t seed, float *x, size_t n)
 /* binary64's build of method for isa (its list has no look-up by build: few rows). */
 static const gelu_impl *build64(const char *method, gelu_isa isa)
 {
-    for (size_t i = 0; i < gelu_impl64_count(); i++) {
-        const gelu_impl *m = gelu_impl64_at(i);
+    for (size_t i = 0; i < gelu_impl_count_in(GELU_FORMAT_BINARY64); i++) {
+        const gelu_impl *m = gelu_impl_at_in(GELU_FORMAT_BINARY64, i);
         if (m->method && strcmp(m->method, method) == 0 && m->isa == isa) return m;
     }
     return NULL;
@@ -276,7 +276,8 @@ static void summarize(const bench_config *cfg, size_t count, bench_result *resul
 
 unsigned bench_bytes_per_element(gelu_format_id f)
 {
-    return 2 * gelu_format_of(f)->storage_bits / 8;
+    const gelu_format *fmt = gelu_format_of(f); /* small formats: in uint16_t elements */
+    return 2 * (gelu_format_small(fmt) ? (unsigned)sizeof(uint16_t) : fmt->storage_bits / 8);
 }
 
 static const struct {
@@ -320,7 +321,7 @@ int bench_run(const bench_config *cfg, const gelu_impl *baseline, const gelu_imp
               size_t count, bench_result *results)
 {
     size_t total = count + 1;
-    bool f16 = gelu_format_of(cfg->format)->storage_bits == 16;
+    bool f16 = gelu_format_small(gelu_format_of(cfg->format));
     const gelu_impl **all = malloc(total * sizeof *all);
     double *times = malloc(total * cfg->rounds * sizeof *times);
     double *tmp = malloc(cfg->rounds * sizeof *tmp);

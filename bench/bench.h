@@ -38,7 +38,7 @@ const char *bench_dist_describe(bench_dist d);
 
 /* A widened implementation in a 16-bit run converts in tiles of this many elements per thread
  * (32 KiB of binary32 in, 32 out: in L2 on the CPUs we run on), a call on more tile by tile, as
- * a framework's widened kernel converts in registers or small blocks: its conversions no longer
+ * a framework's widened kernel converts in registers or small blocks, so that its conversions do not
  * stream two binary32 copies of a DRAM-sized array through memory. */
 #define BENCH_WIDEN_TILE ((size_t)8192)
 

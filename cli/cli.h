@@ -33,6 +33,8 @@ int usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(pri
 
 /* True when argv[i] is `--help` or `-h`. */
 bool is_help(const char *arg);
+/* gelucheck --version (version.c): version, commit, compiler, flags, library versions. */
+void print_version(FILE *f);
 
 /* Matches argv[*i] against a long option `name` taking a value, as `--name VALUE` or
  * `--name=VALUE`. Returns 1 and sets *value (advancing *i past a separate value), 0 when argv[*i]

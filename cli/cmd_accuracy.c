@@ -28,8 +28,10 @@ static void print_help(void)
         "                          [--range LO:HI | --sample N [--seed S] | --cover full|quick]\n"
         "                          [--grad] [--csv FILE] [--ranges-csv FILE] [--threads N]\n"
         "                          [--shard K/N --partial FILE] [--checkpoint DIR] [--profile]\n"
-        "                          [--format binary32|bfloat16|binary16|binary64]\n"
-        "                          [--fpenv ieee|ftz|daz|ftz,daz]\n\n"
+        "                          [--format F] [--fpenv ieee|ftz|daz|ftz,daz]\n");
+    char fmt_names[256];
+    printf("F: %s\n\n", gelu_format_names("|", "|", false, fmt_names, sizeof fmt_names));
+    printf(
         "Scans implementations against the correctly rounded MPFR reference (a fast double\n"
         "enclosure, MPFR where it cannot decide) and prints, per implementation, against its\n"
         "own target and against exact GELU: max ULP error with the first input reaching it,\n"
@@ -47,7 +49,7 @@ static void print_help(void)
         "  --impl A,B,...    implementations (default: every one this CPU can run, except\n"
         "                    threaded benchmark rows such as dnnl_erf_omp)\n"
         "  --grad            the derivatives too (gradient metrics and sign check)\n"
-        "  --csv FILE        the accuracy CSV (columns in the README)\n"
+        "  --csv FILE        the accuracy CSV (columns: docs/report-files.md)\n"
         "  --ranges-csv FILE ULP histograms per input range\n"
         "  --threads N       worker threads (default: all online CPUs); results do not depend\n"
         "                    on it\n"
@@ -68,10 +70,11 @@ static void print_help(void)
         "                    differs from them in a block: in that row's metrics\n"
         );
     printf( /* two strings: one would pass C's 4,095-character minimum */
-        "  --format F        the number format (default binary32). bfloat16, binary16: all\n"
-        "                    65,536 encodings against MPFR rounded to F; a binary32\n"
-        "                    implementation runs widened (x -> binary32 -> its kernel -> round\n"
-        "                    to nearest even to F), a native one (cr_bfloat16, cr_binary16; an\n"
+        "  --format F        the number format (default binary32). A small one (16 bits or\n"
+        "                    fewer: bfloat16, binary16, e4m3, e5m2): all its encodings against\n"
+        "                    MPFR rounded to F; a binary32 implementation runs widened (x ->\n"
+        "                    binary32 -> its kernel -> round to nearest even to F), a native\n"
+        "                    one (cr_F, the format's correctly rounded GELU; an\n"
         "                    exec child of format F, such as a framework row, which then runs\n"
         "                    the framework's GELU on F tensors where its client serves F) as\n"
         "                    is; prints, per implementation, the share of inputs whose result\n"
@@ -182,6 +185,7 @@ static int parse_shard(const char *s, accuracy_args *a)
 
 static int parse_args(int argc, char **argv, accuracy_args *a)
 {
+    char fmt_names[256]; /* the formats' names, for a message */
     const char *v;
     int got, st = EXIT_OK;
     for (int i = 1; i < argc && st == EXIT_OK; i++) {
@@ -193,8 +197,8 @@ static int parse_args(int argc, char **argv, accuracy_args *a)
         else if ((got = option_value("accuracy", argc, argv, &i, "--format", &v))) {
             if (got < 0) st = EXIT_USAGE;
             else if (!(a->format = gelu_format_find(v)))
-                st = usage_error("accuracy", "unknown --format '%s': binary32, bfloat16, binary16 or "
-                                 "binary64", v);
+                st = usage_error("accuracy", "unknown --format '%s': %s", v,
+                                 gelu_format_names(", ", " or ", false, fmt_names, sizeof fmt_names));
         } else if ((got = option_value("accuracy", argc, argv, &i, "--fpenv", &v))) {
             st = got < 0 ? EXIT_USAGE : parse_fpenv("accuracy", v, &a->fpenv);
         } else if ((got = option_value("accuracy", argc, argv, &i, "--cover", &v))) {
@@ -240,13 +244,13 @@ static int parse_args(int argc, char **argv, accuracy_args *a)
     }
     if (st != EXIT_OK) return st;
     if (!a->format) a->format = gelu_format_of(GELU_FORMAT_BINARY32);
-    if (a->format->storage_bits == 16 && a->not_16)
+    if (gelu_format_small(a->format) && a->not_16)
         return usage_error("accuracy", "--format %s scans all 65,536 encodings: %s does not apply",
                            a->format->name, a->not_16);
-    if (a->format->storage_bits == 16 && a->fpenv != GELU_FPENV_IEEE)
+    if (gelu_format_small(a->format) && a->fpenv != GELU_FPENV_IEEE)
         return usage_error("accuracy", "--fpenv %s: the %s scan runs in IEEE's environment only "
                            "(--fpenv applies to binary32)", gelu_fpenv_name(a->fpenv), a->format->name);
-    if (a->format->storage_bits == 16) return EXIT_OK; /* its --impl: parse_impls16 */
+    if (gelu_format_small(a->format)) return EXIT_OK; /* its --impl: parse_impls16 */
     if (a->format->id == GELU_FORMAT_BINARY64) {
         if (a->fpenv != GELU_FPENV_IEEE)
             return usage_error("accuracy", "--fpenv %s: the binary64 scan runs in IEEE's environment "
@@ -334,7 +338,7 @@ static int run_accuracy(int argc, char **argv, accuracy_args *ap)
     accuracy_args a = *ap;
     int st = parse_args(argc, argv, &a);
     if (st != EXIT_OK) return st;
-    if (a.format->storage_bits == 16) return run_accuracy16(&a);
+    if (gelu_format_small(a.format)) return run_accuracy16(&a);
     if (a.format->id == GELU_FORMAT_BINARY64) return run_accuracy64(&a);
     if (a.nimpls == 0) a.nimpls = accuracy_default_impls("accuracy", a.impls);
     if ((st = fpenv_check_impls("accuracy", a.fpenv, a.impls, a.nimpls)) != EXIT_OK) return st;
@@ -424,7 +428,7 @@ static int parse_impls16(const accuracy_args *a, const char *impl_list, gelu_imp
     size_t count;
     int status = split_list("accuracy", "--impl", impl_list, &names, &count);
     for (size_t k = 0; k < count && status == EXIT_OK; k++) {
-        const gelu_impl *m = gelu_impl16_lookup(names[k], a->format->id, &views[*n]);
+        const gelu_impl *m = gelu_impl_lookup_in(names[k], a->format->id, &views[*n]);
         bool twice = false;
         for (size_t j = 0; m && j < *n; j++) twice |= strcmp(list[j]->name, names[k]) == 0;
         if (!m)
@@ -466,7 +470,7 @@ static void print_not_cr_shares(const scan_result *r, const gelu_format *f)
 
 static int run_accuracy16(accuracy_args *a)
 {
-    size_t room = gelu_impl_count() + gelu_impl16_count(), n = 0;
+    size_t room = gelu_impl_count() + gelu_impl_count_in(a->format->id), n = 0;
     gelu_impl *views = calloc(room, sizeof *views);
     const gelu_impl **list = calloc(room, sizeof *list);
     scan_result *r = calloc(1, sizeof *r);
@@ -477,13 +481,13 @@ static int run_accuracy16(accuracy_args *a)
     if (st == EXIT_OK && a->nimpl_lists == 0) { /* every binary32 default widened, the natives */
         size_t nb = accuracy_default_impls("accuracy", a->impls);
         for (size_t i = 0; i < nb; i++) {
-            if (gelu_impl16_find(a->impls[i]->name, a->format->id)) continue; /* its native */
+            if (gelu_impl_find_in(a->impls[i]->name, a->format->id)) continue; /* its native */
             views[n] = gelu_impl_widened(a->impls[i], a->format->id);
             list[n] = &views[n];
             n++;
         }
-        for (size_t i = 0; i < gelu_impl16_count(); i++)
-            if (gelu_impl16_at(i)->format == a->format->id) list[n++] = gelu_impl16_at(i);
+        for (size_t i = 0; i < gelu_impl_count_in(a->format->id); i++)
+            list[n++] = gelu_impl_at_in(a->format->id, i);
     }
     if (st == EXIT_OK && accuracy_files_probe("accuracy", &a->files) != 0) st = EXIT_CHECK_FAILED;
     if (st == EXIT_OK) {
@@ -501,7 +505,7 @@ static int run_accuracy16(accuracy_args *a)
             st = accuracy_output("accuracy", r, &a->files);
             print_not_cr_shares(r, a->format);
             if (gelu_cr16_unresolved())
-                printf("cr_bfloat16/cr_binary16: %lu input%s undecided by both paths (results not "
+                printf("the cr_ natives of the small formats: %lu input%s undecided by both paths (results not "
                        "proven)\n", gelu_cr16_unresolved(), gelu_cr16_unresolved() > 1 ? "s" : "");
             printf("wall %.1f s\n", (double)(end.tv_sec - start.tv_sec) +
                                         1e-9 * (double)(end.tv_nsec - start.tv_nsec));
@@ -524,7 +528,7 @@ static int parse_impls64(const accuracy_args *a, const gelu_impl **list, size_t 
         size_t count;
         status = split_list("accuracy", "--impl", a->impl_lists[k], &names, &count);
         for (size_t j = 0; j < count && status == EXIT_OK; j++) {
-            const gelu_impl *m = gelu_impl64_find(names[j]);
+            const gelu_impl *m = gelu_impl_find_in(names[j], GELU_FORMAT_BINARY64);
             bool twice = false;
             for (size_t i = 0; m && i < *n; i++) twice |= list[i] == m;
             if (!m)
@@ -538,8 +542,8 @@ static int parse_impls64(const accuracy_args *a, const gelu_impl **list, size_t 
         }
         free(names);
     }
-    for (size_t i = 0; a->nimpl_lists == 0 && i < gelu_impl64_count(); i++)
-        if (gelu_impl_available(gelu_impl64_at(i))) list[(*n)++] = gelu_impl64_at(i);
+    for (size_t i = 0; a->nimpl_lists == 0 && i < gelu_impl_count_in(GELU_FORMAT_BINARY64); i++)
+        if (gelu_impl_available(gelu_impl_at_in(GELU_FORMAT_BINARY64, i))) list[(*n)++] = gelu_impl_at_in(GELU_FORMAT_BINARY64, i);
     if (status == EXIT_OK && *n == 0)
         status = usage_error("accuracy", "no binary64 implementation can run on this CPU");
     return status;
@@ -547,7 +551,7 @@ static int parse_impls64(const accuracy_args *a, const gelu_impl **list, size_t 
 
 static int run_accuracy64(accuracy_args *a)
 {
-    const gelu_impl **list = calloc(gelu_impl64_count() + 1, sizeof *list);
+    const gelu_impl **list = calloc(gelu_impl_count_in(GELU_FORMAT_BINARY64) + 1, sizeof *list);
     scan_result *r = calloc(1, sizeof *r);
     size_t n = 0;
     int st = list && r ? EXIT_OK : EXIT_CHECK_FAILED;

@@ -49,8 +49,10 @@ static void print_help(void)
     printf("usage: gelucheck bench [--impl NAME[,NAME...]] [--size l1|l2|dram|N[,...]]\n"
            "                       [--threads N] [--dist normal|uniform[,...]] [--seed N]\n"
            "                       [--csv FILE] [--quick]\n"
-           "                       [--format binary32|bfloat16|binary16|binary64]\n"
-           "                       [--fpenv ieee|ftz|daz|ftz,daz]\n\n"
+           "                       [--format F] [--fpenv ieee|ftz|daz|ftz,daz]\n");
+    char fmt_names[256];
+    printf("F: %s\n\n", gelu_format_names("|", "|", false, fmt_names, sizeof fmt_names));
+    printf(
            "Times the forward kernel of each implementation against a ReLU baseline (the widest\n"
            "ReLU this CPU runs, in the format), interleaved in one run on the same input buffer:\n"
            "after a warm-up, each round times the baseline, then every implementation. Prints,\n"
@@ -76,12 +78,13 @@ static void print_help(void)
            "  --quick         9 rounds instead of 31 (of 0.5 ms samples; buffers of 16 Mi elements and\n"
            "                  more: 5 rounds of one call either way), and no dram size unless --size\n"
            "                  asks for it\n"
-           "  --format F      bfloat16 or binary16: arrays of F's encodings (2 bytes read + 2\n"
-           "                  written per element); binary32 implementations run widened\n"
+           "  --format F      a small format (bfloat16, binary16, e4m3, e5m2): arrays of F's\n"
+           "                  encodings in uint16_t elements (2 bytes read + 2 written per\n"
+           "                  element); binary32 implementations run widened\n"
            "                  (x -> binary32 -> kernel -> round to nearest even, as frameworks\n"
            "                  do: 8192 elements at a time per thread, so the binary32 copies\n"
-           "                  stay in cache), the baseline ReLU too; cr_bfloat16/cr_binary16\n"
-           "                  natively; the\n"
+           "                  stay in cache), the baseline ReLU too; the format's natives\n"
+           "                  (cr_F) as they are; the\n"
            "                  CSV's format column says F. The conversions around an AVX-512\n"
            "                  build are AVX-512 BF16's in bfloat16 where the CPU has it (the\n"
            "                  header says; GELUCHECK_NO_BF16=1: the portable ones, same bits),\n"
@@ -114,12 +117,15 @@ static int for_each_token(bench_options *o, const char *opt, const char *list,
     return status;
 }
 
-/* A native 16-bit implementation of any format named name, or NULL (checked against --format
+/* A native implementation of any small format named name, or NULL (checked against --format
  * once every option is read). */
 static const gelu_impl *native16(const char *name)
 {
-    for (size_t i = 0; i < gelu_impl16_count(); i++)
-        if (strcmp(gelu_impl16_at(i)->name, name) == 0) return gelu_impl16_at(i);
+    for (int f = 0; f < gelu_format_count(); f++) {
+        const gelu_format *fmt = gelu_format_of((gelu_format_id)f);
+        const gelu_impl *m = gelu_format_small(fmt) ? gelu_impl_find_in(name, fmt->id) : NULL;
+        if (m) return m;
+    }
     return NULL;
 }
 
@@ -127,7 +133,7 @@ static int add_impl(bench_options *o, const char *name)
 {
     const gelu_impl *m = gelu_impl_find(name);
     if (!m) m = native16(name);
-    if (!m) m = gelu_impl64_find(name); /* a binary64 row of that name only: --format binary64 */
+    if (!m) m = gelu_impl_find_in(name, GELU_FORMAT_BINARY64); /* a binary64 row of that name only: --format binary64 */
     if (!m) return usage_error("bench", "unknown implementation '%s' (see 'gelucheck list')", name);
     for (size_t i = 0; i < o->count; i++)
         if (o->impls[i] == m) return usage_error("bench", "--impl '%s' is given twice", name);
@@ -163,6 +169,7 @@ static int add_dist(bench_options *o, const char *tok)
 /* One option with a value: 1 handled (status in *status), 0 not this option. */
 static int parse_valued(bench_options *o, int argc, char **argv, int *i, int *status)
 {
+    char fmt_names[256]; /* the formats' names, for a message */
     const char *v;
     int got;
     uint64_t n;
@@ -194,8 +201,8 @@ static int parse_valued(bench_options *o, int argc, char **argv, int *i, int *st
     } else if ((got = option_value("bench", argc, argv, i, "--format", &v))) {
         if (got < 0) *status = EXIT_USAGE;
         else if (!(o->format = gelu_format_find(v)))
-            *status = usage_error("bench", "unknown --format '%s': binary32, bfloat16, binary16 or "
-                                  "binary64", v);
+            *status = usage_error("bench", "unknown --format '%s': %s", v,
+                                 gelu_format_names(", ", " or ", false, fmt_names, sizeof fmt_names));
     } else {
         return 0;
     }
@@ -219,13 +226,15 @@ static void complete_options(bench_options *o, const gelu_impl *baseline)
     for (int d = 0; d < BENCH_DIST_COUNT; d++) any_dist |= o->dists[d];
     if (!any_dist) o->dists[BENCH_DIST_NORMAL] = true;
     if (o->count == 0 && o->format->id == GELU_FORMAT_BINARY64) {
-        for (size_t i = 0; i < gelu_impl64_count(); i++) o->impls[o->count++] = gelu_impl64_at(i);
+        for (size_t i = 0; i < gelu_impl_count_in(GELU_FORMAT_BINARY64); i++)
+            o->impls[o->count++] = gelu_impl_at_in(GELU_FORMAT_BINARY64, i);
     } else if (o->count == 0) {
         for (size_t i = 0; i < gelu_impl_count(); i++) /* a 16-bit native stands in for its name */
-            if (o->format->storage_bits != 16 || !gelu_impl16_find(gelu_impl_at(i)->name, o->format->id))
+            if (!gelu_format_small(o->format) || !gelu_impl_find_in(gelu_impl_at(i)->name, o->format->id))
                 o->impls[o->count++] = gelu_impl_at(i);
-        for (size_t i = 0; i < gelu_impl16_count(); i++) /* the natives of a 16-bit --format */
-            if (gelu_impl16_at(i)->format == o->format->id) o->impls[o->count++] = gelu_impl16_at(i);
+        for (size_t i = 0; gelu_format_small(o->format) && i < gelu_impl_count_in(o->format->id);
+             i++) /* a small --format's natives */
+            o->impls[o->count++] = gelu_impl_at_in(o->format->id, i);
     }
     /* The baseline is row 0 already; implementations this CPU lacks are noted and left out. */
     size_t kept = 0;
@@ -258,7 +267,7 @@ static int parse_options(bench_options *o, int argc, char **argv)
     if (status != EXIT_OK) return status;
     if (!o->format) o->format = gelu_format_of(GELU_FORMAT_BINARY32);
     for (size_t i = 0; i < o->count && o->format->id == GELU_FORMAT_BINARY64; i++) {
-        const gelu_impl *m = gelu_impl64_find(o->impls[i]->name); /* the binary64 row of the name */
+        const gelu_impl *m = gelu_impl_find_in(o->impls[i]->name, GELU_FORMAT_BINARY64); /* the binary64 row of the name */
         if (!m)
             return usage_error("bench", "'%s' has no binary64 implementation (the binary64 rows: "
                                "'gelucheck list')", o->impls[i]->name);
@@ -266,7 +275,7 @@ static int parse_options(bench_options *o, int argc, char **argv)
     }
     for (size_t i = 0; i < o->count; i++) { /* a name with a native in the format means it */
         const gelu_impl *native = o->impls[i]->format == GELU_FORMAT_BINARY32
-                                      ? gelu_impl16_find(o->impls[i]->name, o->format->id) : NULL;
+                                      ? gelu_impl_find_in(o->impls[i]->name, o->format->id) : NULL;
         if (native) o->impls[i] = native;
     }
     for (size_t i = 0; i < o->count; i++)
@@ -324,19 +333,17 @@ static void print_header(const bench_options *o, const gelu_impl *baseline, tsc_
     if (o->fpenv != GELU_FPENV_IEEE)
         printf("fpenv:     %s (MXCSR set around every kernel's calls, the baseline's too)\n",
                gelu_fpenv_name(o->fpenv));
-    if (o->format->storage_bits == 16)
+    if (o->format->widen)
         printf("format:    %s, %u bytes per element (read + written); binary32 implementations "
-               "and the baseline widened (x -> binary32 -> kernel -> round to nearest even)\n",
-               o->format->name, bench_bytes_per_element(o->format->id));
-    if (o->format->id == GELU_FORMAT_BFLOAT16)
-        printf("           bfloat16 conversions: %s\n", gelu_widened_bfloat16_path());
+               "and the baseline widened (x -> binary32 -> kernel -> round to nearest even)\n"
+               "           %s conversions: %s\n",
+               o->format->name, bench_bytes_per_element(o->format->id), o->format->name,
+               o->format->conversions_path());
     if (o->format->id == GELU_FORMAT_BINARY64)
         printf("format:    binary64, %u bytes per element (read + written): the binary64 "
                "implementations and ReLU on arrays of doubles (the draws widened from binary32); "
                "named sizes keep their bytes\n",
                bench_bytes_per_element(o->format->id));
-    if (o->format->id == GELU_FORMAT_BINARY16)
-        printf("           binary16 conversions: %s\n", gelu_widened_binary16_path());
 }
 
 static void print_run(const bench_run_record *run, size_t count)
@@ -541,7 +548,8 @@ static int run_all(const bench_options *o, const gelu_impl *baseline, tsc_freque
 int cmd_bench(int argc, char **argv)
 {
     bench_options o = {.seed = DEFAULT_SEED, .threads = 1};
-    size_t room = gelu_impl_count() + gelu_impl16_count() + gelu_impl64_count() + 1;
+    size_t room = 1;
+    for (int f = 0; f < gelu_format_count(); f++) room += gelu_impl_count_in((gelu_format_id)f);
     o.impls = malloc(room * sizeof *o.impls);
     o.views = malloc(room * sizeof *o.views);
     if (!o.impls || !o.views) {
@@ -575,7 +583,7 @@ int cmd_bench(int argc, char **argv)
         status = fpenv_check_impls("bench", o.fpenv, o.impls, o.count);
     }
     if (status == EXIT_OK) {
-        if (o.format->storage_bits == 16) baseline = widen_options(&o, baseline);
+        if (gelu_format_small(o.format)) baseline = widen_options(&o, baseline);
         tsc_frequency tsc = tsc_frequency_get();
         print_header(&o, baseline, tsc);
         status = run_all(&o, baseline, tsc, have_csv ? csv.f : NULL);

@@ -39,10 +39,10 @@ static void print_help(void)
            "  --grad            evaluate the derivative against the reference's derivative\n"
            "  --against TARGET  the reference function: own (the implementation's own target,\n"
            "                    the default), %s\n"
-           "  --format F        binary32 (default), bfloat16 or binary16: X must be a value of F;\n"
-           "                    a binary32 implementation runs widened (x -> binary32 -> kernel\n"
-           "                    -> round to nearest even to F), cr_bfloat16 and cr_binary16 as\n"
-           "                    they are; ref and ulp_error are F's\n"
+           "  --format F        binary32 (default) or a small format (bfloat16, binary16, e4m3,\n"
+           "                    e5m2): X must be a value of F; a binary32 implementation runs\n"
+           "                    widened (x -> binary32 -> kernel -> round to nearest even to F),\n"
+           "                    the format's natives (cr_F) as they are; ref and ulp_error are F's\n"
            "  --fpenv E         run the kernel with MXCSR's FTZ and/or DAZ set (default ieee);\n"
            "                    ref is then E's: under daz f at a subnormal X's signed zero, under\n"
            "                    ftz a subnormal correctly rounded value as the zero of its sign\n"
@@ -61,11 +61,8 @@ static int eval16(const gelu_impl *m, bool grad, const float *xs, float *ys, siz
     float *wx = malloc(n * sizeof *wx), *wy = malloc(n * sizeof *wy);
     int st = x16 && y16 && wx && wy ? EXIT_OK : EXIT_CHECK_FAILED;
     for (size_t i = 0; st == EXIT_OK && i < n; i++) {
-        uint32_t b;
-        memcpy(&b, &xs[i], sizeof b);
-        /* a NaN keeps its sign, quiet bit and payload's top bits; values round exactly */
-        x16[i] = isnan(xs[i]) ? (uint16_t)(b >> 16 & 0x8000u) | (uint16_t)(gelu_format_round(f, NAN) & 0x7fffu)
-                              : gelu_format_round(f, xs[i]);
+        /* values convert exactly; a NaN gives the format's quiet NaN of its sign */
+        x16[i] = gelu_format_narrow(f, xs[i]);
     }
     if (st == EXIT_OK) {
         gelu_impl_run_u16(m, grad, x16, y16, n, wx, wy);
@@ -80,6 +77,7 @@ static int eval16(const gelu_impl *m, bool grad, const float *xs, float *ys, siz
 
 int cmd_eval(int argc, char **argv)
 {
+    char fmt_names[256]; /* the formats' names, for a message */
     const char *impl_name = NULL, *against = "own";
     const gelu_format *format = gelu_format_of(GELU_FORMAT_BINARY32);
     gelu_fpenv fpenv = GELU_FPENV_IEEE;
@@ -105,7 +103,8 @@ int cmd_eval(int argc, char **argv)
         } else if (!options_done && (got = option_value("eval", argc, argv, &i, "--format", &v))) {
             if (got < 0) status = EXIT_USAGE;
             else if (!(format = gelu_format_find(v)))
-                status = usage_error("eval", "unknown --format '%s': binary32, bfloat16 or binary16", v);
+                status = usage_error("eval", "unknown --format '%s': %s", v,
+                                     gelu_format_names(", ", " or ", true, fmt_names, sizeof fmt_names));
             else if (format->id == GELU_FORMAT_BINARY64)
                 status = usage_error("eval", "--format binary64 is not evaluated here ('gelucheck "
                                      "accuracy --format binary64' scans its sample)");
@@ -125,17 +124,17 @@ int cmd_eval(int argc, char **argv)
     const gelu_impl *impl = NULL;
     gelu_impl view;
     gelu_target target = GELU_TARGET_COUNT;
-    bool f16 = format && format->storage_bits == 16;
+    bool f16 = format && gelu_format_small(format);
     if (status == EXIT_OK && !impl_name) status = usage_error("eval", "missing --impl NAME");
-    if (status == EXIT_OK && !(impl = f16 ? gelu_impl16_lookup(impl_name, format->id, &view)
+    if (status == EXIT_OK && !(impl = f16 ? gelu_impl_lookup_in(impl_name, format->id, &view)
                                           : gelu_impl_find(impl_name)))
         status = usage_error("eval", "unknown implementation '%s'%s%s (see 'gelucheck list')",
                              impl_name, f16 ? " for --format " : "", f16 ? format->name : "");
     for (size_t i = 0; status == EXIT_OK && f16 && i < n; i++)
-        if (!isnan(xs[i]) && gelu_format_widen(format, gelu_format_round(format, xs[i])) != xs[i])
+        if (!isnan(xs[i]) && gelu_format_widen(format, gelu_format_narrow(format, xs[i])) != xs[i])
             status = usage_error("eval", "input %a is not a %s value (nearest: %a)", (double)xs[i],
                                  format->name,
-                                 (double)gelu_format_widen(format, gelu_format_round(format, xs[i])));
+                                 (double)gelu_format_widen(format, gelu_format_narrow(format, xs[i])));
     if (status == EXIT_OK && f16 && fpenv != GELU_FPENV_IEEE)
         status = usage_error("eval", "--fpenv %s: --format %s runs in IEEE's environment only "
                              "(--fpenv applies to binary32)", gelu_fpenv_name(fpenv), format->name);

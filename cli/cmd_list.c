@@ -57,6 +57,17 @@ static void print_fpenvs(const gelu_impl *m)
         printf("    fpenv: %s (the environments --fpenv may ask it for)\n", list);
 }
 
+/* A small format's native row, one line. */
+static void print_native(const gelu_impl *m)
+{
+    const char *src = gelu_impl_source(m);
+    printf("  %s: %s, target %s, correctly rounded %s", m->name, gelu_format_of(m->format)->name,
+           gelu_target_name(m->target), m->contract.correctly_rounded ? "(claimed)" : "(no claim)");
+    if (src) printf("; %s%s", src, m->derivative_u16 ? "" : "; forward only");
+    if (m->dispatched_isa) printf("; dispatched ISA: %s", m->dispatched_isa());
+    printf("\n");
+}
+
 /* The frameworks' rows (exec_frameworks.h): installed (with the version) or not, started in
  * this run or not. */
 static void print_frameworks(void)
@@ -69,9 +80,9 @@ static void print_frameworks(void)
     for (size_t k = 0; k < exec_framework_count(); k++) {
         const exec_framework *f = exec_framework_at(k);
         const gelu_impl *m = gelu_impl_find(f->name); /* else started in a 16-bit format */
-        for (int k = 0; !m && k < GELU_FORMAT_COUNT; k++)
-            if (gelu_format_of((gelu_format_id)k)->storage_bits == 16)
-                m = gelu_impl16_find(f->name, (gelu_format_id)k);
+        for (int k = 0; !m && k < gelu_format_count(); k++)
+            if (gelu_format_small(gelu_format_of((gelu_format_id)k)))
+                m = gelu_impl_find_in(f->name, (gelu_format_id)k);
         char fixed[96] = "";
         if (m && m->fixed_fpenv)
             snprintf(fixed, sizeof fixed, "; runs in %s always (its framework sets it), not IEEE's",
@@ -93,13 +104,15 @@ static void print_frameworks(void)
 
 int cmd_list(int argc, char **argv)
 {
+    char fmt_names[256]; /* the formats' names, for a message */
     for (int i = 1; i < argc; i++) {
         const char *v = NULL;
         if (strcmp(argv[i], "--format") == 0 && i + 1 < argc) v = argv[++i];
         else if (strncmp(argv[i], "--format=", 9) == 0) v = argv[i] + 9;
         if (v) { /* read before the command runs (main.c): the format --frameworks starts */
             if (!gelu_format_find(v))
-                return usage_error("list", "unknown --format '%s': binary32, bfloat16 or binary16", v);
+                return usage_error("list", "unknown --format '%s': %s", v,
+                                   gelu_format_names(", ", " or ", true, fmt_names, sizeof fmt_names));
             continue;
         }
         if (is_help(argv[i])) {
@@ -161,25 +174,20 @@ int cmd_list(int argc, char **argv)
         print_fpenvs(m);
     }
     print_frameworks();
-    printf("\n16-bit formats (accuracy, eval, bench --format F): every implementation above runs "
+    printf("\nsmall formats (accuracy, eval, bench --format F): every implementation above runs "
            "widened; natively:\n");
-    for (size_t i = 0; i < gelu_impl16_count(); i++) {
-        const gelu_impl *m = gelu_impl16_at(i);
-        const char *src = gelu_impl16_source(m);
-        printf("  %s: %s, target %s, correctly rounded %s", m->name,
-               gelu_format_of(m->format)->name, gelu_target_name(m->target),
-               m->contract.correctly_rounded ? "(claimed)" : "(no claim)");
-        if (src) printf("; %s%s", src, m->derivative_u16 ? "" : "; forward only");
-        if (m->dispatched_isa) printf("; dispatched ISA: %s", m->dispatched_isa());
-        printf("\n");
+    for (int f = 0; f < gelu_format_count(); f++) {
+        gelu_format_id id = (gelu_format_id)f;
+        if (!gelu_format_small(gelu_format_of(id))) continue;
+        for (size_t i = 0; i < gelu_impl_count_in(id); i++) print_native(gelu_impl_at_in(id, i));
     }
     const char *left_src, *left;
     for (size_t i = 0; (left = plugins_left_out(i, &left_src)); i++)
         printf("  left out by %s: %s\n", left_src, left);
     printf("\nbinary64 (accuracy --format binary64, by sampling; bench --format binary64; a list of "
-           "its own):\n");
-    for (size_t i = 0; i < gelu_impl64_count(); i++) {
-        const gelu_impl *m = gelu_impl64_at(i);
+           "its rows):\n");
+    for (size_t i = 0; i < gelu_impl_count_in(GELU_FORMAT_BINARY64); i++) {
+        const gelu_impl *m = gelu_impl_at_in(GELU_FORMAT_BINARY64, i);
         printf("  %s: target %s, needs %s%s%s\n", m->name, gelu_target_name(m->target),
                cpu_features_string(m->features, feat, sizeof feat),
                gelu_impl_available(m) ? "" : " (not on this CPU)",

@@ -43,11 +43,12 @@ static void print_help(void)
 static bool native16(const char *name, gelu_format_id format)
 {
     const exec_framework *fw = exec_framework_find(name);
-    return gelu_impl16_find(name, format) != NULL || (fw && exec_framework_serves(fw, format));
+    return gelu_impl_find_in(name, format) != NULL || (fw && exec_framework_serves(fw, format));
 }
 
 static int parse_formats(const char *list, gelu_format_id *ids, size_t *n)
 {
+    char fmt_names[256]; /* the formats' names, for a message */
     char **items;
     size_t count;
     int st = split_list("markdown", "--format", list, &items, &count);
@@ -55,8 +56,8 @@ static int parse_formats(const char *list, gelu_format_id *ids, size_t *n)
     for (size_t k = 0; k < count && st == EXIT_OK; k++) {
         const gelu_format *f = gelu_format_find(items[k]);
         if (!f)
-            st = usage_error("markdown", "unknown --format '%s': binary32, bfloat16, binary16 or "
-                             "binary64", items[k]);
+            st = usage_error("markdown", "unknown --format '%s': %s", items[k],
+                             gelu_format_names(", ", " or ", false, fmt_names, sizeof fmt_names));
         else if (count > 1 && f->id == GELU_FORMAT_BINARY32)
             st = usage_error("markdown", "--format binary32 is a table of its own: give it alone");
         else if (count > 1 && f->id == GELU_FORMAT_BINARY64) /* its rows are not the widened ones */

@@ -23,7 +23,10 @@ static void print_help(void)
            "                      [--own-max-ulp U] [--correctly-rounded] [--contract-kept]\n"
            "                      [--target exact|tanh|sigmoid] [--size l1|l2|dram|N]\n"
            "                      [--results DIR]\n"
-           "                      [--format binary32|bfloat16|binary16|binary64]\n\n"
+           "                      [--format F]\n");
+    char fmt_names[256];
+    printf("F: %s\n\n", gelu_format_names("|", "|", false, fmt_names, sizeof fmt_names));
+    printf(
            "Chooses, from measured results, the fastest implementation that the platform can run\n"
            "and that meets every constraint; prints it with its measured figures and the\n"
            "runners-up, each with the first constraint it fails.\n\n"
@@ -78,6 +81,7 @@ static int parse_bound(const char *opt, const char *v, double *out)
 
 static int parse_args(int argc, char **argv, pick_args *a)
 {
+    char fmt_names[256]; /* the formats' names, for a message */
     const char *v;
     int got, st = EXIT_OK;
     bool have_platform = false;
@@ -123,8 +127,8 @@ static int parse_args(int argc, char **argv, pick_args *a)
         } else if ((got = option_value("pick", argc, argv, &i, "--format", &v))) {
             if (got < 0) return EXIT_USAGE;
             if (!(a->format = gelu_format_find(v)))
-                st = usage_error("pick", "unknown --format '%s': binary32, bfloat16, binary16 or "
-                                 "binary64", v);
+                st = usage_error("pick", "unknown --format '%s': %s", v,
+                                 gelu_format_names(", ", " or ", false, fmt_names, sizeof fmt_names));
         } else if ((got = option_value("pick", argc, argv, &i, "--results", &v)))
             st = got < 0 ? EXIT_USAGE : (a->results = v, EXIT_OK);
         else

@@ -24,6 +24,8 @@
  * is an error rather than the last one silently winning. */
 static const char *const impl_repeats[] = {"--impl", NULL};
 
+/* The subcommands, one list: main's dispatch, `gelucheck --help` and `gelucheck --list-commands`
+ * (one name a line: what the tests loop over) read it. */
 static const struct {
     const char *name;
     int (*run)(int argc, char **argv);
@@ -60,7 +62,7 @@ static gelu_format_id requested_format(int argc, char **argv)
         else if (strncmp(argv[i], "--format=", 9) == 0) v = argv[i] + 9;
     }
     const gelu_format *f = v ? gelu_format_find(v) : NULL;
-    return f && f->storage_bits == 16 ? f->id : GELU_FORMAT_BINARY32;
+    return f && gelu_format_small(f) ? f->id : GELU_FORMAT_BINARY32;
 }
 
 /* Starts one row in `format`, or, a 16-bit format its client does not serve, in binary32 (the
@@ -105,7 +107,7 @@ static int start_frameworks(int argc, char **argv, bool all, double timeout)
         snprintf(names, sizeof names, "%s", v);
         for (char *save, *n = strtok_r(names, ",", &save); n; n = strtok_r(NULL, ",", &save)) {
             const exec_framework *f = exec_framework_find(n);
-            if (!f || gelu_impl_find(n) || gelu_impl16_find(n, format)) continue;
+            if (!f || gelu_impl_find(n) || gelu_impl_find_in(n, format)) continue;
             if (start_row(f, format, timeout) != EXIT_OK) return EXIT_USAGE;
         }
     }
@@ -221,7 +223,8 @@ static void print_help(FILE *f)
                "each of its answers (default 60 s). The frameworks' GELUs (PyTorch, TensorFlow,\n"
                "JAX, ONNX Runtime: 'gelucheck list') start when an --impl names them, or all\n"
                "installed ones with --frameworks.\n"
-               "\nRun 'gelucheck COMMAND --help' for a command's options.\n"
+               "\nRun 'gelucheck COMMAND --help' for a command's options, 'gelucheck --version'\n"
+               "for this build's version, commit, compiler and libraries.\n"
                "Exit status: 0 success, 1 a checked contract failed, 2 bad usage.\n");
 }
 
@@ -271,6 +274,14 @@ static int dispatch(int argc, char **argv)
     }
     if (is_help(argv[1])) {
         print_help(stdout);
+        return EXIT_OK;
+    }
+    if (strcmp(argv[1], "--list-commands") == 0 && argc == 2) { /* for scripts: not in --help */
+        for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) printf("%s\n", commands[i].name);
+        return EXIT_OK;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        print_version(stdout);
         return EXIT_OK;
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)

@@ -3,7 +3,7 @@
  * written once on the vf_/vd_ operations; include after a vf_<isa>.h (gelu_f32_cr*.c do).
  *
  * Proof by enumeration: `gelucheck accuracy --impl cr,cr_avx2,cr_avx512 --grad` over all 2^32
- * inputs, forward and derivative correctly rounded at every input (README.md, "A correctly
+ * inputs, forward and derivative correctly rounded at every input (docs/implementations.md, "A correctly
  * rounded GELU", has the run); the three builds give the same bits.
  *
  * Method (after CORE-MATH's binary32 functions: a fast path in binary64 with an error bound, a

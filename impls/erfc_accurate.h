@@ -4,7 +4,7 @@
  * (gelu_f32_erfc_accurate*.c do).
  *
  * Measured over all 2^32 inputs against a binary64 erfc reference (a throwaway exhaustive loop,
- * see README.md), each ISA build separately, all three bit-identical: forward max 0.632 ULP
+ * see docs/accuracy.md), each ISA build separately, all three bit-identical: forward max 0.632 ULP
  * (at x = −0x1.5aace8p+3), max abs 2.38e-7 (half an ULP of 4), no monotonicity violation, NaN
  * for every NaN; derivative max abs 5.97e-8, max 1.41 ULP away from x_min (its zero).
  *

@@ -77,7 +77,7 @@ void bfloat16_widen_avx512bf16(const uint16_t *x, float *y, size_t n);
 void bfloat16_narrow_avx512bf16(const float *y, uint16_t *x, size_t n);
 
 /* binary16's with AVX-512 FP16's vcvtph2psx and vcvtps2phx, their NaN lanes rebuilt, bit-identical
- * (impls/format16_avx512fp16.c; verified bit for bit on Intel Sapphire Rapids, 2026-12-03): built when the
+ * (impls/format16_avx512fp16.c; verified bit for bit on Intel Sapphire Rapids): built when the
  * compiler takes the avx512 flags and -mavx512fp16 (GELUCHECK_HAVE_AVX512FP16), to be called only
  * where the CPU has AVX-512 F, BW, VL and FP16 (CPU_FEATURE_AVX512FP16). */
 void binary16_widen_avx512fp16(const uint16_t *x, float *y, size_t n);

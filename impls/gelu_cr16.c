@@ -11,10 +11,9 @@
  * gate proves through it (the table holds the path's result at every encoding: test_format.c).
  * Why a table: the scalar path costs ~100 ns per element; a vector build of it would cost at
  * least what cr's AVX2 build costs widened — 3.5× the widened pw_fast_avx2 at L2 in one run,
- * against the goal of 1.2× — while the lookup costs 0.15–0.2× the widened pw_fast_avx2 (README,
- * "16-bit formats", Cost, has the runs). Built at first use rather than at build time: 2.2 to
- * 3.1 ms of CPU per table (a one-off timing of each first call, 2026-12-01, load average 10 on
- * 2 cores), paid only for the tables a process uses, and no 512 KiB of generated source.
+ * against the goal of 1.2× — while the lookup costs 0.15–0.2× the widened pw_fast_avx2 (docs/formats.md, Cost,
+ * has the runs). Built at first use rather than at build time: 2.2 to
+ * 3.1 ms of CPU per table (a one-off timing of each first call, load average 10 on 2 cores), paid only for the tables a process uses, and no 512 KiB of generated source.
  *
  * The scalar path: cr.h's binary64 fast path (its relative error bound ε = 2^-43 holds for any
  * binary32 input, so for these formats' values, which are binary32 values), rounded once,
@@ -26,8 +25,8 @@
  * round up (the widened `cr` row shows how often). Where the test fails, cr.h's x87 path,
  * rounded the same way with its own bound. Over all inputs of both formats, forward and
  * derivative, the test fails only at +inf (forward: its bounds are inf ∓ inf), which keeps the
- * fast path's +inf: no finite input reaches the x87 path (counted with a print in that branch,
- * 2026-12-01), which stays as the fallback the proof would need for a change of the fast path.
+ * fast path's +inf: no finite input reaches the x87 path (counted with a print in that
+ * branch), which stays as the fallback the proof would need for a change of the fast path.
  * Inputs neither path decides are counted (gelu_cr16_unresolved, printed by `accuracy
  * --format`): none. */
 #include <math.h>
@@ -48,9 +47,10 @@
  * as cr.h's test does. */
 static bool cr16_round_test(const gelu_format *f, double y, double err, uint16_t *r)
 {
-    uint16_t lo = gelu_format_round(f, y - err), hi = gelu_format_round(f, y + err);
+    uint16_t lo = (uint16_t)f->from_double(y - err), hi = (uint16_t)f->from_double(y + err);
+    uint16_t magnitude = (uint16_t)((1u << (f->storage_bits - 1)) - 1);
     *r = hi;
-    return lo == hi || ((lo | hi) & 0x7fffu) == 0; /* y = −0: y − err is +0, the same value */
+    return lo == hi || ((lo | hi) & magnitude) == 0; /* y = −0: y − err is +0, the same value */
 }
 
 /* x87 path for one input: the value as long double with cr.h's bound, carried to binary64 with
@@ -109,47 +109,67 @@ CR16_PATH(cr_bfloat16_forward, GELU_FORMAT_BFLOAT16, false)
 CR16_PATH(cr_bfloat16_derivative, GELU_FORMAT_BFLOAT16, true)
 CR16_PATH(cr_binary16_forward, GELU_FORMAT_BINARY16, false)
 CR16_PATH(cr_binary16_derivative, GELU_FORMAT_BINARY16, true)
+CR16_PATH(cr_e4m3_forward, GELU_FORMAT_E4M3, false)
+CR16_PATH(cr_e4m3_derivative, GELU_FORMAT_E4M3, true)
+CR16_PATH(cr_e5m2_forward, GELU_FORMAT_E5M2, false)
+CR16_PATH(cr_e5m2_derivative, GELU_FORMAT_E5M2, true)
 
-/* [format is binary16][grad]: the four scalar paths, for gelu_cr16_path. */
-static const gelu_kernel_u16 cr16_paths[2][2] = {
-    {cr_bfloat16_forward_path, cr_bfloat16_derivative_path},
-    {cr_binary16_forward_path, cr_binary16_derivative_path},
+/* The scalar paths per format, [grad], for gelu_cr16_path. */
+static const struct {
+    gelu_format_id format;
+    gelu_kernel_u16 path[2];
+} cr16_paths[] = {
+    {GELU_FORMAT_BFLOAT16, {cr_bfloat16_forward_path, cr_bfloat16_derivative_path}},
+    {GELU_FORMAT_BINARY16, {cr_binary16_forward_path, cr_binary16_derivative_path}},
+    {GELU_FORMAT_E4M3, {cr_e4m3_forward_path, cr_e4m3_derivative_path}},
+    {GELU_FORMAT_E5M2, {cr_e5m2_forward_path, cr_e5m2_derivative_path}},
 };
 
-void gelu_cr16_path(gelu_format_id format, bool grad, const uint16_t *x, uint16_t *y, size_t n)
+int gelu_cr16_path(gelu_format_id format, bool grad, const uint16_t *x, uint16_t *y, size_t n)
 {
-    cr16_paths[format == GELU_FORMAT_BINARY16][grad](x, y, n);
+    for (size_t i = 0; i < sizeof cr16_paths / sizeof *cr16_paths; i++)
+        if (cr16_paths[i].format == format) {
+            cr16_paths[i].path[grad](x, y, n);
+            return 0;
+        }
+    return -1;
 }
 
 enum { CR16_ENCODINGS = 1 << 16 };
 
-/* table[b] = path(b) for every encoding b, by chunks of consecutive encodings. */
-static void cr16_build(gelu_kernel_u16 path, uint16_t *table)
+/* table[b] = path(b) for every encoding b of format f, by chunks of consecutive encodings. */
+static void cr16_build(gelu_format_id f, gelu_kernel_u16 path, uint16_t *table)
 {
-    enum { CHUNK = 1024 };
+    enum { CHUNK = 256 };
     uint16_t x[CHUNK];
-    for (uint32_t b0 = 0; b0 < CR16_ENCODINGS; b0 += CHUNK) {
+    uint32_t n = (uint32_t)gelu_format_encodings(gelu_format_of(f));
+    for (uint32_t b0 = 0; b0 < n; b0 += CHUNK) {
         for (uint32_t j = 0; j < CHUNK; j++) x[j] = (uint16_t)(b0 + j);
         path(x, table + b0, CHUNK);
     }
 }
 
 /* The kernels: one lookup per element in the table of their format and direction (65,536
- * encodings × 2 bytes = 128 KiB), built from the scalar path by the first call in the process
- * (pthread_once: a call from any thread waits for it, and then sees the whole table). */
-#define CR16_KERNEL(name)                                                                       \
+ * encodings × 2 bytes = 128 KiB for the 16-bit formats, 256 entries for the 8-bit ones), built
+ * from the scalar path by the first call in the process (pthread_once: a call from any thread
+ * waits for it, and then sees the whole table). */
+#define CR16_KERNEL(name, format_id)                                                            \
     static uint16_t name##_table[CR16_ENCODINGS];                                               \
     static pthread_once_t name##_once = PTHREAD_ONCE_INIT;                                      \
-    static void name##_build(void) { cr16_build(name##_path, name##_table); }                   \
+    static void name##_build(void) { cr16_build(format_id, name##_path, name##_table); }        \
     static void name(const uint16_t *x, uint16_t *y, size_t n)                                  \
     {                                                                                           \
         (void)pthread_once(&name##_once, name##_build);                                         \
         for (size_t i = 0; i < n; i++) y[i] = name##_table[x[i]];                               \
     }
-CR16_KERNEL(cr_bfloat16_forward)
-CR16_KERNEL(cr_bfloat16_derivative)
-CR16_KERNEL(cr_binary16_forward)
-CR16_KERNEL(cr_binary16_derivative)
+CR16_KERNEL(cr_bfloat16_forward, GELU_FORMAT_BFLOAT16)
+CR16_KERNEL(cr_bfloat16_derivative, GELU_FORMAT_BFLOAT16)
+CR16_KERNEL(cr_binary16_forward, GELU_FORMAT_BINARY16)
+CR16_KERNEL(cr_binary16_derivative, GELU_FORMAT_BINARY16)
+CR16_KERNEL(cr_e4m3_forward, GELU_FORMAT_E4M3)
+CR16_KERNEL(cr_e4m3_derivative, GELU_FORMAT_E4M3)
+CR16_KERNEL(cr_e5m2_forward, GELU_FORMAT_E5M2)
+CR16_KERNEL(cr_e5m2_derivative, GELU_FORMAT_E5M2)
 
 #define CR16_IMPL(impl_name, format_id)                                                         \
     const gelu_impl gelu_impl_##impl_name = {                                                   \
@@ -163,68 +183,16 @@ CR16_KERNEL(cr_binary16_derivative)
         .contract = {.max_ulp = INFINITY, .max_abs = INFINITY, .monotone = true,                \
                      .specials = true, .grad_max_ulp = INFINITY, .grad_max_abs = INFINITY,      \
                      .correctly_rounded = true},                                                \
-        .origin = "x·Φ(x) correctly rounded: a table of all 65,536 results, built at first "   \
+        .origin = "x·Φ(x) correctly rounded: a table of all the format's results, built at first " \
                   "use from cr's binary64 fast path rounded once to the format, rounding "      \
                   "test, x87 path",                                                             \
     }
 CR16_IMPL(cr_bfloat16, GELU_FORMAT_BFLOAT16);
 CR16_IMPL(cr_binary16, GELU_FORMAT_BINARY16);
+CR16_IMPL(cr_e4m3, GELU_FORMAT_E4M3);
+CR16_IMPL(cr_e5m2, GELU_FORMAT_E5M2);
 
-/* The native 16-bit implementations, in table order, then those added at run time (exec
- * children of a 16-bit format: before any scan starts, read-only afterwards). */
-static const gelu_impl *const natives16[] = {&gelu_impl_cr_bfloat16, &gelu_impl_cr_binary16};
-enum { NATIVES16 = sizeof natives16 / sizeof *natives16, RUNTIME16_MAX = 32 };
-static const gelu_impl *runtime16[RUNTIME16_MAX];
-static const char *runtime16_source[RUNTIME16_MAX];
-static size_t nruntime16;
-
-size_t gelu_impl16_count(void) { return NATIVES16 + nruntime16; }
-const gelu_impl *gelu_impl16_at(size_t i)
-{
-    return i < NATIVES16 ? natives16[i] : i - NATIVES16 < nruntime16 ? runtime16[i - NATIVES16] : NULL;
-}
-
-const gelu_impl *gelu_impl16_find(const char *name, gelu_format_id format)
-{
-    for (size_t i = 0; i < gelu_impl16_count(); i++) {
-        const gelu_impl *m = gelu_impl16_at(i);
-        if (m->format == format && strcmp(m->name, name) == 0) return m;
-    }
-    return NULL;
-}
-
-int gelu_impl16_add(const gelu_impl *impl, const char *source, char *err, size_t errsize)
-{
-    const gelu_impl *old = gelu_impl16_find(impl->name, impl->format);
-    const char *fmt = gelu_format_of(impl->format)->name;
-    if (old) {
-        const char *was = gelu_impl16_source(old);
-        snprintf(err, errsize, "two %s implementations are named '%s': %s%s and %s", fmt,
-                 impl->name, was ? "" : "the built-in one", was ? was : "", source);
-        return -1;
-    }
-    if (nruntime16 == RUNTIME16_MAX) {
-        snprintf(err, errsize, "more than %d 16-bit implementations added at run time (%s)",
-                 RUNTIME16_MAX, source);
-        return -1;
-    }
-    runtime16[nruntime16] = impl;
-    runtime16_source[nruntime16++] = source;
-    return 0;
-}
-
-const char *gelu_impl16_source(const gelu_impl *impl)
-{
-    for (size_t i = 0; i < nruntime16; i++)
-        if (runtime16[i] == impl) return runtime16_source[i];
-    return NULL;
-}
-
-const gelu_impl *gelu_impl16_lookup(const char *name, gelu_format_id format, gelu_impl *view)
-{
-    const gelu_impl *native = gelu_impl16_find(name, format), *b32 = gelu_impl_find(name);
-    if (native) return native;
-    if (!b32 || b32->format != GELU_FORMAT_BINARY32) return NULL;
-    *view = gelu_impl_widened(b32, format);
-    return view;
-}
+/* The natives of the small formats, in table order: the registry's rows of those formats. */
+const gelu_impl *const gelu_cr16_builtins[] = {&gelu_impl_cr_bfloat16, &gelu_impl_cr_binary16,
+                                               &gelu_impl_cr_e4m3, &gelu_impl_cr_e5m2};
+const size_t gelu_cr16_builtin_count = sizeof gelu_cr16_builtins / sizeof *gelu_cr16_builtins;

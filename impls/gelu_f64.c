@@ -107,39 +107,5 @@ static const gelu_impl *const builtin[] = {
 };
 _Static_assert(sizeof forms / sizeof forms[0] == 3, "every form is listed in builtin[]");
 
-/* Added at run time (plugins), before any scan; read-only afterwards. */
-enum { RUNTIME64_MAX = 64 };
-static const gelu_impl *runtime[RUNTIME64_MAX];
-static size_t nruntime;
-
-static size_t builtin_count(void) { return sizeof builtin / sizeof builtin[0]; }
-
-size_t gelu_impl64_count(void) { return builtin_count() + nruntime; }
-
-const gelu_impl *gelu_impl64_at(size_t i)
-{
-    return i < builtin_count() ? builtin[i] : i - builtin_count() < nruntime ? runtime[i - builtin_count()] : NULL;
-}
-
-const gelu_impl *gelu_impl64_find(const char *name)
-{
-    for (size_t i = 0; i < gelu_impl64_count(); i++)
-        if (strcmp(gelu_impl64_at(i)->name, name) == 0) return gelu_impl64_at(i);
-    return NULL;
-}
-
-int gelu_impl64_add(const gelu_impl *impl, const char *source, char *err, size_t errsize)
-{
-    if (gelu_impl64_find(impl->name)) {
-        snprintf(err, errsize, "two binary64 implementations are named '%s' (the second: %s)",
-                 impl->name, source);
-        return -1;
-    }
-    if (nruntime == RUNTIME64_MAX) {
-        snprintf(err, errsize, "more than %d binary64 implementations added at run time (%s)",
-                 RUNTIME64_MAX, source);
-        return -1;
-    }
-    runtime[nruntime++] = impl;
-    return 0;
-}
+const gelu_impl *const *const gelu_f64_builtins = builtin;
+const size_t gelu_f64_builtin_count = sizeof builtin / sizeof builtin[0];

@@ -89,7 +89,7 @@ typedef void (*gelu_kernel_f64)(const double *x, double *y, size_t n);     /* bi
 /* What an implementation claims. A bound of INFINITY means "no claim". Forward bounds are against
  * the implementation's own target; gradient bounds against that target's derivative; maxima are
  * over finite inputs (±inf and NaN are the special values). The values in impls/ were set from
- * `gelucheck accuracy --grad` over all 2^32 inputs (README: "Measured over all 2^32 inputs"),
+ * `gelucheck accuracy --grad` over all 2^32 inputs (docs/accuracy.md: "Measured over all 2^32 inputs"),
  * just above the measured maxima, and the exhaustive gate holds them. */
 typedef struct {
     double max_ulp;      /* max real-valued ULP error, forward */
@@ -162,17 +162,34 @@ static inline gelu_fpenv gelu_impl_fpenv(const gelu_impl *m, gelu_fpenv run)
     return run == GELU_FPENV_IEEE && m->fixed_fpenv ? (gelu_fpenv)(m->fixed_fpenv - 1) : run;
 }
 
-/* The registry: every implementation, in the order of impls/registry.inc. */
-size_t gelu_impl_count(void);
-const gelu_impl *gelu_impl_at(size_t i);
-/* NULL when no implementation has that name. */
-const gelu_impl *gelu_impl_find(const char *name);
-/* Adds an implementation made at run time (an exec child, a plugin) after the built-in ones,
- * `source` naming where it comes from ("exec child 'COMMAND'"); both strings must outlive the
- * run. Before any scan starts. 0, or −1 with err (a name taken: both sources named; too many). */
+/* The registry: one list of every implementation of every format, the built-in ones (binary32's
+ * in the order of impls/registry.inc, then the other formats' natives) and those added at run
+ * time (gelu_impl_add); consumers take the rows of one format. */
+size_t gelu_impl_count_in(gelu_format_id f);
+const gelu_impl *gelu_impl_at_in(gelu_format_id f, size_t i);
+/* NULL when no implementation of format f has that name. */
+const gelu_impl *gelu_impl_find_in(const char *name, gelu_format_id f);
+/* The binary32 rows, which most consumers run: gelu_impl_*_in(GELU_FORMAT_BINARY32, ...). */
+static inline size_t gelu_impl_count(void) { return gelu_impl_count_in(GELU_FORMAT_BINARY32); }
+static inline const gelu_impl *gelu_impl_at(size_t i)
+{
+    return gelu_impl_at_in(GELU_FORMAT_BINARY32, i);
+}
+static inline const gelu_impl *gelu_impl_find(const char *name)
+{
+    return gelu_impl_find_in(name, GELU_FORMAT_BINARY32);
+}
+/* Adds an implementation made at run time (an exec child, a plugin, a peer) of any format
+ * (impl->format), after the built-in ones, `source` naming where it comes from ("exec child
+ * 'COMMAND'"); both strings must outlive the run. Before any scan starts. 0, or −1 with err (a
+ * name taken in that format: both sources named; too many; an unregistered format). */
 int gelu_impl_add(const gelu_impl *impl, const char *source, char *err, size_t errsize);
 /* Where a run-time implementation comes from; NULL for a built-in one. */
 const char *gelu_impl_source(const gelu_impl *impl);
+/* `name` in format `format`: its implementation of that format; in a small format, else the
+ * binary32 implementation of that name widened into *view (gelu_impl_widened); NULL when
+ * neither exists. */
+const gelu_impl *gelu_impl_lookup_in(const char *name, gelu_format_id format, gelu_impl *view);
 
 /* An ISA's name ("portable", "avx2", …; "?" out of range) and the CPU features it needs. */
 const char *gelu_isa_name(gelu_isa isa);
@@ -217,8 +234,10 @@ const char *gelu_widened_bfloat16_path(void);
 /* binary16's: "avx512_fp16 (vcvtph2psx, vcvtps2phx) around the AVX-512 builds, f16c ... around
  * the AVX2 ones, ..." or the F16C / portable path with why there is no avx512_fp16 one (not
  * built, GELUCHECK_NO_FP16 set, the CPU lacks it). The bits are the same either way
- * (tests/test_format.c; the avx512_fp16 path verified bit for bit on Intel Sapphire Rapids, 2026-12-03). */
+ * (tests/test_format.c; the avx512_fp16 path verified bit for bit on Intel Sapphire Rapids). */
 const char *gelu_widened_binary16_path(void);
+/* A format's with no instructions of its own: "portable (...)". */
+const char *gelu_widened_fields_path(void);
 
 /* The CPU features this machine has (CPU_FEATURE_* bits). */
 unsigned cpu_features(void);

@@ -1,6 +1,6 @@
 /* gelu_tail: GELU and its derivative on the negative tail x ≤ −3, in binary32 on the vf_*
  * operations (include after a vf_<isa>.h; the scalar, AVX2 and AVX-512 builds run the same
- * operations in the same order and give the same bits). For the lead's accurate tier, which
+ * operations in the same order and give the same bits). For pw_accurate, which
  * covers x > −3 with its own polynomial and blends.
  *
  *   gelu_tail_forward(x)    = GELU(x)  = x·Φ(x)          for x ≤ −3 (down to −inf), NaN → NaN

@@ -1,9 +1,13 @@
-/* The registry built from registry.inc, name and target look-ups. */
+/* The registry of every format's implementations, name and target look-ups. */
 #include "gelu_impl.h"
 #include "gelucheck_config.h" /* GELUCHECK_HAVE_<ISA>: which ISA builds exist */
 
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+
+#include "gelu_cr16.h"
+#include "gelu_f64.h"
 
 #define GELU_IMPL(name) extern const gelu_impl gelu_impl_##name;
 #include "registry.inc"
@@ -15,54 +19,93 @@ static const gelu_impl *const registry[] = {
 #undef GELU_IMPL
 };
 
-/* Implementations added at run time (exec children; plugins), after the built-in ones. Added
- * before any scan starts (main), read-only afterwards. */
-enum { RUNTIME_MAX = 64 };
-static const gelu_impl *runtime[RUNTIME_MAX];
-static const char *runtime_source[RUNTIME_MAX];
-static size_t nruntime;
+/* One list of every implementation, of every format: the built-in rows (the binary32 ones of
+ * registry.inc, then the other formats' natives: gelu_cr16.c's, gelu_f64.c's), then those added
+ * at run time (exec children, plugins, peers: before any scan starts, read-only afterwards).
+ * Per format, the rows of that format in list order, which every consumer iterates. */
+enum { FORMATS_MAX = GELU_FORMAT_COUNT + 8, ROWS_MAX = 512, RUNTIME_MAX = 64 };
+static const gelu_impl *rows[FORMATS_MAX][ROWS_MAX];
+static size_t nrows[FORMATS_MAX];
+static const gelu_impl *runtime[FORMATS_MAX * RUNTIME_MAX];
+static const char *runtime_source[FORMATS_MAX * RUNTIME_MAX];
+static size_t nruntime[FORMATS_MAX], nruntime_all;
+static pthread_once_t builtins_once = PTHREAD_ONCE_INIT;
 
-static size_t builtin_count(void) { return sizeof registry / sizeof registry[0]; }
+static void put_row(const gelu_impl *m) { rows[m->format][nrows[m->format]++] = m; }
 
-size_t gelu_impl_count(void) { return builtin_count() + nruntime; }
-
-const gelu_impl *gelu_impl_at(size_t i)
+static void load_builtins(void)
 {
-    return i < builtin_count() ? registry[i] : i - builtin_count() < nruntime ? runtime[i - builtin_count()] : NULL;
+    for (size_t i = 0; i < sizeof registry / sizeof registry[0]; i++) put_row(registry[i]);
+    for (size_t i = 0; i < gelu_cr16_builtin_count; i++) put_row(gelu_cr16_builtins[i]);
+    for (size_t i = 0; i < gelu_f64_builtin_count; i++) put_row(gelu_f64_builtins[i]);
 }
 
-const gelu_impl *gelu_impl_find(const char *name)
+static void builtins(void) { (void)pthread_once(&builtins_once, load_builtins); }
+
+size_t gelu_impl_count_in(gelu_format_id f)
 {
-    for (size_t i = 0; i < gelu_impl_count(); i++)
-        if (strcmp(gelu_impl_at(i)->name, name) == 0)
-            return gelu_impl_at(i);
+    builtins();
+    return (unsigned)f < FORMATS_MAX ? nrows[f] : 0;
+}
+
+const gelu_impl *gelu_impl_at_in(gelu_format_id f, size_t i)
+{
+    builtins();
+    return (unsigned)f < FORMATS_MAX && i < nrows[f] ? rows[f][i] : NULL;
+}
+
+const gelu_impl *gelu_impl_find_in(const char *name, gelu_format_id f)
+{
+    for (size_t i = 0; i < gelu_impl_count_in(f); i++)
+        if (strcmp(rows[f][i]->name, name) == 0) return rows[f][i];
     return NULL;
 }
 
 int gelu_impl_add(const gelu_impl *impl, const char *source, char *err, size_t errsize)
 {
-    const gelu_impl *old = gelu_impl_find(impl->name);
+    gelu_format_id f = impl->format;
+    const char *fname = (int)f < gelu_format_count() ? gelu_format_of(f)->name : "?";
+    builtins();
+    if ((unsigned)f >= FORMATS_MAX || (int)f >= gelu_format_count()) {
+        snprintf(err, errsize, "'%s' (%s): format %d is not a registered format", impl->name,
+                 source, (int)f);
+        return -1;
+    }
+    const gelu_impl *old = gelu_impl_find_in(impl->name, f);
     if (old) {
         const char *was = gelu_impl_source(old);
-        snprintf(err, errsize, "two implementations are named '%s': %s%s and %s", impl->name,
-                 was ? "" : "the built-in one", was ? was : "", source);
+        bool b32 = f == GELU_FORMAT_BINARY32; /* binary32 goes without saying */
+        snprintf(err, errsize, "two %s%simplementations are named '%s': %s%s and %s",
+                 b32 ? "" : fname, b32 ? "" : " ", impl->name, was ? "" : "the built-in one",
+                 was ? was : "", source);
         return -1;
     }
-    if (nruntime == RUNTIME_MAX) {
-        snprintf(err, errsize, "more than %d implementations added at run time (%s)", RUNTIME_MAX,
-                 source);
+    if (nruntime[f] == RUNTIME_MAX || nrows[f] == ROWS_MAX) {
+        snprintf(err, errsize, "more than %d %s implementations added at run time (%s)",
+                 RUNTIME_MAX, fname, source);
         return -1;
     }
-    runtime[nruntime] = impl;
-    runtime_source[nruntime++] = source;
+    nruntime[f]++;
+    runtime[nruntime_all] = impl;
+    runtime_source[nruntime_all++] = source;
+    put_row(impl);
     return 0;
 }
 
 const char *gelu_impl_source(const gelu_impl *impl)
 {
-    for (size_t i = 0; i < nruntime; i++)
+    for (size_t i = 0; i < nruntime_all; i++)
         if (runtime[i] == impl) return runtime_source[i];
     return NULL;
+}
+
+const gelu_impl *gelu_impl_lookup_in(const char *name, gelu_format_id format, gelu_impl *view)
+{
+    const gelu_impl *native = gelu_impl_find_in(name, format), *b32 = gelu_impl_find(name);
+    if (native || !gelu_format_small(gelu_format_of(format))) return native;
+    if (!b32) return NULL;
+    *view = gelu_impl_widened(b32, format);
+    return view;
 }
 
 static const struct {

@@ -5,7 +5,7 @@
  * one) the format's rounding of it need not be that of the exact value; `gelucheck accuracy
  * --format` measures how often per implementation. The conversions are the portable ones of
  * format16_bits.h, or the same bits by instructions chosen at run time: in binary16, AVX-512
- * FP16's around an AVX-512 build (unless GELUCHECK_NO_FP16=1; verified bit for bit on Intel Sapphire Rapids, 2026-12-03)
+ * FP16's around an AVX-512 build (unless GELUCHECK_NO_FP16=1; verified bit for bit on Intel Sapphire Rapids)
  * and F16C's around the other vector builds; AVX-512 BF16's in bfloat16 around an AVX-512 build
  * (unless GELUCHECK_NO_BF16=1). */
 #include "format16_bits.h"
@@ -34,7 +34,7 @@ gelu_impl gelu_impl_widened(const gelu_impl *b32, gelu_format_id format)
 
 bool gelu_impl_is_widened(const gelu_impl *m)
 {
-    return gelu_format_of(m->format)->storage_bits == 16 && !m->forward_u16 && m->forward;
+    return gelu_format_small(gelu_format_of(m->format)) && !m->forward_u16 && m->forward;
 }
 
 /* The CPU's features, asked once (any thread may ask: the same answer). */
@@ -49,62 +49,62 @@ static unsigned cpu_features_once(void)
     return f;
 }
 
-/* Whether the environment variable `name` is set to anything but "" or "0", read once into
- * *cache (-1: not read yet). */
-static bool env_refuses(const char *name, int *cache)
+/* Whether the environment variable `name` is set to anything but "" or "0", read once per name
+ * (the first NAMES names asked; the same answer for any thread). */
+static bool env_refuses(const char *name)
 {
-    int r = __atomic_load_n(cache, __ATOMIC_RELAXED);
-    if (r < 0) {
-        const char *v = getenv(name);
-        r = v && *v && strcmp(v, "0") != 0;
-        __atomic_store_n(cache, r, __ATOMIC_RELAXED);
+    enum { NAMES = 8 };
+    static const char *names[NAMES];
+    static int answers[NAMES];
+    for (int i = 0; i < NAMES; i++) {
+        const char *seen = __atomic_load_n(&names[i], __ATOMIC_ACQUIRE);
+        if (seen == name) return __atomic_load_n(&answers[i], __ATOMIC_RELAXED);
+        if (!seen) {
+            const char *v = getenv(name);
+            int r = v && *v && strcmp(v, "0") != 0;
+            const char *none = NULL;
+            __atomic_store_n(&answers[i], r, __ATOMIC_RELAXED);
+            /* another thread may have taken slot i for another name: then keep looking */
+            if (__atomic_compare_exchange_n(&names[i], &none, name, false, __ATOMIC_ACQ_REL,
+                                            __ATOMIC_ACQUIRE))
+                return r;
+            if (none == name) return r;
+        }
     }
-    return r;
+    const char *v = getenv(name);
+    return v && *v && strcmp(v, "0") != 0;
 }
 
-static bool bf16_refused(void)
+/* Why fast path p cannot be taken in this process for any kernel: "" when it can (for the
+ * kernels whose build it suits), else the reason. */
+static const char *fast_path_unusable(const gelu_format_fast_path *p)
 {
-    static int refused = -1;
-    return env_refuses("GELUCHECK_NO_BF16", &refused);
+    if (!p->widen || !p->narrow) return "not built";
+    if (p->refuse_env && env_refuses(p->refuse_env)) return "refused by the environment";
+    if ((cpu_features_once() & p->cpu_features) != p->cpu_features) return "not on this CPU";
+    return "";
 }
 
-static bool fp16_refused(void)
+/* The fast path of m's format taken around m's kernels, or NULL for the row's portable loops. */
+static const gelu_format_fast_path *fast_path_for(const gelu_impl *m)
 {
-    static int refused = -1;
-    return env_refuses("GELUCHECK_NO_FP16", &refused);
+    const gelu_format *f = gelu_format_of(m->format);
+    for (size_t i = 0; i < f->nfast_paths; i++) {
+        const gelu_format_fast_path *p = &f->fast_paths[i];
+        if ((gelu_isa_features(m->isa) & p->build_features) != p->build_features) continue;
+        if (p->vector_builds_only && m->isa == GELU_ISA_PORTABLE) continue;
+        if (!*fast_path_unusable(p)) return p;
+    }
+    return NULL;
 }
 
-/* What binary16_by_avx512fp16 needs of the CPU: the instructions, and the masked moves, loads and
- * stores of 16-bit lanes format16_avx512fp16.c makes around them. */
+static bool bf16_refused(void) { return env_refuses("GELUCHECK_NO_BF16"); }
+static bool fp16_refused(void) { return env_refuses("GELUCHECK_NO_FP16"); }
+
+/* What binary16's avx512_fp16 path needs of the CPU: the instructions, and the masked moves,
+ * loads and stores of 16-bit lanes format16_avx512fp16.c makes around them. */
 #define FP16_CPU_FEATURES \
     (CPU_FEATURE_AVX512FP16 | CPU_FEATURE_AVX512F | CPU_FEATURE_AVX512BW | CPU_FEATURE_AVX512VL)
-
-/* Whether binary16's conversions around m's kernels are AVX-512 FP16's (format16_avx512fp16.c,
- * meant to be the same bits): for a build whose kernels are AVX-512 already, on a CPU with
- * AVX-512 FP16, unless GELUCHECK_NO_FP16. */
-static bool binary16_by_avx512fp16(const gelu_impl *m)
-{
-#if GELUCHECK_HAVE_AVX512FP16
-    return (gelu_isa_features(m->isa) & CPU_FEATURE_AVX512F) &&
-           (cpu_features_once() & FP16_CPU_FEATURES) == FP16_CPU_FEATURES && !fp16_refused();
-#else
-    (void)m;
-    return false;
-#endif
-}
-
-/* Whether binary16's conversions around m's kernels are F16C's (format16_f16c.c, the same
- * bits): for a vector build (any ISA but PORTABLE: the portable build stays portable end to
- * end) on a CPU with F16C, where AVX-512 FP16's are not taken. */
-static bool binary16_by_f16c(const gelu_impl *m)
-{
-#if GELUCHECK_HAVE_AVX2
-    return (cpu_features_once() & CPU_FEATURE_F16C) && m->isa != GELU_ISA_PORTABLE;
-#else
-    (void)m;
-    return false;
-#endif
-}
 
 /* "<the path> (no avx512_fp16 path: <why>)", one literal per case: no buffer shared by threads */
 #define F16C_PATH "f16c (vcvtph2ps, vcvtps2ph) around the vector builds, portable around the others"
@@ -125,10 +125,15 @@ const char *gelu_widened_binary16_path(void)
                   "around the others";
 }
 
-/* What bfloat16_by_avx512bf16 needs of the CPU: the instruction, and the masked moves and stores
+/* What bfloat16's avx512_bf16 path needs of the CPU: the instruction, and the masked moves and stores
  * of 16-bit lanes format16_avx512bf16.c makes around it. */
 #define BF16_CPU_FEATURES \
     (CPU_FEATURE_AVX512BF16 | CPU_FEATURE_AVX512F | CPU_FEATURE_AVX512BW | CPU_FEATURE_AVX512VL)
+
+const char *gelu_widened_fields_path(void)
+{
+    return "portable (conversions from the format's fields; no instructions for it)";
+}
 
 const char *gelu_widened_bfloat16_path(void)
 {
@@ -139,20 +144,6 @@ const char *gelu_widened_bfloat16_path(void)
     return "avx512_bf16 (vcvtneps2bf16) around the AVX-512 builds, portable around the others";
 }
 
-/* Whether bfloat16's conversions around m's kernels are AVX-512 BF16's (format16_avx512bf16.c,
- * the same bits): for a build whose kernels are AVX-512 already (an avx2 row stays an AVX2
- * program, the portable row portable), on a CPU with AVX-512 BF16, unless GELUCHECK_NO_BF16. */
-static bool bfloat16_by_avx512bf16(const gelu_impl *m)
-{
-#if GELUCHECK_HAVE_AVX512BF16
-    return (gelu_isa_features(m->isa) & CPU_FEATURE_AVX512F) &&
-           (cpu_features_once() & BF16_CPU_FEATURES) == BF16_CPU_FEATURES && !bf16_refused();
-#else
-    (void)m;
-    return false;
-#endif
-}
-
 void gelu_impl_run_u16(const gelu_impl *m, bool grad, const uint16_t *x, uint16_t *y, size_t n,
                        float *wx, float *wy)
 {
@@ -161,27 +152,13 @@ void gelu_impl_run_u16(const gelu_impl *m, bool grad, const uint16_t *x, uint16_
         return;
     }
     gelu_kernel k = grad ? m->derivative : m->forward;
-    if (m->format == GELU_FORMAT_BFLOAT16 && bfloat16_by_avx512bf16(m)) {
-        bfloat16_widen_avx512bf16(x, wx, n);
-        k(wx, wy, n);
-        bfloat16_narrow_avx512bf16(wy, y, n);
-    } else if (m->format == GELU_FORMAT_BFLOAT16) { /* one loop per format: conversions inline */
-        for (size_t i = 0; i < n; i++) wx[i] = bfloat16_widen(x[i]);
-        k(wx, wy, n);
-        for (size_t i = 0; i < n; i++) y[i] = bfloat16_narrow(wy[i]);
-    } else if (binary16_by_avx512fp16(m)) {
-        binary16_widen_avx512fp16(x, wx, n);
-        k(wx, wy, n);
-        binary16_narrow_avx512fp16(wy, y, n);
-    } else if (binary16_by_f16c(m)) {
-        binary16_widen_f16c(x, wx, n);
-        k(wx, wy, n);
-        binary16_narrow_f16c(wy, y, n);
-    } else {
-        for (size_t i = 0; i < n; i++) wx[i] = binary16_widen(x[i]);
-        k(wx, wy, n);
-        for (size_t i = 0; i < n; i++) y[i] = binary16_narrow(wy[i]);
-    }
+    const gelu_format_fast_path *p = fast_path_for(m);
+    const gelu_format *f = gelu_format_of(m->format);
+    if (p) p->widen(x, wx, n);
+    else f->widen_array(f, x, wx, n);
+    k(wx, wy, n);
+    if (p) p->narrow(wy, y, n);
+    else f->narrow_array(f, wy, y, n);
 }
 
 void gelu_impl_run_u16_tiled(const gelu_impl *m, bool grad, const uint16_t *x, uint16_t *y,

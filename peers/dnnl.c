@@ -10,7 +10,7 @@
  * once per process: dnnl_get_effective_cpu_isa says which, and each row reports it
  * (dispatched_isa). The contracts below are those of the path dispatched to.
  *
- * Contracts set from the exhaustive run over all 2^32 inputs (README, "Measured over all 2^32
+ * Contracts set from the exhaustive run over all 2^32 inputs (docs/accuracy.md, "Measured over all 2^32
  * inputs"), bounds set a little above the maxima. No ULP claim: the forward of gelu_erf gives 0
  * where GELU is tiny and negative (1.7e7 ULP at x ≈ −7.1) and +0 at −0; gelu_tanh's negative
  * tail flushes to 0 (1.7e7 ULP at x ≈ −8.2). −inf gives NaN: no claim on specials. */
@@ -74,12 +74,12 @@ typedef struct {
     double erf_max_abs, erf_grad_max_abs, tanh_max_abs;
 } dnnl_contracts;
 
-/* Measured per path, each under its DNNL_MAX_CPU_ISA cap in its own process (README, "oneDNN's
+/* Measured per path, each under its DNNL_MAX_CPU_ISA cap in its own process (docs/frameworks.md, "oneDNN's
  * code paths": a 10^7 sample of all encodings, and every input of [1, 8] and [−8, −1], where the
  * forward maxima lie, and for gelu_erf of ±[2^-7, 2^-2], where its derivative's lies):
  *   avx2, avx512_core and avx512_core_amx (this host uncapped) give the same outputs: every
  *     column of the accuracy CSV equal. Their bounds are those set from the exhaustive run over
- *     all 2^32 inputs (avx512_core_amx; README, "Measured over all 2^32 inputs"): gelu_erf
+ *     all 2^32 inputs (avx512_core_amx; docs/accuracy.md, "Measured over all 2^32 inputs"): gelu_erf
  *     forward 3.79e-7, derivative 3.2e-7; gelu_tanh forward 5.02e-7.
  *   sse41 (every input of ±[2^-14, 8] besides the sample): gelu_erf's forward reaches 4.697e-7
  *     at x = 0x1.010a6p+2, its derivative 3.543e-7 at 0x1.82e7d6p-5, both above the wider
@@ -124,7 +124,7 @@ typedef struct {
 } dnnl_contracts_bf16;
 
 /* Measured over all 65,536 bfloat16 inputs, forward and derivative, each path under its
- * DNNL_MAX_CPU_ISA cap in its own process (README, "16-bit formats": `accuracy --format bfloat16
+ * DNNL_MAX_CPU_ISA cap in its own process (docs/formats.md, "16-bit formats": `accuracy --format bfloat16
  * --impl dnnl_erf,dnnl_tanh --grad`): avx512_core_bf16 (this Zen 4 uncapped) and avx512_core
  * reach the same maxima, against the own target in bfloat16's ULPs: gelu_erf forward 254.93 ULP
  * (at x = −0x1.14p+3: GELU's negative tail flushed to 0, which in bfloat16 is at most 256 ULP

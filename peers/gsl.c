@@ -7,7 +7,7 @@
  * And gsl_erfc in binary64 (format "binary64", the ABI's binary64 kernels): the same double
  * kernel without the final rounding, scanned by `accuracy --format binary64`.
  *
- * Contracts set from the exhaustive run over all 2^32 inputs (README, "Measured over all 2^32
+ * Contracts set from the exhaustive run over all 2^32 inputs (docs/accuracy.md, "Measured over all 2^32
  * inputs"); first estimated on the seeded sample of tests/test_impls.c (10^5 inputs on [−20, 20]):
  * forward 0.5 ULP, 2.38e-7 abs; derivative 0.5 ULP, 5.96e-8 abs; the bounds sit a little above
  * (GSL's erfc is good to ~1e-15 relative, far below a binary32 ULP). Neither claims specials:

@@ -7,7 +7,7 @@ on one thread, on binary32 arrays or (--format) on bfloat16 / float16 ones.
 
 Floating-point environment: ftz+daz, always. JAX sets MXCSR's FTZ and DAZ in the threads that
 run its kernels and has no switch to unset them (measured on x86 with this client: gelu(2^-126)
-is 0, and a subnormal operand reads as 0; README "Floating-point environments"), so the client
+is 0, and a subnormal operand reads as 0; docs/fpenv.md "Floating-point environments"), so the client
 lists only ftz+daz: gelucheck runs it under --fpenv ftz,daz, and in an IEEE run its rows say
 ftz+daz.
 """
@@ -55,9 +55,9 @@ def dispatched_isa():
     return "xla_" + ISAS[min(host, cap)][0]
 
 
-# binary32 claims per path (jax 0.10.2; README "The four frameworks over all 2^32 inputs"), max
+# binary32 claims per path (jax 0.10.2; docs/frameworks.md), max
 # abs error against the row's own target. With FMA (xla_avx2, xla_avx512), from one scan of all
-# 2^32 inputs with --grad on AMD Zen 4 (2026-12-02): exact form, forward 3.8404e-07 at
+# 2^32 inputs with --grad on AMD Zen 4: exact form, forward 3.8404e-07 at
 # x = 0x1.38e61p+2, derivative 1.5222e-07 at 0x1.63ce2p+0; tanh form, forward 9.1537e-07 at
 # 0x1.1dcf8ep+2. Without (XLA_FLAGS=--xla_cpu_max_isa=SSE4_2, in its own process), from every
 # input of [2^-8, 40] and [-40, -2^-8] and a 10^6 sample: exact form, forward 3.8404e-07 (the

@@ -84,7 +84,7 @@ def main():
     origin = "onnxruntime %s onnx %s %s%s, CPU provider, 1 thread, inference only (no derivative)" % (
         ort.__version__, onnx.__version__, what, " on float16 tensors" if half else "")
     # Max abs error against the row's own target over all 2^32 inputs (onnxruntime 1.32.0, AMD
-    # Zen 4, 2026-12-02; README "The four frameworks over all 2^32 inputs"; ONNX Runtime offers
+    # Zen 4; docs/frameworks.md; ONNX Runtime offers
     # no ISA cap): exact form 4.473e-07 at x = 0x1.44cd02p+2, tanh form 8.909e-07 at
     # 0x1.1dc43p+2, the ONNX operator and the contrib one alike.
     contract = None

@@ -7,7 +7,7 @@ or (--format) on bfloat16 / float16 ones.
 
 Floating-point environment: ftz+daz, always. TensorFlow sets MXCSR's FTZ and DAZ in the threads that
 run its kernels and has no switch to unset them (measured on x86 with this client: gelu(2^-126)
-is 0, and a subnormal operand reads as 0; README "Floating-point environments"), so the client
+is 0, and a subnormal operand reads as 0; docs/fpenv.md "Floating-point environments"), so the client
 lists only ftz+daz: gelucheck runs it under --fpenv ftz,daz, and in an IEEE run its rows say
 ftz+daz.
 """
@@ -57,8 +57,8 @@ def main():
     on = "" if dtype is None else " on %s tensors" % dtype.name
     origin = "tensorflow %s tf.nn.gelu(approximate=%s)%s, 1 thread, GradientTape" % (
         tf.__version__, approx, on)
-    # Claims from one scan of all 2^32 inputs with --grad (tensorflow-cpu 2.21.0, AMD Zen 4,
-    # 2026-12-02; README "The four frameworks over all 2^32 inputs"): exact form, forward max
+    # Claims from one scan of all 2^32 inputs with --grad (tensorflow-cpu 2.21.0, AMD Zen 4;
+    # docs/frameworks.md): exact form, forward max
     # abs error 3.8404e-07 at x = 0x1.38e61p+2, derivative 1.7911e-07 at 0x1.62e052p+0; tanh
     # form, forward 1.0465e-06 against the tanh form at 0x1.1aae6ap+2 (its derivative is NaN
     # from |x| = 2^64: no claim). TensorFlow offers no switch that changes these kernels: the

@@ -8,7 +8,7 @@ approximate='none' is the exact GELU (target exact), 'tanh' the tanh form (targe
 with the Python that has torch (tools/setup.sh --frameworks makes one). One thread (intra- and
 inter-op).
 
-Which code runs, and so the handshake's dispatched_isa (measured with torch 2.15.0, README
+Which code runs, and so the handshake's dispatched_isa (measured with torch 2.15.0, docs/frameworks.md
 "PyTorch's code paths"): approximate='none' runs oneDNN's eltwise gelu_erf (the oneDNN bundled
 with torch), whose JIT path oneDNN picks at run time, at most ONEDNN_MAX_CPU_ISA; its outputs
 change with that cap and not with ATEN_CPU_CAPABILITY. approximate='tanh' runs ATen's own
@@ -40,7 +40,7 @@ from gelucheck_exec import asked_fpenv, serve  # noqa: E402
 DTYPES = {"binary32": torch.float32, "bfloat16": torch.bfloat16, "binary16": torch.float16}
 
 # binary32 claims per dispatched path, each path measured under its cap in its own process
-# (README, "PyTorch's code paths": a 10^6 sample with --grad, and every input of the ranges
+# (docs/frameworks.md, "PyTorch's code paths": a 10^6 sample with --grad, and every input of the ranges
 # where the maxima lie). torch_gelu (oneDNN's gelu_erf, ONEDNN_MAX_CPU_ISA): the derivative's
 # max abs error, 3.203e-07 at 0x1.621b4p-5 on avx2 and the AVX-512 paths, 3.543e-07 at
 # 0x1.82e7d6p-5 on sse41 (every input of ±[2^-7, 2^-2]); its forward claims nothing (+inf from
@@ -50,7 +50,7 @@ DTYPES = {"binary32": torch.float32, "bfloat16": torch.bfloat16, "binary16": tor
 # [−40, −5]); its derivative overflows from |x| ≈ 2^63. A path not measured gets the largest
 # bound of those measured. On Intel Sapphire Rapids torch's oneDNN names its uncapped path
 # avx10_1_512_amx (oneDNN's header makes avx512_core_amx an alias of it): measured there
-# (2026-12-03) as the AVX-512 paths, 3.203e-07 at 0x1.621b4p-5.
+# as the AVX-512 paths, 3.203e-07 at 0x1.621b4p-5.
 _WIDE = {"grad_max_abs": 3.21e-07}
 CONTRACTS = {
     "torch_gelu": {"sse41": {"grad_max_abs": 3.55e-07}, "avx2": _WIDE, "avx512_core": _WIDE,

@@ -80,19 +80,6 @@ void exec_sanitize_text(char *s)
         if ((unsigned char)*s < 0x20 || *s == 0x7f) *s = '?';
 }
 
-/* The command as it may appear in a message: printable ASCII, at most 200 characters. */
-static void printable(const char *s, char *out, size_t size)
-{
-    size_t k = 0;
-    for (; *s && k + 5 < size && k < 200; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch >= 0x20 && ch < 0x7f) out[k++] = (char)ch;
-        else k += (size_t)snprintf(out + k, size - k, "\\x%02x", ch);
-    }
-    if (*s && k + 4 < size) k += (size_t)snprintf(out + k, size - k, "...");
-    out[k] = '\0';
-}
-
 /* Stops the child for good: end of its input, a short grace, SIGKILL; then what became of it
  * ("exited with status 3", "killed by signal 9", "still running: killed") into buf. */
 static void reap(exec_child *c, char *buf, size_t size)
@@ -138,7 +125,7 @@ static int child_fail(exec_child *c, char *err, size_t errsize, const char *fmt,
         vsnprintf(what, sizeof what, fmt, ap);
         va_end(ap);
         reap(c, fate, sizeof fate);
-        printable(c->command, cmd, sizeof cmd);
+        exec_printable(c->command, cmd, sizeof cmd);
         snprintf(c->failure, sizeof c->failure, "exec child '%s' (%s): %s; the child %s",
                  c->info.name[0] ? c->info.name : "?", cmd, what, fate);
         c->failed = true;
@@ -249,120 +236,6 @@ static int read_line(exec_child *c, char *line, double deadline, char *why, size
     }
 }
 
-static int parse_bool(const char *v, bool *out)
-{
-    if (strcmp(v, "yes") == 0) *out = true;
-    else if (strcmp(v, "no") == 0) *out = false;
-    else return -1;
-    return 0;
-}
-
-static int parse_bound(const char *v, double *out)
-{
-    char *end;
-    if (strcmp(v, "inf") == 0) {
-        *out = INFINITY;
-        return 0;
-    }
-    errno = 0;
-    double d = strtod(v, &end);
-    if (*v == '\0' || *end != '\0' || errno == ERANGE || isnan(d) || d < 0) return -1;
-    *out = d;
-    return 0;
-}
-
-/* contract max_ulp=2 monotone=yes ... into *k; −1 with the bad word in why. */
-static int parse_contract(char *words, gelu_contract *k, char *why, size_t size)
-{
-    static const char *const names[] = {"max_ulp", "max_abs", "grad_max_ulp", "grad_max_abs",
-                                        "monotone", "specials"};
-    unsigned seen = 0;
-    for (char *save, *w = strtok_r(words, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
-        char *eq = strchr(w, '=');
-        size_t i = 0;
-        if (eq) {
-            *eq = '\0';
-            while (i < 6 && strcmp(w, names[i]) != 0) i++;
-        }
-        if (!eq || i == 6 || (seen & (1u << i))) {
-            snprintf(why, size, "contract: '%.64s' is not one of max_ulp=, max_abs=, grad_max_ulp=, "
-                                "grad_max_abs=, monotone=, specials= (each at most once)", w);
-            return -1;
-        }
-        seen |= 1u << i;
-        const char *v = eq + 1;
-        int bad = i == 0   ? parse_bound(v, &k->max_ulp)
-                  : i == 1 ? parse_bound(v, &k->max_abs)
-                  : i == 2 ? parse_bound(v, &k->grad_max_ulp)
-                  : i == 3 ? parse_bound(v, &k->grad_max_abs)
-                  : i == 4 ? parse_bool(v, &k->monotone)
-                           : parse_bool(v, &k->specials);
-        if (bad) {
-            snprintf(why, size, "contract: %s='%.64s' is not %s", names[i], v,
-                     i < 4 ? "a bound >= 0 or inf" : "yes or no");
-            return -1;
-        }
-    }
-    return 0;
-}
-
-/* fpenv ieee ftz+daz ...: the environments, each once, into h (fpenvs, fpenv_first); −1 with
- * the bad word in why. */
-static int parse_fpenvs(char *words, exec_handshake *h, char *why, size_t size)
-{
-    h->fpenvs = 0;
-    for (char *save, *w = strtok_r(words, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
-        gelu_fpenv e;
-        if (!gelu_fpenv_parse(w, &e) || (h->fpenvs & (1u << e))) {
-            char shown[80];
-            printable(w, shown, sizeof shown);
-            snprintf(why, size, "fpenv: '%s' is not one of ieee, ftz, daz, ftz+daz (each at most "
-                     "once)", shown);
-            return -1;
-        }
-        if (!h->fpenvs) h->fpenv_first = e;
-        h->fpenv_line = true;
-        h->fpenvs |= 1u << e;
-    }
-    if (!h->fpenvs) {
-        snprintf(why, size, "fpenv: no environment named (ieee, ftz, daz, ftz+daz)");
-        return -1;
-    }
-    return 0;
-}
-
-bool exec_fpenv_runs_in(const exec_handshake *h, gelu_fpenv asked, gelu_fpenv *runs_in, char *why,
-                        size_t size)
-{
-    if (h->fpenvs & (1u << asked)) {
-        *runs_in = asked;
-        return true;
-    }
-    if (asked == GELU_FPENV_IEEE) { /* a fixed environment: it says where it runs */
-        *runs_in = h->fpenv_first;
-        return true;
-    }
-    char list[64] = "";
-    for (int e = 0; e < GELU_FPENV_COUNT; e++)
-        if (h->fpenvs & (1u << e))
-            snprintf(list + strlen(list), sizeof list - strlen(list), " %s", gelu_fpenv_name((gelu_fpenv)e));
-    if (why && !h->fpenv_line)
-        snprintf(why, size, "its handshake has no 'fpenv' line (IEEE's only)");
-    else if (why)
-        snprintf(why, size, "its handshake lists 'fpenv%s'", list);
-    return false;
-}
-
-/* A dispatched_isa value: 1 to 31 of a-z 0-9 _ (what accuracy.csv's column may hold). */
-static bool isa_word_ok(const char *v)
-{
-    size_t n = strlen(v);
-    if (n == 0 || n > 31) return false;
-    for (; *v; v++)
-        if (!((*v >= 'a' && *v <= 'z') || (*v >= '0' && *v <= '9') || *v == '_')) return false;
-    return true;
-}
-
 static int handshake(exec_child *c, char *err, size_t errsize)
 {
     double deadline = now_s() + c->timeout_s;
@@ -418,17 +291,17 @@ static int handshake(exec_child *c, char *err, size_t errsize)
         case 2: {
             /* a registered format whose kernels a scan runs: binary32, or a 16-bit one */
             const gelu_format *f = gelu_format_find(v);
-            bad = !f || (f->id != GELU_FORMAT_BINARY32 && f->storage_bits != 16);
+            bad = !f || (f->id != GELU_FORMAT_BINARY32 && !gelu_format_small(f));
             if (!bad) {
                 snprintf(h->format, sizeof h->format, "%s", v);
                 h->format_id = f->id;
             }
             break;
         }
-        case 3: bad = parse_bool(v, &h->derivative) != 0; break;
-        case 4: bad = parse_bool(v, &h->timing) != 0; break;
+        case 3: bad = exec_parse_bool(v, &h->derivative) != 0; break;
+        case 4: bad = exec_parse_bool(v, &h->timing) != 0; break;
         case 5:
-            if (parse_contract(v, &h->contract, why, sizeof why) != 0)
+            if (exec_parse_contract(v, &h->contract, why, sizeof why) != 0)
                 return child_fail(c, err, errsize, "handshake line %d: %s", n + 1, why);
             break;
         case 6:
@@ -436,11 +309,11 @@ static int handshake(exec_child *c, char *err, size_t errsize)
             exec_sanitize_text(h->origin);
             break;
         case 9:
-            if (parse_fpenvs(v, h, why, sizeof why) != 0)
+            if (exec_parse_fpenvs(v, h, why, sizeof why) != 0)
                 return child_fail(c, err, errsize, "handshake line %d: %s", n + 1, why);
             break;
         case 8:
-            bad = !isa_word_ok(v);
+            bad = !exec_isa_word_ok(v);
             if (!bad) snprintf(h->dispatched_isa, sizeof h->dispatched_isa, "%s", v);
             break;
         default:
@@ -453,7 +326,7 @@ static int handshake(exec_child *c, char *err, size_t errsize)
         }
         if (bad) {
             char shown[120], names[256], why[300];
-            printable(v, shown, sizeof shown);
+            exec_printable(v, shown, sizeof shown);
             snprintf(why, sizeof why, " (%s)", gelu_target_list(false, names, sizeof names));
             return child_fail(c, err, errsize, "handshake line %d: bad %s '%s'%s", n + 1, keys[i],
                               shown,
@@ -652,7 +525,7 @@ static uint64_t get_u64(const unsigned char *p)
  * at a time. Not memcpy: glibc's memcpy takes `rep movsb` from 2 KiB to 512 KiB on this Zen 3,
  * and between two processes taking turns on a region that cost ~2 ns/input (host CPU, in + out)
  * at 2^16 binary32 inputs a request where 16-byte loads and stores cost ~0.7 (a two-process
- * ping-pong under load; README "The exec protocol's cost"). The empty asm keeps the compiler
+ * ping-pong under load; docs/plugins.md "The exec protocol's cost"). The empty asm keeps the compiler
  * from turning the loop back into a memmove call. */
 static void copy_bytes(void *restrict dst, const void *restrict src, size_t n)
 {
@@ -686,7 +559,7 @@ static int reply_error(exec_child *c, const char *req, uint32_t status, uint64_t
     if (read_full(c, msg, (size_t)count, deadline, why, sizeof why) != 0)
         return child_fail(c, err, errsize, "%s: error %u, then %s", req, status, why);
     msg[count] = '\0';
-    printable(msg, shown, sizeof shown);
+    exec_printable(msg, shown, sizeof shown);
     return child_fail(c, err, errsize, "%s: error %u: %s", req, status, shown);
 }
 
@@ -712,7 +585,7 @@ static int eval_locked(exec_child *c, bool grad, const void *x, void *y, size_t 
         uint16_t x0 = 0;
         if (n) memcpy(&x0, x, 2);
         snprintf(req, sizeof req, "%s request of %zu inputs from x = %a (%s 0x%04x)", op, n,
-                 f->storage_bits == 16 ? f->to_double(x0) : 0.0, f->name, x0);
+                 gelu_format_small(f) ? f->to_double(x0) : 0.0, f->name, x0);
     }
     if (es * 8 != f->storage_bits)
         return child_fail(c, err, errsize, "a %s in %d-byte values, but it declared 'format %s'",

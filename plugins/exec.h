@@ -18,37 +18,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "exec_handshake.h"
 #include "gelu_fpenv.h"
 #include "gelu_impl.h"
-
-/* EXEC_SHM_FD: the child's descriptor of the offered region (GELUCHECK_EXEC_SHM names it);
- * EXEC_SHM_BYTES: the region's size, a request's largest inputs and outputs (binary32) side by
- * side; its pages are allocated as they are first written. */
-enum { EXEC_NAME_MAX = 48, EXEC_LINE_MAX = 4096, EXEC_MAX_COUNT = 1 << 24, EXEC_SHM_FD = 3 };
-#define EXEC_SHM_BYTES ((size_t)2 * EXEC_MAX_COUNT * sizeof(float))
-
-typedef struct {
-    int version; /* of the protocol: 1, or 2 (which adds `transport`) */
-    bool shared_memory; /* `transport shm`: inputs and outputs through the offered region */
-    char name[EXEC_NAME_MAX + 1];
-    gelu_target target;
-    char format[16];  /* "binary32", "bfloat16" or "binary16" */
-    gelu_format_id format_id; /* the same, as an id: its storage is 4 or 2 bytes a value */
-    /* The code path the child's library dispatched to (`dispatched_isa`, a word of a-z 0-9 _:
-     * PyTorch's CPU capability, "avx512"), "" when it sent none. */
-    char dispatched_isa[32];
-    bool derivative;  /* answers derivative requests */
-    bool timing;      /* replies carry the child's own kernel time */
-    /* `fpenv`: the floating-point environments (gelu_fpenv.h) the child runs its kernels in when
-     * asked (GELUCHECK_EXEC_FPENV), bit 1 << e each; IEEE's alone when it sends no such line.
-     * fpenv_first: the first one it listed, where a child that does not list IEEE's runs when
-     * asked for IEEE's (a fixed environment: TensorFlow's). fpenv: where this process runs. */
-    unsigned fpenvs;
-    gelu_fpenv fpenv_first, fpenv;
-    bool fpenv_line; /* it sent one */
-    gelu_contract contract;
-    char origin[EXEC_LINE_MAX + 1]; /* untrusted text: escape it where it is written */
-} exec_handshake;
 
 typedef struct exec_child exec_child;
 
@@ -65,11 +37,6 @@ exec_child *exec_start_transport(const char *command, double timeout_s, bool off
  * except that one asked for IEEE's runs in the first environment it lists (exec_fpenv_runs_in). */
 exec_child *exec_start_env(const char *command, double timeout_s, bool offer_shm, gelu_fpenv asked,
                            char *err, size_t errsize);
-/* Where a child of handshake h runs when asked for environment `asked`: true with *runs_in, or
- * false (it cannot) with the reason in why ("its handshake lists 'fpenv ieee'", "its
- * handshake has no 'fpenv' line (IEEE's only)"). */
-bool exec_fpenv_runs_in(const exec_handshake *h, gelu_fpenv asked, gelu_fpenv *runs_in, char *why,
-                        size_t size);
 const exec_handshake *exec_info(const exec_child *c);
 /* y[i] = f(x[i]) (grad: f'(x[i])) for i < n, from the child; *kernel_ns (when not NULL) gets
  * the child's own time for the call, 0 when it does not time. 0, or −1 with err: the child is

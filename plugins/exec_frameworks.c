@@ -147,7 +147,7 @@ int exec_framework_add(const exec_framework *f, gelu_format_id format, double ti
                  gelu_format_of(format)->name, f->formats16[0] ? f->formats16 : "none");
         return -1;
     }
-    if (b32 ? gelu_impl_find(f->name) != NULL : gelu_impl16_find(f->name, format) != NULL) return 0;
+    if (b32 ? gelu_impl_find(f->name) != NULL : gelu_impl_find_in(f->name, format) != NULL) return 0;
     char version[32], py[1024], client[1024], spec[4096];
     exec_frameworks_python(py, sizeof py);
     if (!exec_framework_version(f, version, sizeof version)) {

@@ -128,7 +128,7 @@ static void run(size_t k, bool grad, const void *x, void *y, size_t n)
         for (size_t i = 0; i < n; i++) ((float *)y)[i] = NAN;
     else
         for (size_t i = 0; i < n; i++)
-            ((uint16_t *)y)[i] = gelu_format_round(gelu_format_of(s->info.format_id), NAN);
+            ((uint16_t *)y)[i] = (uint16_t)gelu_format_of(s->info.format_id)->from_double(NAN);
 }
 
 /* The kernels: C function pointers carry no context, so each slot has its own pairs (binary32,
@@ -298,7 +298,7 @@ int exec_impls_add(const char *spec, double timeout_s, char *err, size_t errsize
     snprintf(s->batch_note, sizeof s->batch_note, "%s", note);
     /* binary32 into the registry; a 16-bit child beside the format's natives (gelu_cr16.h) */
     if ((b32 ? gelu_impl_add(&s->impl, s->source, err, errsize)
-             : gelu_impl16_add(&s->impl, s->source, err, errsize)) != 0) {
+             : gelu_impl_add(&s->impl, s->source, err, errsize)) != 0) {
         exec_stop(c);
         s->nidle = 0;
         goto fail;

@@ -248,7 +248,7 @@ static int check_impl(const gelucheck_impl_v1 *d, unsigned *features, gelu_targe
         if (has_u16(d))
             return snprintf(why, size, "format binary64 with 16-bit kernels (forward_u16, "
                             "derivative_u16: NULL for a binary64 row)"), -1;
-    } else if (f->storage_bits == 16) {
+    } else if (gelu_format_small(f)) {
         if (!HAS_FIELD(d, derivative_u16))
             return snprintf(why, size, "format %s and no forward_u16 kernel (size %u: a layout "
                             "before the 16-bit kernels)", f->name, d->size), -1;
@@ -380,7 +380,7 @@ static int load(const char *path, const char *kind, char *err, size_t errsize)
             .dispatched_isa = HAS_FIELD(d, dispatched_isa) ? d->dispatched_isa : NULL,
         };
         const gelu_format_id format = format_of(d);
-        const bool is16 = gelu_format_of(format)->storage_bits == 16;
+        const bool is16 = gelu_format_small(gelu_format_of(format));
         if (format == GELU_FORMAT_BINARY64) { /* the binary64 list (impls/gelu_f64.h), direct */
             s->impl.format = GELU_FORMAT_BINARY64;
             s->impl.forward = s->impl.derivative = NULL;
@@ -395,9 +395,7 @@ static int load(const char *path, const char *kind, char *err, size_t errsize)
             s->impl.derivative_u16 = d->derivative_u16 ? slot_kernels16[nslots][1] : NULL;
         }
         exec_sanitize_text(origin);
-        int (*add)(const gelu_impl *, const char *, char *, size_t) =
-            format == GELU_FORMAT_BINARY64 ? gelu_impl64_add : is16 ? gelu_impl16_add : gelu_impl_add;
-        if (add(&s->impl, s->source, err, errsize) != 0) {
+        if (gelu_impl_add(&s->impl, s->source, err, errsize) != 0) {
             free(origin);
             free(s->source);
             return -1;

@@ -128,18 +128,27 @@ HOT_CLONES static void libm_values_exact(const target_def *def, bool grad, const
 static void libm_values(gelu_target t, const target_def *def, bool grad, const float *xs, size_t m,
                         fast_lanes_in *in, const double *e_half)
 {
-    if (t == GELU_TARGET_EXACT) {
+    bool tanh_form = false;
+    switch (def->family) {
+    case TARGET_FAMILY_ERF:
         libm_values_exact(def, grad, xs, m, in, e_half);
         return;
+    case TARGET_FAMILY_DEFINED: /* no libm values: decided by the formula */
+        return;
+    case TARGET_FAMILY_TANH:
+    case TARGET_FAMILY_SIGMOID:
+        tanh_form = def->family == TARGET_FAMILY_TANH;
+        break;
     }
+    (void)t;
     for (size_t j = 0; j < m; j++) {
         double x;
         libm_regions r = regions_of(def->lower, def->upper, grad, xs[j], &x);
-        double k = def->slope, u = t == GELU_TARGET_TANH ? tanh_t(x) : k * x;
+        double k = def->slope, u = tanh_form ? tanh_t(x) : k * x;
         double l0 = 0, l1 = 0, l2 = 0;
         if (r.general_f || r.general_d) l0 = exp(-u);
         if (r.general_d) l1 = exp(u);
-        if (r.tiny_f) l2 = tanh(t == GELU_TARGET_TANH ? tanh_tiny_arg(x) : sigmoid_tiny_arg(k, x));
+        if (r.tiny_f) l2 = tanh(tanh_form ? tanh_tiny_arg(x) : sigmoid_tiny_arg(k, x));
         in->x[j] = x;
         in->l0[j] = l0;
         in->l1[j] = l1;
@@ -168,7 +177,7 @@ size_t fast_ref_fill_isa(fast_isa isa, bool block_path, gelu_target t, int ndir,
                          size_t nundecided[], const double *e_half, const input_span *span)
 {
     for (int d = 0; d < ndir; d++) nundecided[d] = 0;
-    bool blocks = block_path || t == GELU_TARGET_RELU;
+    bool blocks = block_path || target_def_of(t)->family == TARGET_FAMILY_DEFINED;
     input_span own;
     if (blocks && !span && n > 0) { /* once, for both */
         input_span_of(x, n, &own);

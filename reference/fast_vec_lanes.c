@@ -73,18 +73,21 @@ void FAST_LANES_NAME(gelu_target t, bool grad_arg, const fast_lanes_in *in, fast
 {
     const target_def *def = target_def_of(t);
     double upper = def->upper, lower = def->lower, a = def->s_prime_0;
-    switch (t) {
-    case GELU_TARGET_EXACT:
+    switch (def->family) {
+    case TARGET_FAMILY_ERF:
         LANES_BOTH(exact_enclose(grad, x, in->l0[j], in->l1[j], &hi, &lo, &err));
         break;
-    case GELU_TARGET_TANH:
+    case TARGET_FAMILY_TANH:
         LANES_BOTH(tanh_enclose(grad, x, tanh_t(x), in->l0[j], in->l1[j], &hi, &lo, &err));
         break;
-    default: {
+    case TARGET_FAMILY_SIGMOID: {
         double k = def->slope;
         LANES_BOTH(sigmoid_enclose(k, grad, x, in->l0[j], in->l1[j], &hi, &lo, &err));
         break;
     }
+    case TARGET_FAMILY_DEFINED: /* decided by their formula before any lane (fast_vec.c) */
+        for (size_t j = 0; j < m; j++) out->decided[j] = 0;
+        return;
     }
     lanes_decide(out, m);
 }

@@ -29,25 +29,25 @@ static void relu_defined_block(bool grad, const float *x, size_t n, float *r)
 }
 
 static const target_def targets[GELU_TARGET_COUNT] = {
-    [GELU_TARGET_EXACT] = {.id = GELU_TARGET_EXACT, .mpfr_terms = ref_exact_terms,
+    [GELU_TARGET_EXACT] = {.id = GELU_TARGET_EXACT, .family = TARGET_FAMILY_ERF, .mpfr_terms = ref_exact_terms,
                            .enclose = fast_exact_enclose, .tiny_g = fast_exact_tiny_g,
                            .s_prime_0 = INV_SQRT_2PI, .upper = 16, .lower = -20,
                            .xmin_lo = -2, .xmin_hi = -0.25},
-    [GELU_TARGET_TANH] = {.id = GELU_TARGET_TANH, .mpfr_terms = ref_tanh_terms,
+    [GELU_TARGET_TANH] = {.id = GELU_TARGET_TANH, .family = TARGET_FAMILY_TANH, .mpfr_terms = ref_tanh_terms,
                           .enclose = fast_tanh_enclose, .tiny_g = fast_tanh_tiny_g,
                           .s_prime_0 = INV_SQRT_2PI, .upper = 10, .lower = -11,
                           .xmin_lo = -2, .xmin_hi = -0.25},
-    [GELU_TARGET_SIGMOID] = {.id = GELU_TARGET_SIGMOID, .mpfr_terms = ref_sigmoid_terms,
+    [GELU_TARGET_SIGMOID] = {.id = GELU_TARGET_SIGMOID, .family = TARGET_FAMILY_SIGMOID, .mpfr_terms = ref_sigmoid_terms,
                              .enclose = fast_sigmoid_enclose, .tiny_g = fast_sigmoid_tiny_g,
                              .s_prime_0 = 1.702 / 4, .upper = 32, .lower = -72,
                              .xmin_lo = -2, .xmin_hi = -0.25,
                              .slope_decimal = "1.702", .slope = 1.702},
-    [GELU_TARGET_SILU] = {.id = GELU_TARGET_SILU, .mpfr_terms = ref_sigmoid_terms,
+    [GELU_TARGET_SILU] = {.id = GELU_TARGET_SILU, .family = TARGET_FAMILY_SIGMOID, .mpfr_terms = ref_sigmoid_terms,
                           .enclose = fast_sigmoid_enclose, .tiny_g = fast_sigmoid_tiny_g,
                           .s_prime_0 = 1.0 / 4, .upper = 48, .lower = -112,
                           .xmin_lo = -2, .xmin_hi = -0.25,
                           .slope_decimal = "1", .slope = 1.0},
-    [GELU_TARGET_RELU] = {.id = GELU_TARGET_RELU, .defined = relu_defined,
+    [GELU_TARGET_RELU] = {.id = GELU_TARGET_RELU, .family = TARGET_FAMILY_DEFINED, .defined = relu_defined,
                           .defined_block = relu_defined_block},
 };
 

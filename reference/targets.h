@@ -15,8 +15,20 @@
 
 typedef struct target_def target_def;
 
+/* The forms a target's formula takes, each with its own enclosure and tail asymptotics:
+ * x·Φ(x) (erf), ½x(1 + tanh(c(x + a·x³))) (tanh), x·σ(k·x) with the row's slope k (sigmoid),
+ * a formula with no rounding (defined). Code that treats targets by form switches over this,
+ * every case handled, no default. */
+typedef enum {
+    TARGET_FAMILY_ERF,
+    TARGET_FAMILY_TANH,
+    TARGET_FAMILY_SIGMOID,
+    TARGET_FAMILY_DEFINED,
+} target_family;
+
 struct target_def {
     gelu_target id;
+    target_family family;
     /* A target defined everywhere by a formula with no rounding (ReLU): f (grad: f') at x, NaN
      * excepted; NULL for the others, which are evaluated below. */
     double (*defined)(bool grad, double x);

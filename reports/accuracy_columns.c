@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "float_bits.h"
-#include "html_report.h"
+#include "html_text.h"
 
 static const char *const ref_names[REF_KINDS] = {"own", "exact"};
 static const char *const dir_names[DIR_COUNT] = {"forward", "derivative"};

@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "results.h"
+#include "results_row.h"
 #include "scan.h"
 
 /* One row of accuracy.csv: implementation i of a scan result against reference kind ref

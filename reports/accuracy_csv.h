@@ -1,4 +1,4 @@
-/* The accuracy CSV files written from a scan result (columns documented in the README):
+/* The accuracy CSV files written from a scan result (columns documented in docs/report-files.md):
  * accuracy: one row per implementation × reference (own target | exact GELU) × direction
  * (forward | derivative); ranges: one row per implementation × reference × direction × input
  * range with the ULP histogram; ulp_by_x: the largest ULP and absolute error per x bucket

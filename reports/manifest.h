@@ -6,12 +6,12 @@
  *
  * The file (schema 1; every value a string except "schema"):
  *   {"schema": 1,
- *    "gelucheck": {"version": "0.1.0", "commit": "9401ba8"},
+ *    "gelucheck": {"version": "0.1.0", "commit": "<git describe>"},
  *    "build": {"compiler": "gcc 12.2.0", "flags": "..."},
  *    "cpu": {"model": "...", "features": "avx2,fma,..."},
  *    "libraries": {"glibc": "2.36", "mpfr": "4.2.0", "gmp": "6.2.1", "gsl": "2.7.1",
  *                  "sleef": "3.5.1", "dnnl": "3.0.0"},
- *    "run": {"command": "gelucheck accuracy ...", "created": "2026-11-30T22:40:00Z"}}
+ *    "run": {"command": "gelucheck accuracy ...", "created": "<UTC time, ISO 8601>"}}
  * A library this build left out has the version "absent". Keys a reader does not know are
  * ignored (a later minor addition); a missing known key is an error. Changing the meaning or
  * removing a key bumps MANIFEST_SCHEMA.

@@ -12,7 +12,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "results.h"
+#include "results_row.h"
 
 typedef enum {
     PLOT_PARETO,   /* max ULP vs exact GELU against ns/element, the Pareto front labelled */

@@ -73,37 +73,9 @@ int results_parse_features(const char *text, unsigned *bits)
 static const gelu_impl *impl_of(const results_set *s, const char *name)
 {
     const gelu_impl *m = NULL;
-    if (s->format == GELU_FORMAT_BINARY64) return gelu_impl64_find(name); /* a list of its own */
-    if (s->format != GELU_FORMAT_BINARY32) m = gelu_impl16_find(name, s->format);
+    if (s->format == GELU_FORMAT_BINARY64) return gelu_impl_find_in(name, GELU_FORMAT_BINARY64); /* a list of its own */
+    if (s->format != GELU_FORMAT_BINARY32) m = gelu_impl_find_in(name, s->format);
     return m ? m : gelu_impl_find(name);
-}
-
-const results_row *results_find(const results_set *s, const char *name)
-{
-    for (size_t i = 0; i < s->n; i++)
-        if (strcmp(s->rows[i].name, name) == 0) return &s->rows[i];
-    return NULL;
-}
-
-long long results_not_correctly_rounded(const results_error *e)
-{
-    return e->present && e->correctly_rounded >= 0 && e->inputs > 0
-               ? (long long)e->inputs - e->correctly_rounded
-               : -1;
-}
-
-bool results_all_correctly_rounded(const results_error *e)
-{
-    if (!e->present) return false;
-    return e->correctly_rounded >= 0 ? (uint64_t)e->correctly_rounded == e->inputs
-                                     : e->cr_fraction >= 1;
-}
-
-const results_speed *results_speed_at(const results_row *r, const char *size)
-{
-    for (size_t i = 0; i < r->nspeeds; i++)
-        if (strcmp(r->speed[i].size, size) == 0) return &r->speed[i];
-    return NULL;
 }
 
 static results_row *row_for(results_set *s, const char *name)
@@ -609,13 +581,6 @@ static int load_bench(results_set *s, const char *path, bool known_only, char *e
     if (rc == 0 && rows == 0) rc = bad(&c, "no rows after the header");
     csv_close(&c);
     return rc;
-}
-
-const char *results_file_name(char *buf, size_t size, const char *stem, gelu_format_id f)
-{
-    if (f == GELU_FORMAT_BINARY32) snprintf(buf, size, "%s.csv", stem);
-    else snprintf(buf, size, "%s_%s.csv", stem, gelu_format_of(f)->name);
-    return buf;
 }
 
 int results_load_format(results_set *s, const char *accuracy_path, const char *bench_path,

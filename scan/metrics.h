@@ -3,7 +3,7 @@
  * per-shard partial results in any order gives the same bits (results independent of the
  * thread count and of sharding).
  *
- * Input ranges (documented in the README): tiny |x| < 2^-8 (zeros and subnormals included);
+ * Input ranges (documented in docs/accuracy.md): tiny |x| < 2^-8 (zeros and subnormals included);
  * negative tail x < −3; core −3 ≤ x ≤ 3 outside tiny; positive side x > 3; NaN inputs.
  * ULP histogram buckets: = 0, ≤ 0.5, ≤ 1, ≤ 2, ≤ 4, …, ≤ 2^20, > 2^20 (finite), non-finite.
  *
@@ -126,7 +126,7 @@ typedef struct {
     double x_max_ulp[X_BUCKETS], x_max_abs[X_BUCKETS]; /* −inf: no input in the bucket */
     uint64_t benchdnn_failed, xnnpack_failed, xnnpack_checked; /* forward only */
     /* The inputs that could be the true maximum of each error (near.h): merged by the scan,
-     * which can resolve them with MPFR (scan.c), and resolved by refine.h */
+     * which can resolve them with MPFR (near_points.c), and resolved by refine.h */
     near_list near[ERR_KINDS];
     dist_sums dist[DIST_COUNT]; /* weighted as activations are drawn (weights.h) */
     /* Per x bucket, the inputs that could be its largest ULP and absolute error (x_near[ERR_ULP],
@@ -217,8 +217,9 @@ typedef struct {
  * 2^-20 the term is 0, taken without the multiplication: the errors of correctly rounded values
  * in the regions x ≥ 16 are subnormal doubles (lo = ±2^-1074 marks the side), and every
  * arithmetic operation on one costs a microcode assist on Intel cores (with cr_errors in
- * scan.c: `accuracy --impl pw_accurate_avx512 --grad --shard 1240/4096 --threads 1`, x in
- * [2^26, 2^27), took 0.26 s of CPU before, 0.05 after, on Sapphire Rapids). Same value. */
+ * block.c, `accuracy --impl pw_accurate_avx512 --grad --shard 1240/4096 --threads 1`, x in
+ * [2^26, 2^27): 0.26 s of CPU with the multiplication, 0.05 without, on Sapphire Rapids). Same
+ * value. */
 static inline uint64_t ulp_sum_term(double u)
 {
     return (uint64_t)((u < 0x1p-20 ? 0.0 : u) * ULP_SUM_SCALE);
@@ -250,7 +251,7 @@ static inline void run_sums_point(run_sums *s, double u, uint32_t cr, int sign)
  * scan takes are +0, positive, +inf or NaN (never negative, never −0), and such doubles order as
  * their encodings; a NaN is taken as −inf's encoding, which every other value beats (as in
  * `v > m ? v : m`, where a NaN never wins). GCC vectorizes a maximum of integers (in the scan's
- * AVX2 and AVX-512 clones, scan.c's HOT_CLONES), not one of doubles without -ffast-math. */
+ * AVX2 and AVX-512 clones, HOT_CLONES: hot_clones.h), not one of doubles without -ffast-math. */
 static inline int64_t max_key(double v)
 {
     const double ninf = -INFINITY;
@@ -336,7 +337,7 @@ static inline void run_sums_firsts(run_sums *s, size_t a, size_t b, const double
  * first indices reaching the maxima too, unless firsts is false: then at_ulp is RUN_AT_UNKNOWN,
  * for run_sums_firsts to set where a fold needs them (it reads one only where that maximum
  * beats the row's: rarely, so the correctly rounded values' sums leave them to it). */
-__attribute__((always_inline)) /* into the scan's clones (scan.c: HOT_CLONES) */
+__attribute__((always_inline)) /* into the scan's clones (HOT_CLONES: hot_clones.h) */
 static inline void run_sums_of(run_sums *s, size_t a, size_t b, bool x_finite, bool firsts,
                                const double *ulp, const double *abs, const double *rel,
                                const uint32_t *cr)
@@ -503,9 +504,9 @@ __attribute__((always_inline)) static inline uint64_t dist_usual_q(double ulp, d
  * maximum) choose the loop: where every product W·q is below 2^64 (w_max·(u_max·2^27 + 1) <
  * 2^63 — small weights, |x| ≲ 2^-8, and small errors, the correctly rounded values' ≤ 0.5)
  * products and shifts of 64 bits give the same parts (the high halves 0) at a third of the
- * cost: the weighted sums were a sixth of a one-implementation scan there. Inlined into the
+ * cost (the 128-bit weighted sums are a sixth of a one-implementation scan there). Inlined into the
  * scan's clones. */
-__attribute__((always_inline)) /* into the scan's clones (scan.c: HOT_CLONES) */
+__attribute__((always_inline)) /* into the scan's clones (HOT_CLONES: hot_clones.h) */
 static inline void dist_run(dist_sums out[DIST_COUNT], const uint64_t *const W[DIST_COUNT], size_t a,
                             size_t b, const double *ulp, const double *abs, const double *inv_ulp,
                             const u128 total[DIST_COUNT], uint64_t w_max, double u_max)

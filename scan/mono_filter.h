@@ -1,4 +1,4 @@
-/* The filters of the scan's monotonicity and sign checks (scan.c's check_monotone, check_sign):
+/* The filters of the scan's monotonicity and sign checks (block.c's check_monotone, check_sign):
  * conditions on the encodings that every violation those checks find satisfies, computed
  * without branches so that a loop over a block vectorizes; the exact checks then run only in the
  * groups of points they flag. tests/test_scan.c compares them with the checks' definitions. */

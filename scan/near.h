@@ -1,8 +1,8 @@
 /* Near ties of a maximum: the inputs whose true error could be a row's maximum.
  *
  * The scan computes each error against the fast reference, whose value lies within a known
- * bound of the exact one (1e-3 ULP wherever the enclosure decides, fast.h; see scan.c's
- * near_tolerance for the regions with other bounds). So each input has an interval [lower,
+ * bound of the exact one (1e-3 ULP wherever the enclosure decides, fast.h; see
+ * near_tolerance.h for the regions with other bounds). So each input has an interval [lower,
  * upper] that holds its true error. The floor is the largest lower bound over the inputs seen:
  * the true maximum is at least that, so only inputs whose upper bound reaches the floor can be
  * the maximum. An input is dropped when another one is certainly above it (its lower bound

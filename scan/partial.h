@@ -3,7 +3,7 @@
  *
  *   gelucheck-partial 2                      format line: the format's version
  *   gelucheck.version=0.1.0                  key=value lines, one key each, in any order
- *   gelucheck.commit=660e17f
+ *   gelucheck.commit=<commit>
  *   domain=all | range 0x3f800000 0x40000000 | sample 1000000 1   (range: encodings; sample: n seed)
  *   grad=0|1
  *   shard=1/3                                1-based, as on the command line
@@ -23,7 +23,7 @@
  *   <data.bytes bytes: refs, fallbacks, the metrics' rows (each up to its x buckets' lists) and
  *    the rest per implementation, extras[impls] as this build lays them out, then every x
  *    bucket's list as only what it holds (partial.c)>
- *   crc32=1a2b3c4d                           zlib's CRC-32 of every byte before this line
+ *   crc32=HEX8                               zlib's CRC-32 of every byte before this line
  *
  * Reading checks, in order: the format line; every key's syntax and range (unknown and missing
  * keys are errors); the implementations and their contracts against this build; the data's

@@ -5,27 +5,7 @@
 #include <math.h>
 #include <string.h>
 
-static uint32_t bits_of(float x)
-{
-    uint32_t b;
-    memcpy(&b, &x, sizeof b);
-    return b;
-}
-
-/* Maps a float to an integer whose order is the order of the floats (−0 and +0 adjacent). */
-static int64_t ordinal(float x)
-{
-    uint32_t b = bits_of(x);
-    return (b & 0x80000000u) ? -(int64_t)(b & 0x7fffffffu) - 1 : (int64_t)b;
-}
-
-static float from_ordinal(int64_t o)
-{
-    uint32_t b = o < 0 ? (uint32_t)(-(o + 1)) | 0x80000000u : (uint32_t)o;
-    float x;
-    memcpy(&x, &b, sizeof x);
-    return x;
-}
+#include "float_order.h"
 
 void sample_range(uint64_t seed, float lo, float hi, float *out, size_t n)
 {

@@ -73,14 +73,14 @@ static pthread_once_t hard_once = PTHREAD_ONCE_INIT;
 
 static void compute_hard(void)
 {
-    static const gelu_target gelus[] = {GELU_TARGET_EXACT, GELU_TARGET_TANH, GELU_TARGET_SIGMOID};
     size_t n = 0;
     /* From −1 (GELU and GELU' of every target well inside the normals there) to −10^4 (every
      * target's f and f' are below 2^-1075 there: the sigmoid form's f' ≈ 1.702·x·e^(1.702·x)
      * needs x < −440) on the negative side; from 1 (f(1) ≈ 0.84, f'(1) ≈ 1.08) to 10^4 above. */
     uint64_t neg_a = double_bits(-1.0), neg_b = double_bits(-1e4), pos_a = double_bits(1.0), pos_b = double_bits(1e4);
-    for (size_t i = 0; i < sizeof gelus / sizeof *gelus; i++) {
-        gelu_target t = gelus[i];
+    for (int i = 0; i < GELU_TARGET_COUNT; i++) { /* every GELU target's row */
+        gelu_target t = (gelu_target)i;
+        if (!gelu_target_is_gelu(t)) continue;
         n = put_around(hard, n, double_bits(ref_x_min_d(t)), 3);
         for (int d = 0; d < DIR_COUNT; d++) {
             n = put_around(hard, n, bisect(TO_ZERO, t, d, neg_a, neg_b), 2);

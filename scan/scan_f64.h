@@ -2,8 +2,8 @@
  * each judged against the MPFR oracle rounded to binary64 (ref_eval_format: a Ziv loop from 128
  * bits, mpfr_subnormalize with binary64's exponent range; no enclosure: a double enclosure cannot
  * decide a binary64 rounding), into a scan_result with the binary32 scan's metrics (metrics.h),
- * so that the same table, CSV and gate come out. Separate from scan.c, whose engine is
- * binary32's.
+ * so that the same table, CSV and gate come out. Separate from the binary32 scan's engine
+ * (scan_internal.h).
  *
  * The metrics keep binary32 encodings beside each maximum's position; a double does not fit, so
  * the result carries the sample's encodings by position (scan_result.x64) and every reader of an
@@ -28,7 +28,7 @@
 #include "scan.h"
 
 /* The default sample: about a minute of MPFR on 2 threads for the built-in rows and peers with
- * --grad (README, "binary64"). */
+ * --grad (docs/formats.md, "binary64"). */
 #define SCAN_F64_DEFAULT_SAMPLE 1600000
 
 typedef struct {

@@ -1,4 +1,4 @@
-/* The scan of a 16-bit format over all 65,536 encodings (see scan_small.h): the MPFR reference
+/* The scan of a small format over all its encodings (see scan_small.h): the MPFR reference
  * of each (target, direction) the run needs, computed once into tables by worker threads, then
  * per implementation its kernel over all encodings and the metrics of its outputs. */
 #include "scan_small.h"
@@ -11,7 +11,7 @@
 #include "float_bits.h"
 #include "reference.h"
 
-enum { N16 = 65536 };
+enum { N16 = 65536 }; /* the most encodings of a small format: its buffers' room */
 
 /* The reference of one (target, direction) at every encoding: the correctly rounded value in
  * the format (as a binary32 value) and the exact value as hi + lo. */
@@ -31,9 +31,10 @@ typedef struct {
 static void *ref_worker(void *p)
 {
     const ref_job *j = p;
+    uint32_t n = (uint32_t)gelu_format_encodings(j->f);
     mpfr_t exact, rest;
     mpfr_inits2(REF_EXACT_PREC, exact, rest, (mpfr_ptr)0);
-    for (uint32_t b = j->k; b < N16; b += j->n) {
+    for (uint32_t b = j->k; b < n; b += j->n) {
         double x = j->f->to_double(b);
         double cr = ref_eval_format(j->f, j->t, j->grad, x, exact);
         double hi = mpfr_get_d(exact, MPFR_RNDN), lo = 0;
@@ -80,22 +81,30 @@ static void ref_table_free(ref_table *r)
     free(r->lo);
 }
 
-/* Position of a 16-bit value in increasing order (−0 and +0 both 0), for distances in steps. */
-static int32_t ordinal16(uint16_t b) { return b & 0x8000u ? -(int32_t)(b & 0x7fffu) : (int32_t)b; }
+/* The sign bit of f's encodings. */
+static uint16_t sign_bit(const gelu_format *f) { return (uint16_t)(1u << (f->storage_bits - 1)); }
+
+/* Position of a value of f in increasing order (−0 and +0 both 0), for distances in steps. */
+static int32_t ordinal16(const gelu_format *f, uint16_t b)
+{
+    uint16_t s = sign_bit(f);
+    return b & s ? -(int32_t)(b & (s - 1)) : (int32_t)b;
+}
 
 double scan_small_weight(const gelu_format *f, input_dist d, uint16_t bits)
 {
     double x = f->to_double(bits);
     if (!isfinite(x)) return 0;
     double a, b;
-    if ((bits & 0x7fffu) == 0) { /* ±0: up to half the smallest subnormal */
+    if ((bits & (sign_bit(f) - 1)) == 0) { /* ±0: up to half the smallest subnormal */
         double h = 0.5 * f->to_double(1);
         a = bits ? -h : 0;
         b = bits ? 0 : h;
     } else {
         /* neighbours by value: the encoding one step down and up in magnitude */
         double near0 = f->to_double((uint16_t)(bits - 1)), far = f->to_double((uint16_t)(bits + 1));
-        double out = isinf(far) ? ldexp(1.0, f->emax + 1) : far; /* past the largest: 2^(emax+1) */
+        /* past the largest finite (the next encoding an infinity or a NaN): 2^(emax+1) */
+        double out = isfinite(far) ? far : ldexp(1.0, f->emax + 1);
         double m0 = 0.5 * (x + near0), m1 = 0.5 * (x + out);
         a = x > 0 ? m0 : m1;
         b = x > 0 ? m1 : m0;
@@ -123,29 +132,30 @@ typedef struct {
 static void errors_against(const gelu_format *f, const float *y, const uint16_t *y16,
                            const ref_table *R, point_errors *e)
 {
-    for (uint32_t b = 0; b < N16; b++) {
+    for (uint32_t b = 0; b < gelu_format_encodings(f); b++) {
         double hi = R->hi[b], lo = R->lo[b];
         double a = ref_abs_error_dd(y[b], hi, lo);
         e->inv[b] = isfinite(hi) ? ref_inv_ulp_format(f, hi, lo) : 1.0;
         e->abs[b] = a;
         e->ulp[b] = isfinite(a) ? a * e->inv[b] : a;
         e->rel[b] = ref_rel_error_dd(y[b], hi, lo);
-        e->cr[b] = isnan(R->cr[b]) ? isnan(y[b]) : y16[b] == gelu_format_round(f, R->cr[b]);
+        e->cr[b] = isnan(R->cr[b]) ? isnan(y[b]) : y16[b] == f->from_double(R->cr[b]);
     }
 }
 
 /* The points' errors into m; forward, also the peers' binary32 rules (criteria.h) on each
  * output as it is: how a 16-bit output fares under oneDNN's and XNNPACK's f32 tolerances. */
-static void add_errors(error_metrics *m, const float *x, const float *y, const ref_table *R,
-                       bool forward, const point_errors *e, const uint64_t *const W[DIST_COUNT])
+static void add_errors(error_metrics *m, uint32_t n, const float *x, const float *y,
+                       const ref_table *R, bool forward, const point_errors *e,
+                       const uint64_t *const W[DIST_COUNT])
 {
-    for (uint32_t b = 0; b < N16 && forward; b++) {
+    for (uint32_t b = 0; b < n && forward; b++) {
         criterion_result xn = criterion_xnnpack_gelu(x[b], y[b], R->hi[b], R->lo[b]);
         m->benchdnn_failed += criterion_benchdnn_gelu_erf(x[b], y[b], R->hi[b], R->lo[b]) == CRITERION_FAIL;
         m->xnnpack_failed += xn == CRITERION_FAIL;
         m->xnnpack_checked += xn != CRITERION_NOT_APPLICABLE;
     }
-    for (uint32_t b = 0; b < N16; b++) {
+    for (uint32_t b = 0; b < n; b++) {
         error_metrics_add_run(m, 0, x, b, b + 1, input_range_of(x[b]), x_bucket_of(x[b]),
                               isfinite(x[b]), e->ulp, e->abs, e->rel, e->cr);
         for (int d = 0; d < DIST_COUNT; d++)
@@ -154,10 +164,10 @@ static void add_errors(error_metrics *m, const float *x, const float *y, const r
 }
 
 /* Monotonicity of the forward over consecutive encodings (the pair straddling x_min exempt). */
-static void check_monotone16(mono_metrics *m, const float *x, const float *y, const uint16_t *y16,
-                             double x_min)
+static void check_monotone16(const gelu_format *f, mono_metrics *m, const float *x,
+                             const float *y, const uint16_t *y16, double x_min)
 {
-    for (uint32_t k = 1; k < N16; k++) {
+    for (uint32_t k = 1; k < gelu_format_encodings(f); k++) {
         float a = x[k - 1], b = x[k];
         if (!isfinite(a) || !isfinite(b) || a == b) continue;
         uint32_t lo = a < b ? k - 1 : k, hi = a < b ? k : k - 1;
@@ -166,7 +176,7 @@ static void check_monotone16(mono_metrics *m, const float *x, const float *y, co
         else if (x[lo] >= x_min) ok = y[hi] >= y[lo];
         else continue;
         if (!ok) {
-            int32_t dist = ordinal16(y16[lo]) - ordinal16(y16[hi]);
+            int32_t dist = ordinal16(f, y16[lo]) - ordinal16(f, y16[hi]);
             uint64_t steps = isnan(y[lo]) || isnan(y[hi]) ? UINT64_MAX
                                                           : (uint64_t)(dist < 0 ? -dist : dist);
             mono_add(m, k, b, steps);
@@ -176,10 +186,10 @@ static void check_monotone16(mono_metrics *m, const float *x, const float *y, co
 
 /* The derivative's sign: negative below x_min, positive above, unless the correctly rounded
  * value is zero. */
-static void check_sign16(sign_metrics *m, const float *x, const float *y, const float *cr,
-                         double x_min)
+static void check_sign16(sign_metrics *m, uint32_t n, const float *x, const float *y,
+                         const float *cr, double x_min)
 {
-    for (uint32_t b = 0; b < N16; b++) {
+    for (uint32_t b = 0; b < n; b++) {
         if (isnan(x[b]) || cr[b] == 0.0f) continue;
         bool ok = x[b] < x_min ? y[b] < 0.0f : y[b] > 0.0f;
         if (!ok) sign_add(m, b, x[b]);
@@ -207,7 +217,8 @@ typedef struct {
 static int check_config(const scan_small_config *cfg, const char **error)
 {
     const gelu_format *f = gelu_format_of(cfg->format);
-    if (f->storage_bits != 16) return *error = "the small scan runs the 16-bit formats only", -1;
+    if (!gelu_format_small(f))
+        return *error = "the small scan runs the small formats only (16 bits or fewer)", -1;
     for (size_t i = 0; i < cfg->nimpls; i++) {
         const gelu_impl *m = cfg->impls[i];
         /* a forward-only one (no derivative kernel) is scanned forward only */
@@ -230,7 +241,8 @@ int scan_small_run(const scan_small_config *cfg, scan_result *result, const char
         free(B);
         return *error = "out of memory", -1;
     }
-    for (uint32_t b = 0; b < N16; b++) {
+    uint32_t n = (uint32_t)gelu_format_encodings(f);
+    for (uint32_t b = 0; b < n; b++) {
         B->enc[b] = (uint16_t)b;
         B->x[b] = gelu_format_widen(f, (uint16_t)b);
         for (int d = 0; d < DIST_COUNT; d++) /* weights ≤ 2^-8: W < 2^62 */
@@ -242,7 +254,7 @@ int scan_small_run(const scan_small_config *cfg, scan_result *result, const char
     result->domain = (scan_domain){.kind = DOMAIN_ALL};
     result->shard_k = 0;
     result->shard_n = 1;
-    result->inputs = N16;
+    result->inputs = n;
     result->has_extras = true;
     for (size_t i = 0; i < cfg->nimpls && rc == 0; i++) {
         const gelu_impl *m = cfg->impls[i];
@@ -252,23 +264,23 @@ int scan_small_run(const scan_small_config *cfg, scan_result *result, const char
         result->extras[i].consistency_max_rel = NAN; /* not measured (scan_small.h) */
         double x_min = ref_x_min_d(m->target);
         for (int d = 0; d < scan_directions(m, cfg->grad) && rc == 0; d++) {
-            gelu_impl_run_u16(m, d == DIR_DERIVATIVE, B->enc, B->y16, N16, B->wx, B->wy);
-            for (uint32_t b = 0; b < N16; b++) B->y[b] = gelu_format_widen(f, B->y16[b]);
+            gelu_impl_run_u16(m, d == DIR_DERIVATIVE, B->enc, B->y16, n, B->wx, B->wy);
+            for (uint32_t b = 0; b < n; b++) B->y[b] = gelu_format_widen(f, B->y16[b]);
             for (int k = 0; k < REF_KINDS && rc == 0; k++) {
                 if (k == REF_EXACT && !scan_has_exact_row(m)) continue;
                 gelu_target t = k == REF_OWN ? m->target : GELU_TARGET_EXACT;
                 ref_table *R = &refs[t][d];
                 if (!R->cr) {
                     if ((rc = ref_table_fill(f, t, d == DIR_DERIVATIVE, threads, R)) != 0) break;
-                    result->refs[t][d] = result->fallbacks[t][d] = N16; /* all by MPFR */
+                    result->refs[t][d] = result->fallbacks[t][d] = n; /* all by MPFR */
                 }
                 errors_against(f, B->y, B->y16, R, &B->err);
-                add_errors(&im->err[k][d], B->x, B->y, R, d == DIR_FORWARD, &B->err, W);
+                add_errors(&im->err[k][d], n, B->x, B->y, R, d == DIR_FORWARD, &B->err, W);
             }
             if (rc != 0) break;
             const ref_table *own = &refs[m->target][d];
-            if (d == DIR_FORWARD) check_monotone16(&im->mono, B->x, B->y, B->y16, x_min);
-            else check_sign16(&im->sign, B->x, B->y, own->cr, x_min);
+            if (d == DIR_FORWARD) check_monotone16(f, &im->mono, B->x, B->y, B->y16, x_min);
+            else check_sign16(&im->sign, n, B->x, B->y, own->cr, x_min);
             check_specials16(f, B->x, B->y, own->cr, &result->extras[i], d);
         }
     }

@@ -2,7 +2,7 @@
  * judged against the MPFR oracle rounded straight to the format (ref_eval_format: one rounding,
  * no enclosure, no near-tie lists: the exact value is carried to 106 bits, hi + lo), into a
  * scan_result with the binary32 scan's metrics (metrics.h), so that the same table, CSV and
- * gate come out. Separate from scan.c, whose engine is binary32's.
+ * gate come out. Separate from the binary32 scan's engine (scan_internal.h).
  *
  * Implementations: descriptors of the format, native (16-bit kernels) or widened binary32 ones
  * (gelu_impl_widened). Inputs and outputs are held as binary32 values (every value of both

@@ -154,8 +154,8 @@ HOT_CLONES static bool dist_weights_tiny(const float *x, size_t n, double *w_nor
  * formed by the same operations. The quotients (b − a)/6 and /20 as products by the rounded
  * reciprocals where b − a is a power of two (its rounding intervals but at the powers of two:
  * scaling by a power of two commutes with rounding, all normal doubles here), and as the
- * divisions at the other points, a second loop over the few. The same bits; the divisions were a
- * fifth of a one-implementation shard below 2^-30. False, nothing written, when some input is
+ * divisions at the other points, a second loop over the few. The same bits; divisions at every point
+ * cost a fifth of a one-implementation shard below 2^-30. False, nothing written, when some input is
  * outside. */
 HOT_CLONES static bool dist_weights_flat(const float *x, size_t n, double *w_normal,
                                           double *w_uniform, const input_span *span)

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The scan's hot loops run in one of three builds chosen by the CPU at load time (scan/scan.c:
+# The scan's hot loops run in one of three builds chosen by the CPU at load time (impls/hot_clones.h:
 # HOT_CLONES; x86-64-v4, v3, any x86-64), and each must give the same bits. This CPU runs one;
 # qemu-x86_64 emulating a CPU with AVX2 and no AVX-512 (Haswell) runs the v3 build, one with
 # SSE2 only (qemu64) the portable one (and the fast reference's lanes of that ISA). Four shards

@@ -117,9 +117,9 @@ int main(int argc, char **argv)
     const char *fmt_name = option_s(argc, argv, "--format");
     const gelu_format *fmt = gelu_format_find(fmt_name ? fmt_name : "binary32");
     if (!fmt) return 2;
-    bool f16 = fmt->storage_bits == 16;
+    bool f16 = gelu_format_small(fmt);
     gelu_impl view;
-    const gelu_impl *impl = f16 ? gelu_impl16_lookup(argv[1], fmt->id, &view) : gelu_impl_find(argv[1]);
+    const gelu_impl *impl = f16 ? gelu_impl_lookup_in(argv[1], fmt->id, &view) : gelu_impl_find(argv[1]);
     if (!impl) return 2;
     const size_t es = f16 ? 2 : 4; /* bytes a value */
     const char *isa = option_s(argc, argv, "--isa");

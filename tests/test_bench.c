@@ -50,7 +50,7 @@ Test(bench, dist_names_round_trip)
 }
 
 /* The baseline is found through the descriptors' method and ISA (no names built): on this CPU it
- * must be the ReLU build the README names for it, by the CPU's own features. */
+ * must be the ReLU build docs/implementations.md names for it, by the CPU's own features. */
 Test(bench, baseline_is_the_widest_relu_this_cpu_runs)
 {
     unsigned f = cpu_features();
@@ -159,14 +159,14 @@ Test(bench, binary64_runs_on_doubles_against_its_own_relu)
     cr_expect_eq(base->format, GELU_FORMAT_BINARY64);
     cr_expect_eq(base->target, GELU_TARGET_RELU);
     cr_expect_not_null(base->forward_f64);
-    cr_expect_eq(gelu_impl64_find(base->name), base, "%s is not a row of the binary64 list", base->name);
+    cr_expect_eq(gelu_impl_find_in(base->name, GELU_FORMAT_BINARY64), base, "%s is not a row of the binary64 list", base->name);
     cr_expect_str_eq(base->name, bench_default_baseline()->name); /* the same ISA as binary32's */
     float x[1001];
     bench_fill_inputs(BENCH_DIST_NORMAL, 1, x, 1001);
     for (size_t i = 0; i < 1001; i++) f64_want[i] = x[i];
     gelu_impl recorder = {.name = "recorder", .format = GELU_FORMAT_BINARY64,
                           .forward_f64 = f64_recorder, .derivative_f64 = f64_recorder};
-    const gelu_impl *impls[] = {gelu_impl64_find("erfc_libm"), &recorder};
+    const gelu_impl *impls[] = {gelu_impl_find_in("erfc_libm", GELU_FORMAT_BINARY64), &recorder};
     bench_config cfg = {.n = 1001, .dist = BENCH_DIST_NORMAL, .seed = 1, .threads = 1,
                         .rounds = 3, .sample_seconds = 1e-4, .format = GELU_FORMAT_BINARY64};
     bench_result r[3];

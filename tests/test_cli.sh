@@ -76,12 +76,19 @@ mkdir "$csvdir"
 expect_output_error "'$csvdir/missing/b.csv'" bench --size 16 --quick --csv "$csvdir/missing/b.csv"
 
 
-# Help for each subcommand, exit 0.
-for c in "" "list" "eval" "accuracy" "merge" "moons" "bench" "report" "pick" "compare"; do
+# Help for each subcommand, exit 0: the subcommands as the binary lists them (main.c's table),
+# each also named in `gelucheck --help`; the list has the commands this script exercises.
+commands=$("$g" --list-commands)
+for c in list eval accuracy merge moons bench report pick compare markdown; do
+    echo "$commands" | grep -qx "$c" || { echo "FAIL: --list-commands lacks $c: $commands"; fails=$((fails + 1)); }
+done
+"$g" --help >"$scratch/help" 2>&1
+for c in "" $commands; do
     # shellcheck disable=SC2086
     if ! "$g" $c --help >"$out" 2>"$err" || ! grep -q usage "$out"; then
         echo "FAIL: gelucheck $c --help"; fails=$((fails + 1))
     fi
+    [ -z "$c" ] || grep -q "^  $c " "$scratch/help" || { echo "FAIL: gelucheck --help lacks $c"; fails=$((fails + 1)); }
 done
 
 # Negative numbers as plain arguments, hex floats, the CSV header; Done-when figures of the
@@ -421,6 +428,46 @@ for f in accuracy.csv ranges.csv ulp_by_x.csv bench.csv moons.csv index.html man
     [ -s "$rep/$f" ] || { echo "FAIL: report --quick (status $st) lacks $f: $(tail -3 "$err")"; fails=$((fails + 1)); }
 done
 [ $st -le 1 ] || { echo "FAIL: report --quick status $st"; fails=$((fails + 1)); }
+# The report's files are report --list-outputs' list (reports/report_files.c): every file of the
+# directory matches a listed name (F: each format the list names), every listed file written
+# always or per format is there; shown to catch a planted unlisted file and a missing one.
+"$g" report --list-outputs >"$scratch/outputs.md"
+report_files_check() { # DIR: prints "unlisted NAME" and "missing NAME" lines
+    awk -F'|' -v dir="$1" '
+        /^F: / { sub(/^F: /, ""); sub(/\.$/, ""); nf = split($0, fmts, ", "); next }
+        /^\| `/ { n++; name[n] = $2; when[n] = $3; gsub(/[` ]/, "", name[n]); gsub(/^ +| +$/, "", when[n]) }
+        END {
+            for (i = 1; i <= n; i++) {
+                k = split(name[i], alts, ",")
+                for (a = 1; a <= k; a++) {
+                    if (index(alts[a], "F") && when[i] == "per format F")
+                        for (f = 1; f <= nf; f++) { p = alts[a]; sub(/F/, fmts[f], p); print p, when[i] }
+                    else print alts[a], when[i]
+                }
+            }
+        }' "$scratch/outputs.md" >"$scratch/outputs.names"
+    ls -A "$1" | while read -r f; do
+        listed=0
+        while read -r pat when; do
+            # shellcheck disable=SC2254
+            case $f in $pat) listed=1 ;; esac
+        done <"$scratch/outputs.names"
+        [ $listed = 1 ] || echo "unlisted $f"
+    done
+    while read -r pat when; do
+        case $pat in *'*'*) continue ;; esac
+        [ "$when" = "with --baseline" ] || [ -e "$1/$pat" ] || echo "missing $pat"
+    done <"$scratch/outputs.names"
+}
+found=$(report_files_check "$rep")
+[ -z "$found" ] || { echo "FAIL: report --quick against report --list-outputs: $found"; fails=$((fails + 1)); }
+[ "$(grep -c . "$scratch/outputs.names")" -ge 21 ] || # 14 rows, F three formats, plots two patterns
+    { echo "FAIL: report --list-outputs read as $(cat "$scratch/outputs.names")"; fails=$((fails + 1)); }
+cp -r "$rep" "$scratch/rep_planted" && touch "$scratch/rep_planted/extra.csv" && rm "$scratch/rep_planted/ranges.csv"
+found=$(report_files_check "$scratch/rep_planted" | sort | tr '\n' ' ')
+[ "$found" = "missing ranges.csv unlisted extra.csv " ] ||
+    { echo "FAIL: the report files check on a planted extra.csv and a removed ranges.csv: '$found'"; fails=$((fails + 1)); }
+rm -rf "$scratch/rep_planted"
 # where the time went: every section in the order it ran, then the total, which is at least
 # their sum (the sections are laps of one clock) less the rounding of the printed values (0.05 s
 # each, sections and total: a fixed 0.2 failed at sum 26.2, total 25.9 with 16 sections), and
@@ -431,7 +478,7 @@ awk '/^where the time went:/ {on = 1; next}
      on && $1 != "section" {names = names "|" substr($0, 1, 40); sum += $(NF - 1); n++}
      END {
          gsub(/ +\|/, "|", names); sub(/ +$/, "", names)
-         want = "|binary32: scan (--quick sample)|binary32: table and files|binary32: benchmark|make_moons|binary32: read back, plots, baseline|bfloat16: scan|bfloat16: benchmark|bfloat16: read back, plots|binary16: scan|binary16: benchmark|binary16: read back, plots|binary64: scan (sampled)|binary64: benchmark|binary64: read back, plots|ftz,daz|page, publishing"
+         want = "|binary32: scan (--quick sample)|binary32: table and files|binary32: benchmark|make_moons|binary32: read back, plots, baseline|bfloat16: scan|bfloat16: benchmark|bfloat16: read back, plots|binary16: scan|binary16: benchmark|binary16: read back, plots|e4m3: scan|e4m3: benchmark|e4m3: read back, plots|e5m2: scan|e5m2: benchmark|e5m2: read back, plots|binary64: scan (sampled)|binary64: benchmark|binary64: read back, plots|ftz,daz|page, publishing"
          if (!done || !kernels || names != want || sum > total + 0.05 * (n + 1) + 1e-9 || total <= 0)
              { print "FAIL: report --quick time table: " names " (sum " sum ", total " total ")"; exit 1 }
      }' "$out" || fails=$((fails + 1))
@@ -543,8 +590,8 @@ else
     echo "cli: no avx512_bf16 path here ($(grep -A1 '^widened bfloat16 conversions' "$out" | tail -1)): its scan not compared"
 fi
 # The widened binary16 conversions the same way: AVX-512 FP16's around the AVX-512 builds where
-# the CPU has it, F16C's with GELUCHECK_NO_FP16=1 (first run on Intel Sapphire Rapids,
-# 2026-12-03; tests/test_format.c holds the conversions themselves to the portable ones). The switch is named
+# the CPU has it, F16C's with GELUCHECK_NO_FP16=1 (tests/test_format.c holds
+# the conversions themselves to the portable ones). The switch is named
 # by list on any CPU.
 if grep -A1 '^widened binary16 conversions' "$out" | grep -q '^  avx512_fp16 (vcvtph2psx, vcvtps2phx) around the AVX-512 builds'; then
     avx512_rows=$(awk '$1 ~ /_avx512f?$/ { print $1 }' "$out" | paste -sd, -)

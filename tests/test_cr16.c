@@ -22,7 +22,7 @@ static const cr16_row rows[] = {{"cr_bfloat16", GELU_FORMAT_BFLOAT16},
 
 static gelu_kernel_u16 kernel_of(const cr16_row *r, bool grad)
 {
-    const gelu_impl *m = gelu_impl16_find(r->name, r->format);
+    const gelu_impl *m = gelu_impl_find_in(r->name, r->format);
     cr_assert_not_null(m, "%s", r->name);
     return grad ? m->derivative_u16 : m->forward_u16;
 }
@@ -38,7 +38,8 @@ static uint16_t want[ENCODINGS]; /* the scalar path's results, by first_differen
 /* The first i where y[i] differs from the scalar path at x[i] (want[i]), or −1. */
 static long first_difference(const cr16_row *r, bool grad, const uint16_t *x, const uint16_t *y)
 {
-    gelu_cr16_path(r->format, grad, x, want, ENCODINGS);
+    cr_assert_eq(gelu_cr16_path(r->format, grad, x, want, ENCODINGS), 0, "%s: no scalar path",
+                 r->name);
     for (long i = 0; i < ENCODINGS; i++)
         if (y[i] != want[i]) return i;
     return -1;

@@ -332,7 +332,7 @@ static double thread_cpu_ns(void)
  * inputs per size, from an array of 2^20 (as the scan's buffers are not: it reuses one group's).
  * The kernel's time is the same kernel's CPU time on the same batches in this process (the
  * child's own report is wall time, which a loaded machine inflates). CPU time, not wall time:
- * the machine is shared. Printed for the README, not asserted. */
+ * the machine is shared. Printed, not asserted. */
 Test(exec, overhead_per_input)
 {
     char err[1200];

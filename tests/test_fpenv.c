@@ -94,7 +94,7 @@ Test(fpenv, cr_is_correct_under_ftz_daz_where_its_outputs_flush, .timeout = 240)
 /* Under DAZ a subnormal input's reference is f(±0), exact as at ±0 itself: a correct output's
  * error there is exactly 0, decided without MPFR, and no maximum is left "not decided among near
  * ties past the MPFR budget" (the near-tie lists took every such input for a tie within 10^-3
- * ULP of 0, and gave up on the derivatives' 1/2: scan.c's ref_at_zero). */
+ * ULP of 0, and gave up on the derivatives' 1/2: scan_internal.h's ref_at_zero). */
 Test(fpenv, daz_subnormal_inputs_have_exact_references, .timeout = 240)
 {
     skip_unless_supported();

@@ -243,7 +243,7 @@ static void successor_forward(const float *x, float *y, size_t n)
 /* The successor of the correctly rounded output on [12, 12 + n steps]: every error is 1 ULP
  * plus x·Q(x), which is far below the enclosure's tolerance (about 3e-8 ULP there), so every
  * input is a near tie of the maximum (an output x itself would be one the scan knows falls with
- * x, scan.c's near_tail_point): the list overflows and is resolved with MPFR in the scan; the
+ * x, near_points.c's near_tail_point): the list overflows and is resolved with MPFR in the scan; the
  * refined maximum and its first input are those of a slow loop over every input (the error
  * computed independently, above). Past the MPFR budget (near.h), the list keeps a bound instead,
  * at least the true maximum. */
@@ -318,7 +318,7 @@ Test(refine, lists_past_the_budget_keep_a_bound_of_the_maximum, .timeout = 300)
  * planted pair's bucket is not the maximum's. */
 static const float BX_TOP = -0x1.7ff8p-1f;
 static float bx1, bx2; /* the pair planted: bx1's error the larger */
-/* From below the pairs to past BX_TOP: 153 blocks, so that a whole run has probes (scan.c) */
+/* From below the pairs to past BX_TOP: 153 blocks, so that a whole run has probes (run.c) */
 static const float BX_LO = -0x1.8120p-1f, BX_HI = -0x1.6ep-1f;
 
 /* The correctly rounded derivative (the cr kernels, fast), moved at the planted inputs. */

@@ -175,8 +175,8 @@ Test(scan_f64, planted_three_ulp_caught_at_its_input)
 
 static char *csv_of(unsigned threads)
 {
-    const gelu_impl *impls[3] = {gelu_impl64_find("erfc_libm"), gelu_impl64_find("tanh_libm"),
-                                 gelu_impl64_find("sigmoid")};
+    const gelu_impl *impls[3] = {gelu_impl_find_in("erfc_libm", GELU_FORMAT_BINARY64), gelu_impl_find_in("tanh_libm", GELU_FORMAT_BINARY64),
+                                 gelu_impl_find_in("sigmoid", GELU_FORMAT_BINARY64)};
     scan_f64_config cfg = {.impls = impls, .nimpls = 3, .grad = true, .n = 3000, .seed = 9,
                            .threads = threads};
     scan_result r = {0};
@@ -203,7 +203,7 @@ Test(scan_f64, same_results_on_1_and_2_threads)
 /* A descriptor without binary64 kernels is refused. */
 Test(scan_f64, refuses_other_formats)
 {
-    gelu_impl m = *gelu_impl64_find("erfc_libm");
+    gelu_impl m = *gelu_impl_find_in("erfc_libm", GELU_FORMAT_BINARY64);
     m.format = GELU_FORMAT_BINARY32;
     const gelu_impl *impls[1] = {&m};
     scan_f64_config cfg = {.impls = impls, .nimpls = 1, .n = 10, .seed = 1, .threads = 1};

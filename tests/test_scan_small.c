@@ -12,7 +12,7 @@
 #include "gelu_cr16.h"
 #include "scan_small.h"
 
-static const gelu_impl *cr16(void) { return gelu_impl16_find("cr_bfloat16", GELU_FORMAT_BFLOAT16); }
+static const gelu_impl *cr16(void) { return gelu_impl_find_in("cr_bfloat16", GELU_FORMAT_BFLOAT16); }
 
 /* The planted inputs (bfloat16 encodings) and what they become. */
 enum {

@@ -10,7 +10,7 @@ run the way peers/*.py run GELU (one thread), on binary32 tensors:
 prints the environment found ("ieee", "ftz", "daz", "ftz+daz"). --switch first turns on the
 framework's own switch where it has one (PyTorch: torch.set_flush_denormal(True); ONNX Runtime:
 the session config entry session.set_denormal_as_zero = 1, set on the process's first session).
-Run it with the frameworks' Python (tools/setup.sh --frameworks). README, "Floating-point
+Run it with the frameworks' Python (tools/setup.sh --frameworks). docs/fpenv.md, "Floating-point
 environments", has what it found.
 """
 import os

@@ -11,7 +11,7 @@
 # side by side (one process each). CI runs the check (.ci/run): 318 CPU s in all (`/usr/bin/time
 # tools/gen_coeffs.sh --check`); cr_coeffs 140,
 # pw_accurate 82, pw_fast 69, gelu_tail 28, erfc_accurate 5 (`/usr/bin/time sollya
-# tools/NAME.sol` each, 2026-12-01, Sapphire Rapids, cores shared with other jobs).
+# tools/NAME.sol` each, Sapphire Rapids, cores shared with other jobs).
 set -eu
 cd "$(dirname "$0")/.."
 usage() {

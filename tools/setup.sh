@@ -4,7 +4,8 @@
 # oneDNN's CMake config looks for OpenCL; chromium and python3 for the report's browser test,
 # tests/browser_check.py: standard library only, so no virtual environment and nothing from a
 # package registry; qemu-user for tests/clones.sh, which runs the scan's portable and AVX2 builds
-# on an emulated CPU). Non-interactive and idempotent:
+# on an emulated CPU; help2man makes the man page from `gelucheck --help`, man-db renders it
+# in its test). Non-interactive and idempotent:
 # when everything is present it only checks (dpkg-query) and returns in well under a second.
 # Run as root on Debian 12.
 #
@@ -27,7 +28,7 @@ packages="
   libmpfr-dev libgmp-dev libgsl-dev libcriterion-dev
   libsleef-dev libdnnl-dev ocl-icd-opencl-dev libflint-arb-dev
   sollya gnuplot-nox valgrind clang libclang-rt-14-dev
-  chromium python3 libopenmpi-dev openmpi-bin qemu-user
+  chromium python3 libopenmpi-dev openmpi-bin qemu-user help2man man-db
 "
 [ $frameworks = yes ] && packages="$packages python3-venv"
 

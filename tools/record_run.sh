@@ -1,0 +1,146 @@
+#!/bin/sh
+# Writes a measurement record of one `gelucheck report` run: docs/measurements/<date>-<cpu>.md,
+# from the run's own files, so that numbers are recorded, never retyped. It reads
+#   REPORT_DIR/manifest.json     CPU model, commit, compiler, libraries, command, date
+#   LOG                          the report's standard output, for its last table ("where the
+#                                time went": wall and CPU seconds per section, the ratio to
+#                                the binary32 scan's kernels); default REPORT_DIR/report.log
+#   REPORT_DIR/accuracy*.csv     the MPFR fallbacks per format (column ref_fallbacks)
+# and copies REPORT_DIR/answer.json, when the report wrote one, beside the record as
+# <same name>.answer.json. A second record of the same date and CPU gets a suffix (-2, -3...).
+#
+# Usage: tools/record_run.sh [--dest DIR] REPORT_DIR [LOG]
+#   e.g.  build/cli/gelucheck report --out report > report.log
+#         tools/record_run.sh report report.log
+#   --dest DIR  where the record goes (default: docs/measurements of this checkout)
+# Prints the record's path. Exit 2 on bad usage or a report directory it cannot read (no
+# manifest.json, no time table), naming what is missing.
+set -eu
+root=$(cd "$(dirname "$0")/.." && pwd)
+dest=$root/docs/measurements
+usage() {
+    echo "usage: tools/record_run.sh [--dest DIR] REPORT_DIR [LOG]" >&2
+    exit 2
+}
+while [ $# -gt 0 ]; do
+    case $1 in
+    --dest) [ $# -ge 2 ] || usage; dest=$2; shift 2 ;;
+    --dest=*) dest=${1#--dest=}; shift ;;
+    -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -*) echo "record_run: unknown option '$1'" >&2; usage ;;
+    *) break ;;
+    esac
+done
+[ $# -ge 1 ] && [ $# -le 2 ] || usage
+dir=$1
+log=${2:-$dir/report.log}
+if [ ! -d "$dir" ]; then
+    echo "record_run: '$dir' is not a directory" >&2
+    exit 2
+fi
+if [ ! -f "$dir/manifest.json" ]; then
+    echo "record_run: '$dir' has no manifest.json: not a report directory" \
+         "(gelucheck report --out DIR writes one)" >&2
+    exit 2
+fi
+if [ ! -f "$log" ]; then
+    echo "record_run: no time table: '$log' does not exist (pass the report's standard" \
+         "output as LOG: gelucheck report --out DIR > LOG)" >&2
+    exit 2
+fi
+mkdir -p "$dest"
+exec python3 - "$dir" "$log" "$dest" <<'PY'
+import csv, glob, json, os, re, shutil, sys
+
+report, log, dest = sys.argv[1:4]
+
+def fail(msg):
+    print(f"record_run: {msg}", file=sys.stderr)
+    sys.exit(2)
+
+try:
+    with open(os.path.join(report, "manifest.json"), encoding="utf-8") as f:
+        man = json.load(f)
+    cpu, commit = man["cpu"]["model"], man["gelucheck"]["commit"]
+    created, command = man["run"]["created"], man["run"]["command"]
+except (OSError, ValueError, KeyError, TypeError) as e:
+    fail(f"{report}/manifest.json: unreadable or incomplete ({e})")
+
+# The time table: from the line "where the time went:" to the line "total", then the
+# kernels' line.
+with open(log, encoding="utf-8", errors="replace") as f:
+    lines = f.read().splitlines()
+try:
+    start = max(i for i, l in enumerate(lines) if l.startswith("where the time went:"))
+except ValueError:
+    fail(f"{log}: no time table (no line 'where the time went:'); is it the standard "
+         "output of a finished 'gelucheck report'?")
+row = re.compile(r"^(.*\S)\s+(-?[0-9.]+)\s+(-?[0-9.]+)$")
+sections, total, kernels = [], None, None
+for l in lines[start + 2:]:
+    m = row.match(l)
+    if not m:
+        break
+    name, wall, cpu_s = m.group(1), float(m.group(2)), float(m.group(3))
+    if name == "total":
+        total = (wall, cpu_s)
+        break
+    sections.append((name, wall, cpu_s))
+if total is None:
+    fail(f"{log}: the time table has no 'total' line (the report did not finish)")
+for l in lines[start:]:
+    if l.startswith("the binary32 scan's kernels alone"):
+        kernels = l
+        break
+
+# MPFR fallbacks per format: the reference is computed once per target and direction, and
+# every row of that target and direction repeats its count.
+fallbacks = []
+for path in sorted(glob.glob(os.path.join(report, "accuracy*.csv"))):
+    per_key = {}
+    with open(path, newline="", encoding="utf-8") as f:
+        for r in csv.DictReader(f):
+            v = r.get("ref_fallbacks", "")
+            if v == "":
+                continue
+            key = (r["target"], r["direction"])
+            per_key[key] = max(per_key.get(key, 0), int(v))
+    fallbacks.append((os.path.basename(path), sum(per_key.values())))
+
+date = created[:10]
+if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", date):
+    fail(f"{report}/manifest.json: run.created '{created}' is not an ISO date")
+slug = re.sub(r"\((r|tm)\)", "", cpu.lower())
+slug = re.sub(r"[^a-z0-9]+", "-", slug).strip("-") or "unknown-cpu"
+name, k = f"{date}-{slug}", 2
+while os.path.exists(os.path.join(dest, name + ".md")):
+    name, k = f"{date}-{slug}-{k}", k + 1
+path = os.path.join(dest, name + ".md")
+
+out = [f"# {cpu}, {created}", "",
+       f"Written by tools/record_run.sh from `{report}` (manifest.json, the time table of the "
+       "report's standard output, accuracy*.csv).", "",
+       "| | |", "|---|---|",
+       f"| CPU | {cpu} |",
+       f"| CPU features | {man['cpu'].get('features', '')} |",
+       f"| gelucheck | {man['gelucheck'].get('version', '')}, commit {commit} |",
+       f"| compiler | {man.get('build', {}).get('compiler', '')} |",
+       f"| command | `{command}` |",
+       f"| created | {created} |"]
+libs = man.get("libraries", {})
+if libs:
+    out.append("| libraries | " + ", ".join(f"{k} {v}" for k, v in libs.items()) + " |")
+out += ["", "## Where the time went", "", "| section | wall s | CPU s |", "|---|---:|---:|"]
+out += [f"| {n} | {w:.1f} | {c:.1f} |" for n, w, c in sections]
+out += [f"| **total** | **{total[0]:.1f}** | **{total[1]:.1f}** |", ""]
+out += [kernels if kernels else "The binary32 scan's kernels were not timed.", ""]
+out += ["## MPFR fallbacks", "", "| file | fallbacks |", "|---|---:|"]
+out += [f"| {f} | {n} |" for f, n in fallbacks]
+answer = os.path.join(report, "answer.json")
+if os.path.isfile(answer):
+    shutil.copyfile(answer, os.path.join(dest, name + ".answer.json"))
+    out += ["", f"The report's answer: [{name}.answer.json]({name}.answer.json)."]
+with open(path, "w", encoding="utf-8") as f:
+    f.write("\n".join(out) + "\n")
+print(path)
+PY
