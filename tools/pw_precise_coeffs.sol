@@ -12,7 +12,11 @@
 //  * the kernel's exact c0 + c1·t is Fast2Sum(c0, RN(c1·t)), which needs |RN(c1·t)| ≤ |c0|:
 //    checked here for every piece and every t of it; a piece that breaks it writes #error.
 //  * derivative: the same form with d0 + d0lo = GELU'(m), relative fits, except in the
-//    piece of x_min, where GELU' has its zero and the fit is absolute.
+//    piece of x_min, where GELU' has its zero near t = 0: there d1 + d1lo = GELU''(m) (the
+//    kernel adds d1lo·t; a single d1 would be off by up to 2^-25 relative, an ULP of the
+//    result), the rest a remez fit of (GELU'(m + t) − d0 − d0lo)/t − d1 − d1lo, its error
+//    measured relative to GELU' away from the zero (|t − t0| ≥ 2^-24, t0 = x_min − m; a float t
+//    is never closer but at t = 0, where the result is d0 + d0lo).
 prec = 300!;
 verbosity = 0!;
 execute("tools/coeffs_common.sol");
@@ -30,12 +34,14 @@ procedure pp_single_rest(q, deg) {
 };
 
 // [|ms, c0s, c0los, qs, dc0s, dc0los, dqs, worst relative, worst at the ends, worst relative
-// of the derivative (x_min's piece left out), its absolute error in x_min's piece, Fast2Sum
-// failures|]: GELU ≈ c0 + c0lo + q(t), GELU' ≈ dc0 + dc0lo + dq(t), q(0) = dq(0) = 0.
-procedure pp_fit(f, fd, bounds, deg, xmin) {
+// of the derivative (x_min's piece left out), its relative error in x_min's piece, Fast2Sum
+// failures, dc1los|]: GELU ≈ c0 + c0lo + q(t), GELU' ≈ dc0 + dc0lo + dc1lo·t + dq(t),
+// q(0) = dq(0) = 0; fdd is GELU''.
+procedure pp_fit(f, fd, fdd, bounds, deg, xmin) {
   var i, a, b, m, c0, c0lo, K, j, ta, tb, I, F, FD, q, p, dq, d0, d0lo, KD, e, worst, worstend,
-      worstd, worstdmin, bad, ms, c0s, c0los, qs, dc0s, dc0los, dqs;
+      worstd, worstdmin, bad, ms, c0s, c0los, qs, dc0s, dc0los, dqs, d1, d1lo, t0, E, dc1los;
   ms = [||]; c0s = [||]; c0los = [||]; qs = [||]; dc0s = [||]; dc0los = [||]; dqs = [||];
+  dc1los = [||];
   worst = 0; worstend = 0; worstd = 0; worstdmin = 0; bad = 0;
   for i from 0 to length(bounds) - 2 do {
     a = bounds[i]; b = bounds[i + 1];
@@ -72,9 +78,13 @@ procedure pp_fit(f, fd, bounds, deg, xmin) {
     FD = fd(m + x);
     d0 = round(fd(m), SG, RN); d0lo = round(fd(m) - d0, SG, RN); KD = d0 + d0lo;
     if m == 0 then { d0 = 1/2; d0lo = 0; KD = 1/2; };
+    d1lo = 0;
     if (a < xmin && xmin < b) then {
-      dq = pp_single_rest(remez(FD - KD, [|1,...,deg|], I), deg);
-      e = dirtyinfnorm(FD - KD - dq, I);
+      d1 = round(fdd(m), SG, RN); d1lo = round(fdd(m) - d1, SG, RN);
+      dq = d1*x + pp_single_rest(expand(x*remez((FD - KD)/x - d1 - d1lo, [|1,...,deg-1|], I)), deg);
+      t0 = xmin - m;
+      E = (FD - KD - d1lo*x - dq)/FD;
+      e = max(dirtyinfnorm(E, [inf(I); t0 - 2^-24]), dirtyinfnorm(E, [t0 + 2^-24; sup(I)]));
       if e > worstdmin then worstdmin = e;
     } else {
       dq = pp_single_rest(fpminimax(FD, [|1,...,deg|], [|SG...|], I, relative, floating, KD) - KD, deg);
@@ -82,12 +92,13 @@ procedure pp_fit(f, fd, bounds, deg, xmin) {
       if e > worstd then worstd = e;
     };
     ms = ms :. m; c0s = c0s :. c0; c0los = c0los :. c0lo; qs = qs :. q;
-    dc0s = dc0s :. d0; dc0los = dc0los :. d0lo; dqs = dqs :. dq;
+    dc0s = dc0s :. d0; dc0los = dc0los :. d0lo; dqs = dqs :. dq; dc1los = dc1los :. d1lo;
   };
-  return [|ms, c0s, c0los, qs, dc0s, dc0los, dqs, worst, worstend, worstd, worstdmin, bad|];
+  return [|ms, c0s, c0los, qs, dc0s, dc0los, dqs, worst, worstend, worstd, worstdmin, bad,
+           dc1los|];
 };
 
-fit = pp_fit(pw_gelu, pw_gelu_d, bounds, deg, pw_xmin);
+fit = pp_fit(pw_gelu, pw_gelu_d, exp(-x^2/2)*(2 - x^2)/sqrt(2*pi), bounds, deg, pw_xmin);
 
 c_generated_by("tools/pw_precise_coeffs.sol");
 if fit[7] > 2^-26 then write("#error pw_precise: a fit failed (relative error 2^", log2(fit[7]), ")\n");
@@ -96,7 +107,7 @@ display = decimal!;
 write("/* GELU on 32 pieces of [", round(bounds[0], 12, RN), ", ", round(bounds[n], 12, RN), "], degree ", deg,
       " in t = x - m; max relative error of the polynomials 2^", round(log2(fit[7]), 12, RN),
       " (abs error at the pieces' ends ", round(fit[8], 12, RN), "); the derivative's, relative 2^",
-      round(log2(fit[9]), 12, RN), " (in the piece of x_min, absolute 2^", round(log2(fit[10]), 12, RN), ") */\n");
+      round(log2(fit[9]), 12, RN), " (in the piece of x_min, 2^", round(log2(fit[10]), 12, RN), ", away from the zero) */\n");
 display = hexadecimal!;
 write("static const float pw_precise_scale = ", scale, "f; /* pieces per unit of x */\n");
 display = decimal!;
@@ -119,4 +130,5 @@ procedure pp_tables(prefix, k0, k0lo, qs) {
 c_table("float", "f", "pw_precise_m", "32", fit[0]);
 pp_tables("pw_precise_c", fit[1], fit[2], fit[3]);
 pp_tables("pw_precise_d", fit[4], fit[5], fit[6]);
+c_table("float", "f", "pw_precise_d1lo", "32", fit[12]); // GELU''(m) − d1 in x_min's piece
 quit;
