@@ -10,6 +10,7 @@
 
 #include "atomic_file.h"
 #include "bench.h"
+#include "tsc.h"
 #include "cli.h"
 #include "gelucheck_config.h"
 #include "gelu_cr16.h"
@@ -55,9 +56,12 @@ static void print_help(void)
            "Times the forward kernel of each implementation against a ReLU baseline (the widest\n"
            "ReLU this CPU runs, in the format), interleaved in one run on the same input buffer:\n"
            "after a warm-up, each round times the baseline, then every implementation. Prints,\n"
-           "per size, the median ns/element and its interquartile spread, elements/s, GB/s (4\n"
-           "bytes read + 4 written per element in binary32; the format's size otherwise) and\n"
-           "xReLU, the median over rounds of time / baseline time; then a summary.\n\n"
+           "per size, the median ns/element, the same in reference cycles (refcyc/el: ns x the\n"
+           "time-stamp counter's frequency, from CPUID leaf 0x15 or measured against\n"
+           "CLOCK_MONOTONIC; the TSC's constant rate, not core cycles), the interquartile\n"
+           "spread, elements/s, GB/s (4 bytes read + 4 written per element in binary32; the\n"
+           "format's size otherwise) and xReLU, the median over rounds of time / baseline time;\n"
+           "then a summary.\n\n"
            "Options:\n"
            "  --impl LIST     implementations to time (default: every one this CPU runs); repeatable\n"
            "  --size LIST     l1 (1024 elements, 4 KiB), l2 (131072, 512 KiB), dram (64 Mi, 256 MiB)\n"
@@ -301,9 +305,10 @@ typedef struct {
     const char *size;      /* the --size token: l1, l2, dram or N */
     const char *label;     /* size/dist */
     bench_result *results; /* baseline, then the implementations */
+    double tsc_hz;         /* the TSC's ticks per second (0: none): reference cycles */
 } bench_run_record;
 
-static void print_header(const bench_options *o, const gelu_impl *baseline)
+static void print_header(const bench_options *o, const gelu_impl *baseline, tsc_frequency tsc)
 {
     char cpu[256], feat[128];
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
@@ -319,6 +324,13 @@ static void print_header(const bench_options *o, const gelu_impl *baseline)
            baseline->name);
     if (*gelu_absent_peers())
         printf("not built: %s (library absent or disabled at configure time)\n", gelu_absent_peers());
+    if (tsc.source != TSC_NONE)
+        printf("ref cyc:   reference cycles per element = ns/element x the TSC's %.6g GHz (%s):\n"
+               "           the TSC's constant rate, not core cycles (turbo and power states move "
+               "those)\n",
+               tsc.hz * 1e-9, tsc_source_name(tsc.source));
+    else
+        printf("ref cyc:   none (no time-stamp counter on this CPU)\n");
     if (o->fpenv != GELU_FPENV_IEEE)
         printf("fpenv:     %s (MXCSR set around every kernel's calls, the baseline's too)\n",
                gelu_fpenv_name(o->fpenv));
@@ -345,17 +357,17 @@ static void print_run(const bench_run_record *run, size_t count)
         printf("; each call on 1/%zu of them in turn (%zu elements, out of cache: touched %zu "
                "calls before)", c->windows, bench_call_elements(c), c->windows - 1);
     printf("\n");
-    printf("%-24s %-8s %10s %8s %10s %8s %8s\n", "impl", "target", "ns/elem", "IQR", "Melem/s",
-           "GB/s", "xReLU");
+    printf("%-24s %-8s %10s %10s %8s %10s %8s %8s\n", "impl", "target", "ns/elem", "refcyc/el",
+           "IQR", "Melem/s", "GB/s", "xReLU");
     bool inside = false;
     for (size_t k = 0; k < count; k++) {
         const bench_result *r = &run->results[k];
         char name[64];
         snprintf(name, sizeof name, "%s%s", r->impl->name, r->timed_inside ? " *" : "");
         inside |= r->timed_inside;
-        printf("%-24s %-8s %10.4g %7.1f%% %10.4g %8.3g %8.3g\n", name,
+        printf("%-24s %-8s %10.4g %10.4g %7.1f%% %10.4g %8.3g %8.3g\n", name,
                gelu_target_name(r->impl->target), r->ns_median,
-               100.0 * (r->ns_q3 - r->ns_q1) / r->ns_median, 1e3 / r->ns_median,
+               tsc_cycles_per_element(r->ns_median, run->tsc_hz), 100.0 * (r->ns_q3 - r->ns_q1) / r->ns_median, 1e3 / r->ns_median,
                bytes / r->ns_median, r->ratio_median);
     }
     if (inside)
@@ -415,6 +427,15 @@ static void csv_gb_per_s(FILE *f, const bench_csv_row *w)
 {
     fprintf(f, "%.6g", bench_bytes_per_element(w->run->cfg.format) / w->x->ns_median);
 }
+/* reference (TSC) cycles per element at the run's TSC frequency; empty without a TSC */
+static void csv_ref_cycles(FILE *f, const bench_csv_row *w)
+{
+    if (w->run->tsc_hz > 0) fprintf(f, "%.6g", tsc_cycles_per_element(w->x->ns_median, w->run->tsc_hz));
+}
+static void csv_tsc_hz(FILE *f, const bench_csv_row *w)
+{
+    if (w->run->tsc_hz > 0) fprintf(f, "%.6g", w->run->tsc_hz);
+}
 static void csv_ratio(FILE *f, const bench_csv_row *w) { fprintf(f, "%.6g", w->x->ratio_median); }
 static void csv_baseline(FILE *f, const bench_csv_row *w) { fputs(w->run->results[0].impl->name, f); }
 static void csv_timed(FILE *f, const bench_csv_row *w) { fputs(w->x->timed_inside ? "child" : "host", f); }
@@ -455,6 +476,8 @@ static const struct {
     {"format", csv_format}, /* absent in older files: binary32 */
     {"fpenv", csv_fpenv},   /* absent in older files: ieee */
     {"ratio_rounds", csv_ratio_rounds}, /* absent in older files: speed compared by quartiles */
+    {"ref_cycles_per_element_median", csv_ref_cycles}, /* absent in older files, and empty: no TSC */
+    {"tsc_hz", csv_tsc_hz},
 };
 enum { CSV_COLUMNS = sizeof csv_columns / sizeof csv_columns[0] };
 
@@ -487,7 +510,7 @@ static bench_config config_for(const bench_options *o, const bench_size *size, b
     };
 }
 
-static int run_all(const bench_options *o, const gelu_impl *baseline, FILE *csv)
+static int run_all(const bench_options *o, const gelu_impl *baseline, tsc_frequency tsc, FILE *csv)
 {
     size_t nruns = 0, total = o->count + 1;
     bench_run_record runs[MAX_SIZES * BENCH_DIST_COUNT];
@@ -502,6 +525,7 @@ static int run_all(const bench_options *o, const gelu_impl *baseline, FILE *csv)
             run->label = labels[nruns];
             run->size = o->sizes[s].label;
             run->cfg = config_for(o, &o->sizes[s], (bench_dist)d);
+            run->tsc_hz = tsc.hz;
             run->results = malloc(total * sizeof *run->results);
             if (!run->results || bench_run(&run->cfg, baseline, o->impls, o->count, run->results)) {
                 fprintf(stderr, "gelucheck bench: out of memory or threads at %s (%zu elements)\n",
@@ -567,8 +591,9 @@ int cmd_bench(int argc, char **argv)
     }
     if (status == EXIT_OK) {
         if (gelu_format_small(o.format)) baseline = widen_options(&o, baseline);
-        print_header(&o, baseline);
-        status = run_all(&o, baseline, have_csv ? csv.f : NULL);
+        tsc_frequency tsc = tsc_frequency_get();
+        print_header(&o, baseline, tsc);
+        status = run_all(&o, baseline, tsc, have_csv ? csv.f : NULL);
     }
     if (have_csv && status == EXIT_OK) {
         char err[512];

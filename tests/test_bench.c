@@ -2,14 +2,17 @@
  * inputs are reproducible and in range, and a run fills one result per implementation, the
  * baseline first with ratio 1, whatever the thread count. */
 #include <criterion/criterion.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #if defined(__x86_64__)
 #include <xmmintrin.h> /* _mm_getcsr: MXCSR, where --fpenv acts (impls/fpenv.c) */
 #endif
 
 #include "bench.h"
+#include "tsc.h"
 #include "gelu_f64.h"
 #include "gelucheck_config.h"
 
@@ -274,4 +277,45 @@ Test(bench, windowed_calls_go_round_the_buffer)
     cr_expect_eq(bench_named_size_windows("dram"), 4);
     cr_expect_eq(bench_named_size_windows("l2"), 1);
     cr_expect_eq(bench_named_size_windows("4096"), 1);
+}
+
+/* Reference cycles: the frequency the benchmark uses agrees with the TSC's rate over a
+ * CLOCK_MONOTONIC interval, a planted wrong one (5% off) does not, and the conversion of a
+ * spin's nanoseconds gives back its TSC ticks (at a planted wrong frequency, it does not). */
+static double spin_ns(uint64_t ticks, uint64_t *spun)
+{
+    struct timespec a, b;
+    clock_gettime(CLOCK_MONOTONIC, &a);
+    uint64_t c0 = tsc_now(), c1;
+    do c1 = tsc_now();
+    while (c1 - c0 < ticks);
+    clock_gettime(CLOCK_MONOTONIC, &b);
+    *spun = c1 - c0;
+    return (double)(b.tv_sec - a.tv_sec) * 1e9 + (double)(b.tv_nsec - a.tv_nsec);
+}
+
+Test(bench, reference_cycles_from_the_tsc_frequency)
+{
+    tsc_frequency f = tsc_frequency_get();
+#if defined(__x86_64__) || defined(__i386__)
+    cr_assert(f.source != TSC_NONE && f.hz > 1e8, "x86 without a TSC frequency (%g Hz)", f.hz);
+    cr_expect(tsc_check_hz(f.hz, 0.02, 0.02), "%s frequency %g Hz disagrees with a measurement",
+              tsc_source_name(f.source), f.hz);
+    if (tsc_hz_cpuid() > 0 && f.source == TSC_CPUID_15H)
+        cr_expect(f.hz == tsc_hz_cpuid(), "leaf 0x15 gives %g Hz, the benchmark uses %g", tsc_hz_cpuid(), f.hz);
+    cr_expect(!tsc_check_hz(f.hz * 1.05, 0.02, 0.02), "a frequency 5%% too high passed the check");
+    cr_expect(!tsc_check_hz(f.hz * 0.95, 0.02, 0.02), "a frequency 5%% too low passed the check");
+    /* 20 ms of ticks as 1000 "elements": the cycles per element times 1000 are the ticks */
+    uint64_t spun;
+    double ns = spin_ns((uint64_t)(f.hz * 0.02), &spun);
+    double cycles = 1000 * tsc_cycles_per_element(ns / 1000, f.hz);
+    cr_expect(fabs(cycles / (double)spun - 1) < 0.02, "%.0f reference cycles from %.0f ns at %g Hz, "
+              "the TSC counted %" PRIu64, cycles, ns, f.hz, spun);
+    double planted = 1000 * tsc_cycles_per_element(ns / 1000, f.hz * 1.1);
+    cr_expect(fabs(planted / (double)spun - 1) > 0.05, "a frequency 10%% off gave %.0f cycles for %" PRIu64
+              " ticks: not caught", planted, spun);
+#else
+    cr_expect(f.source == TSC_NONE && isnan(tsc_cycles_per_element(1.0, f.hz)),
+              "no TSC, yet a frequency of %g Hz", f.hz);
+#endif
 }

@@ -218,14 +218,17 @@ rm -rf "$csv"
 # A tiny benchmark run writes the documented CSV: the baseline first, then every implementation
 # this CPU runs, ratios positive. Timings themselves are not checked (shared, noisy machine).
 header="size,n,dist,seed,threads,rounds,calls,impl,target,features,ns_per_element_median,"
-header="${header}ns_per_element_q1,ns_per_element_q3,elements_per_s,gb_per_s,ratio_to_baseline,baseline,timed,format,fpenv,ratio_rounds"
+header="${header}ns_per_element_q1,ns_per_element_q3,elements_per_s,gb_per_s,ratio_to_baseline,baseline,timed,format,fpenv,"
+header="${header}ratio_rounds,ref_cycles_per_element_median,tsc_hz"
 csv="$csvdir/bench.csv"
 if ! "$g" bench --size 64 --quick --csv "$csv" >"$out" 2>"$err" ||
    [ "$(head -1 "$csv")" != "$header" ] || ! grep -q '^baseline: *relu' "$out"; then
     echo "FAIL: bench --size 64 --quick: $(cat "$err") $(head -3 "$csv" 2>/dev/null)"
     fails=$((fails + 1))
 fi
+# reference cycles = ns x tsc_hz (to the fields' 6 digits), where the CPU has a TSC
 awk -F, 'NR == 2 && $8 != $17 {bad = 1} NR > 1 && (!($16 > 0) || $19 != "binary32" || $20 != "ieee") {bad = 1}
+         NR > 1 && $22 != "" && ($21 / ($11 * $22 * 1e-9) < 0.9999 || $21 / ($11 * $22 * 1e-9) > 1.0001) {bad = 1}
          END {exit bad || NR < 3}' "$csv" ||
     { echo "FAIL: bench CSV rows: $(cat "$csv")"; fails=$((fails + 1)); }
 "$g" list | awk 'NR > 1 && $4 == "yes" {print $1}' | while read -r name; do
@@ -536,8 +539,8 @@ for f16 in bfloat16 binary16; do
     for f in accuracy_$f16.csv ulp_by_x_$f16.csv bench_$f16.csv ${f16}_pareto.gp ${f16}_ulp_by_x.gp ${f16}_not_cr.gp; do
         [ -s "$rep/$f" ] || { echo "FAIL: report --quick lacks $f"; fails=$((fails + 1)); }
     done
-    head -1 "$rep/bench_$f16.csv" | grep -q ',format,fpenv,ratio_rounds$' &&
-        [ "$(tail -n +2 "$rep/bench_$f16.csv" | grep -vc ",$f16,ieee,[0-9.e;+-]*\$")" -eq 0 ] &&
+    head -1 "$rep/bench_$f16.csv" | grep -q ',format,fpenv,ratio_rounds,ref_cycles_per_element_median,tsc_hz$' &&
+        [ "$(tail -n +2 "$rep/bench_$f16.csv" | grep -vc ",$f16,ieee,[0-9.e;+-]*,[0-9.e+-]*,[0-9.e+-]*\$")" -eq 0 ] &&
         grep -q "^l2,.*,cr_$f16,exact," "$rep/bench_$f16.csv" ||
         { echo "FAIL: bench_$f16.csv: $(head -3 "$rep/bench_$f16.csv")"; fails=$((fails + 1)); }
     [ "$(grep -c ",$f16,[a-z]*,own,forward," "$rep/accuracy_$f16.csv")" -eq $((scanned + 1)) ] ||
@@ -572,8 +575,8 @@ for f in ulp_by_x_binary64.csv bench_binary64.csv binary64_pareto.gp binary64_ul
     [ -s "$rep/$f" ] || { echo "FAIL: report --quick lacks $f"; fails=$((fails + 1)); }
 done
 [ ! -e "$rep/binary64_not_cr.gp" ] || { echo "FAIL: report --quick drew binary64_not_cr"; fails=$((fails + 1)); }
-[ "$(tail -n +2 "$rep/bench_binary64.csv" | grep -vc ',binary64,ieee,[0-9.e;+-]*$')" -eq 0 ] &&
-    grep -q '^l1,512,normal,.*,erfc_libm,exact,.*,relu[a-z0-9_]*,host,binary64,ieee,[0-9.e;+-]*$' "$rep/bench_binary64.csv" &&
+[ "$(tail -n +2 "$rep/bench_binary64.csv" | grep -vc ',binary64,ieee,[0-9.e;+-]*,[0-9.e+-]*,[0-9.e+-]*$')" -eq 0 ] &&
+    grep -q '^l1,512,normal,.*,erfc_libm,exact,.*,relu[a-z0-9_]*,host,binary64,ieee,[0-9.e;+-]*,[0-9.e+-]*,[0-9.e+-]*$' "$rep/bench_binary64.csv" &&
     grep -q '^l2,65536,normal,.*,relu,relu,' "$rep/bench_binary64.csv" ||
     { echo "FAIL: bench_binary64.csv: $(head -3 "$rep/bench_binary64.csv")"; fails=$((fails + 1)); }
 for needle in 'id="summary-binary64"' "<code>bench_binary64.csv</code>" "binary64's own ReLU" "8 bytes read and 8 written per element"; do

@@ -9,9 +9,10 @@
 # default impls/; NAME: only those, e.g. vf_exp_coeffs): exit 0 when all are identical, 1 naming
 # each one that differs (with the diff) or whose script fails, 2 for bad usage. The scripts run
 # side by side (one process each). CI runs the check (.ci/run): 318 CPU s in all (`/usr/bin/time
-# tools/gen_coeffs.sh --check`); cr_coeffs 140,
+# tools/gen_coeffs.sh --check`, without pw_precise); cr_coeffs 140,
 # pw_accurate 82, pw_fast 69, gelu_tail 28, erfc_accurate 5 (`/usr/bin/time sollya
-# tools/NAME.sol` each, Sapphire Rapids, cores shared with other jobs).
+# tools/NAME.sol` each, Sapphire Rapids, cores shared with other jobs); pw_precise 150 (the
+# same command on the 2-core development VM).
 set -eu
 cd "$(dirname "$0")/.."
 usage() {
