@@ -122,6 +122,8 @@ VF_SPLIT_ARRAY_KERNEL(pw_precise_derivative_array, pw_precise_derivative, pw_pre
     VF_GELU_IMPL(impl_name, GELU_TARGET_EXACT, pw_precise_forward_array,                      \
                  pw_precise_derivative_array,                                                 \
                  "x·Φ(x): 32 Sollya pieces of degree 7, c0 + c1·t exact, and an exp tail, binary32", \
+                 GELU_KNOWN_AS_EXACT " (computed directly: piecewise polynomials of GELU itself, "     \
+                 "an exp form in the negative tail)",                                          \
                  .max_ulp = 1.0,                                                               \
                  .max_abs = 2.4e-7,                                                            \
                  .monotone = true,                                                             \
