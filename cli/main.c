@@ -34,6 +34,25 @@ static const gelucheck_command *const commands[] = {
 #undef COMMAND_ROW
 };
 
+/* The format rows (impls/formats.c) as a Markdown table: what `--format` takes and how each
+ * is scanned (docs/formats.md holds this output, checked by tools/check_docs.sh). */
+static void print_formats(FILE *f)
+{
+    fputs("| format | bits | precision | exponents | infinities | scanned | in `report` |\n"
+          "|---|---:|---:|---|---|---|---|\n", f);
+    for (int k = 0; k < gelu_format_count(); k++) {
+        const gelu_format *r = gelu_format_of((gelu_format_id)k);
+        uint64_t n = gelu_format_encodings(r);
+        char scanned[64];
+        if (gelu_format_sampled(r)) snprintf(scanned, sizeof scanned, "a sample");
+        else snprintf(scanned, sizeof scanned, "all %llu encodings", (unsigned long long)n);
+        fprintf(f, "| `%s` | %u | %d | %d to %d | %s | %s | %s |\n", r->name, r->storage_bits,
+                r->precision, r->emin, r->emax, r->no_infinity ? "no" : "yes", scanned,
+                k == GELU_FORMAT_BINARY32 || r->in_report ? "yes" : "no");
+    }
+}
+
+
 /* The value of a command's --format F (or --format=F), NULL when absent. */
 static const char *format_value(int argc, char **argv)
 {
@@ -295,6 +314,10 @@ static int dispatch(int argc, char **argv)
     }
     if (strcmp(argv[1], "--list-commands") == 0 && argc == 2) { /* for scripts: not in --help */
         for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) printf("%s\n", commands[i]->name);
+        return EXIT_OK;
+    }
+    if (strcmp(argv[1], "--list-formats") == 0 && argc == 2) { /* for the docs: not in --help */
+        print_formats(stdout);
         return EXIT_OK;
     }
     if (strcmp(argv[1], "--version") == 0) {

@@ -82,6 +82,10 @@ commands=$("$g" --list-commands)
 for c in list eval accuracy merge moons bench report pick compare markdown; do
     echo "$commands" | grep -qx "$c" || { echo "FAIL: --list-commands lacks $c: $commands"; fails=$((fails + 1)); }
 done
+# The format table as the docs print it (--list-formats) names the formats --format takes
+formats=$("$g" --list-formats | sed -n 's/^| `\([a-z0-9]*\)` .*/\1/p' | tr '\n' '|')
+[ "${formats%|}" = "$("$g" accuracy --help | sed -n 's/^F: //p')" ] ||
+    { echo "FAIL: --list-formats '$formats' against accuracy --help's F"; fails=$((fails + 1)); }
 "$g" --help >"$scratch/help" 2>&1
 for c in "" $commands; do
     # shellcheck disable=SC2086
