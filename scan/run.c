@@ -180,6 +180,8 @@ static void worker_free_groups(scan_worker *w, size_t nimpls)
     free(w->sy);
 }
 
+static void worker_free(scan_worker *w);
+
 static scan_worker *worker_new(scan_shared *sh, const scan_result *proto)
 {
     scan_worker *w = calloc(1, sizeof *w);
@@ -216,13 +218,7 @@ static scan_worker *worker_new(scan_shared *sh, const scan_result *proto)
                     ok = (w->gy[i * DIR_COUNT + d] = malloc(m * sizeof **w->gy)) != NULL;
     }
     if (!ok) {
-        worker_free_groups(w, sh->cfg->nimpls);
-        for (int t = 0; t < GELU_TARGET_COUNT; t++)
-            for (int d = 0; d < DIR_COUNT; d++) free(w->ref[t][d]);
-        scan_result_free(w->probe_part);
-        scan_result_free(w->main_part);
-        scan_profile_release(&w->prof);
-        free(w);
+        worker_free(w);
         return NULL;
     }
     return w;
