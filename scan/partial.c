@@ -276,8 +276,7 @@ typedef struct {
     size_t errsize;
 } header;
 
-static int fail(char *err, size_t errsize, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail(char *err, size_t errsize, const char *fmt, ...)
+int partial_fail(char *err, size_t errsize, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -299,18 +298,18 @@ static int header_split(header *h, char *lines, size_t len)
         *nl = '\0';
         char *eq = strchr(p, '=');
         if (!eq || eq == p || (size_t)(eq - p) >= sizeof h->e[0].key)
-            return fail(h->err, h->errsize, "header line %zu is not KEY=VALUE", lineno);
+            return partial_fail(h->err, h->errsize, "header line %zu is not KEY=VALUE", lineno);
         for (char *c = p; c < eq; c++)
             if (!key_char(*c))
-                return fail(h->err, h->errsize, "header line %zu: bad character in the key", lineno);
+                return partial_fail(h->err, h->errsize, "header line %zu: bad character in the key", lineno);
         for (char *c = eq + 1; *c; c++)
             if ((unsigned char)*c < 0x20 || (unsigned char)*c > 0x7e)
-                return fail(h->err, h->errsize, "header line %zu: non-printable byte in the value", lineno);
+                return partial_fail(h->err, h->errsize, "header line %zu: non-printable byte in the value", lineno);
         *eq = '\0';
         for (size_t i = 0; i < h->n; i++)
             if (strcmp(h->e[i].key, p) == 0)
-                return fail(h->err, h->errsize, "key '%s' appears twice", p);
-        if (h->n == max_keys()) return fail(h->err, h->errsize, "more than %zu header lines", max_keys());
+                return partial_fail(h->err, h->errsize, "key '%s' appears twice", p);
+        if (h->n == max_keys()) return partial_fail(h->err, h->errsize, "more than %zu header lines", max_keys());
         snprintf(h->e[h->n].key, sizeof h->e[0].key, "%s", p);
         h->e[h->n].value = eq + 1;
         h->e[h->n].used = false;
@@ -327,7 +326,7 @@ static const char *header_get(header *h, const char *key)
             h->e[i].used = true;
             return h->e[i].value;
         }
-    fail(h->err, h->errsize, "key '%s' is missing", key);
+    partial_fail(h->err, h->errsize, "key '%s' is missing", key);
     return NULL;
 }
 
@@ -339,7 +338,7 @@ static int get_fpenv(header *h, gelu_fpenv *out)
         if (strcmp(h->e[i].key, "fpenv") == 0) {
             h->e[i].used = true;
             if (!gelu_fpenv_parse(h->e[i].value, out))
-                return fail(h->err, h->errsize, "key 'fpenv': '%s' is not ieee, ftz, daz or ftz,daz",
+                return partial_fail(h->err, h->errsize, "key 'fpenv': '%s' is not ieee, ftz, daz or ftz,daz",
                             h->e[i].value);
         }
     return 0;
@@ -367,7 +366,7 @@ static int get_u64(header *h, const char *key, uint64_t min, uint64_t max, uint6
     const char *v = header_get(h, key);
     if (!v) return -1;
     if (!decimal(v, min, max, out, NULL))
-        return fail(h->err, h->errsize, "key '%s': '%s' is not an integer from %llu to %llu", key, v,
+        return partial_fail(h->err, h->errsize, "key '%s': '%s' is not an integer from %llu to %llu", key, v,
                     (unsigned long long)min, (unsigned long long)max);
     return 0;
 }
@@ -405,7 +404,7 @@ static int get_domain(header *h, scan_domain *d)
         int64_t olo = (lo & 0x80000000u) ? -(int64_t)(lo & 0x7fffffffu) - 1 : (int64_t)lo;
         int64_t ohi = (hi & 0x80000000u) ? -(int64_t)(hi & 0x7fffffffu) - 1 : (int64_t)hi;
         if (isnan(d->lo) || isnan(d->hi) || olo > ohi)
-            return fail(h->err, h->errsize, "key 'domain': '%s' is not a range LO <= HI without NaN", v);
+            return partial_fail(h->err, h->errsize, "key 'domain': '%s' is not a range LO <= HI without NaN", v);
         return 0;
     }
     const char *rest;
@@ -414,7 +413,7 @@ static int get_domain(header *h, scan_domain *d)
         d->kind = DOMAIN_SAMPLE;
         return 0;
     }
-    return fail(h->err, h->errsize,
+    return partial_fail(h->err, h->errsize,
                 "key 'domain': '%s' is not 'all', 'range 0xLO 0xHI' or 'sample N SEED'", v);
 }
 
@@ -426,7 +425,7 @@ static int get_shard(header *h, scan_result *r)
     const char *rest;
     if (!decimal(v, 1, 1u << 20, &k, &rest) || *rest != '/' || !decimal(rest + 1, 1, 1u << 20, &n, NULL) ||
         k > n)
-        return fail(h->err, h->errsize, "key 'shard': '%s' is not K/N with 1 <= K <= N <= 2^20", v);
+        return partial_fail(h->err, h->errsize, "key 'shard': '%s' is not K/N with 1 <= K <= N <= 2^20", v);
     r->shard_k = (unsigned)k - 1;
     r->shard_n = (unsigned)n;
     return 0;
@@ -436,29 +435,29 @@ static int get_impls(header *h, scan_result *r)
 {
     uint64_t n;
     if (get_u64(h, "impls", 1, max_impls(), &n) != 0) return -1;
-    if (scan_result_alloc(r, (size_t)n) != 0) return fail(h->err, h->errsize, "out of memory");
+    if (scan_result_alloc(r, (size_t)n) != 0) return partial_fail(h->err, h->errsize, "out of memory");
     for (size_t i = 0; i < r->nimpls; i++) {
         char key[64], want[512];
         snprintf(key, sizeof key, "impl.%zu.name", i + 1);
         const char *name = header_get(h, key);
         if (!name) return -1;
         const gelu_impl *m = gelu_impl_find(name);
-        if (!m) return fail(h->err, h->errsize, "key '%s': '%s' is not an implementation of this build", key, name);
+        if (!m) return partial_fail(h->err, h->errsize, "key '%s': '%s' is not an implementation of this build", key, name);
         for (size_t j = 0; j < i; j++)
-            if (r->impls[j] == m) return fail(h->err, h->errsize, "key '%s': '%s' is listed twice", key, name);
+            if (r->impls[j] == m) return partial_fail(h->err, h->errsize, "key '%s': '%s' is listed twice", key, name);
         r->impls[i] = m;
         snprintf(key, sizeof key, "impl.%zu.target", i + 1);
         const char *target = header_get(h, key);
         if (!target) return -1;
         if (strcmp(target, gelu_target_name(m->target)) != 0)
-            return fail(h->err, h->errsize, "key '%s': '%s', but %s's target in this build is '%s'",
+            return partial_fail(h->err, h->errsize, "key '%s': '%s', but %s's target in this build is '%s'",
                         key, target, name, gelu_target_name(m->target));
         snprintf(key, sizeof key, "impl.%zu.contract", i + 1);
         const char *contract = header_get(h, key);
         if (!contract) return -1;
         contract_text(&m->contract, want, sizeof want);
         if (strcmp(contract, want) != 0)
-            return fail(h->err, h->errsize, "key '%s': '%s', but %s's contract in this build is '%s'",
+            return partial_fail(h->err, h->errsize, "key '%s': '%s', but %s's contract in this build is '%s'",
                         key, contract, name, want);
     }
     return 0;
@@ -469,7 +468,7 @@ static int get_exact(header *h, const char *key, const char *want, const char *w
     const char *v = header_get(h, key);
     if (!v) return -1;
     if (strcmp(v, want) != 0)
-        return fail(h->err, h->errsize, "key '%s': '%s', but this gelucheck has '%s' (%s)", key, v, want, why);
+        return partial_fail(h->err, h->errsize, "key '%s': '%s', but this gelucheck has '%s' (%s)", key, v, want, why);
     return 0;
 }
 
@@ -487,7 +486,7 @@ static int parse_header(header *h, scan_result *r, uint64_t *data_bytes_out)
         return -1;
     r->has_extras = v;
     if (r->has_extras != (r->shard_k == 0))
-        return fail(h->err, h->errsize, "key 'extras': %d, but shard %u/%u %s", (int)v,
+        return partial_fail(h->err, h->errsize, "key 'extras': %d, but shard %u/%u %s", (int)v,
                     r->shard_k + 1, r->shard_n, r->shard_k == 0 ? "has them" : "does not have them");
     char near[32];
     near_key(near, sizeof near);
@@ -502,7 +501,7 @@ static int parse_header(header *h, scan_result *r, uint64_t *data_bytes_out)
         get_exact(h, "gelucheck.commit", GELUCHECK_COMMIT, "merge with the gelucheck that wrote it"))
         return -1;
     for (size_t i = 0; i < h->n; i++)
-        if (!h->e[i].used) return fail(h->err, h->errsize, "unknown key '%s'", h->e[i].key);
+        if (!h->e[i].used) return partial_fail(h->err, h->errsize, "unknown key '%s'", h->e[i].key);
     return 0;
 }
 
@@ -519,15 +518,15 @@ static int get_xlist(near_bucket *l, void *arg)
 {
     xlist_reader *x = arg;
     near_bucket_init(l);
-    if (x->p == x->end) return fail(x->err, x->errsize, "the x buckets' near-tie lists end early (key 'data.bytes')");
+    if (x->p == x->end) return partial_fail(x->err, x->errsize, "the x buckets' near-tie lists end early (key 'data.bytes')");
     unsigned tag = *x->p++;
     if (tag == 0) return 0;
     unsigned n = tag & XTAG_COUNT;
     if (!(tag & XTAG_USED) || (tag & ~(XTAG_USED | XTAG_COUNT | XTAG_FLOOR | XTAG_DROPPED | XTAG_RESOLVED)) ||
         n > NEAR_BUCKET_MAX || (n == 0 && !(tag & XTAG_FLOOR)))
-        return fail(x->err, x->errsize, "an x bucket's near-tie list with the tag 0x%02x", tag);
+        return partial_fail(x->err, x->errsize, "an x bucket's near-tie list with the tag 0x%02x", tag);
     if ((size_t)(x->end - x->p) < xlist_bytes(tag))
-        return fail(x->err, x->errsize, "the x buckets' near-tie lists end early (key 'data.bytes')");
+        return partial_fail(x->err, x->errsize, "the x buckets' near-tie lists end early (key 'data.bytes')");
     const unsigned char *p = x->p, *floor_at = tag & XTAG_FLOOR ? p : NULL;
     p += floor_at ? sizeof(double) : 0;
     if (tag & XTAG_DROPPED) memcpy(&l->dropped, p, sizeof l->dropped);
@@ -558,7 +557,7 @@ static int parse_xlists(scan_result *r, const unsigned char *p, const unsigned c
 {
     xlist_reader x = {p, end, err, errsize};
     if (each_xlist(r, get_xlist, &x) != 0) return -1;
-    if (x.p != end) return fail(err, errsize, "bytes after the x buckets' near-tie lists (key 'data.bytes')");
+    if (x.p != end) return partial_fail(err, errsize, "bytes after the x buckets' near-tie lists (key 'data.bytes')");
     for (size_t i = 0; i < r->nimpls; i++)
         for (int d = 0; d < DIR_COUNT && !row_written(r->impls[i], REF_EXACT); d++)
             r->metrics[i].err[REF_EXACT][d] = r->metrics[i].err[REF_OWN][d];
@@ -574,29 +573,29 @@ int partial_parse(scan_result *r, const unsigned char *buf, size_t len, char *er
     int wn = snprintf(want, sizeof want, "%s %d\n", format_line, PARTIAL_FORMAT);
     size_t flen = sizeof format_line - 1;
     if (len < flen + 1 || memcmp(buf, format_line, flen) != 0 || buf[flen] != ' ')
-        return fail(err, errsize, "not a gelucheck partial result (no 'gelucheck-partial' line)");
+        return partial_fail(err, errsize, "not a gelucheck partial result (no 'gelucheck-partial' line)");
     if (len < (size_t)wn || memcmp(buf, want, (size_t)wn) != 0) {
         const unsigned char *nl = memchr(buf, '\n', len < 64 ? len : 64);
-        return fail(err, errsize, "partial format '%.*s', this gelucheck reads format %d",
+        return partial_fail(err, errsize, "partial format '%.*s', this gelucheck reads format %d",
                     nl ? (int)(nl - buf - flen - 1) : 8, (const char *)buf + flen + 1, PARTIAL_FORMAT);
     }
     /* the header, up to its "end" line */
     size_t hstart = (size_t)wn, hend = hstart;
     for (;;) {
-        if (hend - hstart > max_header()) return fail(err, errsize, "header longer than %zu bytes", max_header());
+        if (hend - hstart > max_header()) return partial_fail(err, errsize, "header longer than %zu bytes", max_header());
         const unsigned char *nl = memchr(buf + hend, '\n', len - hend);
-        if (!nl) return fail(err, errsize, "truncated header (no 'end' line)");
+        if (!nl) return partial_fail(err, errsize, "truncated header (no 'end' line)");
         size_t next = (size_t)(nl - buf) + 1;
         if (next - hend == 4 && memcmp(buf + hend, "end\n", 4) == 0) break;
-        if (next - hend > MAX_LINE) return fail(err, errsize, "header line longer than %d bytes", MAX_LINE);
+        if (next - hend > MAX_LINE) return partial_fail(err, errsize, "header line longer than %d bytes", MAX_LINE);
         hend = next;
     }
     char *lines = malloc(hend - hstart + 1);
-    if (!lines) return fail(err, errsize, "out of memory");
+    if (!lines) return partial_fail(err, errsize, "out of memory");
     memcpy(lines, buf + hstart, hend - hstart);
     lines[hend - hstart] = '\0';
     header h = {.err = err, .errsize = errsize, .e = calloc(max_keys(), sizeof *h.e)};
-    int rc = h.e ? header_split(&h, lines, hend - hstart) : fail(err, errsize, "out of memory");
+    int rc = h.e ? header_split(&h, lines, hend - hstart) : partial_fail(err, errsize, "out of memory");
     uint64_t nbytes = 0;
     if (rc == 0) rc = parse_header(&h, r, &nbytes);
     free(h.e);
@@ -607,7 +606,7 @@ int partial_parse(scan_result *r, const unsigned char *buf, size_t len, char *er
     static const char crc_key[] = "crc32=";
     size_t crc_line = sizeof crc_key - 1 + 8 + 1;
     if (len - data != nbytes + crc_line)
-        return fail(err, errsize, "data of %zu bytes where key 'data.bytes' says %llu (truncated, or bytes after it)",
+        return partial_fail(err, errsize, "data of %zu bytes where key 'data.bytes' says %llu (truncated, or bytes after it)",
                     len - data < crc_line ? 0 : len - data - crc_line, (unsigned long long)nbytes);
     const unsigned char *tail = buf + data + nbytes;
     uint32_t recorded = 0;
@@ -615,10 +614,10 @@ int partial_parse(scan_result *r, const unsigned char *buf, size_t len, char *er
     memcpy(hex + 2, tail + sizeof crc_key - 1, 8);
     hex[10] = '\0';
     if (memcmp(tail, crc_key, sizeof crc_key - 1) != 0 || tail[crc_line - 1] != '\n' || !hex32(hex, &recorded))
-        return fail(err, errsize, "no 'crc32=' line after the data");
+        return partial_fail(err, errsize, "no 'crc32=' line after the data");
     uLong crc = crc32(crc32(0, Z_NULL, 0), buf, (uInt)(data + nbytes));
     if (crc != recorded)
-        return fail(err, errsize, "checksum mismatch: crc32 recorded %08x, computed %08lx (the file is damaged)",
+        return partial_fail(err, errsize, "checksum mismatch: crc32 recorded %08x, computed %08lx (the file is damaged)",
                     recorded, crc);
     const unsigned char *p = buf + data, *end = p + nbytes;
     memcpy(r->refs, p, sizeof r->refs);
@@ -645,11 +644,11 @@ int partial_read(scan_result *r, FILE *f, char *err, size_t errsize)
                  max_impls() * (ROWS * (ROW_BYTES + XLISTS_PER_ROW * XMAX_BYTES) + TAIL_BYTES +
                                 sizeof(impl_extras)) + 32;
     unsigned char *buf = malloc(cap + 1);
-    if (!buf) return fail(err, errsize, "out of memory");
+    if (!buf) return partial_fail(err, errsize, "out of memory");
     size_t len = fread(buf, 1, cap + 1, f);
     int rc;
-    if (ferror(f)) rc = fail(err, errsize, "cannot read: %s", strerror(errno));
-    else if (len > cap) rc = fail(err, errsize, "larger than any partial result (%zu bytes)", cap);
+    if (ferror(f)) rc = partial_fail(err, errsize, "cannot read: %s", strerror(errno));
+    else if (len > cap) rc = partial_fail(err, errsize, "larger than any partial result (%zu bytes)", cap);
     else rc = partial_parse(r, buf, len, err, errsize);
     free(buf);
     if (rc == 0) rc = scan_result_check(r, false, err, errsize);

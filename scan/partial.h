@@ -71,4 +71,7 @@ int partial_read(scan_result *r, FILE *f, char *err, size_t errsize);
  * With `whole`, the result must also cover the whole domain. */
 int scan_result_check(const scan_result *r, bool whole, char *err, size_t errsize);
 
+/* The message fmt into err (errsize bytes); returns -1: the readers' and checks' failure path. */
+int partial_fail(char *err, size_t errsize, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
 #endif

@@ -9,16 +9,6 @@
 #include <stdio.h>
 #include <string.h>
 
-static int fail(char *err, size_t errsize, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail(char *err, size_t errsize, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errsize, fmt, ap);
-    va_end(ap);
-    return -1;
-}
-
 typedef struct {
     uint64_t first, end; /* the positions the result covers */
     const scan_domain *domain;
@@ -40,7 +30,7 @@ static int check_arg_max(const span *s, const arg_max *m, const char *what)
 {
     if (isnan(m->value) || (m->value == -INFINITY) != (m->seq == UINT64_MAX) ||
         (m->seq != UINT64_MAX && (m->value < 0 || !seq_ok(s, m->seq))))
-        return fail(s->err, s->errsize, "%s: maximum %g at position %llu is not a maximum of these inputs",
+        return partial_fail(s->err, s->errsize, "%s: maximum %g at position %llu is not a maximum of these inputs",
                     what, m->value, (unsigned long long)m->seq);
     return 0;
 }
@@ -78,7 +68,7 @@ static int check_near(const span *s, const near_list *l, const arg_max *top, uin
     if (!bad && holds_computed && l->n && !found && l->dropped == -INFINITY && l->resolved == 0)
         bad = "the computed maximum's input is not among the entries";
     if (bad)
-        return fail(s->err, s->errsize, "%s near ties of the %s: %s", what, kind, bad);
+        return partial_fail(s->err, s->errsize, "%s near ties of the %s: %s", what, kind, bad);
     return 0;
 }
 
@@ -98,7 +88,7 @@ static int check_xlists(const span *s, const error_metrics *e, uint64_t count, c
             for (size_t i = 0; !bad && i < l->n; i++)
                 if (x_bucket_of(float_from_bits(l->e[i].bits)) != b) bad = "an entry's input is in another bucket";
             if (bad)
-                return fail(s->err, s->errsize, "%s near ties of x bucket %d's max %s: %s", what, b,
+                return partial_fail(s->err, s->errsize, "%s near ties of x bucket %d's max %s: %s", what, b,
                             kind[k], bad);
         }
     return 0;
@@ -108,27 +98,27 @@ static int check_error_row(const span *s, const error_metrics *e, uint64_t count
 {
     char sub[200];
     if (e->count != count)
-        return fail(s->err, s->errsize, "%s: %llu inputs counted where the run has %llu", what,
+        return partial_fail(s->err, s->errsize, "%s: %llu inputs counted where the run has %llu", what,
                     (unsigned long long)e->count, (unsigned long long)count);
     uint64_t hist = 0;
     for (int r = 0; r < RANGE_COUNT; r++)
         for (int b = 0; b < HIST_BUCKETS; b++) {
             if (e->hist[r][b] > count - hist)
-                return fail(s->err, s->errsize, "%s: the ULP histogram holds more than the %llu inputs",
+                return partial_fail(s->err, s->errsize, "%s: the ULP histogram holds more than the %llu inputs",
                             what, (unsigned long long)count);
             hist += e->hist[r][b];
         }
     if (hist != count)
-        return fail(s->err, s->errsize, "%s: the ULP histogram holds %llu inputs, not %llu", what,
+        return partial_fail(s->err, s->errsize, "%s: the ULP histogram holds %llu inputs, not %llu", what,
                     (unsigned long long)hist, (unsigned long long)count);
     if (e->finite > count || e->correctly_rounded > count || e->benchdnn_failed > count ||
         e->xnnpack_checked > count || e->xnnpack_failed > e->xnnpack_checked)
-        return fail(s->err, s->errsize, "%s: a count (finite, correctly rounded, criteria) exceeds the %llu inputs",
+        return partial_fail(s->err, s->errsize, "%s: a count (finite, correctly rounded, criteria) exceeds the %llu inputs",
                     what, (unsigned long long)count);
     /* each finite error adds at most 2^30 ULP in units of 2^-20: sum <= finite·2^50 */
     uint64_t cap_hi = e->finite >> 14, cap_lo = e->finite << 50;
     if (e->ulp_sum_hi > cap_hi || (e->ulp_sum_hi == cap_hi && e->ulp_sum_lo > cap_lo))
-        return fail(s->err, s->errsize, "%s: the ULP sum exceeds its cap for %llu inputs", what,
+        return partial_fail(s->err, s->errsize, "%s: the ULP sum exceeds its cap for %llu inputs", what,
                     (unsigned long long)e->finite);
     snprintf(sub, sizeof sub, "%s max ULP", what);
     if (check_arg_max(s, &e->max_ulp, sub)) return -1;
@@ -139,14 +129,14 @@ static int check_error_row(const span *s, const error_metrics *e, uint64_t count
     for (int b = 0; b < X_BUCKETS; b++)
         if (isnan(e->x_max_ulp[b]) || isnan(e->x_max_abs[b]) || e->x_max_ulp[b] > e->max_ulp.value ||
             e->x_max_abs[b] > e->max_abs.value)
-            return fail(s->err, s->errsize, "%s: x bucket %d's maximum exceeds the row's", what, b);
+            return partial_fail(s->err, s->errsize, "%s: x bucket %d's maximum exceeds the row's", what, b);
     /* the weighted sums: the weight at most the distribution's mass (1, with each weight's
      * rounding: 2^-40) over the finite inputs, each term at most its weight's times the cap */
     for (int d = 0; d < DIST_COUNT; d++) {
         const dist_sums *w = &e->dist[d];
         u128 most = ((u128)1 << 70) + ((u128)1 << 33);
         if (w->weight > most || w->ulp > w->weight * ((u128)1 << 57) || w->abs > w->ulp)
-            return fail(s->err, s->errsize, "%s: the %s-weighted sums exceed their bounds", what,
+            return partial_fail(s->err, s->errsize, "%s: the %s-weighted sums exceed their bounds", what,
                         input_dist_name((input_dist)d));
     }
     static const char *const kind[ERR_KINDS] = {"max ULP", "max abs", "max rel"};
@@ -173,28 +163,28 @@ static int check_impl(const span *s, const scan_result *r, size_t i)
     snprintf(what, sizeof what, "%s monotonicity", name);
     if (mo->violations > r->inputs || mo->nlisted > MONO_LISTED || mo->nlisted > mo->violations ||
         (mo->violations > 0 && mo->nlisted < (mo->violations < MONO_LISTED ? mo->violations : MONO_LISTED)))
-        return fail(s->err, s->errsize, "%s: %llu violations with %zu listed", what,
+        return partial_fail(s->err, s->errsize, "%s: %llu violations with %zu listed", what,
                     (unsigned long long)mo->violations, mo->nlisted);
     for (size_t k = 0; k < mo->nlisted; k++)
         if (!seq_ok(s, mo->listed_seq[k]) || (k && mo->listed_seq[k] <= mo->listed_seq[k - 1]))
-            return fail(s->err, s->errsize, "%s: listed violation %zu is out of order or outside the inputs", what, k + 1);
+            return partial_fail(s->err, s->errsize, "%s: listed violation %zu is out of order or outside the inputs", what, k + 1);
     if (check_arg_max(s, &mo->largest, what)) return -1;
     if ((mo->largest.seq == UINT64_MAX) != (mo->violations == 0))
-        return fail(s->err, s->errsize, "%s: a largest step without a violation, or the reverse", what);
+        return partial_fail(s->err, s->errsize, "%s: a largest step without a violation, or the reverse", what);
     const sign_metrics *sg = &m->sign;
     if (sg->violations > r->inputs || (sg->violations == 0) != (sg->first_seq == UINT64_MAX) ||
         (sg->violations && !seq_ok(s, sg->first_seq)))
-        return fail(s->err, s->errsize, "%s derivative sign: %llu violations, the first at position %llu",
+        return partial_fail(s->err, s->errsize, "%s derivative sign: %llu violations, the first at position %llu",
                     name, (unsigned long long)sg->violations, (unsigned long long)sg->first_seq);
     const impl_extras *e = &r->extras[i];
     for (int d = 0; d < DIR_COUNT; d++)
         if (e->nspecial_failed[d] > CONTRACT_SPECIAL_COUNT ||
             ((!r->has_extras || d >= scan_directions(r->impls[i], r->grad)) && e->nspecial_failed[d]))
-            return fail(s->err, s->errsize, "%s: %zu special values failed of %d", name,
+            return partial_fail(s->err, s->errsize, "%s: %zu special values failed of %d", name,
                         e->nspecial_failed[d], CONTRACT_SPECIAL_COUNT);
     if ((scan_directions(r->impls[i], r->grad) < DIR_COUNT || !r->has_extras) &&
         (e->consistency_max_rel != 0 || e->consistency_x != 0))
-        return fail(s->err, s->errsize, "%s: a consistency figure where none was measured", name);
+        return partial_fail(s->err, s->errsize, "%s: a consistency figure where none was measured", name);
     return 0;
 }
 
@@ -202,19 +192,19 @@ int scan_result_check(const scan_result *r, bool whole, char *err, size_t errsiz
 {
     span s = {0, 0, &r->domain, err, errsize};
     if (r->nimpls == 0 || !r->impls || !r->metrics || !r->extras)
-        return fail(err, errsize, "%zu implementations", r->nimpls);
+        return partial_fail(err, errsize, "%zu implementations", r->nimpls);
     if (whole ? (s.end = scan_domain_size(&r->domain)) == 0
               : scan_shard_span(&r->domain, r->shard_k, r->shard_n, &s.first, &s.end) != 0)
-        return fail(err, errsize, "the domain is empty, or shard %u/%u does not exist",
+        return partial_fail(err, errsize, "the domain is empty, or shard %u/%u does not exist",
                     r->shard_k + 1, r->shard_n);
     if (r->inputs != s.end - s.first)
-        return fail(err, errsize, "%llu inputs, but %s of this domain has %llu",
+        return partial_fail(err, errsize, "%llu inputs, but %s of this domain has %llu",
                     (unsigned long long)r->inputs, whole ? "the whole" : "this shard",
                     (unsigned long long)(s.end - s.first));
     for (int t = 0; t < GELU_TARGET_COUNT; t++)
         for (int d = 0; d < DIR_COUNT; d++)
             if (r->fallbacks[t][d] > r->refs[t][d] || r->refs[t][d] > r->inputs)
-                return fail(err, errsize, "%s %s: %llu MPFR fallbacks of %llu references for %llu inputs",
+                return partial_fail(err, errsize, "%s %s: %llu MPFR fallbacks of %llu references for %llu inputs",
                             gelu_target_name((gelu_target)t), d == DIR_FORWARD ? "forward" : "derivative",
                             (unsigned long long)r->fallbacks[t][d], (unsigned long long)r->refs[t][d],
                             (unsigned long long)r->inputs);
