@@ -126,6 +126,9 @@ int cmd_compare(int argc, char **argv)
            c->count[CHANGE_BROKEN], c->count[CHANGE_BETTER], c->count[CHANGE_FIXED],
            c->count[CHANGE_SLOWER], c->count[CHANGE_FASTER], c->count[CHANGE_ADDED],
            c->count[CHANGE_REMOVED], c->speed_compared ? "" : "; speed not compared");
+    if (c->speed_not_judged)
+        printf("speed of %zu row%s with its own thread pool not judged (its time follows the "
+               "machine's other load)\n", c->speed_not_judged, c->speed_not_judged == 1 ? "" : "s");
     st = c->regressions ? EXIT_CHECK_FAILED : EXIT_OK;
     if (csv && write_csv(csv, c, err, sizeof err) != 0) {
         fprintf(stderr, "gelucheck compare: %s\n", err);

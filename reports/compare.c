@@ -1,5 +1,6 @@
 /* Two result sets compared (see compare.h). */
 #include "compare.h"
+#include "gelu_impl.h"
 #include "speed_change.h"
 
 #include <math.h>
@@ -142,10 +143,22 @@ static void compare_accuracy(compare_result *c, const results_row *o, const resu
             INFINITY);
 }
 
-/* Per size of the old set (its sizes[] order), the new run's common shift over the rows both
- * runs timed by rounds (speed_common_shift). */
-static void run_shifts(const results_set *old_set, const results_set *new_set,
-                       double shift[RESULTS_MAX_SIZES])
+/* A row with its own thread pool (a benchmark-only row of this build): its time depends on how
+ * many cores the rest of the machine leaves it, which the single-threaded baseline of the same
+ * round does not see, so its speed is not judged between runs. */
+static bool own_pool(const char *name)
+{
+    const gelu_impl *m = gelu_impl_find(name);
+    return m && m->own_threads;
+}
+
+/* Per size of the old set (its sizes[] order), the new run's common shift and its floor over
+ * the single-threaded rows both runs timed by rounds (speed_common_shift, speed_run_floor). */
+typedef struct {
+    double shift[RESULTS_MAX_SIZES], floor[RESULTS_MAX_SIZES];
+} run_spread;
+
+static void run_spreads(const results_set *old_set, const results_set *new_set, run_spread *s)
 {
     static double ratios[RESULTS_MAX_ROWS];
     for (size_t z = 0; z < old_set->nsizes; z++) {
@@ -154,36 +167,44 @@ static void run_shifts(const results_set *old_set, const results_set *new_set,
             const results_row *o = &old_set->rows[i], *nr = results_find(new_set, o->name);
             const results_speed *a = results_speed_at(o, old_set->sizes[z]);
             const results_speed *b = nr ? results_speed_at(nr, old_set->sizes[z]) : NULL;
-            if (a && b && a->nrounds >= 2 && b->nrounds >= 2 && strcmp(o->name, old_set->baseline) != 0)
+            if (a && b && a->nrounds >= 2 && b->nrounds >= 2 &&
+                strcmp(o->name, old_set->baseline) != 0 && !own_pool(o->name))
                 ratios[n++] = speed_median(b->rounds, b->nrounds) / speed_median(a->rounds, a->nrounds);
         }
-        shift[z] = speed_common_shift(ratios, n);
+        s->shift[z] = speed_common_shift(ratios, n);
+        s->floor[z] = speed_run_floor(ratios, n, s->shift[z]);
     }
 }
 
-static double shift_at(const results_set *old_set, const double *shift, const char *size)
+static size_t size_index(const results_set *old_set, const char *size)
 {
     for (size_t z = 0; z < old_set->nsizes; z++)
-        if (strcmp(old_set->sizes[z], size) == 0) return shift[z];
-    return 1;
+        if (strcmp(old_set->sizes[z], size) == 0) return z;
+    return RESULTS_MAX_SIZES;
 }
 
 /* By the rounds' ×baseline ratios when both runs wrote them (speed_change.h, the new rounds
  * divided by the run's common shift at that size), else by the quartiles of ns/element: a
  * change when the interquartile ranges do not overlap. */
 static void compare_speed(compare_result *c, const results_row *o, const results_row *n,
-                          const results_set *old_set, const double *shift)
+                          const results_set *old_set, const run_spread *spread)
 {
+    if (own_pool(o->name)) {
+        if (o->nspeeds && n->nspeeds) c->speed_not_judged++;
+        return;
+    }
     for (size_t i = 0; i < o->nspeeds; i++) {
         const results_speed *a = &o->speed[i], *b = results_speed_at(n, a->size);
         char metric[48], sa[64], sb[64];
         compare_kind k;
         if (b && a->nrounds >= 2 && b->nrounds >= 2) {
             if (strcmp(o->name, old_set->baseline) == 0) continue; /* its ratio is 1 by definition */
-            double p, effect, sh = shift_at(old_set, shift, a->size);
+            size_t z = size_index(old_set, a->size);
+            double p, effect, sh = z < RESULTS_MAX_SIZES ? spread->shift[z] : 1;
+            double fl = z < RESULTS_MAX_SIZES ? spread->floor[z] : 0;
             c->speed_compared = true;
             speed_change v = speed_change_judge(a->rounds, a->nrounds, b->rounds, b->nrounds, sh,
-                                                &p, &effect);
+                                                fl, &p, &effect);
             if (v == SPEED_SAME) continue;
             k = v == SPEED_SLOWER ? CHANGE_SLOWER : CHANGE_FASTER;
             snprintf(metric, sizeof metric, "xReLU at %s (rank p %.2g)", a->size, p);
@@ -244,8 +265,8 @@ int compare_results_only(const results_set *old_set, const results_set *new_set,
                          size_t errsize)
 {
     memset(out, 0, sizeof *out);
-    double shift[RESULTS_MAX_SIZES];
-    if (speed) run_shifts(old_set, new_set, shift);
+    static run_spread spread;
+    if (speed) run_spreads(old_set, new_set, &spread);
     for (size_t i = 0; i < old_set->n; i++) {
         const results_row *o = &old_set->rows[i], *n = results_find(new_set, o->name);
         if (n && o->scanned && n->scanned && o->inputs != n->inputs) {
@@ -267,7 +288,7 @@ int compare_results_only(const results_set *old_set, const results_set *new_set,
             add(out, o->name, "accuracy rows", o->scanned ? "present" : "absent",
                 n->scanned ? "present" : "absent", o->scanned ? CHANGE_REMOVED : CHANGE_ADDED, 0);
         compare_accuracy(out, o, n);
-        if (speed) compare_speed(out, o, n, old_set, shift);
+        if (speed) compare_speed(out, o, n, old_set, &spread);
     }
     for (size_t i = 0; i < new_set->n; i++)
         if (!results_find(old_set, new_set->rows[i].name) && chosen(new_set->rows[i].name, only, nonly))

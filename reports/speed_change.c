@@ -68,8 +68,22 @@ double speed_common_shift(const double *ratios, size_t n)
     return m > 0 && isfinite(m) ? m : 1;
 }
 
+double speed_run_floor(const double *ratios, size_t n, double shift)
+{
+    double dev[SPEED_SHIFT_MAX_ROWS], least = SPEED_MIN_EFFECT_PERCENT / 100.0;
+    if (n < SPEED_SHIFT_MIN_ROWS || n > SPEED_SHIFT_MAX_ROWS || !(shift > 0)) return least;
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (ratios[i] > 0 && isfinite(ratios[i])) dev[k++] = fabs(log(ratios[i] / shift));
+    if (k < SPEED_SHIFT_MIN_ROWS) return least;
+    qsort(dev, k, sizeof *dev, by_value);
+    double mad = k % 2 ? dev[k / 2] : (dev[k / 2 - 1] + dev[k / 2]) / 2;
+    double floor = expm1(SPEED_FLOOR_SIGMAS * 1.4826 * mad);
+    return floor > least ? floor : least;
+}
+
 speed_change speed_change_judge(const double *a, unsigned na, const double *b, unsigned nb,
-                                double shift, double *p, double *effect)
+                                double shift, double floor, double *p, double *effect)
 {
     double scaled[MAX_N];
     if (nb <= MAX_N)
@@ -78,6 +92,10 @@ speed_change speed_change_judge(const double *a, unsigned na, const double *b, u
     double e = isnan(pv) ? NAN : speed_median(scaled, nb) / speed_median(a, na);
     if (p) *p = pv;
     if (effect) *effect = e;
-    if (!(pv < SPEED_P_MAX) || !(fabs(e - 1) >= SPEED_MIN_EFFECT_PERCENT / 100.0)) return SPEED_SAME;
-    return e > 1 ? SPEED_SLOWER : SPEED_FASTER;
+    double least = SPEED_MIN_EFFECT_PERCENT / 100.0;
+    if (!(floor >= least)) floor = least;
+    if (!(pv < SPEED_P_MAX)) return SPEED_SAME;
+    if (e >= 1 + floor) return SPEED_SLOWER;
+    if (e <= 1 / (1 + floor)) return SPEED_FASTER;
+    return SPEED_SAME;
 }
