@@ -92,11 +92,13 @@ enum {
 };
 
 /* Where an implementation comes from: this project's kernels, plain formulas over the C library
- * or GSL, SIMD math libraries (SLEEF), frameworks (oneDNN, PyTorch, ...); GELU_FAMILY_OURS is
- * also every row that does not say (a user's plugin or exec child). */
+ * or GSL, SIMD math libraries (SLEEF), ML kernel libraries (oneDNN), frameworks (PyTorch,
+ * TensorFlow, JAX, ONNX Runtime); GELU_FAMILY_OURS is also every row that does not say (a
+ * user's plugin or exec child). */
 #define GELU_FAMILIES(X)                                                                        \
     X(OURS, "ours", "ours") X(LIBM_GSL, "libm_gsl", "libm + GSL")                               \
-    X(SIMD_LIBRARY, "simd_library", "SIMD libraries") X(FRAMEWORK, "framework", "frameworks")
+    X(SIMD_LIBRARY, "simd_library", "SIMD libraries")                                         \
+    X(ML_LIBRARY, "ml_library", "ML kernel libraries") X(FRAMEWORK, "framework", "frameworks")
 typedef enum {
 #define GELU_FAMILY_ENUM(id, key, text) GELU_FAMILY_##id,
     GELU_FAMILIES(GELU_FAMILY_ENUM)

@@ -126,7 +126,7 @@ static gelucheck_impl_v1 describe(const char *name, const char *target,
         .contract = {.max_ulp = GELUCHECK_NO_CLAIM, .max_abs = max_abs,
                      .grad_max_ulp = GELUCHECK_NO_CLAIM, .grad_max_abs = grad_max_abs},
         .origin = origin, .own_threads = own_threads, .dispatched_isa = dispatched_isa,
-        .family = "framework", .known_as = known_as(target, own_threads)};
+        .family = "ml_library", .known_as = known_as(target, own_threads)};
 }
 
 /* The bfloat16 rows' contracts on one dispatched path, in bfloat16's ULPs and absolute terms. */
@@ -215,7 +215,7 @@ static gelucheck_impl_v1 describe_bf16(const char *name, const char *target,
         .format = "bfloat16", .cpu_features = "", .forward_u16 = fwd, .derivative_u16 = grad,
         .contract = {.max_ulp = max_ulp, .max_abs = max_abs, .grad_max_ulp = grad_max_ulp,
                      .grad_max_abs = grad_max_abs, .monotone = monotone},
-        .origin = origin, .dispatched_isa = dispatched_isa, .family = "framework",
+        .origin = origin, .dispatched_isa = dispatched_isa, .family = "ml_library",
         .known_as = known_as(target, 0)};
 }
 

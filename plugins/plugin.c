@@ -369,8 +369,8 @@ static int check_impl(const gelucheck_impl_v1 *d, unsigned *features, gelu_targe
     }
     const char *family = HAS_FIELD(d, family) ? d->family : NULL;
     if (family && gelu_family_from_key(family) == GELU_FAMILY_COUNT)
-        return snprintf(why, size, "family '%.40s' is not ours, libm_gsl, simd_library or "
-                        "framework", family), -1;
+        return snprintf(why, size, "family '%.40s' is not ours, libm_gsl, simd_library, "
+                        "ml_library or framework", family), -1;
     const gelucheck_contract_v1 *c = &d->contract;
     const double b[4] = {c->max_ulp, c->max_abs, c->grad_max_ulp, c->grad_max_abs};
     static const char *const bn[4] = {"max_ulp", "max_abs", "grad_max_ulp", "grad_max_abs"};

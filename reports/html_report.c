@@ -138,13 +138,14 @@ static const char how_to_read[] =
 
 /* ---- the answer: the common needs (pick.h), each with the fastest on this host */
 
-/* oneDNN's single-threaded row for the target, NULL when not benchmarked. */
+/* The ML kernel library's (oneDNN's) single-threaded row for the target, NULL when not
+ * benchmarked. */
 static const results_row *onednn_row(const results_set *s, const char *target)
 {
     for (size_t i = 0; i < s->n; i++) {
         const results_row *r = &s->rows[i];
         const gelu_impl *m = gelu_impl_find(r->name);
-        if (impl_family_of(r->name) == GELU_FAMILY_FRAMEWORK && strcmp(r->target, target) == 0 &&
+        if (impl_family_of(r->name) == GELU_FAMILY_ML_LIBRARY && strcmp(r->target, target) == 0 &&
             r->nspeeds && !(m && m->own_threads))
             return r;
     }

@@ -350,7 +350,13 @@ size_t plot_pareto_labels(const results_set *s, const char *size, const size_t *
 
 static void pareto(FILE *f, const results_set *s)
 {
-    static const int point_type[GELU_FAMILY_COUNT] = {7, 5, 9, 13}; /* ●, ■, ▲, ◆ */
+    static const int point_type[] = {[GELU_FAMILY_OURS] = 7,         /* ● */
+                                     [GELU_FAMILY_LIBM_GSL] = 5,     /* ■ */
+                                     [GELU_FAMILY_SIMD_LIBRARY] = 9, /* ▲ */
+                                     [GELU_FAMILY_ML_LIBRARY] = 11,  /* ▼ */
+                                     [GELU_FAMILY_FRAMEWORK] = 13};  /* ◆ */
+    _Static_assert(sizeof point_type / sizeof *point_type == GELU_FAMILY_COUNT,
+                   "a point type per family");
     const char *size = plot_pareto_size(s);
     const int flush_log2 = gelu_format_of(s->format)->precision,
               ceil_log2 = flush_log2 + PARETO_CEIL_ABOVE_FLUSH;

@@ -85,7 +85,7 @@ refused badfeature "cpu_features: 'avx1024' is not one of"
 refused badformat "format 'binary8' is not one this gelucheck scans"
 refused small "size 8 is smaller than version 1's"
 refused badmethod "method '1x' is not 1 to 48 of"
-refused badfamily "family 'vendor' is not ours, libm_gsl, simd_library or framework"
+refused badfamily "family 'vendor' is not ours, libm_gsl, simd_library, ml_library or framework"
 refused badisa "isa 'avx1024' is not portable, avx2, avx512f or avx512"
 refused isafeatures "isa 'avx2' needs cpu_features avx2,fma"
 # the appended fields: read only when the size covers them; dispatched_isa goes into the CSV

@@ -172,8 +172,8 @@ Test(report, error_plots_merge_identical_isa_twins_only, .init = load_peers)
     cr_expect_null(strstr(buf, "eq 'pw_fast_avx2'"), "the twin is not drawn again");
     cr_expect_not_null(strstr(buf, "eq 'pw_accurate_avx512'"));
     cr_expect_not_null(strstr(buf, "title 'pw_accurate'"));
-    cr_expect_not_null(strstr(buf, "set multiplot layout 1,2"), "two families: ours, frameworks");
-    cr_expect_not_null(strstr(buf, "set title 'frameworks'"));
+    cr_expect_not_null(strstr(buf, "set multiplot layout 1,2"), "two families: ours, ML kernel libraries");
+    cr_expect_not_null(strstr(buf, "set title 'ML kernel libraries'"));
     cr_expect_not_null(strstr(buf, "set linetype 1 lc rgb '#0072B2'"), "Okabe-Ito colours");
     free(buf);
 }
@@ -184,7 +184,7 @@ static void forward_none(const float *x, float *y, size_t n) { memcpy(y, x, n * 
 
 Test(report, families_from_the_descriptors, .init = load_peers)
 {
-    cr_expect_eq(impl_family_of("dnnl_erf_omp"), GELU_FAMILY_FRAMEWORK);
+    cr_expect_eq(impl_family_of("dnnl_erf_omp"), GELU_FAMILY_ML_LIBRARY, "a library, not a framework");
     cr_expect_eq(impl_family_of("sleef_erf_u10_avx2"), GELU_FAMILY_SIMD_LIBRARY);
     cr_expect_eq(impl_family_of("gsl_cdf"), GELU_FAMILY_LIBM_GSL);
     cr_expect_eq(impl_family_of("erfc_f64"), GELU_FAMILY_LIBM_GSL);

@@ -117,7 +117,8 @@ typedef struct {
     gelucheck_kernel_u16 forward_u16;
     gelucheck_kernel_u16 derivative_u16;
     /* Appended after those (still ABI 1, read only when size covers them), for the report:
-     * who wrote the kernels, "ours", "libm_gsl", "simd_library" or "framework" (NULL: "ours";
+     * who wrote the kernels, "ours", "libm_gsl", "simd_library", "ml_library" (a library of
+     * ML kernels, such as oneDNN) or "framework" (NULL: "ours";
      * another value is refused), and the names users know it by in the frameworks, one line
      * (NULL: its target's). */
     const char *family;
