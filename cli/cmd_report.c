@@ -28,7 +28,7 @@ static void print_help(void)
 {
     printf(
         "usage: gelucheck report [--out DIR] [--quick] [--threads N] [--baseline OLD_DIR]\n"
-        "                        [--checkpoint DIR]\n"
+        "                        [--checkpoint DIR] [--json FILE]\n"
         "       gelucheck report --list-outputs\n\n"
         "The main job: scans every implementation this CPU runs over all 2^32 binary32 inputs,\n"
         "forward and derivative, against the MPFR reference; benchmarks them against ReLU;\n"
@@ -59,6 +59,8 @@ static void print_help(void)
         "                compare.csv; a regression makes the exit status 1\n"
         "  --checkpoint DIR  keep the scan's finished chunks in DIR; the same command again\n"
         "                resumes the scan where it stopped (as 'accuracy --checkpoint')\n"
+        "  --json FILE   also write the answer (answer.json's content) to FILE, with its\n"
+        "                manifest beside it, as 'pick --json' does\n"
         "  --list-outputs  the files below as a Markdown table (file, when written, what it\n"
         "                holds), and nothing else\n\n"
         "Files:\n",
@@ -80,7 +82,7 @@ static void print_help(void)
 }
 
 typedef struct {
-    const char *out, *baseline, *checkpoint;
+    const char *out, *baseline, *checkpoint, *json;
     bool quick;
     uint64_t threads;
     char command[1024];
@@ -108,6 +110,9 @@ static int parse_args(int argc, char **argv, report_args *a)
             if (got < 0) return EXIT_USAGE;
             if (*v == '\0') return usage_error("report", "--checkpoint needs a directory name");
             a->checkpoint = v;
+        } else if ((got = option_value("report", argc, argv, &i, "--json", &v))) {
+            if (got < 0) return EXIT_USAGE;
+            a->json = v;
         } else if ((got = option_value("report", argc, argv, &i, "--threads", &v))) {
             if (got < 0) return EXIT_USAGE;
             if (!parse_u64(v, 1, 1024, &a->threads))
@@ -273,6 +278,9 @@ static int check_baseline_files(const char *dir, char *why, size_t size)
     return rc == 0 ? EXIT_OK : EXIT_USAGE;
 }
 
+/* The answer as data (--json), written whole with its manifest beside it. */
+static int write_answer(FILE *f, void *ctx) { return answer_write_json(f, ctx); }
+
 int cmd_report(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++)
@@ -296,6 +304,7 @@ int cmd_report(int argc, char **argv)
         free(impls.list);
         return st;
     }
+    if (a.json && (st = probe_output("report", a.json)) != EXIT_OK) return st;
     run_manifest old;
     char why[1024];
     if (a.baseline && compare_check_dir(a.baseline, &old, why, sizeof why) != 0)
@@ -358,6 +367,8 @@ int cmd_report(int argc, char **argv)
         report_clock_lap("%s", "page, publishing");
         report_clock_print(stdout, (unsigned)a.threads, scan_kernel_seconds);
         answer_print_matrix(stdout, &answer_made);
+        if (a.json && write_output("report", a.json, write_answer, &answer_made) != EXIT_OK)
+            st = EXIT_CHECK_FAILED;
     }
     scan_result_free(r);
     free(impls.list);

@@ -245,6 +245,7 @@ ls "$csvdir" | grep -q tmp && { echo "FAIL: bench left a temporary file"; fails=
 expect_output_error "'$scratch/no/such/dir'" report --quick --out "$scratch/no/such/dir"
 # issue 11, item 12: messages that say why
 expect_output_error "'/proc' exists but the file system there does not allow creating 'x'" report --quick --out /proc/x
+expect_output_error "'$scratch' is a directory" report --quick --out "$scratch/never" --json "$scratch"
 expect_output_error "File name too long" accuracy --impl erfc_f64 --sample 10 --csv "$(printf 'a%.0s' $(seq 4080))"
 expect_output_error "the file name is empty" bench --csv ""
 expect_usage_error "'--bogus'" report --bogus
@@ -427,8 +428,11 @@ cp "$pick16/accuracy_bfloat16.csv" "$pick16/accuracy.csv"
 # A quick report: every file, the CSV headers, one accuracy row per scanned implementation, a
 # well-formed self-contained page with the make_moons section; then pick reads it.
 rep=$scratch/report
-"$g" report --quick --out "$rep" --exec-timeout 59 >"$out" 2>"$err"
+"$g" report --quick --out "$rep" --exec-timeout 59 --json "$scratch/answer-copy.json" >"$out" 2>"$err"
 st=$?
+# --json: the same answer as answer.json, with its manifest beside it
+cmp -s "$rep/answer.json" "$scratch/answer-copy.json" && [ -s "$scratch/answer-copy.json.manifest.json" ] ||
+    { echo "FAIL: report --json did not write answer.json's answer: $(ls "$scratch")"; fails=$((fails + 1)); }
 for f in accuracy.csv ranges.csv ulp_by_x.csv bench.csv moons.csv index.html manifest.json answer.json; do
     [ -s "$rep/$f" ] || { echo "FAIL: report --quick (status $st) lacks $f: $(tail -3 "$err")"; fails=$((fails + 1)); }
 done
@@ -442,7 +446,7 @@ if grep -q '^dnnl_erf,.*,avx512_core' "$rep/accuracy.csv"; then
 fi
 # the manifest records the real argv, the options every command takes included (no prefix of
 # another command)
-grep -qF "\"command\": \"$g report --quick --out $rep --exec-timeout 59\"," "$rep/manifest.json" ||
+grep -qF "\"command\": \"$g report --quick --out $rep --exec-timeout 59 --json $scratch/answer-copy.json\"," "$rep/manifest.json" ||
     { echo "FAIL: report's manifest: $(grep '"command"' "$rep/manifest.json")"; fails=$((fails + 1)); }
 # The report's files are report --list-outputs' list (reports/report_files.c): every file of the
 # directory matches a listed name (F: each format the list names), every listed file written
