@@ -245,7 +245,7 @@ ls "$csvdir" | grep -q tmp && { echo "FAIL: bench left a temporary file"; fails=
 expect_output_error "'$scratch/no/such/dir'" report --quick --out "$scratch/no/such/dir"
 # issue 11, item 12: messages that say why
 expect_output_error "'/proc' exists but the file system there does not allow creating 'x'" report --quick --out /proc/x
-expect_output_error "'$scratch' is a directory" report --quick --out "$scratch/never" --json "$scratch"
+expect_output_error "cannot write '$scratch': it is a directory" report --quick --out "$scratch/never" --json "$scratch"
 expect_output_error "File name too long" accuracy --impl erfc_f64 --sample 10 --csv "$(printf 'a%.0s' $(seq 4080))"
 expect_output_error "the file name is empty" bench --csv ""
 expect_usage_error "'--bogus'" report --bogus
