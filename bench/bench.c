@@ -253,9 +253,18 @@ static void measure(pool *p, const bench_config *cfg, const gelu_impl *const *al
         results[k].timed_inside = all[k]->own_time_ns != NULL;
     }
     for (unsigned r = 0; r < cfg->rounds; r++)
-        for (size_t k = 0; k < count; k++)
-            times[k * cfg->rounds + r] =
-                time_sample(p, all[k], results[k].calls) / (double)results[k].calls;
+        for (size_t k = 0; k < count; k++) {
+            size_t calls = results[k].calls;
+            double t = time_sample(p, all[k], calls);
+            times[k * cfg->rounds + r] = t / (double)calls;
+            /* A kernel slower in the rounds than when calibrated (a thread pool that was warm
+             * then, another load now) would make every round as long: its later samples get
+             * the calls that last about sample_seconds at the speed just measured. */
+            if (t > BENCH_LONG_SAMPLE * cfg->sample_seconds && calls > 1) {
+                double fit = 1.2 * cfg->sample_seconds / (t / (double)calls);
+                results[k].calls = fit < 1 ? 1 : fit < (double)calls ? (size_t)fit : calls;
+            }
+        }
 }
 
 /* tmp: room for `rounds` doubles. */

@@ -41,6 +41,11 @@ const char *bench_dist_describe(bench_dist d);
  * a framework's widened kernel converts in registers or small blocks, so that its conversions do not
  * stream two binary32 copies of a DRAM-sized array through memory. */
 #define BENCH_WIDEN_TILE ((size_t)8192)
+/* A timed sample longer than this many times sample_seconds (its kernel slower in the rounds
+ * than when calibrated) makes the following samples of that kernel shorter: calls cut to last
+ * about sample_seconds at the speed measured. */
+#define BENCH_LONG_SAMPLE 8.0
+
 /* Rounds whose ×baseline ratios a result keeps, in round order (bench.csv's ratio_rounds). */
 enum { BENCH_KEPT_ROUNDS = 32 };
 
@@ -71,7 +76,7 @@ typedef struct {
 
 typedef struct {
     const gelu_impl *impl;
-    size_t calls;                    /* kernel calls per timed sample */
+    size_t calls;                    /* kernel calls per timed sample (the last round's) */
     double ns_median, ns_q1, ns_q3;  /* ns per element, over the rounds */
     double ratio_median;             /* median over rounds of time / baseline time */
     /* time / baseline time in each round, in round order (the first BENCH_KEPT_ROUNDS): what

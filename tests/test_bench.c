@@ -319,3 +319,47 @@ Test(bench, reference_cycles_from_the_tsc_frequency)
               "no TSC, yet a frequency of %g Hz", f.hz);
 #endif
 }
+
+/* A kernel slower in the rounds than when calibrated (planted: fast until the rounds start, i.e.
+ * until the baseline runs again after its calibration, then 20 µs a call) gets its calls cut
+ * after the first long sample, so that the run does not last rounds × that sample: calibrated
+ * on the fast kernel (a copy of 4096 floats) its samples hold hundreds of calls, at the slow
+ * speed about
+ * 1.2 × sample_seconds / 20 µs = 12. */
+static size_t base_calls, base_calls_when_calibrated;
+static bool calibrating_started;
+
+static void counting_baseline(const float *x, float *y, size_t n)
+{
+    base_calls++;
+    memcpy(y, x, n * sizeof *y);
+}
+
+static void slower_in_the_rounds(const float *x, float *y, size_t n)
+{
+    if (!calibrating_started) calibrating_started = true, base_calls_when_calibrated = base_calls;
+    if (base_calls > base_calls_when_calibrated) {
+        struct timespec a, b;
+        clock_gettime(CLOCK_MONOTONIC, &a);
+        do clock_gettime(CLOCK_MONOTONIC, &b);
+        while ((b.tv_sec - a.tv_sec) * 1e9 + (b.tv_nsec - a.tv_nsec) < 20e3);
+    }
+    memcpy(y, x, n * sizeof *y);
+}
+
+Test(bench, a_kernel_slower_in_the_rounds_gets_fewer_calls)
+{
+    gelu_impl base = {.name = "counting_relu", .target = GELU_TARGET_RELU,
+                      .forward = counting_baseline, .derivative = counting_baseline};
+    gelu_impl slow = {.name = "slower_in_the_rounds", .target = GELU_TARGET_EXACT,
+                      .forward = slower_in_the_rounds, .derivative = slower_in_the_rounds};
+    const gelu_impl *impls[] = {&slow};
+    bench_config cfg = {.n = 4096, .dist = BENCH_DIST_NORMAL, .seed = 1, .threads = 1,
+                        .rounds = 5, .sample_seconds = 2e-4};
+    bench_result r[2];
+    cr_assert_eq(bench_run(&cfg, &base, impls, 1, r), 0);
+    cr_expect(calibrating_started && base_calls > base_calls_when_calibrated, "the plant is live");
+    cr_expect_leq(r[1].calls, 100u, "calls per sample after the slow round: %zu", r[1].calls);
+    cr_expect_geq(r[1].ns_median, 20e3 / 4096, "the slow speed measured: %g ns/element",
+                  r[1].ns_median);
+}
