@@ -125,6 +125,18 @@ expect 1 "README.md:3: the answer table is not \`gelucheck markdown --answer doc
 paste_table "$d/older.json"
 grep -q "an_older_choice" "$t/README.md" || fail "the older table: $(cat "$t/README.md")"
 expect 1 "the answer table is not" "an older record's answer table"
+# a second record of a day (<date>-<cpu>-2, which sorts before <date>-<cpu>.answer.json by
+# name) is the latest by the time on the records' first lines
+rm -f "$t"/docs/measurements/2031-*
+cp "$d/older.json" "$t/docs/measurements/2031-01-02-cpu.answer.json"
+cp "$d/a.json" "$t/docs/measurements/2031-01-02-cpu-2.answer.json"
+printf '# cpu, %s-01-02T08:00:00Z\n' 2031 >"$t/docs/measurements/2031-01-02-cpu.md"
+printf '# cpu, %s-01-02T17:00:00Z\n' 2031 >"$t/docs/measurements/2031-01-02-cpu-2.md"
+paste_table "$d/a.json"
+expect 0 "" "the table of the day's second record, the later run"
+paste_table "$d/older.json"
+expect 1 "the answer table is not \`gelucheck markdown --answer docs/measurements/2031-01-02-cpu-2.answer.json\`" \
+    "the day's first record's table"
 restore
 
 # commit subjects

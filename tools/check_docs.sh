@@ -18,7 +18,9 @@
 #             the code holds: the report's files, say)
 #   answer    the table between <!-- answer:begin --> and <!-- answer:end --> of README.md is
 #             `gelucheck markdown --answer` of the answer.json beside the latest record in
-#             docs/measurements/ (skipped, saying so, while no record has one)
+#             docs/measurements/ (the latest by the time on its first line, not its name: a
+#             second record of a day is <date>-<cpu>-2; skipped, saying so, while no record has
+#             an answer.json)
 # tools/check_docs.sh --commits A..B checks commit subjects instead: each at most 72 characters
 # in the form `area: what` (merges excepted).
 #
@@ -286,7 +288,15 @@ else:
     elif run_commands != "yes":
         print("check_docs: answer: skipped with --no-commands")
     else:
-        latest = answers[-1]  # records are named <date>-<cpu>: the last in order is the latest
+        def created(answer):  # the record's first line: "# <cpu>, <created, ISO 8601 UTC>"
+            md = answer[: -len(".answer.json")] + ".md"
+            try:
+                with open(md, encoding="utf-8") as f:
+                    t = re.search(r", (\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ)\s*$", f.readline())
+            except OSError:
+                t = None
+            return t.group(1) if t else ""
+        latest = max(answers, key=lambda a: (created(a), a))  # the latest run, not name
         p = subprocess.run([os.path.join(build, "cli", "gelucheck"), "markdown", "--answer",
                             latest], capture_output=True, text=True)
         table = [l for l in m.group(1).split("\n") if l.startswith("|")]
