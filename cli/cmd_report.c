@@ -24,6 +24,22 @@
 
 #define DEFAULT_DIR "report"
 
+/* The report's formats after binary32 scanned over every input ("bfloat16, binary16, ..."). */
+static const char *small_formats(void)
+{
+    static char buf[256];
+    gelu_format_id ids[REPORT_FORMATS];
+    size_t n = report_formats(ids), len = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < n; i++) {
+        const gelu_format *f = gelu_format_of(ids[i]);
+        if (ids[i] == GELU_FORMAT_BINARY32 || gelu_format_sampled(f)) continue;
+        len += (size_t)snprintf(buf + len, len < sizeof buf ? sizeof buf - len : 0, "%s%s",
+                                len ? ", " : "", f->name);
+    }
+    return buf;
+}
+
 static void print_help(void)
 {
     printf(
@@ -32,9 +48,9 @@ static void print_help(void)
         "       gelucheck report --list-outputs\n\n"
         "The main job: scans every implementation this CPU runs over all 2^32 binary32 inputs,\n"
         "forward and derivative, against the MPFR reference; benchmarks them against ReLU;\n"
-        "runs the make_moons experiment over them (as 'gelucheck moons'). Then, for bfloat16 and\n"
-        "binary16 (F), every one of the 65,536 inputs of F, the same implementations widened and\n"
-        "F's own (as 'accuracy --format F --grad'), and F's benchmark ('bench --format F').\n"
+        "runs the make_moons experiment over them (as 'gelucheck moons'). Then, for each\n"
+        "small format F (%s), every input of F, the same implementations\n"
+        "widened and F's own (as 'accuracy --format F --grad'), and F's benchmark ('bench --format F').\n"
         "Then binary64, its accuracy by sampling only: %d draws (seed 1) and binary64's hard\n"
         "inputs, every binary64 implementation forward and derivative (as 'accuracy --format\n"
         "binary64 --grad'), then its benchmark ('bench --format binary64', against a binary64\n"
@@ -64,14 +80,15 @@ static void print_help(void)
         "  --list-outputs  the files below as a Markdown table (file, when written, what it\n"
         "                holds), and nothing else\n\n"
         "Files:\n",
-        SCAN_F64_DEFAULT_SAMPLE, DEFAULT_DIR, REPORT_QUICK_SAMPLE, REPORT_QUICK_F64_SAMPLE);
+        small_formats(), SCAN_F64_DEFAULT_SAMPLE, DEFAULT_DIR, REPORT_QUICK_SAMPLE,
+        REPORT_QUICK_F64_SAMPLE);
     report_files_help(stdout, 80);
     printf(
         "\nMPI: 'mpirun -n R gelucheck report ...' shares the scan between R processes; rank 0\n"
         "alone then benchmarks (the other ranks wait, idle) and writes the report.\n\n"
-        "The full run takes 25 to 30 minutes on 2 idle cores of the CPUs it was measured on\n"
-        "(docs/measurements/ has the records). Progress goes to stderr (on a terminal a bar,\n"
-        "else a line a minute during the scan); the scan's table and the benchmark's\n"
+        "The full run takes about an hour of CPU time, most of it the scan on every thread\n"
+        "(docs/measurements/ has records of runs). Progress goes to stderr (on a terminal a\n"
+        "bar, else a line a minute during the scan); the scan's table and the benchmark's\n"
         "to stdout, and last a table of where the time went (wall and CPU seconds per\n"
         "section: each format's scan, benchmark and plots, make_moons, ftz,daz) with the\n"
         "binary32 scan's kernels alone (their thread seconds from the scan's own timing, not\n"
