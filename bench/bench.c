@@ -99,6 +99,7 @@ typedef struct {
      * call number k of the run (counted from its first warm-up call) works on window k mod
      * windows; `first` is the number of the sample's first call. */
     size_t windows, first;
+    bool after_threads; /* the last sample's kernel leaves threads running (time_sample) */
     gelu_kernel kernel;
     /* a 16-bit run: encodings in and out; a widened implementation's binary32 scratch, per
      * thread t the BENCH_WIDEN_TILE floats at wx + t * BENCH_WIDEN_TILE (and wy's) */
@@ -154,17 +155,28 @@ static void *worker(void *arg)
     }
 }
 
-/* Untimed pause before each sample: a library's own worker threads (oneDNN's OpenMP team) keep
- * spinning for a while after their call, and would otherwise slow the next measurement (seen:
- * the baseline after dnnl_*_omp ran 40% slower at DRAM size). */
-static const struct timespec settle = {0, 2000000}; /* 2 ms */
+/* Untimed pause before each sample. A short sleep starts the sample on a fresh time slice (a
+ * task waking from sleep is seldom preempted at once), so that its 0.5 ms mostly escape
+ * preemption on a shared machine. After a kernel with threads of its own it is longer: a
+ * library's worker threads (oneDNN's OpenMP team; a framework's intra-op pool in an exec child)
+ * keep spinning for a while after their call, and would otherwise slow the next measurement
+ * (seen: the baseline after dnnl_*_omp ran 40% slower at DRAM size). 2 ms before every one of
+ * a run's thousands of samples would be half the wall time of a --quick report's small-format
+ * benchmarks. */
+static const struct timespec settle = {0, 2000000}, fresh_slice = {0, 100000}; /* 2, 0.1 ms */
+
+static bool leaves_threads_running(const gelu_impl *impl)
+{
+    return impl->own_threads || impl->own_time_ns != NULL;
+}
 
 /* Seconds for `calls` calls of the implementation's forward over the whole buffer, all threads
  * together: by this process's clock, or for a kernel timed where it runs (own_time_ns) by the
  * time it reports, summed over the threads' calls and divided by the threads. */
 static double time_sample(pool *p, const gelu_impl *impl, size_t calls)
 {
-    nanosleep(&settle, NULL);
+    nanosleep(p->after_threads ? &settle : &fresh_slice, NULL);
+    p->after_threads = leaves_threads_running(impl);
     p->kernel = impl->forward;
     p->kernel64 = impl->forward_f64;
     p->impl16 = impl;

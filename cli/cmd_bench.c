@@ -497,7 +497,7 @@ static bool write_csv(FILE *f, const bench_run_record *runs, size_t nruns, size_
     return fflush(f) == 0 && !ferror(f);
 }
 
-/* Rounds and sample length. Short samples (0.5 ms, after bench.c's 2 ms pause) mostly escape
+/* Rounds and sample length. Short samples (0.5 ms, after bench.c's pause) mostly escape
  * preemption on a shared machine, so their median is the unpreempted speed; DRAM-sized calls
  * last tens of ms each, so fewer rounds of one call. */
 static bench_config config_for(const bench_options *o, const bench_size *size, bench_dist d)
