@@ -126,9 +126,10 @@ int cmd_compare(int argc, char **argv)
            c->count[CHANGE_BROKEN], c->count[CHANGE_BETTER], c->count[CHANGE_FIXED],
            c->count[CHANGE_SLOWER], c->count[CHANGE_FASTER], c->count[CHANGE_ADDED],
            c->count[CHANGE_REMOVED], c->speed_compared ? "" : "; speed not compared");
-    if (c->speed_not_judged)
-        printf("speed of %zu row%s with its own thread pool not judged (its time follows the "
-               "machine's other load)\n", c->speed_not_judged, c->speed_not_judged == 1 ? "" : "s");
+    if (c->speed_not_judged[0] || c->speed_not_judged[1])
+        printf("speed not judged: rows with their own thread pool %zu (their time follows the "
+               "machine's other load), yardsticks that are not GELUs (ReLU, SiLU) %zu\n",
+               c->speed_not_judged[0], c->speed_not_judged[1]);
     st = c->regressions ? EXIT_CHECK_FAILED : EXIT_OK;
     if (csv && write_csv(csv, c, err, sizeof err) != 0) {
         fprintf(stderr, "gelucheck compare: %s\n", err);

@@ -152,6 +152,15 @@ static bool own_pool(const char *name)
     return m && m->own_threads;
 }
 
+/* A row whose target is a known one but not a GELU (ReLU, SiLU): a yardstick of the benchmark,
+ * not a kernel anyone ships as GELU; its speed is not judged. (A memory-bound ReLU's ratio to the
+ * baseline ReLU moved 11% between two report --quick runs of one build at l2.) */
+static bool yardstick(const char *target)
+{
+    gelu_target t = gelu_target_from_name(target);
+    return t < GELU_TARGET_COUNT && !gelu_target_is_gelu(t);
+}
+
 /* Per size of the old set (its sizes[] order), the new run's common shift and its floor over
  * the single-threaded rows both runs timed by rounds (speed_common_shift, speed_run_floor). */
 typedef struct {
@@ -168,7 +177,7 @@ static void run_spreads(const results_set *old_set, const results_set *new_set, 
             const results_speed *a = results_speed_at(o, old_set->sizes[z]);
             const results_speed *b = nr ? results_speed_at(nr, old_set->sizes[z]) : NULL;
             if (a && b && a->nrounds >= 2 && b->nrounds >= 2 &&
-                strcmp(o->name, old_set->baseline) != 0 && !own_pool(o->name))
+                strcmp(o->name, old_set->baseline) != 0 && !own_pool(o->name) && !yardstick(o->target))
                 ratios[n++] = speed_median(b->rounds, b->nrounds) / speed_median(a->rounds, a->nrounds);
         }
         s->shift[z] = speed_common_shift(ratios, n);
@@ -189,8 +198,9 @@ static size_t size_index(const results_set *old_set, const char *size)
 static void compare_speed(compare_result *c, const results_row *o, const results_row *n,
                           const results_set *old_set, const run_spread *spread)
 {
-    if (own_pool(o->name)) {
-        if (o->nspeeds && n->nspeeds) c->speed_not_judged++;
+    if (own_pool(o->name) || yardstick(o->target)) {
+        if (o->nspeeds && n->nspeeds && strcmp(o->name, old_set->baseline) != 0)
+            c->speed_not_judged[own_pool(o->name) ? 0 : 1]++;
         return;
     }
     for (size_t i = 0; i < o->nspeeds; i++) {

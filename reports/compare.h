@@ -5,7 +5,8 @@
  * speed per benchmark size: by the rank test of speed_change.h on the rounds' ×baseline ratios
  * when both runs wrote them (bench.csv's ratio_rounds), the new run's divided by the shift
  * common to all its rows at that size and judged against the floor of the rows' own spread
- * (rows with their own thread pool not judged: their time follows the machine's other load),
+ * (rows with their own thread pool not judged: their time follows the machine's other load;
+ * nor the yardsticks whose target is not a GELU),
  * else a change only when the two runs' interquartile
  * ranges [q1, q3] of ns/element do not overlap.
  *
@@ -60,7 +61,9 @@ typedef struct {
     size_t regressions;     /* changes that are regressions */
     size_t count[CHANGE_KIND_COUNT];
     bool speed_compared;    /* both sets have benchmark rows at a common size */
-    size_t speed_not_judged; /* rows with their own thread pool timed in both (compare.c) */
+    /* rows timed in both whose speed is not judged (compare.c): [0] with their own thread
+     * pool, [1] yardsticks (targets that are not GELUs: ReLU, SiLU), the baseline aside */
+    size_t speed_not_judged[2];
 } compare_result;
 
 /* Compares old against new. Returns 0, or −1 with err saying why the sets are not comparable

@@ -152,6 +152,12 @@ Test(speed_change, compare_reports_a_planted_slowdown_by_the_rounds)
     cr_expect_str_eq(c.changes[0].impl, "slowed");
     cr_expect_eq(c.changes[0].kind, CHANGE_SLOWER);
     cr_expect_str_eq(c.changes[0].metric, "xReLU at dram (rank p 0.0079)");
+    /* the same slowdown of a yardstick (a row whose target is not a GELU) is not judged */
+    snprintf(old_set.rows[4].target, sizeof old_set.rows[4].target, "relu");
+    snprintf(new_set.rows[4].target, sizeof new_set.rows[4].target, "relu");
+    cr_assert_eq(compare_results(&old_set, &new_set, true, &c, err, sizeof err), 0, "%s", err);
+    cr_expect_eq(c.n, 0, "a ReLU row's slowdown: %zu changes", c.n);
+    cr_expect_eq(c.speed_not_judged[1], 1);
 }
 
 /* A drift of every row alike (the baseline's own time, the machine) is no change; a row's own
