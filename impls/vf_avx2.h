@@ -137,7 +137,10 @@ static inline vf vf_unpack(vf y, vm m, const float *rs)
     return _mm256_blendv_ps(y, r, _mm256_castsi256_ps(marked));
 }
 /* 32 entries: four 8-entry permutes, chosen by bits 3 and 4 of i (shifted into the sign bit,
- * which blendv reads). */
+ * which blendv reads). VF_LOOKUP32_COSTLY: 4 vpermps (one port) and 3 blends a table, so a
+ * method with many tables may rather run them only on the elements that need them
+ * (pw_precise.h). */
+#define VF_LOOKUP32_COSTLY 1
 static inline vf vf_lookup32(const float table[32], vi i)
 {
     __m256 bit3 = _mm256_castsi256_ps(_mm256_slli_epi32(i, 28));
