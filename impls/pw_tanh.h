@@ -19,7 +19,7 @@
  *     f(x)  = −u·E/(1 + E)            = −u·E·(1 − E)            (E² ≤ 2^-35 left out),
  *     f'(x) = E/(1 + E) − c·E/(1 + E)² = −E·(c − 1 − E·(2c − 1)),  c = u·(A1 + 3A3·u²) ≥ 22.
  * w reaches 143 and E must be right to 2^-26, so w is formed to 2^-38: u² = sh + sl (FMA),
- * A3·sh = Ph + Pl (FMA), A1 + Ph by TwoSum, the small parts added, then u·g = wh + wl (FMA).
+ * A3·sh = Ph + Pl (FMA), Ph + A1 by Fast2Sum, the small parts added, then u·g = wh + wl (FMA).
  * k = round(wh/ln2); rh = wh − k·ln2_hi is exact (k < 2^8, ln2_hi has 16 bits, both multiples
  * of 2^-20 below 0.35) and so is B = 1 − rh; rl = wl − k·ln2_lo; e^{−r} = B + z,
  * z = −rl + ρ²·Q(ρ), ρ = RN(rh + rl) (Q: tools/pw_tanh_coeffs.sol). Then
@@ -59,16 +59,16 @@ static const float pw_tanh_log2e = 0x1.715476p+0f; /* 1/ln2 (only k depends on i
 static const float pw_tanh_ln2_hi = 0x1.62e4p-1f;  /* ln2 to 16 bits: k·ln2_hi exact */
 static const float pw_tanh_ln2_lo = 0x1.7f7d1cp-20f; /* ln2 − ln2_hi */
 
-/* u·(c1 + c3·u²) as hi + lo to ~2^-38 relative, c1, c3 given as hi + lo, u ≤ 12. */
+/* u·(c1 + c3·u²) as hi + lo to ~2^-38 relative, c1, c3 given as hi + lo, 4.22 ≤ u ≤ 12 (then
+ * ph = RN(c3·u²) ≥ 1.27 has an exponent no smaller than c1's, 2a = 1.6: Fast2Sum(ph, c1) is
+ * exact). */
 static inline void pw_tanh_cubic(vf u, vf sh, vf sl, const float c1[2], const float c3[2], vf *hi,
                                  vf *lo)
 {
     vf ph = vf_mul(vf_set1(c3[0]), sh);
     vf pl = vf_fma(vf_set1(c3[0]), sh, vf_neg(ph)); /* c3·sh − ph, exact */
-    vf gh = vf_add(vf_set1(c1[0]), ph);             /* TwoSum(c1, ph) */
-    vf bp = vf_sub(gh, vf_set1(c1[0]));
-    vf ap = vf_sub(gh, bp);
-    vf gl = vf_add(vf_sub(vf_set1(c1[0]), ap), vf_sub(ph, bp));
+    vf gh = vf_add(ph, vf_set1(c1[0]));
+    vf gl = vf_sub(vf_set1(c1[0]), vf_sub(gh, ph)); /* ph + c1 − gh, exact */
     gl = vf_fma(vf_set1(c3[0]), sl, vf_add(gl, pl));
     gl = vf_fma(vf_set1(c3[1]), sh, gl);
     gl = vf_add(gl, vf_set1(c1[1]));
