@@ -3,7 +3,10 @@
  * within 1 ULP of f over every binary32 input (the negative tail down to underflow included),
  * monotone, special values exact, in binary32 throughout; its derivative likewise.
  * The contract below is what `gelucheck accuracy --impl pw_tanh_avx512 --grad` measures over
- * all 2^32 inputs (docs/DESIGN.md, "pw_tanh").
+ * all 2^32 inputs: forward 0.935 ULP at −0x1.f3308p+1 (99.901 % correctly rounded), derivative
+ * 0.939 ULP at −0x1.0e2158p+2 (both in the negative pieces; the tail alone, every float below
+ * bottom: 0.831 and 0.803), max abs 2.392e-7 and 6.02e-8, no monotonicity violation, no wrong
+ * sign, the specials right (the three ISA builds give the same bits, tests/test_impls.c).
  *
  * Regions:
  *   x < bottom ≈ −4.22   the exp tail below (pw_tanh_tail_*);
