@@ -76,6 +76,72 @@
     VF_ARRAY_KERNEL(name, name##_one)
 #endif
 
+/* VF_SPLIT3_ARRAY_KERNEL(name, fn, below, tail_fn, above, high_fn): three paths by value: x <
+ * below gets tail_fn, x > above high_fn (a cheap one: x itself, a constant), the rest (NaN too)
+ * fn, which must also be right for x > above (the build without packing runs it there). With
+ * packing, a vector whose lanes are all in the middle runs fn as it is; any other is given
+ * high_fn, and its middle lanes and its tail lanes are packed, each kind into whole vectors of
+ * its own, and run after the chunk: inputs spread over the three ranges (uniform on [−10, 10])
+ * pay fn and tail_fn for the lanes that need them, not for every lane. */
+#ifdef VF_PACKS
+#define VF_FULL_MASK ((1u << VF_WIDTH) - 1u)
+#define VF_SPLIT3_ARRAY_KERNEL(name, fn, below, tail_fn, above, high_fn)                       \
+    static inline vm name##_middle(vf v)                                                     \
+    {                                                                                        \
+        vm out = (vm)(vf_less_mask(v, vf_set1(below)) | vf_less_mask(vf_set1(above), v));    \
+        return (vm)(~out & VF_FULL_MASK);                                                    \
+    }                                                                                        \
+    static void name##_run(float *xs, size_t k, vf (*f)(vf), float pad)                      \
+    {                                                                                        \
+        for (size_t j = k; j < k + VF_WIDTH; j++) xs[j] = pad;                               \
+        for (size_t j = 0; j < k; j += VF_WIDTH) vf_store(xs + j, f(vf_load(xs + j)));        \
+    }                                                                                        \
+    static void name(const float *x, float *y, size_t n)                                     \
+    {                                                                                        \
+        float xs[VF_SPLIT_CHUNK + VF_WIDTH], xm[VF_SPLIT_CHUNK + VF_WIDTH];                  \
+        size_t at[VF_SPLIT_CHUNK / VF_WIDTH]; /* the mixed vectors' offsets */               \
+        vm low[VF_SPLIT_CHUNK / VF_WIDTH], mid[VF_SPLIT_CHUNK / VF_WIDTH];                   \
+        size_t i = 0;                                                                        \
+        while (i + VF_WIDTH <= n) {                                                          \
+            size_t end = n - n % VF_WIDTH, nmix = 0, k = 0, km = 0;                          \
+            if (end - i > VF_SPLIT_CHUNK) end = i + VF_SPLIT_CHUNK;                          \
+            while (i < end) {                                                                \
+                /* a run of vectors all in the middle: fn as it is */                        \
+                for (; i < end && name##_middle(vf_load(x + i)) == VF_FULL_MASK; i += VF_WIDTH) \
+                    vf_store(y + i, fn(vf_load(x + i)));                                     \
+                if (i == end) break;                                                         \
+                vf v = vf_load(x + i);                                                       \
+                vm lo = vf_less_mask(v, vf_set1(below)), md = name##_middle(v);              \
+                vf_store(y + i, high_fn(v));                                                 \
+                if (vf_mask_count(lo)) k += vf_pack(v, lo, xs + k);                          \
+                if (vf_mask_count(md)) km += vf_pack(v, md, xm + km);                        \
+                at[nmix] = i, low[nmix] = lo, mid[nmix++] = md;                              \
+                i += VF_WIDTH;                                                               \
+            }                                                                                \
+            name##_run(xs, k, tail_fn, (below) - 1.0f);                                      \
+            name##_run(xm, km, fn, (below));                                                 \
+            for (size_t v = 0, r = 0, rm = 0; v < nmix; v++) {                               \
+                vf o = vf_load(y + at[v]);                                                   \
+                if (vf_mask_count(low[v])) o = vf_unpack(o, low[v], xs + r);                 \
+                if (vf_mask_count(mid[v])) o = vf_unpack(o, mid[v], xm + rm);                \
+                vf_store(y + at[v], o);                                                      \
+                r += vf_mask_count(low[v]);                                                  \
+                rm += vf_mask_count(mid[v]);                                                 \
+            }                                                                                \
+        }                                                                                    \
+        if (i < n) {                                                                         \
+            float buf[VF_WIDTH] = {0};                                                       \
+            memcpy(buf, x + i, (n - i) * sizeof *x);                                         \
+            vf v = vf_load(buf);                                                             \
+            vf_store(buf, vf_select_less(v, vf_set1(below), tail_fn(v), fn(v)));             \
+            memcpy(y + i, buf, (n - i) * sizeof *y);                                         \
+        }                                                                                    \
+    }
+#else
+#define VF_SPLIT3_ARRAY_KERNEL(name, fn, below, tail_fn, above, high_fn)                       \
+    VF_SPLIT_ARRAY_KERNEL(name, fn, below, tail_fn)
+#endif
+
 /* VF_GELU_IMPL(name, target, forward, derivative, origin, known_as, contract fields...): the
  * descriptor
  * gelu_impl_<name> of one ISA's build of a vf_* algorithm, its ISA and CPU features those of the

@@ -20,7 +20,7 @@ static inline vf vf_set1(float c) { return _mm256_set1_ps(c); }
 static inline vf vf_add(vf a, vf b) { return _mm256_add_ps(a, b); }
 static inline vf vf_sub(vf a, vf b) { return _mm256_sub_ps(a, b); }
 static inline vf vf_mul(vf a, vf b) { return _mm256_mul_ps(a, b); }
-static inline vf vf_neg(vf a) { return _mm256_xor_ps(a, _mm256_set1_ps(-0.0f)); }
+static inline vf vf_neg(vf a) { return -a; } /* folded into FMAs, see vf_avx512.h */
 static inline vf vf_abs(vf a) { return _mm256_andnot_ps(_mm256_set1_ps(-0.0f), a); }
 static inline vf vf_fma(vf a, vf b, vf c) { return _mm256_fmadd_ps(a, b, c); }
 static inline vf vf_min_keep_nan(vf c, vf a) { return _mm256_min_ps(c, a); }
@@ -98,8 +98,49 @@ static inline vi vf_piece_index(vf a, float scale, float offset, int last)
 typedef unsigned vm; /* lane bits */
 static inline vm vf_less_mask(vf a, vf c) { return (vm)_mm256_movemask_ps(_mm256_cmp_ps(a, c, _CMP_LT_OQ)); }
 static inline unsigned vf_mask_count(vm m) { return (unsigned)__builtin_popcount(m); }
+/* vf_pack and vf_unpack (see vf_avx512.h) by one vpermps each, its 8 indices 4-bit fields of a
+ * word looked up by the mask (AVX2 has no compress): vf_pack_index[m] puts the marked lanes
+ * first (field j: the lane of m's j-th set bit), vf_unpack_index[m] sends them back (field b:
+ * how many marked lanes lie below lane b). vpermps reads the low 3 bits of each field. */
+#define VF_PACKS 1
+#define VF_BIT(m, b) (((m) >> (b)) & 1u)
+#define VF_BELOW(m, b) /* set bits of m below bit b */                                           \
+    (VF_BIT(m, 0) * ((b) > 0) + VF_BIT(m, 1) * ((b) > 1) + VF_BIT(m, 2) * ((b) > 2) +             \
+     VF_BIT(m, 3) * ((b) > 3) + VF_BIT(m, 4) * ((b) > 4) + VF_BIT(m, 5) * ((b) > 5) +             \
+     VF_BIT(m, 6) * ((b) > 6))
+#define VF_PACK_FIELD(m, b) (VF_BIT(m, b) * ((uint32_t)(b) << (4 * VF_BELOW(m, b))))
+#define VF_UNPACK_FIELD(m, b) ((uint32_t)VF_BELOW(m, b) << (4 * (b)))
+#define VF_FIELDS(F, m)                                                                          \
+    (F(m, 0) | F(m, 1) | F(m, 2) | F(m, 3) | F(m, 4) | F(m, 5) | F(m, 6) | F(m, 7))
+#define VF_ROW4(F, m) VF_FIELDS(F, m), VF_FIELDS(F, (m) + 1), VF_FIELDS(F, (m) + 2), VF_FIELDS(F, (m) + 3)
+#define VF_ROW16(F, m) VF_ROW4(F, m), VF_ROW4(F, (m) + 4), VF_ROW4(F, (m) + 8), VF_ROW4(F, (m) + 12)
+#define VF_ROW64(F, m) VF_ROW16(F, m), VF_ROW16(F, (m) + 16), VF_ROW16(F, (m) + 32), VF_ROW16(F, (m) + 48)
+static const uint32_t vf_pack_index[256] = {VF_ROW64(VF_PACK_FIELD, 0), VF_ROW64(VF_PACK_FIELD, 64),
+                                            VF_ROW64(VF_PACK_FIELD, 128), VF_ROW64(VF_PACK_FIELD, 192)};
+static const uint32_t vf_unpack_index[256] = {
+    VF_ROW64(VF_UNPACK_FIELD, 0), VF_ROW64(VF_UNPACK_FIELD, 64), VF_ROW64(VF_UNPACK_FIELD, 128),
+    VF_ROW64(VF_UNPACK_FIELD, 192)};
+static inline __m256i vf_fields(uint32_t w)
+{
+    return _mm256_srlv_epi32(_mm256_set1_epi32((int)w), _mm256_setr_epi32(0, 4, 8, 12, 16, 20, 24, 28));
+}
+static inline unsigned vf_pack(vf a, vm m, float *xs)
+{
+    _mm256_storeu_ps(xs, _mm256_permutevar8x32_ps(a, vf_fields(vf_pack_index[m])));
+    return vf_mask_count(m);
+}
+static inline vf vf_unpack(vf y, vm m, const float *rs)
+{
+    __m256i bits = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+    __m256i marked = _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32((int)m), bits), bits);
+    vf r = _mm256_permutevar8x32_ps(_mm256_loadu_ps(rs), vf_fields(vf_unpack_index[m]));
+    return _mm256_blendv_ps(y, r, _mm256_castsi256_ps(marked));
+}
 /* 32 entries: four 8-entry permutes, chosen by bits 3 and 4 of i (shifted into the sign bit,
- * which blendv reads). */
+ * which blendv reads). VF_LOOKUP32_COSTLY: 4 vpermps (one port) and 3 blends a table, so a
+ * method with many tables may rather run them only on the elements that need them
+ * (pw_precise.h). */
+#define VF_LOOKUP32_COSTLY 1
 static inline vf vf_lookup32(const float table[32], vi i)
 {
     __m256 bit3 = _mm256_castsi256_ps(_mm256_slli_epi32(i, 28));

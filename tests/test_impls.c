@@ -284,41 +284,51 @@ Test(impls, simd_comparison_catches_one_flipped_bit)
     free(x), free(ya), free(yb);
 }
 
-/* pw_precise at the ends of its pieces and regions, where a fit not pinned to the ends or a piece
- * index one off would show: the 24 floats either side of each end where the piece index
- * floor(x·scale + offset) changes, and of bottom, top and ±2^-125. Forward and derivative
- * within the contract, the forward monotone along each run of 48 (non-increasing below x_min,
- * non-decreasing above). */
+/* pw_precise and pw_tanh at the ends of their pieces and regions, where a fit not pinned to the
+ * ends or a piece index one off would show: the 24 floats either side of each end where the
+ * piece index floor(x·scale + offset) changes, and of bottom, top and ±2^-125. Forward and
+ * derivative within the contract, the forward monotone along each run of 48 (non-increasing
+ * below x_min, non-decreasing above). */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wunused-const-variable"
 #include "pw_precise_coeffs.h"
+#include "pw_tanh_coeffs.h"
 #pragma GCC diagnostic pop
 
 enum { PW_SIDE = 24, PW_RUN = 2 * PW_SIDE, PW_ENDS = 31 + 4 };
-static const double PW_XMIN = -0.751791524693564457457904164; /* GELU's minimum */
 
-static size_t pw_precise_inputs(float *x)
+/* One method's pieces: its target, the index's scale and offset, its span, f's minimum and
+ * the method's three x86 builds. */
+typedef struct {
+    gelu_target target;
+    float scale, offset, bottom, top;
+    double xmin;
+    const char *names[3];
+} pw_pieces_case;
+
+static size_t pw_pieces_inputs(const pw_pieces_case *c, float *x)
 {
     double ends[PW_ENDS];
     size_t e = 0;
-    for (int i = 1; i < 32; i++) ends[e++] = (i - (double)pw_precise_offset) / pw_precise_scale;
-    ends[e++] = pw_precise_bottom, ends[e++] = pw_precise_top;
+    for (int i = 1; i < 32; i++) ends[e++] = (i - (double)c->offset) / c->scale;
+    ends[e++] = c->bottom, ends[e++] = c->top;
     ends[e++] = 0x1p-125, ends[e++] = -0x1p-125;
     size_t k = 0;
     for (size_t j = 0; j < e; j++) {
-        float c = (float)ends[j];
-        for (int s = 0; s < PW_SIDE; s++) c = nextafterf(c, -INFINITY);
-        for (int s = 0; s < PW_RUN; s++, c = nextafterf(c, INFINITY)) x[k++] = c;
+        float v = (float)ends[j];
+        for (int s = 0; s < PW_SIDE; s++) v = nextafterf(v, -INFINITY);
+        for (int s = 0; s < PW_RUN; s++, v = nextafterf(v, INFINITY)) x[k++] = v;
     }
     return k;
 }
 
-/* The first input of x[0..n) (runs of PW_RUN) where the forward y moves the wrong way, or n. */
-static size_t pw_first_unmonotone(const float *x, const float *y, size_t n)
+/* The first input of x[0..n) (runs of PW_RUN) where the forward y moves the wrong way for a
+ * function with its minimum at xmin, or n. */
+static size_t pw_first_unmonotone(const float *x, const float *y, size_t n, double xmin)
 {
     for (size_t k = 0; k < n; k++) {
         if (k % PW_RUN == 0) continue;
-        bool up = x[k - 1] >= PW_XMIN;
+        bool up = x[k - 1] >= xmin;
         if (up ? y[k] < y[k - 1] : y[k] > y[k - 1]) return k;
     }
     return n;
@@ -333,17 +343,16 @@ static void pw_planted_two_ulps(const float *x, float *y, size_t n)
         if (x[k] == pw_planted_x) y[k] = nextafterf(nextafterf(y[k], INFINITY), INFINITY);
 }
 
-Test(impls, pw_precise_at_its_pieces_ends, .timeout = 120)
+static void pw_pieces_check(const pw_pieces_case *c)
 {
     float x[PW_ENDS * PW_RUN], y[PW_ENDS * PW_RUN];
-    size_t n = pw_precise_inputs(x);
+    size_t n = pw_pieces_inputs(c, x);
     ref_value *fwd = malloc(n * sizeof *fwd), *grad = malloc(n * sizeof *grad);
-    ref_eval_values(GELU_TARGET_EXACT, false, x, n, fwd);
-    ref_eval_values(GELU_TARGET_EXACT, true, x, n, grad);
-    const char *names[] = {"pw_precise", "pw_precise_avx2", "pw_precise_avx512"};
-    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
-        const gelu_impl *m = gelu_impl_find(names[i]);
-        cr_assert(m, "%s is not registered", names[i]);
+    ref_eval_values(c->target, false, x, n, fwd);
+    ref_eval_values(c->target, true, x, n, grad);
+    for (size_t i = 0; i < sizeof c->names / sizeof *c->names; i++) {
+        const gelu_impl *m = gelu_impl_find(c->names[i]);
+        cr_assert(m, "%s is not registered", c->names[i]);
         if (!gelu_impl_available(m)) continue;
         contract_report r;
         char msg[512];
@@ -351,12 +360,12 @@ Test(impls, pw_precise_at_its_pieces_ends, .timeout = 120)
         contract_describe(m, &r, msg, sizeof msg);
         cr_expect(r.failure == CONTRACT_OK, "%s", msg);
         m->forward(x, y, n);
-        size_t k = pw_first_unmonotone(x, y, n);
+        size_t k = pw_first_unmonotone(x, y, n, c->xmin);
         cr_expect(k == n, "%s not monotone at %a: %a after %a", m->name, k < n ? (double)x[k] : 0.0,
                   k < n ? (double)y[k] : 0.0, k < n ? (double)y[k - 1] : 0.0);
     }
     /* planted: two ULPs up at the first float above the end between pieces 20 and 21, x > x_min */
-    const gelu_impl *m = gelu_impl_find("pw_precise");
+    const gelu_impl *m = gelu_impl_find(c->names[0]);
     gelu_impl planted = *m;
     pw_planted_base = m->forward;
     pw_planted_x = x[20 * PW_RUN + PW_SIDE + 1];
@@ -366,7 +375,23 @@ Test(impls, pw_precise_at_its_pieces_ends, .timeout = 120)
     cr_expect_eq(r.where.x, pw_planted_x, "caught at %a, planted at %a", (double)r.where.x,
                  (double)pw_planted_x);
     planted.forward(x, y, n);
-    size_t k = pw_first_unmonotone(x, y, n);
+    size_t k = pw_first_unmonotone(x, y, n, c->xmin);
     cr_expect(k < n && x[k - 1] == pw_planted_x, "the planted step was not found by the monotone check");
     free(fwd), free(grad);
+}
+
+Test(impls, pw_precise_at_its_pieces_ends, .timeout = 120)
+{
+    pw_pieces_case c = {GELU_TARGET_EXACT, pw_precise_scale, pw_precise_offset, pw_precise_bottom,
+                        pw_precise_top, -0.751791524693564457457904164, /* GELU's minimum */
+                        {"pw_precise", "pw_precise_avx2", "pw_precise_avx512"}};
+    pw_pieces_check(&c);
+}
+
+Test(impls, pw_tanh_at_its_pieces_ends, .timeout = 120)
+{
+    pw_pieces_case c = {GELU_TARGET_TANH, pw_tanh_scale, pw_tanh_offset, pw_tanh_bottom, pw_tanh_top,
+                        -0.752461422071016258487954443, /* the tanh form's minimum */
+                        {"pw_tanh", "pw_tanh_avx2", "pw_tanh_avx512"}};
+    pw_pieces_check(&c);
 }

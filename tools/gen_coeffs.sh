@@ -12,7 +12,8 @@
 # tools/gen_coeffs.sh --check`, without pw_precise); cr_coeffs 140,
 # pw_accurate 82, pw_fast 69, gelu_tail 28, erfc_accurate 5 (`/usr/bin/time sollya
 # tools/NAME.sol` each, Sapphire Rapids, cores shared with other jobs); pw_precise 150 (the
-# same command on the 2-core development VM).
+# same command on the 2-core development VM); pw_precise and pw_tanh 270 together
+# (`/usr/bin/time tools/gen_coeffs.sh --check pw_precise_coeffs pw_tanh_coeffs`, same VM).
 set -eu
 cd "$(dirname "$0")/.."
 usage() {
