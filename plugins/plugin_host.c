@@ -139,7 +139,8 @@ static void on_fault(int sig, siginfo_t *si, void *ctx)
     unsigned char *a = si->si_addr;
     char msg[300];
     size_t k = 0;
-    if (in_call && a >= in_lo && a < in_hi) {
+    bool fault = si->si_code > 0; /* the kernel's report of an access, not a raise() or kill */
+    if (fault && in_call && a >= in_lo && a < in_hi) {
         k = put(msg, k, sizeof msg, "the kernel wrote into its input (const)");
         if (a >= x_at && (size_t)(a - x_at) / call_es < call_n) {
             k = put(msg, k, sizeof msg, " at x[");
@@ -147,14 +148,15 @@ static void on_fault(int sig, siginfo_t *si, void *ctx)
             k = put(msg, k, sizeof msg, "]");
         }
         k = put(msg, k, sizeof msg, " (mapped read-only in its own process)");
-    } else if (in_call && a >= guard && a < guard + page) {
+    } else if (fault && in_call && a >= guard && a < guard + page) {
         k = put(msg, k, sizeof msg, "the kernel wrote past its ");
         k = put_dec(msg, k, sizeof msg, call_n);
         k = put(msg, k, sizeof msg, " outputs, into the guard page after y[");
         k = put_dec(msg, k, sizeof msg, call_n ? call_n - 1 : 0);
         k = put(msg, k, sizeof msg, "]");
-    } else {
+    } else { /* pending until the handler returns, then the default: the process dies of it */
         signal(sig, SIG_DFL);
+        raise(sig);
         return;
     }
     msg[k] = '\0';
