@@ -136,6 +136,13 @@ expect C5-seed-without-sample 2 "--seed seeds --sample's draws: give --sample N 
     "$g" accuracy $t --seed 3
 expect C7-empty-csv 1 "cannot write '': the file name is empty" "$g" accuracy $t --csv ""
 expect C7-empty-out 1 "cannot write the report directory '': the name is empty" "$g" report --out ""
+# M9: a manifest path that is a directory is an output that cannot be written: exit 1, before
+# the work (a report's DIR/manifest.json too, not after the whole run)
+mkdir -p "$d/m9.csv.manifest.json" "$d/m9rep/manifest.json"
+expect M9-csv-manifest-directory 1 "cannot write '$d/m9.csv.manifest.json': it is a directory" \
+    "$g" accuracy $t --csv "$d/m9.csv"
+expect M9-report-manifest-directory 1 "'$d/m9rep/manifest.json' is a directory, where the report puts a file; nothing was run" \
+    "$g" report --quick --threads 2 --out "$d/m9rep"
 # M4: a baseline whose accuracy.csv is corrupt is refused before any work (no report written)
 mkdir "$d/bl"
 "$g" accuracy $t --csv "$d/bl/accuracy.csv" >/dev/null 2>&1
