@@ -25,6 +25,16 @@ grep '^plug_erfc_f64,' "$d/a.csv" | cut -d, -f2- >"$d/plugin"
 GELUCHECK_PLUGINS="$plugin" "$g" list >"$d/out" 2>&1 && grep -q "^  plug_erfc_f64: plugin '$plugin'" "$d/out" ||
     fail "GELUCHECK_PLUGINS: $(cat "$d/out")"
 
+# --fpenv reaches a row run in its own process (its host is asked for the environment): its rows
+# are the in-process run's to the byte around the subnormals, and differ from IEEE's there
+for ip in "" --in-process; do
+    run good accuracy $ip --impl plug_erfc_f64 --fpenv ftz,daz --range -0x1p-120:0x1p-120 --threads 2 \
+        --grad --csv "$d/fe$ip.csv" || fail "--fpenv ftz,daz $ip: $(cat "$d/err")"
+done
+run good accuracy --impl plug_erfc_f64 --range -0x1p-120:0x1p-120 --threads 2 --grad --csv "$d/fi.csv"
+cmp -s "$d/fe.csv" "$d/fe--in-process.csv" && ! cmp -s "$d/fe.csv" "$d/fi.csv" ||
+    fail "--fpenv ftz,daz in the plugin's own process: not the in-process rows: $(cut -d, -f1-9 "$d/fe.csv" "$d/fe--in-process.csv")"
+
 # a plugin without a derivative kernel: scanned forward only under --grad, said so, its forward
 # rows erfc_f64's
 run forward_only accuracy --impl plug_erfc_f64,erfc_f64 --sample 20000 --grad --csv "$d/f.csv" ||
