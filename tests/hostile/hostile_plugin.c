@@ -11,6 +11,7 @@
  *   ftz_grad       the same after derivative calls only
  *   abort          abort() (S4)
  *   segv           a write through a null pointer
+ *   sigkill        SIGKILL to its own process
  *   overrun        writes 4 floats past y[n] (S3)
  *   hang           never returns (S5)
  *   exit           _exit(0) (M3)
@@ -22,6 +23,7 @@
  * a checkpoint of the good build must not resume with it). */
 #include <fenv.h>
 #include <math.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,6 +56,7 @@ static void misbehave_before(const float *x, float *y, size_t n)
     if (!holds_3(x, n)) return;
     if (is("abort")) abort();
     if (is("segv")) *(volatile float *)(uintptr_t)0 = 1.0f;
+    if (is("sigkill")) kill(getpid(), SIGKILL);
     if (is("exit")) _exit(0);
     if (is("hang"))
         for (;;) pause();

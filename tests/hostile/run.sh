@@ -70,6 +70,8 @@ expect_own S3-overrun-canary "the kernel wrote past its 65537 outputs (byte 0 af
     $H=overrun "$g" accuracy --plugin "$good" --impl hx $r
 expect_own S4-segv "its output ended after 0 of 24 bytes; the child killed by signal 11" \
     $H=segv "$g" accuracy --plugin "$good" --impl hx $r
+expect_own S4-sigkill "its output ended after 0 of 24 bytes; the child killed by signal 9" \
+    $H=sigkill "$g" accuracy --plugin "$good" --impl hx $r
 expect_own S4-abort "its output ended after 0 of 24 bytes; the child killed by signal 6" \
     $H=abort "$g" accuracy --plugin "$good" --impl hx $r
 expect_own S5-hang "no answer within 2 s" \
@@ -78,7 +80,7 @@ expect_own M3-exit "error 1: the kernel called _exit(0)" \
     $H=exit "$g" accuracy --plugin "$good" --impl hx $r
 expect_own M3-exit-eval "the kernel called _exit(0)" $H=exit "$g" eval --plugin "$good" --impl hx 3
 # the previous outputs survive each of them
-for h in abort segv hang exit overrun scribble round; do
+for h in abort segv sigkill hang exit overrun scribble round; do
     echo previous >"$d/keep.csv"
     expect S4-outputs-kept-$h 0 "previous" sh -c "GELUCHECK_HOSTILE=$h '$g' accuracy --plugin '$good' \
         --impl hx $r --exec-timeout 2 --csv '$d/keep.csv' 2>/dev/null; [ \$? -eq 1 ] && \
