@@ -4,6 +4,7 @@
  * once so that an interrupted run leaves the previous report as it was — is reports/report_job.h's.
  * The report's files are reports/report_files.h's list. */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -281,6 +282,28 @@ static const char *explain_dir_error(const char *dir, int e, char *buf, size_t s
     return buf;
 }
 
+/* A directory where the report would publish one of its files (DIR/manifest.json, a
+ * directory): the publication would fail after the whole run, so it is refused before any work
+ * (exit 1, as for any output that cannot be written). Its path into buf; NULL when none. */
+static const char *file_taken_by_directory(const char *dir, char *buf, size_t size)
+{
+    gelu_format_id ids[REPORT_FORMATS];
+    size_t nf = report_formats(ids);
+    for (int id = 0; id < REPORT_FILE_COUNT; id++) {
+        bool per_format = report_file_at((report_file_id)id)->when == REPORT_FILE_PER_FORMAT;
+        for (size_t k = 0; k < (per_format ? nf : 1); k++) {
+            char name[128];
+            struct stat st;
+            report_file_name((report_file_id)id, per_format ? ids[k] : GELU_FORMAT_BINARY32, name,
+                             sizeof name);
+            if (strchr(name, '*')) continue; /* a pattern: the plots, named as drawn */
+            snprintf(buf, size, "%s/%s", dir, name);
+            if (lstat(buf, &st) == 0 && S_ISDIR(st.st_mode)) return buf;
+        }
+    }
+    return NULL;
+}
+
 /* The baseline's accuracy.csv (and bench.csv, when there) read as the comparison will read
  * them, before any work: a bad file is refused then, not after the run. */
 static int check_baseline_files(const char *dir, char *why, size_t size)
@@ -328,6 +351,12 @@ int cmd_report(int argc, char **argv)
         return usage_error("report", "bad --baseline: %s", why);
     if (a.baseline && (st = check_baseline_files(a.baseline, why, sizeof why)) != EXIT_OK)
         return usage_error("report", "bad --baseline: %s", why);
+    char taken[2400];
+    if (file_taken_by_directory(a.out, taken, sizeof taken)) {
+        fprintf(stderr, "gelucheck report: cannot write the report directory '%s': '%s' is a "
+                "directory, where the report puts a file; nothing was run\n", a.out, taken);
+        return EXIT_CHECK_FAILED;
+    }
     report_stage stage;
     if (report_stage_open(&stage, a.out) != 0) {
         char why[600];

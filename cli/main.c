@@ -135,6 +135,7 @@ static int start_frameworks(int argc, char **argv, bool all, double timeout)
 /* The default peers (GSL, SLEEF, oneDNN: peers/; none with GELUCHECK_NO_DEFAULT_PEERS=1) are
  * loaded first. Options of every command, taken out of argv before the command sees it:
  * --plugin FILE.so (repeatable; also GELUCHECK_PLUGINS=FILE:FILE..., loaded before them),
+ * whose kernels run in processes of their own unless --in-process (plugins_isolate),
  * --exec [NAME=]COMMAND (repeatable: each child becomes an implementation), --exec-timeout
  * SECONDS and --frameworks (every installed framework row); a framework row an --impl names is
  * started too. */
@@ -144,7 +145,7 @@ bool cli_frameworks_given(void) { return frameworks_given; }
 
 static int global_options(int *argc, char **argv)
 {
-    bool frameworks = false;
+    bool frameworks = false, in_process = false;
     double timeout = 60;
     int kept = 2, timeout_given = 0;
     const char *specs[EXEC_IMPLS_MAX + 1];
@@ -176,6 +177,10 @@ static int global_options(int *argc, char **argv)
         }
         if (strcmp(a, "--frameworks") == 0) {
             frameworks = frameworks_given = true;
+            continue;
+        }
+        if (strcmp(a, "--in-process") == 0) {
+            in_process = true;
             continue;
         }
         if (is_exec || is_timeout || is_plugin) {
@@ -224,6 +229,10 @@ static int global_options(int *argc, char **argv)
     if (*argc > 1) *argc = kept;
     argv[*argc] = NULL;
     plugins_set_call_timeout(timeout); /* each plugin kernel call, as each exec answer */
+    if (!in_process && plugins_isolate(timeout, err, sizeof err) != 0) {
+        fprintf(stderr, "gelucheck: %s\n", err);
+        return EXIT_USAGE;
+    }
     for (int k = 0; k < nspecs; k++) {
         char note[600];
         int rc = exec_impls_add(specs[k], GELU_FAMILY_OURS, NULL, timeout, err, sizeof err, note,
@@ -246,11 +255,16 @@ static void print_help(FILE *f)
         fprintf(f, "  %-10s %s\n", commands[i]->name, commands[i]->summary);
     fprintf(f, "\nEvery command also takes --plugin FILE.so (repeatable; also GELUCHECK_PLUGINS=\n"
                "FILE:FILE...): the implementations of a shared library built against\n"
-               "include/gelucheck/plugin.h; and --exec [NAME=]COMMAND (repeatable): COMMAND, run\n"
-               "by /bin/sh -c, is an implementation speaking the exec protocol, named NAME\n"
-               "or, without NAME=, by its handshake\n"
-               "(docs/protocol.md) on its standard input and output; --exec-timeout S bounds\n"
-               "each of its answers (default 60 s). The frameworks' GELUs (PyTorch, TensorFlow,\n"
+               "include/gelucheck/plugin.h, their kernels run in processes of their own\n"
+               "(gelucheck-plugin-host): a kernel that crashes, hangs, exits, writes into its\n"
+               "input or past its outputs or leaves the FP state changed is named, exit 1;\n"
+               "--in-process runs them in gelucheck's process instead (unsafe: a kernel that\n"
+               "kills it or corrupts its memory is not contained; docs/plugins.md). And\n"
+               "--exec [NAME=]COMMAND (repeatable): COMMAND, run by /bin/sh -c, is an\n"
+               "implementation speaking the exec protocol (docs/protocol.md) on its standard\n"
+               "input and output, named NAME or, without NAME=, by its handshake;\n"
+               "--exec-timeout S bounds each of its answers, and each plugin kernel call\n"
+               "(default 60 s). The frameworks' GELUs (PyTorch, TensorFlow,\n"
                "JAX, ONNX Runtime: 'gelucheck list') start when an --impl names them, or all\n"
                "installed ones with --frameworks.\n"
                "\nRun 'gelucheck COMMAND --help' for a command's options, 'gelucheck --version'\n"

@@ -26,12 +26,17 @@ typedef struct {
     exec_child *idle[EXEC_CHILDREN_MAX]; /* started children not in use */
     char batch_note[600];                /* the batching probe's finding, "" for none */
     size_t nidle, nchildren;
+    char *label; /* a hosted row's: its failures are told as "LABEL: ..."; NULL for --exec's */
 } slot;
 
 static slot slots[EXEC_IMPLS_MAX];
 static size_t nslots;
 /* Per slot: the kernel time its children reported, summed over their replies (own_time_ns) */
 static _Atomic uint64_t reported_ns[EXEC_IMPLS_MAX];
+/* The hosted rows (exec_hosted_add): not registry entries of their own */
+static slot hosted[EXEC_HOSTED_MAX];
+static size_t nhosted;
+static _Atomic uint64_t hosted_ns[EXEC_HOSTED_MAX];
 
 static pthread_mutex_t failure_lock = PTHREAD_MUTEX_INITIALIZER;
 static bool failed;
@@ -62,6 +67,18 @@ const char *exec_impls_failure(void)
     return f;
 }
 
+/* Records a slot's failure, a hosted row's prefixed by its label. */
+static void slot_failure(const slot *s, const char *msg)
+{
+    if (!s->label) {
+        record_failure(msg);
+        return;
+    }
+    char both[1600];
+    snprintf(both, sizeof both, "%s: %s", s->label, msg);
+    record_failure(both);
+}
+
 /* An idle child of the slot, or a new one (checked to be the same implementation); NULL after
  * recording why. */
 static exec_child *take(slot *s)
@@ -72,13 +89,13 @@ static exec_child *take(slot *s)
     if (may_start) s->nchildren++;
     pthread_mutex_unlock(&s->lock);
     if (c || !may_start) {
-        if (!c) record_failure("more exec children at once than the limit");
+        if (!c) slot_failure(s, "more exec children at once than the limit");
         return c;
     }
     char err[1400];
     c = exec_start_env(s->command, s->timeout_s, true, s->asked, err, sizeof err);
     if (!c) {
-        record_failure(err);
+        slot_failure(s, err);
         return NULL;
     }
     const exec_handshake *h = exec_info(c);
@@ -90,7 +107,7 @@ static exec_child *take(slot *s)
                  "implementation (name '%s'%s)", s->info.name, s->command, h->name,
                  strcmp(h->name, s->info.name) == 0 ? ", another handshake" : "");
         exec_stop(c);
-        record_failure(err);
+        slot_failure(s, err);
         return NULL;
     }
     return c;
@@ -113,19 +130,19 @@ static int eval_any(exec_child *c, bool grad, const void *x, void *y, size_t n, 
     return exec_eval_u16(c, grad, x, y, n, ns, err, errsize);
 }
 
-static void run(size_t k, bool grad, const void *x, void *y, size_t n)
+static void run_slot(slot *s, _Atomic uint64_t *reported, bool grad, const void *x, void *y,
+                     size_t n)
 {
-    slot *s = &slots[k];
     exec_child *c = exec_impls_failure() ? NULL : take(s);
     char err[1400];
     uint64_t ns;
     if (c && eval_any(c, grad, x, y, n, &ns, err, sizeof err) == 0) {
-        atomic_fetch_add(&reported_ns[k], ns);
+        atomic_fetch_add(reported, ns);
         give_back(s, c);
         return;
     }
     if (c) {
-        record_failure(err);
+        slot_failure(s, err);
         give_back(s, c); /* stopped already: every later call fails at once */
     }
     if (s->info.format_id == GELU_FORMAT_BINARY32)
@@ -133,6 +150,11 @@ static void run(size_t k, bool grad, const void *x, void *y, size_t n)
     else
         for (size_t i = 0; i < n; i++)
             ((uint16_t *)y)[i] = (uint16_t)gelu_format_of(s->info.format_id)->from_double(NAN);
+}
+
+static void run(size_t k, bool grad, const void *x, void *y, size_t n)
+{
+    run_slot(&slots[k], &reported_ns[k], grad, x, y, n);
 }
 
 /* The kernels: C function pointers carry no context, so each slot has its own pairs (binary32,
@@ -374,10 +396,13 @@ const char *exec_impls_fpenv_list(const gelu_impl *impl, char *buf, size_t size)
     return buf;
 }
 
+/* The k-th of every slot, --exec's then the hosted rows'. */
+static slot *any_slot(size_t k) { return k < nslots ? &slots[k] : &hosted[k - nslots]; }
+
 void exec_impls_use_fpenv(gelu_fpenv asked)
 {
-    for (size_t k = 0; k < nslots; k++) {
-        slot *s = &slots[k];
+    for (size_t k = 0; k < nslots + nhosted; k++) {
+        slot *s = any_slot(k);
         gelu_fpenv now, then;
         if (!exec_fpenv_runs_in(&s->info, s->asked, &now, NULL, 0) ||
             !exec_fpenv_runs_in(&s->info, asked, &then, NULL, 0) || now != then) {
@@ -393,11 +418,64 @@ void exec_impls_use_fpenv(gelu_fpenv asked)
 
 void exec_impls_stop(void)
 {
-    for (size_t k = 0; k < nslots; k++) {
-        slot *s = &slots[k];
+    for (size_t k = 0; k < nslots + nhosted; k++) {
+        slot *s = any_slot(k);
         pthread_mutex_lock(&s->lock);
         for (size_t i = 0; i < s->nidle; i++) exec_stop(s->idle[i]);
         s->nidle = 0;
         pthread_mutex_unlock(&s->lock);
     }
 }
+
+int exec_hosted_add(const char *command, const char *label, const gelu_impl *row,
+                    double timeout_s, char *err, size_t errsize)
+{
+    if (nhosted == EXEC_HOSTED_MAX) {
+        snprintf(err, errsize, "%s: more than %d rows in their own processes", label,
+                 EXEC_HOSTED_MAX);
+        return -1;
+    }
+    slot *s = &hosted[nhosted];
+    memset(s, 0, sizeof *s);
+    s->timeout_s = timeout_s;
+    s->command = strdup(command);
+    s->label = strdup(label);
+    if (!s->command || !s->label) {
+        free(s->command);
+        free(s->label);
+        snprintf(err, errsize, "out of memory");
+        return -1;
+    }
+    pthread_mutex_init(&s->lock, NULL);
+    char why[1400];
+    exec_child *c = exec_start(s->command, timeout_s, why, sizeof why);
+    if (c) {
+        s->info = *exec_info(c);
+        bool derivative = row->format == GELU_FORMAT_BINARY32 ? row->derivative != NULL
+                                                              : row->derivative_u16 != NULL;
+        if (strcmp(s->info.name, row->name) != 0 || s->info.target != row->target ||
+            s->info.format_id != row->format || s->info.derivative != derivative) {
+            snprintf(why, sizeof why, "its host declared another row (name '%s', format %s)",
+                     s->info.name, s->info.format);
+            exec_stop(c);
+            c = NULL;
+        }
+    }
+    if (!c) {
+        snprintf(err, errsize, "%s: %s", label, why);
+        pthread_mutex_destroy(&s->lock);
+        free(s->command);
+        free(s->label);
+        return -1;
+    }
+    s->idle[s->nidle++] = c;
+    s->nchildren = 1;
+    return (int)nhosted++;
+}
+
+void exec_hosted_run(int handle, bool grad, const void *x, void *y, size_t n)
+{
+    run_slot(&hosted[handle], &hosted_ns[handle], grad, x, y, n);
+}
+
+uint64_t exec_hosted_time_ns(int handle) { return atomic_load(&hosted_ns[handle]); }

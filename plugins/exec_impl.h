@@ -13,6 +13,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "gelu_fpenv.h"
 #include "gelu_impl.h"
@@ -22,6 +23,8 @@
  * 2^16 is within the 2 ns/input goal (0.9–1.3 ns; 0.6–0.9 at 2^18): tests/test_exec.c's
  * overhead_per_input (docs/plugins.md, "The exec protocol's cost"). */
 enum { EXEC_IMPLS_MAX = 16, EXEC_CHILDREN_MAX = 64, EXEC_BATCH_INPUTS = 1 << 16 };
+/* EXEC_HOSTED_MAX: hosted rows (below), as many as plugin.h's PLUGIN_IMPLS_MAX */
+enum { EXEC_HOSTED_MAX = 120 };
 
 /* Starts "NAME=COMMAND"'s child, checks its handshake (its name must be NAME; "COMMAND" alone,
  * with no '=' before its first space: the handshake's name is taken) and adds it to
@@ -59,5 +62,19 @@ const char *exec_impls_sha256(const gelu_impl *impl);
 const char *exec_impls_failure(void);
 /* Stops every child. */
 void exec_impls_stop(void);
+
+/* A hosted row: an implementation whose registry entry is another module's (a plugin's row,
+ * plugins/plugin.c) and whose kernels run in children of COMMAND speaking the exec protocol
+ * (gelucheck-plugin-host). Starts one child and checks that its handshake declares row's name,
+ * target, format and derivative; its children then live as --exec's do (one per calling
+ * thread, the timeout, the floating-point environment asked, exec_impls_stop), and a failure
+ * is exec_impls_failure's, told as "LABEL: ...". The handle (>= 0), or -1 with err. */
+int exec_hosted_add(const char *command, const char *label, const gelu_impl *row,
+                    double timeout_s, char *err, size_t errsize);
+/* y[i] = the row's forward (grad: derivative) at x[i], in its format's storage (binary32, or a
+ * 16-bit format's encodings); NaN outputs after a failure (exec_impls_failure says it). */
+void exec_hosted_run(int handle, bool grad, const void *x, void *y, size_t n);
+/* The kernel time the row's children reported, summed (its own_time_ns). */
+uint64_t exec_hosted_time_ns(int handle);
 
 #endif

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "exec.h"
+#include "exec_impl.h"
 #include "gelu_cr16.h"
 #include "gelu_impl.h"
 #include "gelucheck/plugin.h"
@@ -31,6 +32,8 @@ typedef struct {
     gelucheck_kernel_binary32 forward, derivative; /* the plugin's own */
     gelucheck_kernel_u16 forward16, derivative16;  /* those of a 16-bit row */
     char *source;
+    char *path;  /* the plugin's file, as given */
+    int hosted;  /* its handle when its kernels run in their own process (exec_hosted_add), else -1 */
     char sha256[SHA256_HEX]; /* of the plugin's file, read just before it was loaded */
     char crash_text[600]; /* "plugin 'PATH', implementation 'NAME'", made when loaded */
 } slot;
@@ -204,6 +207,10 @@ static plugin_call *begin(const slot *s, int grad, uint32_t x0, int digits, size
 static void call(size_t k, int grad, const float *x, float *y, size_t n)
 {
     const slot *s = &slots[k];
+    if (s->hosted >= 0) {
+        exec_hosted_run(s->hosted, grad != 0, x, y, n);
+        return;
+    }
     uint32_t x0 = 0;
     if (n) memcpy(&x0, x, 4);
     plugin_call *c = begin(s, grad, x0, 8, n);
@@ -214,6 +221,10 @@ static void call(size_t k, int grad, const float *x, float *y, size_t n)
 static void call16(size_t k, int grad, const uint16_t *x, uint16_t *y, size_t n)
 {
     const slot *s = &slots[k];
+    if (s->hosted >= 0) {
+        exec_hosted_run(s->hosted, grad != 0, x, y, n);
+        return;
+    }
     plugin_call *c = begin(s, grad, n ? x[0] : 0, 4, n);
     (grad ? s->derivative16 : s->forward16)(x, y, n);
     atomic_store(&c->start_ns, 0);
@@ -223,7 +234,8 @@ static void call16(size_t k, int grad, const uint16_t *x, uint16_t *y, size_t n)
     static void forward_##id(const float *x, float *y, size_t n) { call(k, 0, x, y, n); }         \
     static void derivative_##id(const float *x, float *y, size_t n) { call(k, 1, x, y, n); }      \
     static void forward16_##id(const uint16_t *x, uint16_t *y, size_t n) { call16(k, 0, x, y, n); } \
-    static void derivative16_##id(const uint16_t *x, uint16_t *y, size_t n) { call16(k, 1, x, y, n); }
+    static void derivative16_##id(const uint16_t *x, uint16_t *y, size_t n) { call16(k, 1, x, y, n); } \
+    static uint64_t own_time_##id(void) { return exec_hosted_time_ns(slots[k].hosted); }
 /* ten slots t0 .. t9, numbered 10·t .. 10·t + 9 */
 #define SLOTS10(t)                                                                                 \
     SLOT_KERNELS(t##0, t * 10 + 0) SLOT_KERNELS(t##1, t * 10 + 1) SLOT_KERNELS(t##2, t * 10 + 2)  \
@@ -234,6 +246,9 @@ static void call16(size_t k, int grad, const uint16_t *x, uint16_t *y, size_t n)
     {f##t##0, d##t##0}, {f##t##1, d##t##1}, {f##t##2, d##t##2}, {f##t##3, d##t##3},               \
     {f##t##4, d##t##4}, {f##t##5, d##t##5}, {f##t##6, d##t##6}, {f##t##7, d##t##7},               \
     {f##t##8, d##t##8}, {f##t##9, d##t##9}
+#define TIMES10(t)                                                                                 \
+    own_time_##t##0, own_time_##t##1, own_time_##t##2, own_time_##t##3, own_time_##t##4,          \
+    own_time_##t##5, own_time_##t##6, own_time_##t##7, own_time_##t##8, own_time_##t##9
 #define ALL_SLOTS(X, ...)                                                                          \
     X(__VA_ARGS__ 0), X(__VA_ARGS__ 1), X(__VA_ARGS__ 2), X(__VA_ARGS__ 3), X(__VA_ARGS__ 4),     \
     X(__VA_ARGS__ 5), X(__VA_ARGS__ 6), X(__VA_ARGS__ 7), X(__VA_ARGS__ 8), X(__VA_ARGS__ 9),     \
@@ -245,6 +260,9 @@ static const gelu_kernel slot_kernels[PLUGIN_IMPLS_MAX][2] = {
     ALL_SLOTS(PAIRS10, forward_, derivative_,)};
 static const gelu_kernel_u16 slot_kernels16[PLUGIN_IMPLS_MAX][2] = {
     ALL_SLOTS(PAIRS10, forward16_, derivative16_,)};
+/* a hosted row's kernel time, as its children reported it */
+static uint64_t (*const slot_times[PLUGIN_IMPLS_MAX])(void) = {ALL_SLOTS(TIMES10, )};
+_Static_assert((int)PLUGIN_IMPLS_MAX <= (int)EXEC_HOSTED_MAX, "a hosted row for every plugin row");
 
 /* "avx2,fma" → CPU_FEATURE_* bits; −1 with the unknown word in bad. */
 static int parse_features(const char *s, unsigned *out, char *bad, size_t size)
@@ -484,6 +502,15 @@ static int load(const char *path, const char *kind, char *err, size_t errsize)
             return -1;
         }
         snprintf(s->source, n, "%s '%s'", kind, path);
+        s->path = strdup(path);
+        s->hosted = -1;
+        if (!s->path) {
+            free(origin);
+            free(known_as);
+            free(s->source);
+            snprintf(err, errsize, "out of memory");
+            return -1;
+        }
         snprintf(s->crash_text, sizeof s->crash_text, "%s '%.400s', implementation '%s',", kind,
                  path, d->name);
         memcpy(s->sha256, sha, sizeof sha);
@@ -531,6 +558,7 @@ static int load(const char *path, const char *kind, char *err, size_t errsize)
             free(origin);
             free(known_as);
             free(s->source);
+            free(s->path);
             return -1;
         }
         nslots++;
@@ -638,6 +666,71 @@ const char *plugins_default_peer(size_t i, const char **path, bool *loaded)
     *path = peers[i].path;
     *loaded = peers[i].loaded;
     return peers[i].name;
+}
+
+/* ---- plugin rows in their own processes (gelucheck-plugin-host, plugin_host.c) */
+
+/* The host program into buf: GELUCHECK_PLUGIN_HOST when set, the build tree's for an
+ * executable of the build tree, else the one beside the executable (both are installed in
+ * bindir). −1 when the executable's path is unknown. */
+static int host_path(char *buf, size_t size)
+{
+    const char *forced = getenv("GELUCHECK_PLUGIN_HOST");
+    if (forced && *forced) return snprintf(buf, size, "%s", forced) < (int)size ? 0 : -1;
+    char exe[PATH_MAX], root[PATH_MAX];
+    if (!realpath("/proc/self/exe", exe)) return -1;
+    if (realpath(GELUCHECK_BUILD_ROOT, root) && strncmp(exe, root, strlen(root)) == 0 &&
+        exe[strlen(root)] == '/')
+        return snprintf(buf, size, "%s/plugins/gelucheck-plugin-host", root) < (int)size ? 0 : -1;
+    size_t n = strlen(exe);
+    while (n > 0 && exe[n - 1] != '/') n--;
+    exe[n] = '\0'; /* the executable's directory, with its '/' */
+    return snprintf(buf, size, "%sgelucheck-plugin-host", exe) < (int)size ? 0 : -1;
+}
+
+/* s as one word of /bin/sh: 'single quoted', a quote inside as '\''. */
+static size_t shell_word(char *buf, size_t at, size_t size, const char *s)
+{
+    at = put(buf, at, size, "'");
+    for (; *s; s++) at = put(buf, at, size, *s == '\'' ? "'\\''" : (char[2]){*s, 0});
+    return put(buf, at, size, "' ");
+}
+
+int plugins_isolate(double timeout_s, char *err, size_t errsize)
+{
+    char host[PATH_MAX];
+    bool found = false;
+    for (size_t k = 0; k < nslots; k++) {
+        slot *s = &slots[k];
+        if (plugins_is_default_peer(&s->impl) || s->hosted >= 0 ||
+            gelu_format_sampled(gelu_format_of(s->impl.format)))
+            continue; /* the peers, and binary64 rows (the exec protocol carries none), in here */
+        if (!found) {
+            if (host_path(host, sizeof host) != 0 || access(host, X_OK) != 0) {
+                snprintf(err, errsize, "cannot run plugin '%s' in its own process: no program "
+                         "'%s' (%s; installed beside gelucheck; GELUCHECK_PLUGIN_HOST names "
+                         "another; --in-process runs plugins in gelucheck's process)", s->path,
+                         host, strerror(errno));
+                return -1;
+            }
+            found = true;
+        }
+        char cmd[3 * PATH_MAX], label[PATH_MAX + 200];
+        size_t at = put(cmd, 0, sizeof cmd, "exec ");
+        at = shell_word(cmd, at, sizeof cmd, host);
+        at = shell_word(cmd, at, sizeof cmd, s->path);
+        at = shell_word(cmd, at, sizeof cmd, s->impl.name);
+        at = shell_word(cmd, at, sizeof cmd, gelu_format_of(s->impl.format)->name);
+        cmd[at - 1] = '\0'; /* the last word's space */
+        snprintf(label, sizeof label, "plugin '%s', implementation '%s' (in its own process)",
+                 s->path, s->impl.name);
+        int h = exec_hosted_add(cmd, label, &s->impl, timeout_s, err, errsize);
+        if (h < 0) return -1;
+        s->hosted = h;
+        s->impl.batch_inputs = EXEC_BATCH_INPUTS;
+        s->impl.own_time_ns = slot_times[k];
+    }
+    return 0;
 }
 
 const char *plugins_sha256(const gelu_impl *impl)

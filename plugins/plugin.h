@@ -47,6 +47,16 @@ bool plugins_is_default_peer(const gelu_impl *impl);
 /* Bounds every plugin kernel call (default 60 s; --exec-timeout): a call running longer ends
  * the process with status 1, naming the plugin, the implementation and the call. */
 void plugins_set_call_timeout(double seconds);
+/* Runs the kernels of every plugin row loaded so far — not the default peers', nor binary64
+ * rows, which the exec protocol does not carry — in processes of their own: children of
+ * gelucheck-plugin-host (plugin_host.c) speaking the exec protocol (exec_impl.h's hosted rows),
+ * each row's registry entry unchanged but for its kernels (2^16 inputs a call, the child's own
+ * kernel time for bench). A kernel that crashes, aborts, exits, hangs past timeout_s, writes
+ * into its inputs or past its outputs, or leaves the floating-point state changed then ends
+ * its row's calls with a failure (exec_impls_failure) naming the plugin, the row and the
+ * request; this process lives on. 0, or −1 with err (the host program missing, or a child
+ * that did not start). */
+int plugins_isolate(double timeout_s, char *err, size_t errsize);
 /* Called by the crash report before the process exits (the CLI removes its temporary files);
  * must be async-signal-safe. */
 void plugins_set_crash_hook(void (*hook)(void));

@@ -336,7 +336,8 @@ typedef struct {
 
 /* The report's in-process implementations (exec children are refused under FTZ/DAZ: their
  * kernels run in another process, which this one's MXCSR does not reach) into list, the names of
- * those left out into left_out. */
+ * those left out into left_out. A plugin's rows run in gelucheck-plugin-host are in: their
+ * children are asked for the section's environment (run_ftz_daz). */
 static size_t in_process_impls(const report_impls *impls, const gelu_impl **list, char *left_out,
                                size_t size)
 {
@@ -371,8 +372,11 @@ static int run_ftz_daz(const report_job *a, const report_impls *impls, report_st
                        .threads = (unsigned)a->threads, .shard_n = 1, .fpenv = GELU_FPENV_FTZ_DAZ};
     if (a->scan_progress) a->scan_progress(a->ctx, &cfg);
     if (rc == 0 && n == 0) rc = -1, err = "no in-process implementation to scan";
-    if (rc == 0 && (rc = scan_run(&cfg, r, &err)) == 0) {
+    exec_impls_use_fpenv(GELU_FPENV_FTZ_DAZ); /* the children of plugins' rows run in it */
+    if (rc == 0 && (rc = scan_run(&cfg, r, &err)) == 0)
         scan_refine_maxima(r);
+    exec_impls_use_fpenv(GELU_FPENV_IEEE);
+    if (rc == 0) {
         out->cpu_seconds = report_clock_cpu() - t0;
         fpenv_cover_describe(&cover, r->inputs, out->covered, sizeof out->covered);
         report_say(a, "\nftz,daz: %llu inputs, %zu implementations, forward and derivative, in %.1f s "

@@ -21,6 +21,10 @@ typedef enum {
     CONTRACT_ABS,     /* absolute error above the declared bound */
     CONTRACT_SPECIAL, /* a special input whose output differs by encoding */
     CONTRACT_NOT_CR,  /* claimed correctly rounded, the encoding differs from the reference's */
+    /* a kernel call broke the call's contract (scan/kernel_call.h: it wrote into its input or
+     * past its outputs, or left the FP state changed), this check's or an earlier one's:
+     * kernel_call_failure() names the row and the call */
+    CONTRACT_CALL,
 } contract_failure;
 
 /* One evaluated point. */
@@ -55,7 +59,9 @@ bool contract_same_value(float expected, float actual);
 
 /* Checks forward and derivative of `impl` at the n inputs against the reference values of its
  * target (fwd[i], grad[i] for x[i]; see ref_eval_values), and its special values when the
- * contract claims them. Returns the failure kind (also in report->failure). */
+ * contract claims them, every kernel call judged (kernel_call_f32, IEEE's environment). Returns
+ * the failure kind (also in report->failure); CONTRACT_CALL whenever a kernel call of this
+ * process broke the call's contract. */
 contract_failure contract_check(const gelu_impl *impl, const float *x, size_t n,
                                 const ref_value *fwd, const ref_value *grad,
                                 contract_report *report);

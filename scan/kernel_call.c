@@ -10,9 +10,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#if defined(__x86_64__)
-#include <xmmintrin.h>
-#endif
+#include "fp_state.h"
 
 enum { OUT_ALIGN = 64, CANARY = 0xa5 };
 
@@ -75,62 +73,6 @@ static scratch *scratch_get(size_t bytes)
     return s;
 }
 
-/* ---- the floating-point state a call must leave as it found it */
-
-typedef struct {
-    unsigned mxcsr;
-    unsigned short x87;
-} fp_state;
-
-/* MXCSR's exception flags (bits 0–5): sticky status a kernel may set, not state it changes. */
-enum { MXCSR_FLAGS = 0x3f };
-
-static fp_state fp_read(void)
-{
-    fp_state s = {0, 0};
-#if defined(__x86_64__)
-    s.mxcsr = _mm_getcsr();
-    __asm__ volatile("fnstcw %0" : "=m"(s.x87));
-#endif
-    return s;
-}
-
-static void fp_restore(fp_state s)
-{
-#if defined(__x86_64__)
-    _mm_setcsr(s.mxcsr);
-    __asm__ volatile("fldcw %0" : : "m"(s.x87));
-#else
-    (void)s;
-#endif
-}
-
-static const char *const rounding[4] = {"to nearest", "downward", "upward", "toward zero"};
-
-/* What differs between the state a call began with (was) and left (now), in words. */
-static void fp_difference(fp_state was, fp_state now, char *buf, size_t size)
-{
-    size_t k = 0;
-    buf[0] = '\0';
-#define ADD(...) (k += (size_t)snprintf(buf + k, k < size ? size - k : 0, __VA_ARGS__))
-    unsigned m = (was.mxcsr ^ now.mxcsr) & ~(unsigned)MXCSR_FLAGS;
-    const char *sep = ": ";
-    if (m) {
-        ADD("MXCSR 0x%04x (the call began with 0x%04x", now.mxcsr, was.mxcsr & ~(unsigned)MXCSR_FLAGS);
-        if (m & 0x6000) ADD("%sSSE rounding %s", sep, rounding[(now.mxcsr >> 13) & 3]), sep = ", ";
-        if (m & 0x8000) ADD("%sflush-to-zero %s", sep, now.mxcsr & 0x8000 ? "set" : "cleared"), sep = ", ";
-        if (m & 0x0040) ADD("%sdenormals-are-zero %s", sep, now.mxcsr & 0x0040 ? "set" : "cleared"), sep = ", ";
-        if (m & 0x1f80) ADD("%sexception masks changed", sep);
-        ADD(")");
-    }
-    if (was.x87 != now.x87) {
-        ADD("%sthe x87 control word 0x%04x (it began 0x%04x", m ? " and " : "", now.x87, was.x87);
-        if ((was.x87 ^ now.x87) & 0x0c00) ADD(": x87 rounding %s", rounding[(now.x87 >> 10) & 3]);
-        ADD(")");
-    }
-#undef ADD
-}
-
 /* ---- the first violation */
 
 static pthread_mutex_t failure_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -190,17 +132,17 @@ static void judged(const call_info *c, gelu_fpenv env, void *y, invoke_fn invoke
         memcpy(s->in, c->x, bytes);
         memset(yk + bytes, CANARY, (size_t)(guard - yk) - bytes);
     }
-    fp_state was = fp_read();
+    fp_state was = fp_state_read();
     unsigned saved = gelu_fpenv_enter(env);
-    fp_state began = fp_read();
+    fp_state began = fp_state_read();
     invoke(c, s ? s->in : c->x, s ? (void *)yk : y, ctx);
-    fp_state left = fp_read();
+    fp_state left = fp_state_read();
     gelu_fpenv_leave(saved);
-    fp_restore(was);
+    fp_state_restore(was);
     char what[600];
-    if (((began.mxcsr ^ left.mxcsr) & ~(unsigned)MXCSR_FLAGS) || began.x87 != left.x87) {
+    if (fp_state_changed(began, left)) {
         char diff[400];
-        fp_difference(began, left, diff, sizeof diff);
+        fp_state_difference(began, left, diff, sizeof diff);
         snprintf(what, sizeof what, "it left %s; restored before any other row ran", diff);
         record(c, what);
     }

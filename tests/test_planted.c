@@ -45,6 +45,25 @@ static void relu_nan_at_minus_inf(const float *x, float *y, size_t n)
         if (isinf(x[i]) && x[i] < 0) y[i] = NAN;
 }
 
+/* Correct outputs, then its (const) input overwritten: judged at the scan's copy, caught. */
+static void forward_scribbles_on_its_input(const float *x, float *y, size_t n)
+{
+    gelu_impl_erfc_f64.forward(x, y, n);
+    for (size_t i = 0; i < n; i++) ((float *)x)[i] = 0x1p100f;
+}
+
+/* Correct outputs, then flush-to-zero left set (x86-64's MXCSR bit 15). */
+static void forward_leaves_ftz_set(const float *x, float *y, size_t n)
+{
+    gelu_impl_erfc_f64.forward(x, y, n);
+#if defined(__x86_64__)
+    unsigned m;
+    __asm__ volatile("stmxcsr %0" : "=m"(m));
+    m |= 0x8000;
+    __asm__ volatile("ldmxcsr %0" : : "m"(m));
+#endif
+}
+
 /* The sample with the defective input planted at PLANT_AT, and the references it needs. */
 static float xs[N];
 static ref_value fwd[N], grad[N];
@@ -117,3 +136,40 @@ Test(planted, not_correctly_rounded_at_one_input_is_located)
     cr_expect(strstr(msg, "not correctly rounded at x = -0x1.8p-1 (0xbf400000)") != NULL, "%s", msg);
     cr_expect_eq(contract_check(&gelu_impl_cr, xs, N, fwd, grad, &r), CONTRACT_OK);
 }
+
+/* Each call of contract_check is judged (scan/kernel_call.h): a kernel writing into its input
+ * or leaving the FP state changed fails the check naming it, though its outputs are right. */
+Test(planted, a_kernel_writing_into_its_input_fails_the_check)
+{
+    gelu_impl bad = gelu_impl_erfc_f64;
+    bad.name = "planted_scribble";
+    bad.forward = forward_scribbles_on_its_input;
+    prepare(bad.target, 1.0f);
+    float before = xs[0];
+    contract_report r;
+    cr_assert_eq(contract_check(&bad, xs, N, fwd, grad, &r), CONTRACT_CALL);
+    cr_expect_eq(float_bits(xs[0]), float_bits(before), "the caller's inputs untouched");
+    char msg[1300];
+    contract_describe(&bad, &r, msg, sizeof msg);
+    cr_expect(strstr(msg, "implementation 'planted_scribble' (built in) broke the kernel contract "
+                          "in a forward call of 2000 inputs") != NULL, "%s", msg);
+    cr_expect(strstr(msg, "it wrote into its input (const): x[0] was 0x") != NULL, "%s", msg);
+}
+
+#if defined(__x86_64__)
+Test(planted, a_kernel_leaving_ftz_set_fails_the_check)
+{
+    gelu_impl bad = gelu_impl_erfc_f64;
+    bad.name = "planted_ftz";
+    bad.forward = forward_leaves_ftz_set;
+    prepare(bad.target, 1.0f);
+    contract_report r;
+    cr_assert_eq(contract_check(&bad, xs, N, fwd, grad, &r), CONTRACT_CALL);
+    char msg[1300];
+    contract_describe(&bad, &r, msg, sizeof msg);
+    cr_expect(strstr(msg, "'planted_ftz'") != NULL && strstr(msg, "flush-to-zero set") != NULL, "%s", msg);
+    unsigned m;
+    __asm__ volatile("stmxcsr %0" : "=m"(m));
+    cr_expect_eq(m & 0x8000u, 0u, "restored after the call");
+}
+#endif

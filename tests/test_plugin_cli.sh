@@ -5,7 +5,7 @@
 # - each planted defect is caught by the gate at its input: a wrong output at 1.5, a
 #   monotonicity break at 2, +inf from 2^127 on, a NaN at -inf against a specials claim;
 # - a kernel that crashes is reported (the plugin, the implementation, the call), exit 1, and the
-#   previous CSV stays;
+#   previous CSV stays: in the row's own process (the default) and --in-process;
 # - every malformed plugin is refused with exit 2, the file and the field named.
 # Usage: test_plugin_cli.sh GELUCHECK PLUGIN.so
 set -u
@@ -24,6 +24,16 @@ grep '^plug_erfc_f64,' "$d/a.csv" | cut -d, -f2- >"$d/plugin"
 [ -s "$d/plugin" ] && cmp -s "$d/builtin" "$d/plugin" || fail "the plugin's rows differ from erfc_f64's"
 GELUCHECK_PLUGINS="$plugin" "$g" list >"$d/out" 2>&1 && grep -q "^  plug_erfc_f64: plugin '$plugin'" "$d/out" ||
     fail "GELUCHECK_PLUGINS: $(cat "$d/out")"
+
+# --fpenv reaches a row run in its own process (its host is asked for the environment): its rows
+# are the in-process run's to the byte around the subnormals, and differ from IEEE's there
+for ip in "" --in-process; do
+    run good accuracy $ip --impl plug_erfc_f64 --fpenv ftz,daz --range -0x1p-130:0x1p-130 --threads 2 \
+        --grad --csv "$d/fe$ip.csv" || fail "--fpenv ftz,daz $ip: $(cat "$d/err")"
+done
+run good accuracy --impl plug_erfc_f64 --range -0x1p-130:0x1p-130 --threads 2 --grad --csv "$d/fi.csv"
+cmp -s "$d/fe.csv" "$d/fe--in-process.csv" && ! cmp -s "$d/fe.csv" "$d/fi.csv" ||
+    fail "--fpenv ftz,daz in the plugin's own process: not the in-process rows: $(cut -d, -f1-9 "$d/fe.csv" "$d/fe--in-process.csv")"
 
 # a plugin without a derivative kernel: scanned forward only under --grad, said so, its forward
 # rows erfc_f64's
@@ -57,13 +67,21 @@ gate nonmono "plug_erfc_f64: 1 monotonicity break, largest 7 steps at 0x1p+1" ac
 gate overflow "plug_erfc_f64 forward: max ULP error inf > claimed 0.502 at x = 0x1p+127" accuracy --impl plug_erfc_f64 --range 0x1p126:0x1.000004p127
 gate negnan "plug_erfc_f64 forward: special values wrong: x=0xff800000 want 0x80000000" accuracy --impl plug_erfc_f64 --sample 1000
 
-echo keep >"$d/keep.csv"
-run crash accuracy --impl plug_erfc_f64 --range 2.9:3.1 --csv "$d/keep.csv"
-st=$?
-[ $st -eq 1 ] && grep -q "plugin '$plugin', implementation 'plug_erfc_f64', crashed (signal 11) in a forward call of .* inputs from x = 0x" "$d/err" ||
-    fail "crash: status $st: $(cat "$d/err")"
-[ "$(cat "$d/keep.csv")" = keep ] || fail "crash: the CSV was replaced"
-ls -a "$d" | grep -q '\.tmp\.' && fail "crash: a temporary file was left"
+# a crash, in the row's own process (the default) and --in-process
+own="plugin '$plugin', implementation 'plug_erfc_f64' (in its own process): exec child 'plug_erfc_f64' (.*)"
+for ip in "" --in-process; do
+    echo keep >"$d/keep.csv"
+    run crash accuracy $ip --impl plug_erfc_f64 --range 2.9:3.1 --csv "$d/keep.csv"
+    st=$?
+    if [ -z "$ip" ]; then
+        want="$own: forward request of [0-9]* inputs from x = 0x[0-9a-f.]*p+1: its output ended after 0 of 24 bytes; the child killed by signal 11"
+    else
+        want="plugin '$plugin', implementation 'plug_erfc_f64', crashed (signal 11) in a forward call of .* inputs from x = 0x"
+    fi
+    [ $st -eq 1 ] && grep -q "$want" "$d/err" || fail "crash $ip: status $st: $(cat "$d/err")"
+    [ "$(cat "$d/keep.csv")" = keep ] || fail "crash $ip: the CSV was replaced"
+    ls -a "$d" | grep -q '\.tmp\.' && fail "crash $ip: a temporary file was left"
+done
 
 # refused CASE NEEDLE: exit 2 naming the plugin file and NEEDLE
 refused() {
@@ -127,11 +145,18 @@ run bf16wrong accuracy --format bfloat16 --threads 2 --impl plug_erfc_f64
 st=$?
 [ $st -eq 1 ] && grep -q "CONTRACT BROKEN.*plug_erfc_f64 forward: max ULP error 1.17302 > claimed 0.501 at x = 0x1.8p+0 (0x3fc00000)" "$d/out" ||
     fail "bf16wrong: status $st: $(grep -i contract "$d/out")"
-echo keep >"$d/keep16.csv"
-run bf16crash accuracy --format bfloat16 --threads 2 --impl plug_erfc_f64 --csv "$d/keep16.csv"
-st=$?
-[ $st -eq 1 ] && grep -q "plugin '$plugin', implementation 'plug_erfc_f64', crashed (signal 11) in a forward call of [0-9]* inputs from x = 0x[0-9a-f]\{4\} (encoding)" "$d/err" &&
-    [ "$(cat "$d/keep16.csv")" = keep ] || fail "bf16crash: status $st: $(cat "$d/err")"
+for ip in "" --in-process; do
+    echo keep >"$d/keep16.csv"
+    run bf16crash accuracy $ip --format bfloat16 --threads 2 --impl plug_erfc_f64 --csv "$d/keep16.csv"
+    st=$?
+    if [ -z "$ip" ]; then
+        want="$own: forward request of [0-9]* inputs from x = .* (bfloat16 0x[0-9a-f]\{4\}): its output ended after 0 of 24 bytes; the child killed by signal 11"
+    else
+        want="plugin '$plugin', implementation 'plug_erfc_f64', crashed (signal 11) in a forward call of [0-9]* inputs from x = 0x[0-9a-f]\{4\} (encoding)"
+    fi
+    [ $st -eq 1 ] && grep -q "$want" "$d/err" &&
+        [ "$(cat "$d/keep16.csv")" = keep ] || fail "bf16crash $ip: status $st: $(cat "$d/err")"
+done
 refused bf16none "format bfloat16 and no forward_u16 kernel"
 refused bf16old "format bfloat16 and no forward_u16 kernel (size "
 refused bf16both "format bfloat16 with binary32 kernels (forward, derivative"

@@ -10,6 +10,8 @@
  *   ftz            leaves MXCSR's FTZ and DAZ set after every call (M2)
  *   ftz_grad       the same after derivative calls only
  *   abort          abort() (S4)
+ *   segv           a write through a null pointer
+ *   sigkill        SIGKILL to its own process
  *   overrun        writes 4 floats past y[n] (S3)
  *   hang           never returns (S5)
  *   exit           _exit(0) (M3)
@@ -21,6 +23,8 @@
  * a checkpoint of the good build must not resume with it). */
 #include <fenv.h>
 #include <math.h>
+#include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +55,8 @@ static void misbehave_before(const float *x, float *y, size_t n)
 {
     if (!holds_3(x, n)) return;
     if (is("abort")) abort();
+    if (is("segv")) *(volatile float *)(uintptr_t)0 = 1.0f;
+    if (is("sigkill")) kill(getpid(), SIGKILL);
     if (is("exit")) _exit(0);
     if (is("hang"))
         for (;;) pause();

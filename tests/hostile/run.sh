@@ -40,36 +40,84 @@ expect S1-exec-swapped 2 "code.hxe is 'exec-sha256:" \
 expect S1-builtin-id 0 "code.erfc_f64=build-id:" sh -c \
     "'$g' accuracy --impl erfc_f64 $r --checkpoint '$d/ckb' && cat '$d/ckb/checkpoint.id'"
 
-# ---- S2: inputs the kernel cannot touch; M2: the FP environment is part of the call
-expect S2-scribble 1 "implementation 'hx' (plugin '$good') broke the kernel contract in a forward call" \
-    env GELUCHECK_HOSTILE=scribble "$g" accuracy --plugin "$good" --impl hx $r
-expect S2-scribble-names-input 1 "it wrote into its input (const): x[0] was 0x40" \
-    env GELUCHECK_HOSTILE=scribble "$g" accuracy --plugin "$good" --impl hx $r
-expect S2-scribble-after 1 "it wrote into its input (const)" \
-    env GELUCHECK_HOSTILE=scribble_after "$g" accuracy --plugin "$good" --impl hx,erfc_f64 $r
-# a leaked rounding mode or FTZ/DAZ: named at the row that leaked it, never blamed on cr
-expect M2-rounding 1 "implementation 'hx' (plugin '$good') broke the kernel contract" \
-    env GELUCHECK_HOSTILE=round "$g" accuracy --plugin "$good" --impl hx,cr $r
-expect M2-rounding-what 1 "SSE rounding upward" env GELUCHECK_HOSTILE=round "$g" accuracy --plugin "$good" --impl hx,cr $r
-expect M2-ftz 1 "flush-to-zero set, denormals-are-zero set" env GELUCHECK_HOSTILE=ftz "$g" accuracy --plugin "$good" --impl hx,cr $r
-expect M2-derivative 1 "in a derivative call" env GELUCHECK_HOSTILE=ftz_grad "$g" accuracy --plugin "$good" --impl hx --grad $r
-
-# ---- S3, S4, S5, M3: a plugin kernel that writes past its outputs, aborts, hangs or ends the
-# process: named (plugin, row, call), exit 1
+# ---- S2, S3, S4, S5, M2, M3: a kernel that writes into its input or past its outputs, leaks FP
+# state, crashes, aborts, hangs or ends the process. By default a plugin's row runs in its own
+# process (gelucheck-plugin-host): every defect is named there with the row and the request,
+# exit 1. --in-process runs it in gelucheck's (the same defects named by the in-process guards).
 H="env GELUCHECK_HOSTILE"
-expect S3-overrun-guard-page 1 "plugin '$good', implementation 'hx', crashed (signal 11) in a forward call of 4096 inputs from x = 0x40400000" \
+own="plugin '$good', implementation 'hx' (in its own process): exec child 'hx'"
+# expect_own NAME NEEDLE COMMAND...: exit 1, the row named as run in its own process, NEEDLE
+expect_own() {
+    name=$1 needle=$2
+    shift 2
+    expect "$name" 1 "$needle" "$@"
+    grep -qF -- "$own" "$d/out" || fail "$name: the row is not named ('$own')"
+}
+req="forward request of 65536 inputs from x = 0x1.733334p+1"
+expect_own S2-scribble "$req: error 1: the kernel wrote into its input (const) at x[0]" \
+    $H=scribble "$g" accuracy --plugin "$good" --impl hx $r
+expect_own S2-scribble-after "the kernel wrote into its input (const)" \
+    $H=scribble_after "$g" accuracy --plugin "$good" --impl hx,erfc_f64 $r
+expect_own M2-rounding "the kernel left MXCSR 0x5fa0 (the call began with 0x1f80: SSE rounding upward)" \
+    $H=round "$g" accuracy --plugin "$good" --impl hx,cr $r
+expect_own M2-ftz "flush-to-zero set, denormals-are-zero set" \
+    $H=ftz "$g" accuracy --plugin "$good" --impl hx,cr $r
+expect_own M2-derivative ": derivative request of " \
+    $H=ftz_grad "$g" accuracy --plugin "$good" --impl hx --grad $r
+expect_own S3-overrun-guard-page "the kernel wrote past its 65536 outputs, into the guard page after y[65535]" \
     $H=overrun "$g" accuracy --plugin "$good" --impl hx --range 3:3.1 --threads 2
-expect S3-overrun-canary 1 "it wrote past its 4097 outputs (byte 0 after y[4096])" \
-    $H=overrun "$g" accuracy --plugin "$good" --impl hx --range 2.99:3.1 --threads 2
-expect S4-abort 1 "implementation 'hx', crashed (signal 6: SIGABRT, an abort() or a failed assert) in a forward call" \
+expect_own S3-overrun-canary "the kernel wrote past its 65537 outputs (byte 0 after y[65536])" \
+    $H=overrun "$g" accuracy --plugin "$good" --impl hx $r
+expect_own S4-segv "its output ended after 0 of 24 bytes; the child killed by signal 11" \
+    $H=segv "$g" accuracy --plugin "$good" --impl hx $r
+expect_own S4-sigkill "its output ended after 0 of 24 bytes; the child killed by signal 9" \
+    $H=sigkill "$g" accuracy --plugin "$good" --impl hx $r
+expect_own S4-abort "its output ended after 0 of 24 bytes; the child killed by signal 6" \
     $H=abort "$g" accuracy --plugin "$good" --impl hx $r
-expect S5-hang 1 "implementation 'hx', has not returned within 2 s (--exec-timeout) in a forward call" \
+expect_own S5-hang "no answer within 2 s" \
     $H=hang "$g" accuracy --plugin "$good" --impl hx $r --exec-timeout 2
-expect M3-exit 1 "implementation 'hx', called _exit(0) in a forward call" \
+expect_own M3-exit "error 1: the kernel called _exit(0)" \
     $H=exit "$g" accuracy --plugin "$good" --impl hx $r
+expect_own M3-exit-eval "the kernel called _exit(0)" $H=exit "$g" eval --plugin "$good" --impl hx 3
 # the previous outputs survive each of them
+for h in abort segv sigkill hang exit overrun scribble round; do
+    echo previous >"$d/keep.csv"
+    expect S4-outputs-kept-$h 0 "previous" sh -c "GELUCHECK_HOSTILE=$h '$g' accuracy --plugin '$good' \
+        --impl hx $r --exec-timeout 2 --csv '$d/keep.csv' 2>/dev/null; [ \$? -eq 1 ] && \
+        cat '$d/keep.csv' && ! ls -a '$d' | grep -q tmp"
+done
+# a missing host program is named, with the way out
+expect host-missing 2 "no program '$d/nohost'" \
+    env GELUCHECK_PLUGIN_HOST="$d/nohost" "$g" list --plugin "$good"
+
+# the same defects --in-process: the in-process guards (scan/kernel_call.c, plugins/plugin.c)
+ip="--in-process"
+expect S2-scribble-in-process 1 "implementation 'hx' (plugin '$good') broke the kernel contract in a forward call" \
+    $H=scribble "$g" accuracy $ip --plugin "$good" --impl hx $r
+expect S2-scribble-names-input-in-process 1 "it wrote into its input (const): x[0] was 0x40" \
+    $H=scribble "$g" accuracy --plugin "$good" --impl hx $r $ip
+expect S2-scribble-after-in-process 1 "it wrote into its input (const)" \
+    $H=scribble_after "$g" accuracy $ip --plugin "$good" --impl hx,erfc_f64 $r
+# a leaked rounding mode or FTZ/DAZ: named at the row that leaked it, never blamed on cr
+expect M2-rounding-in-process 1 "implementation 'hx' (plugin '$good') broke the kernel contract" \
+    $H=round "$g" accuracy $ip --plugin "$good" --impl hx,cr $r
+expect M2-rounding-what-in-process 1 "SSE rounding upward" $H=round "$g" accuracy $ip --plugin "$good" --impl hx,cr $r
+expect M2-ftz-in-process 1 "flush-to-zero set, denormals-are-zero set" $H=ftz "$g" accuracy $ip --plugin "$good" --impl hx,cr $r
+expect M2-derivative-in-process 1 "in a derivative call" $H=ftz_grad "$g" accuracy $ip --plugin "$good" --impl hx --grad $r
+expect S3-overrun-guard-page-in-process 1 "plugin '$good', implementation 'hx', crashed (signal 11) in a forward call of 4096 inputs from x = 0x40400000" \
+    $H=overrun "$g" accuracy $ip --plugin "$good" --impl hx --range 3:3.1 --threads 2
+expect S3-overrun-canary-in-process 1 "it wrote past its 4097 outputs (byte 0 after y[4096])" \
+    $H=overrun "$g" accuracy $ip --plugin "$good" --impl hx --range 2.99:3.1 --threads 2
+expect S4-segv-in-process 1 "implementation 'hx', crashed (signal 11) in a forward call" \
+    $H=segv "$g" accuracy $ip --plugin "$good" --impl hx $r
+expect S4-abort-in-process 1 "implementation 'hx', crashed (signal 6: SIGABRT, an abort() or a failed assert) in a forward call" \
+    $H=abort "$g" accuracy $ip --plugin "$good" --impl hx $r
+expect S5-hang-in-process 1 "implementation 'hx', has not returned within 2 s (--exec-timeout) in a forward call" \
+    $H=hang "$g" accuracy $ip --plugin "$good" --impl hx $r --exec-timeout 2
+expect M3-exit-in-process 1 "implementation 'hx', called _exit(0) in a forward call" \
+    $H=exit "$g" accuracy $ip --plugin "$good" --impl hx $r
 echo previous >"$d/keep.csv"
-expect S4-outputs-kept 0 "previous" sh -c "GELUCHECK_HOSTILE=abort '$g' accuracy --plugin '$good' \
+expect S4-outputs-kept-in-process 0 "previous" sh -c "GELUCHECK_HOSTILE=abort '$g' accuracy $ip --plugin '$good' \
     --impl hx $r --csv '$d/keep.csv' 2>/dev/null; cat '$d/keep.csv'; ! ls -a '$d' | grep -q tmp"
 
 # ---- the command line: M6, M8, M11, M14, C5, C7
@@ -90,6 +138,13 @@ expect C5-seed-without-sample 2 "--seed seeds --sample's draws: give --sample N 
     "$g" accuracy $t --seed 3
 expect C7-empty-csv 1 "cannot write '': the file name is empty" "$g" accuracy $t --csv ""
 expect C7-empty-out 1 "cannot write the report directory '': the name is empty" "$g" report --out ""
+# M9: a manifest path that is a directory is an output that cannot be written: exit 1, before
+# the work (a report's DIR/manifest.json too, not after the whole run)
+mkdir -p "$d/m9.csv.manifest.json" "$d/m9rep/manifest.json"
+expect M9-csv-manifest-directory 1 "cannot write '$d/m9.csv.manifest.json': it is a directory" \
+    "$g" accuracy $t --csv "$d/m9.csv"
+expect M9-report-manifest-directory 1 "'$d/m9rep/manifest.json' is a directory, where the report puts a file; nothing was run" \
+    "$g" report --quick --threads 2 --out "$d/m9rep"
 # M4: a baseline whose accuracy.csv is corrupt is refused before any work (no report written)
 mkdir "$d/bl"
 "$g" accuracy $t --csv "$d/bl/accuracy.csv" >/dev/null 2>&1
