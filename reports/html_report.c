@@ -372,6 +372,31 @@ static void answer_matrix(FILE *f, const html_report *h)
     fputs(".</p>\n", f);
 }
 
+/* The row families the run left out and why (left_out.h), so that "every implementation" is
+ * read with them. */
+static void left_out_summary(FILE *f, const html_report *h)
+{
+    if (!h->answer || !h->answer->left_out_known) return;
+    const left_out *lo = &h->answer->left_out;
+    fputs("<p class=\"sub\" id=\"left-out\"><b>Left out of this run:</b> ", f);
+    if (lo->n == 0) fputs("nothing.", f);
+    for (size_t i = 0; i < lo->n; i++) {
+        const left_out_family *e = &lo->f[i];
+        fputs(i ? "; <i>" : "<i>", f);
+        html_text(f, e->family);
+        fputs("</i> (", f);
+        html_text(f, e->rows);
+        fputs("): ", f);
+        html_text(f, e->why);
+        if (e->command[0]) {
+            fputs(" &#8212; <code>", f);
+            html_text(f, e->command);
+            fputs("</code>", f);
+        }
+    }
+    fputs("</p>\n", f);
+}
+
 static void answer_section(FILE *f, const html_report *h)
 {
     const results_set *s = h->results;
@@ -404,6 +429,7 @@ static void answer_section(FILE *f, const html_report *h)
     }
     answer_formats(f, h);
     broken_summary(f, h);
+    left_out_summary(f, h);
     baseline_summary(f, h);
     fputs("</div>\n", f);
     if (h->svg[PLOT_PARETO]) {

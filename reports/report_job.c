@@ -542,7 +542,12 @@ static int write_report(const report_job *a, const report_impls *impls, report_s
     if (capped_measure(&capped, st, a->quick ? REPORT_QUICK_SAMPLE : CAPPED_FULL_SAMPLE, a->quick,
                        (unsigned)a->threads, err, sizeof err) != 0)
         report_error(a, "%s: those rows are judged on the path taken here", err);
-    if (answer_build_all(ans, s, &capped, "l2", cpu, feat, err, sizeof err) != 0) {
+    int built = answer_build_all(ans, s, &capped, "l2", cpu, feat, err, sizeof err);
+    if (built == 0) { /* what the run left out, named beside the answer */
+        left_out_collect(&ans->left_out, impls->list, impls->n);
+        ans->left_out_known = true;
+    }
+    if (built != 0) {
         report_error(a, "the answer: %s", err);
         free(why), why = NULL;
     } else if (report_stage_write(st, report_file_name(REPORT_FILE_ANSWER, GELU_FORMAT_BINARY32, name, sizeof name),
