@@ -184,10 +184,13 @@ static void client_command(const exec_framework *f, char *cmd, size_t size)
 
 /* The paths row f's client lists (--list-paths: NAME<TAB>what lines, answered before it imports
  * its framework) into paths; their count, or −1 with err. */
-static int list_paths(const exec_framework *f, row_path *paths, size_t max, char *err, size_t errsize)
+static int list_paths(const exec_framework *f, gelu_format_id format, row_path *paths, size_t max,
+                      char *err, size_t errsize)
 {
     char cmd[4096];
     client_command(f, cmd, sizeof cmd);
+    if (format != GELU_FORMAT_BINARY32)
+        snprintf(cmd + strlen(cmd), sizeof cmd - strlen(cmd), " --format %s", gelu_format_of(format)->name);
     strncat(cmd, " --list-paths", sizeof cmd - strlen(cmd) - 1);
     fflush(NULL);
     FILE *p = popen(cmd, "r");
@@ -232,7 +235,7 @@ static int paths_check(char *err, size_t errsize)
         bool found = strcmp(w, "all") == 0 || strcmp(w, "sizes") == 0;
         for (size_t i = 0; !found && i < ROWS; i++) {
             if (!exec_framework_version(&rows[i], version, sizeof version)) continue;
-            int n = list_paths(&rows[i], paths, PATHS_MAX, err, errsize);
+            int n = list_paths(&rows[i], GELU_FORMAT_BINARY32, paths, PATHS_MAX, err, errsize);
             if (n < 0) return -1;
             for (int k = 0; k < n && !found; k++) found = strcmp(paths[k].name, w) == 0;
             for (int k = 0; k < n; k++)
@@ -268,7 +271,7 @@ static int add_paths(const exec_framework *f, const char *sel, gelu_format_id fo
     static row_path paths[PATHS_MAX];
     static char known_as[EXEC_IMPLS_MAX][PATH_WHAT_MAX + 160]; /* the registry keeps pointers */
     static size_t nknown;
-    int n = list_paths(f, paths, PATHS_MAX, err, errsize);
+    int n = list_paths(f, format, paths, PATHS_MAX, err, errsize);
     if (n < 0) return -1;
     bool one_path = strchr(sel, ',') == NULL && strcmp(sel, "all") != 0 && strcmp(sel, "sizes") != 0;
     int listed = 0;

@@ -580,7 +580,7 @@ static int write_report(const report_job *a, const report_impls *impls, report_s
     }
     html_report h = {s,        &meta,       {NULL},     note,
                      broken,   0,           &moons,     baseline,
-                     a->baseline, baseline_note[0] ? baseline_note : NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+                     a->baseline, baseline_note[0] ? baseline_note : NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
     for (int k = 0; k < PLOT_COUNT; k++) h.svg[k] = svg[k];
     h.answer = ans;
     h.formats = formats->sections;
@@ -590,6 +590,8 @@ static int write_report(const report_job *a, const report_impls *impls, report_s
     h.ftz_daz = ftz->results;
     h.ftz_daz_covered = ftz->covered;
     h.ftz_daz_left_out = ftz->left_out;
+    static framework_diffs diffs; /* large */
+    if (framework_diffs_measure(&diffs, impls->list, impls->n) == 0) h.framework_diffs = &diffs;
     for (size_t i = 0; i < r->nimpls; i++)
         if (scan_contract_violations(r, i, why + h.nbroken * WHY_SIZE, WHY_SIZE)) {
             broken[h.nbroken] = why + h.nbroken * WHY_SIZE;

@@ -47,6 +47,38 @@ st=$?
 [ $st -eq 1 ] && grep -q '^CONTRACT BROKEN.*planted_max_abs.*0x1.8p+1' "$d/out" ||
     fail "a broken max_abs claim at x = 3: status $st: $(grep -i contract "$d/out") $(tail -2 "$d/err")"
 
+# pick judges a row with paths (ROW@PATH, peers/framework_paths.py) by its worst path and says
+# which: two children of the planted client, named planted_max_abs and planted_max_abs@size1,
+# and the pick fixture's results with a row for each, the path's max ULP planted at 3 (the
+# row's 0.5): need 1 (<= 1 ULP) must fail the row on its path; without the path's rows the row
+# fits.
+pk=$d/pick_paths
+mkdir -p "$pk"
+fx=$(dirname "$0")/fixtures/pick
+cp "$fx/accuracy.csv" "$fx/bench.csv" "$pk/"
+grep '^tie_c,' "$fx/accuracy.csv" | sed 's/^tie_c,/planted_max_abs,/' >>"$pk/accuracy.csv"
+grep ',tie_c,' "$fx/bench.csv" | sed 's/,tie_c,/,planted_max_abs,/' >>"$pk/bench.csv"
+cp "$pk/accuracy.csv" "$pk/accuracy_no_path.csv"
+cp "$pk/bench.csv" "$pk/bench_no_path.csv"
+grep '^tie_c,' "$fx/accuracy.csv" | sed 's/^tie_c,\(exact,own,forward,1000,\)0.5,/planted_max_abs@size1,\13,/; s/^tie_c,/planted_max_abs@size1,/' >>"$pk/accuracy.csv"
+grep ',tie_c,' "$fx/bench.csv" | sed 's/,tie_c,/,planted_max_abs@size1,/' >>"$pk/bench.csv"
+sed -i 's/tie_a/erf_naive/; s/tie_b/erfc_libm/; s/tie_c/erfc_f64/; s/nonmono/as7126/; s/fast_v4/pw_fast_avx512/; s/tanhy/tanh_avx2/; s/relu_base/relu/g; s/avx512f+avx2+fma/fma+avx512f+avx512dq+avx512bw+avx512vl/' "$pk"/*.csv # registry names (test_cli.sh's pick fixture)
+sed 's/"planted_max_abs"/"planted_max_abs@size1"/' "$d/planted.py" >"$d/planted_path.py"
+pick_paths() {
+    "$g" pick --exec planted_max_abs="python3 $d/planted.py" \
+        --exec planted_max_abs@size1="python3 $d/planted_path.py" \
+        --results "$pk" --platform generic --need 1 2>"$d/err"
+}
+pick_paths >"$d/out"
+grep -q '^  planted_max_abs .*path size1: max ULP vs exact GELU 3 > 1 (judged by its worst of 2 paths: size1)' "$d/out" &&
+    ! grep -q 'planted_max_abs@size1' "$d/out" ||
+    fail "pick of a row with a worse path: $(cat "$d/out" "$d/err")"
+cp "$pk/accuracy_no_path.csv" "$pk/accuracy.csv"
+cp "$pk/bench_no_path.csv" "$pk/bench.csv"
+pick_paths >"$d/out"
+grep -q '^  planted_max_abs .*meets every constraint' "$d/out" && ! grep -q 'judged by its worst' "$d/out" ||
+    fail "pick of a row without paths: $(cat "$d/out" "$d/err")"
+
 py=${XDG_CACHE_HOME:-$HOME/.cache}/gelucheck/venv/bin/python
 peers=$(cd "$(dirname "$0")/../peers" && pwd)
 [ -n "${ASAN_OPTIONS:-}" ] && py=/nonexistent/sanitize-run
