@@ -10,7 +10,9 @@
 #   GELU on 16-bit tensors (--format bfloat16 or binary16, all 65,536 encodings) is scanned
 #   natively, and ONNX Runtime's bfloat16 row, which it lacks, runs widened with a note; the
 #   environment each row runs in (TensorFlow's and JAX's ftz+daz, said in an IEEE run) and its
-#   first row under --fpenv ftz,daz (the framework's switch) flushing as expected. Under
+#   first row under --fpenv ftz,daz (the framework's switch) flushing as expected;
+# - the rows' paths (ROW@PATH): every client's list, a bad selection refused, a path started by
+#   --impl, a fusion that does not fire refused; pick judging a row by its worst path. Under
 #   the sanitize setup only the first part runs (the clients' code is not
 #   ours; gelucheck's side of a child is test_exec_cli.sh's).
 # Usage: test_frameworks.sh GELUCHECK
@@ -197,6 +199,39 @@ PY
         fi
     done
 done
+
+# The paths (peers/framework_paths.py): every client lists the sizes 1 to 33, two threads and
+# its own, without importing its framework; a selection naming no client's path is refused;
+# an --impl ROW@PATH starts that path, named so; a fused path whose fusion does not fire (the
+# FastGelu pattern with a planted constant, 0.0447) refuses to start.
+for c in "torch_gelu.py:compile compile_dynamic" "tensorflow_gelu.py:function xla" \
+         "jax_gelu.py:eager" "onnxruntime_gelu.py:optimized bias_fused bias_unfused"; do
+    [ -x "$py" ] || break
+    listed=$("$py" "$peers/${c%%:*}" --list-paths | cut -f1 | tr '\n' ' ')
+    want="$(seq -f 'size%g' 1 33 | tr '\n' ' ')threads2 ${c#*:} "
+    [ "$listed" = "$want" ] || fail "${c%%:*} --list-paths: '$listed', not '$want'"
+done
+if grep -q "^  ort_gelu  *ONNX Runtime [0-9]" "$d/list"; then
+    GELUCHECK_FRAMEWORK_PATHS=size1,nosuch "$g" accuracy --impl ort_gelu --sample 100 >"$d/out" 2>"$d/err"
+    st=$?
+    [ $st -eq 2 ] && grep -q "GELUCHECK_FRAMEWORK_PATHS: 'nosuch' is no installed framework row's path" "$d/err" ||
+        fail "a path selection naming no path: status $st: $(cat "$d/err")"
+    "$g" accuracy --impl ort_gelu@bias_fused,ort_gelu --sample 2000 --threads 1 --csv "$d/p.csv" >"$d/out" 2>"$d/err" &&
+        grep -q "^ort_gelu@bias_fused,binary32,exact,own,forward,2000," "$d/p.csv" ||
+        fail "ort_gelu@bias_fused by --impl: $(tail -3 "$d/err")"
+    (cd "$peers" && "$py" -c 'import sys; sys.argv = ["x", "--op", "ms_fastgelu", "--path", "formula_fused"]
+import onnxruntime_gelu as o
+from onnx import helper
+graph_of = o.graph_of
+def planted(*a):
+    nodes, inits, shape = graph_of(*a)
+    inits[0] = helper.make_tensor("k", inits[0].data_type, [], [0.0447])
+    return nodes, inits, shape
+o.graph_of = planted
+o.main()' </dev/null >"$d/out" 2>"$d/err")
+    grep -q "path formula_fused: the optimised model holds no FastGelu (its nodes: .*): the fusion did not fire" "$d/err" ||
+        fail "a FastGelu fusion planted not to fire: $(tail -2 "$d/err")"
+fi
 
 # ONNX Runtime's CPU provider has no bfloat16 GELU: its row runs widened there, said so
 if grep -q "^  ort_gelu  *ONNX Runtime [0-9]" "$d/list"; then
