@@ -52,7 +52,22 @@ static void frameworks(left_out *lo, const gelu_impl *const *scanned, size_t n)
     exec_frameworks_python(py, sizeof py);
     for (size_t k = 0; k < exec_framework_count(); k++) {
         const exec_framework *fw = exec_framework_at(k);
-        if (scanned_has(scanned, n, fw->name)) continue;
+        if (scanned_has(scanned, n, fw->name)) { /* its paths: any scanned? */
+            bool path = false;
+            for (size_t i = 0; i < n; i++)
+                path |= strncmp(scanned[i]->name, fw->name, strlen(fw->name)) == 0 &&
+                        scanned[i]->name[strlen(fw->name)] == '@';
+            left_out_family *e = path ? NULL : family(lo, "framework paths not asked for");
+            if (!e) continue;
+            char rows[96];
+            snprintf(rows, sizeof rows, "%s@*", fw->name);
+            add_row(e, rows);
+            snprintf(e->why, sizeof e->why, "only the batch path of these rows was scanned: the "
+                     "same GELU on other tensor sizes, threads, compiled or fused may give other "
+                     "bits (docs/frameworks.md, \"Paths\")");
+            snprintf(e->command, sizeof e->command, "GELUCHECK_FRAMEWORK_PATHS=all");
+            continue;
+        }
         bool installed = exec_framework_version(fw, version, sizeof version) != NULL;
         left_out_family *e = family(lo, installed ? "frameworks not asked for"
                                                   : "frameworks not installed");

@@ -1,7 +1,8 @@
 /* What a run leaves out, by family, and why: the rows a user might expect on the page and will
  * not find there. Families (one list, left_out.c): the frameworks not installed (their Python
  * environment is opt-in: tools/setup.sh --frameworks), the frameworks installed but not asked
- * for (--frameworks), rows this CPU cannot run (the features they need and it lacks),
+ * for (--frameworks), the paths of framework rows scanned without them (ROW@PATH:
+ * GELUCHECK_FRAMEWORK_PATHS), rows this CPU cannot run (the features they need and it lacks),
  * benchmark-only rows (their own thread pool), the default peers this build did not make, and
  * what a plugin says it left out. The report prints it on the console, on the page and into
  * answer.json ("left_out").
