@@ -45,6 +45,7 @@ def main():
     args = p.parse_args(fp.strip_path_args(sys.argv[1:]))
     approx, fmt = args.approximate, args.format
     how = PATH[2] if PATH else None
+    tf.get_logger().setLevel("ERROR")  # no retracing warnings: a trace per request size is the path
     tf.config.threading.set_intra_op_parallelism_threads(2 if how == "threads2" else 1)
     tf.config.threading.set_inter_op_parallelism_threads(1)
     dtype = {"bfloat16": tf.bfloat16, "binary16": tf.float16}.get(fmt)
