@@ -429,7 +429,6 @@ static void answer_section(FILE *f, const html_report *h)
     }
     answer_formats(f, h);
     broken_summary(f, h);
-    left_out_summary(f, h);
     baseline_summary(f, h);
     fputs("</div>\n", f);
     if (h->svg[PLOT_PARETO]) {
@@ -513,6 +512,7 @@ int html_report_write(FILE *f, const html_report *h)
             style);
     header(f, h->meta);
     answer_section(f, h);
+    left_out_summary(f, h); /* under the answer, outside its first screen */
     changes_section(f, h);
     html_summary(f, h->results);
     broken_section(f, h);
