@@ -210,10 +210,12 @@ static void print_candidate_line(const pick_candidate *k, bool by_speed)
 {
     char ns[32];
     snprintf(ns, sizeof ns, isinf(k->ns) ? "-" : "%.4g", k->ns);
-    printf("  %-24s %10s ns/elem  %s\n", k->row->name, ns,
+    printf("  %-24s %10s ns/elem  %s", k->row->name, ns,
            k->failed ? k->why
                      : by_speed ? "meets every constraint; slower"
                                 : "meets every constraint; larger max ULP or later name");
+    if (k->npaths) printf(" (judged by its worst of %d paths: %s)", k->npaths + 1, k->worst_path);
+    printf("\n");
 }
 
 /* Runs a command with its stdout sent to stderr (stdout is the pick); its exit status. */
@@ -426,6 +428,8 @@ static int print_pick(const pick_args *a, const results_set *s, const pick_need 
     if (fits > 0) {
         printf("choice: %s, the %s of the %d implementation%s meeting every constraint\n",
                k[0].row->name, c->size ? "fastest" : "most accurate", fits, fits > 1 ? "s" : "");
+        if (k[0].npaths)
+            printf("  judged by its worst of %d paths: %s\n", k[0].npaths + 1, k[0].worst_path);
         print_figures(s, &k[0], a->platform, c->size, a->format);
         printf("runners-up:\n");
         for (size_t i = 1; i < n; i++) print_candidate_line(&k[i], c->size != NULL);

@@ -62,6 +62,9 @@ static void print_help(void)
         "--grad': every input of [-112, -9] and of [-2^-125, 2^-125], and 1,000,000 draws;\n"
         "--quick: 'cover quick'); the claims are IEEE's, so this section does not change the\n"
         "exit status.\n"
+        "Last it names what the run left out and why (frameworks not installed, with the\n"
+        "command that installs them, or not asked for: --frameworks; rows this CPU cannot run;\n"
+        "benchmark-only rows): on the console, the page and answer.json's \"left_out\".\n"
         "It writes the files below into DIR (default %s/), index.html one self-contained page\n"
         "with a section per format. Every file appears at once at the end: an interrupted run\n"
         "leaves the previous report intact.\n\n"
@@ -413,6 +416,7 @@ int cmd_report(int argc, char **argv)
         report_clock_lap("%s", "page, publishing");
         report_clock_print(stdout, (unsigned)a.threads, scan_kernel_seconds);
         answer_print_matrix(stdout, &answer_made);
+        if (answer_made.left_out_known) left_out_print(stdout, &answer_made.left_out);
         if (a.json && write_output("report", a.json, write_answer, &answer_made) != EXIT_OK)
             st = EXIT_CHECK_FAILED;
     }

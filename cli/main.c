@@ -124,6 +124,15 @@ static int start_frameworks(int argc, char **argv, bool all, double timeout)
         char names[1024];
         snprintf(names, sizeof names, "%s", v);
         for (char *save, *n = strtok_r(names, ",", &save); n; n = strtok_r(NULL, ",", &save)) {
+            char err[2000], note[2000];
+            int rc = gelu_impl_find(n) || gelu_impl_find_in(n, format)
+                         ? 1 : exec_framework_add_path(n, format, timeout, err, sizeof err, note, sizeof note);
+            if (rc != 1) { /* ROW@PATH: a framework row's path (exec_frameworks.h) */
+                if (rc != 0) fprintf(stderr, "gelucheck: %s\n", err);
+                if (rc != 0) return rc == -2 ? EXIT_CHECK_FAILED : EXIT_USAGE;
+                if (note[0]) fprintf(stderr, "gelucheck: note: %s\n", note);
+                continue;
+            }
             const exec_framework *f = exec_framework_find(n);
             if (!f || gelu_impl_find(n) || gelu_impl_find_in(n, format)) continue;
             if ((st = start_row(f, format, timeout)) != EXIT_OK) return st;

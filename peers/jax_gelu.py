@@ -3,7 +3,8 @@ jax.nn.gelu jitted on the CPU backend, forward and its derivative (jax.vmap of j
 on one thread, on binary32 arrays or (--format) on bfloat16 / float16 ones.
 
     python3 jax_gelu.py [--approximate] [--format binary32|bfloat16|binary16]
-    # jax_gelu (exact) or jax_gelu_tanh (tanh)
+                        [--path NAME | --list-paths]
+    # jax_gelu (exact) or jax_gelu_tanh (tanh); --path NAME: one of PATHS below, row NAME@PATH
 
 Floating-point environment: ftz+daz, always. JAX sets MXCSR's FTZ and DAZ in the threads that
 run its kernels and has no switch to unset them (measured on x86 with this client: gelu(2^-126)
@@ -17,11 +18,24 @@ import re
 import sys
 
 os.environ.setdefault("JAX_PLATFORMS", "cpu")
-# One thread, added to the caller's XLA_FLAGS (which may hold an ISA cap, below) rather than
-# replacing them.
-_ONE_THREAD = "--xla_cpu_multi_thread_eigen=false intra_op_parallelism_threads=1"
-os.environ["XLA_FLAGS"] = (os.environ.get("XLA_FLAGS", "") + " " + _ONE_THREAD).strip()
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "examples", "exec"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import framework_paths as fp  # noqa: E402
+
+# The paths (framework_paths.py), both forms alike: (name, what, how). how: a size, or a word.
+PATHS = fp.size_paths() + [
+    ("threads2", "XLA's intra-op pool of 2 threads (Eigen multi-threaded)", "threads2"),
+    ("eager", "no outer jax.jit: jax.nn.gelu and vmap(grad) dispatched op by op", "eager"),
+]
+fp.list_and_exit_if_asked(sys.argv, PATHS)
+PATH = fp.path_arg(sys.argv, PATHS)
+# One thread (two on the threads2 path), added to the caller's XLA_FLAGS (which may hold an ISA
+# cap, below) rather than replacing them; read by XLA when jax starts.
+_THREADS = ("--xla_cpu_multi_thread_eigen=true intra_op_parallelism_threads=2"
+            if PATH and PATH[2] == "threads2" else
+            "--xla_cpu_multi_thread_eigen=false intra_op_parallelism_threads=1")
+os.environ["XLA_FLAGS"] = (os.environ.get("XLA_FLAGS", "") + " " + _THREADS).strip()
 
 import numpy as np  # noqa: E402
 import jax  # noqa: E402
@@ -77,10 +91,13 @@ def main():
     p = argparse.ArgumentParser()
     p.add_argument("--approximate", action="store_true")
     p.add_argument("--format", choices=["binary32", "bfloat16", "binary16"], default="binary32")
-    args = p.parse_args()
+    args = p.parse_args(fp.strip_path_args(sys.argv[1:]))
     approx, fmt = args.approximate, args.format
-    f = jax.jit(lambda x: jax.nn.gelu(x, approximate=approx))
-    df = jax.jit(jax.vmap(jax.grad(lambda x: jax.nn.gelu(x, approximate=approx))))
+    how = PATH[2] if PATH else None
+    f = lambda x: jax.nn.gelu(x, approximate=approx)  # noqa: E731
+    df = jax.vmap(jax.grad(lambda x: jax.nn.gelu(x, approximate=approx)))
+    if how != "eager":
+        f, df = jax.jit(f), jax.jit(df)
     # numpy's view of the storage: bfloat16 is ml_dtypes' (a dependency of jax)
     dtype = {"binary32": np.dtype("<f4"), "bfloat16": np.dtype(jnp.bfloat16),
              "binary16": np.dtype("<f2")}[fmt]
@@ -91,14 +108,20 @@ def main():
     def derivative(buf):
         return np.asarray(df(jnp.asarray(np.frombuffer(buf, dtype=dtype))))
 
-    name = "jax_gelu_tanh" if approx else "jax_gelu"
+    if isinstance(how, int):
+        forward = fp.in_tensors_of(forward, how, dtype.itemsize)
+        derivative = fp.in_tensors_of(derivative, how, dtype.itemsize)
+    row = "jax_gelu_tanh" if approx else "jax_gelu"
+    name = fp.row_name(row, PATH)
     on = "" if fmt == "binary32" else " on %s arrays" % dtype.name
-    origin = "jax %s jax.nn.gelu(approximate=%s)%s jitted, CPU, vmap(grad)" % (
-        jax.__version__, approx, on)
+    origin = "jax %s jax.nn.gelu(approximate=%s)%s %s, CPU, vmap(grad)" % (
+        jax.__version__, approx, on, "eager" if how == "eager" else "jitted")
+    if PATH:
+        origin += "; path %s: %s" % (PATH[0], PATH[1])
     isa = dispatched_isa()
     contract = None
     if fmt == "binary32":
-        contract = CONTRACTS[name].get(isa, CONTRACTS_ANY[name])
+        contract = CONTRACTS[row].get(isa, CONTRACTS_ANY[row])  # the row's, on every path
     origin += ", XLA %s" % isa[4:]
     return serve(name, "tanh" if approx else "exact", forward, derivative, contract=contract,
                  origin=origin, format=fmt, dispatched_isa=isa, fpenv=["ftz+daz"])

@@ -3,6 +3,10 @@ torch.nn.functional.gelu on one CPU thread, forward and its autograd backward, o
 tensors or (--format) on bfloat16 / float16 ones.
 
     python3 torch_gelu.py [--approximate none|tanh] [--format binary32|bfloat16|binary16]
+                          [--path NAME | --list-paths]
+
+--path NAME serves one of the paths below (PATHS: tensor sizes 1 to 33, two intra-op threads,
+torch.compile static and dynamic) as the row NAME@PATH (framework_paths.py).
 
 approximate='none' is the exact GELU (target exact), 'tanh' the tanh form (target tanh). Run it
 with the Python that has torch (tools/setup.sh --frameworks makes one). One thread (intra- and
@@ -30,6 +34,22 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "examples", "exec"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import framework_paths as fp  # noqa: E402
+
+# The paths (framework_paths.py), both forms alike: (name, what, how). how: a size (tensors of
+# that many elements), or a word main() reads.
+PATHS = fp.size_paths() + [
+    ("threads2", "torch.set_num_threads(2): the intra-op pool splits a tensor between 2 threads",
+     "threads2"),
+    ("compile", "torch.compile(dynamic=False): Inductor's generated C++ kernel, specialised to "
+     "each request size, forward and its compiled backward", "compile"),
+    ("compile_dynamic", "torch.compile(dynamic=True): Inductor's kernel for symbolic sizes",
+     "compile_dynamic"),
+]
+fp.list_and_exit_if_asked(sys.argv, PATHS)
+PATH = fp.path_arg(sys.argv, PATHS)
 
 import numpy as np  # noqa: E402
 import torch  # noqa: E402
@@ -87,16 +107,24 @@ def main():
     p = argparse.ArgumentParser()
     p.add_argument("--approximate", choices=["none", "tanh"], default="none")
     p.add_argument("--format", choices=sorted(DTYPES), default="binary32")
-    args = p.parse_args()
+    args = p.parse_args(fp.strip_path_args(sys.argv[1:]))
     a, fmt = args.approximate, args.format
-    torch.set_num_threads(1)  # intra-op
+    how = PATH[2] if PATH else None
+    torch.set_num_threads(2 if how == "threads2" else 1)  # intra-op
     torch.set_num_interop_threads(1)
     # ftz+daz when asked (and the CPU has DAZ: set_flush_denormal says whether it could)
     fpenvs = ["ieee", "ftz+daz"]
     flush = asked_fpenv() == "ftz+daz" and torch.set_flush_denormal(True)
     if asked_fpenv() == "ftz+daz" and not flush:
         fpenvs = ["ieee"]
-    gelu = torch.nn.functional.gelu
+    gelu = plain = torch.nn.functional.gelu
+    if how in ("compile", "compile_dynamic"):
+        # every request size its own specialisation (dynamic=False) rather than a fallback to
+        # eager code after the default limit of 8
+        for key in ("recompile_limit", "cache_size_limit"):
+            if hasattr(torch._dynamo.config, key):
+                setattr(torch._dynamo.config, key, 4096)
+        gelu = torch.compile(torch.nn.functional.gelu, dynamic=how == "compile_dynamic")
     dtype = DTYPES[fmt]
 
     def tensor(buf):
@@ -118,10 +146,15 @@ def main():
         (g,) = torch.autograd.grad(y, x, torch.ones_like(y))
         return result(g)
 
-    name = "torch_gelu" if a == "none" else "torch_gelu_tanh"
+    if isinstance(how, int):
+        forward = fp.in_tensors_of(forward, how, 4 if fmt == "binary32" else 2)
+        derivative = fp.in_tensors_of(derivative, how, 4 if fmt == "binary32" else 2)
+    name = fp.row_name("torch_gelu" if a == "none" else "torch_gelu_tanh", PATH)
     probe = torch.linspace(-4, 4, 4096).to(dtype)
     with torch.no_grad():
-        cap = onednn_path(lambda t: gelu(t, approximate=a), probe)
+        # the row's path (its contract's): the plain call, not a compiled one (which would
+        # compile in the handshake, past the host's patience on a loaded machine)
+        cap = onednn_path(lambda t: plain(t, approximate=a), probe)
     cap = cap or torch.backends.cpu.get_cpu_capability().lower()
     on = "" if fmt == "binary32" else " on %s tensors" % str(dtype).replace("torch.", "")
     origin = ("torch %s torch.nn.functional.gelu(approximate='%s')%s, CPU capability %s, 1 "
@@ -129,9 +162,12 @@ def main():
                                              torch.backends.cpu.get_cpu_capability()))
     if cap != torch.backends.cpu.get_cpu_capability().lower():
         origin += ", oneDNN eltwise jit:%s" % cap
+    if PATH:
+        origin += "; path %s: %s" % (PATH[0], PATH[1])
     contract = None
-    if fmt == "binary32":
-        contract = CONTRACTS[name].get(cap, CONTRACTS_ANY[name])
+    if fmt == "binary32":  # the row's contract on every path
+        row = "torch_gelu" if a == "none" else "torch_gelu_tanh"
+        contract = CONTRACTS[row].get(cap, CONTRACTS_ANY[row])
     return serve(name, "exact" if a == "none" else "tanh", forward, derivative, contract=contract,
                  origin=origin, format=fmt, dispatched_isa=cap, fpenv=fpenvs)
 

@@ -63,13 +63,14 @@ static double now_s(void)
 
 bool exec_name_ok(const char *name)
 {
-    size_t n = strlen(name);
+    size_t n = strlen(name), at = 0; /* at: the position of a path's '@' (framework rows) */
     if (n == 0 || n > EXEC_NAME_MAX) return false;
     if (!((name[0] >= 'a' && name[0] <= 'z') || (name[0] >= 'A' && name[0] <= 'Z'))) return false;
     for (size_t i = 1; i < n; i++) {
         char ch = name[i];
-        if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
-              ch == '_'))
+        if (ch == '@' && !at && i + 1 < n) at = i;
+        else if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+                   ch == '_'))
             return false;
     }
     return true;

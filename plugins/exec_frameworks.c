@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "exec_handshake.h"
 #include "exec_impl.h"
 #include "gelu_cr16.h"
 #include "gelu_impl.h"
@@ -159,6 +160,149 @@ bool exec_framework_serves(const exec_framework *f, gelu_format_id format)
     return at && (at == f->formats16 || at[-1] == ' ') && (at[n] == '\0' || at[n] == ' ');
 }
 
+/* ---- the paths (peers/framework_paths.py): variants of a row, selected by
+ * GELUCHECK_FRAMEWORK_PATHS */
+
+enum { PATHS_MAX = 64, PATH_NAME_MAX = 32, PATH_WHAT_MAX = 256 };
+typedef struct {
+    char name[PATH_NAME_MAX], what[PATH_WHAT_MAX];
+} row_path;
+
+/* The client's command for row f ("'PY' 'CLIENT' ARGS") into cmd. */
+static void client_command(const exec_framework *f, char *cmd, size_t size)
+{
+    char py[1024], client[1024];
+    cmd[0] = '\0';
+    sh_quote(cmd, size, exec_frameworks_python(py, sizeof py));
+    strncat(cmd, " ", size - strlen(cmd) - 1);
+    sh_quote(cmd, size, client_path(f, client, sizeof client));
+    if (f->args[0]) {
+        strncat(cmd, " ", size - strlen(cmd) - 1);
+        strncat(cmd, f->args, size - strlen(cmd) - 1);
+    }
+}
+
+/* The paths row f's client lists (--list-paths: NAME<TAB>what lines, answered before it imports
+ * its framework) into paths; their count, or −1 with err. */
+static int list_paths(const exec_framework *f, gelu_format_id format, row_path *paths, size_t max,
+                      char *err, size_t errsize)
+{
+    char cmd[4096];
+    client_command(f, cmd, sizeof cmd);
+    if (format != GELU_FORMAT_BINARY32)
+        snprintf(cmd + strlen(cmd), sizeof cmd - strlen(cmd), " --format %s", gelu_format_of(format)->name);
+    strncat(cmd, " --list-paths", sizeof cmd - strlen(cmd) - 1);
+    fflush(NULL);
+    FILE *p = popen(cmd, "r");
+    if (!p) return snprintf(err, errsize, "%s: cannot run %s --list-paths", f->name, f->client), -1;
+    char line[PATH_NAME_MAX + PATH_WHAT_MAX + 8];
+    size_t n = 0;
+    while (fgets(line, sizeof line, p)) {
+        line[strcspn(line, "\n")] = '\0';
+        size_t k = strcspn(line, "\t");
+        if (n == max || k == 0 || k >= PATH_NAME_MAX || line[k] != '\t') continue;
+        snprintf(paths[n].name, PATH_NAME_MAX, "%.*s", (int)k, line);
+        snprintf(paths[n].what, PATH_WHAT_MAX, "%s", line + k + 1);
+        n++;
+    }
+    if (pclose(p) != 0 || n == 0)
+        return snprintf(err, errsize, "%s: %s --list-paths failed or listed nothing", f->name,
+                        f->client), -1;
+    return (int)n;
+}
+
+/* Whether path `name` is among the words of GELUCHECK_FRAMEWORK_PATHS (sel): "all" every path,
+ * "sizes" every sizeN path, else the path's own name. */
+static bool path_selected(const char *sel, const char *name)
+{
+    char words[1024];
+    snprintf(words, sizeof words, "%s", sel);
+    for (char *save, *w = strtok_r(words, ",", &save); w; w = strtok_r(NULL, ",", &save))
+        if (strcmp(w, "all") == 0 || strcmp(w, name) == 0 ||
+            (strcmp(w, "sizes") == 0 && strncmp(name, "size", 4) == 0))
+            return true;
+    return false;
+}
+
+static int paths_check(char *err, size_t errsize)
+{
+    const char *sel = getenv("GELUCHECK_FRAMEWORK_PATHS");
+    if (!sel || !*sel) return 0;
+    static row_path paths[PATHS_MAX];
+    char words[1024], known[2048] = "", version[32];
+    snprintf(words, sizeof words, "%s", sel);
+    for (char *save, *w = strtok_r(words, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+        bool found = strcmp(w, "all") == 0 || strcmp(w, "sizes") == 0;
+        for (size_t i = 0; !found && i < ROWS; i++) {
+            if (!exec_framework_version(&rows[i], version, sizeof version)) continue;
+            int n = list_paths(&rows[i], GELU_FORMAT_BINARY32, paths, PATHS_MAX, err, errsize);
+            if (n < 0) return -1;
+            for (int k = 0; k < n && !found; k++) found = strcmp(paths[k].name, w) == 0;
+            for (int k = 0; k < n; k++)
+                if (!strstr(known, paths[k].name) && strncmp(paths[k].name, "size", 4) != 0 &&
+                    strlen(known) + strlen(paths[k].name) + 3 < sizeof known)
+                    snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s",
+                             known[0] ? ", " : "", paths[k].name);
+        }
+        if (!found)
+            return snprintf(err, errsize, "GELUCHECK_FRAMEWORK_PATHS: '%s' is no installed framework "
+                            "row's path (all, sizes, size1 to size33, %s)", w,
+                            known[0] ? known : "no framework installed"), -1;
+    }
+    return 0;
+}
+
+int exec_framework_paths_check(char *err, size_t errsize)
+{
+    static int checked = 1; /* 1: not yet; else paths_check's result, its message kept */
+    static char why[600];
+    if (checked == 1) checked = paths_check(why, sizeof why);
+    if (checked != 0) snprintf(err, errsize, "%s", why);
+    return checked;
+}
+
+/* Starts the paths of row f that sel selects (path_selected), each an exec child named
+ * NAME@PATH (its client with --path PATH). 0, −1 with err when sel names one path and the client
+ * does not list it, or as exec_impls_add. */
+static int add_paths(const exec_framework *f, const char *sel, gelu_format_id format,
+                     double timeout_s, char *err, size_t errsize, char *note, size_t notesize)
+{
+    if (!sel || !*sel) return 0;
+    static row_path paths[PATHS_MAX];
+    static char known_as[EXEC_IMPLS_MAX][PATH_WHAT_MAX + 160]; /* the registry keeps pointers */
+    static size_t nknown;
+    int n = list_paths(f, format, paths, PATHS_MAX, err, errsize);
+    if (n < 0) return -1;
+    bool one_path = strchr(sel, ',') == NULL && strcmp(sel, "all") != 0 && strcmp(sel, "sizes") != 0;
+    int listed = 0;
+    for (int k = 0; k < n; k++) listed += path_selected(sel, paths[k].name);
+    if (one_path && !listed)
+        return snprintf(err, errsize, "%s@%s: %s lists no path '%s'", f->name, sel, f->client, sel), -1;
+    for (int k = 0; k < n; k++) {
+        char name[EXEC_NAME_MAX + 8], spec[4096];
+        snprintf(name, sizeof name, "%s@%s", f->name, paths[k].name);
+        if (!path_selected(sel, paths[k].name) ||
+            (format == GELU_FORMAT_BINARY32 ? gelu_impl_find(name) : gelu_impl_find_in(name, format)))
+            continue;
+        if (nknown == EXEC_IMPLS_MAX)
+            return snprintf(err, errsize, "%s: more framework paths than exec implementations "
+                            "(%d)", name, EXEC_IMPLS_MAX), -1;
+        snprintf(known_as[nknown], sizeof known_as[0], "%s; path %s", f->known_as, paths[k].what);
+        snprintf(spec, sizeof spec, "%s=", name);
+        client_command(f, spec + strlen(spec), sizeof spec - strlen(spec));
+        snprintf(spec + strlen(spec), sizeof spec - strlen(spec), " --path %s%s%s", paths[k].name,
+                 format == GELU_FORMAT_BINARY32 ? "" : " --format ",
+                 format == GELU_FORMAT_BINARY32 ? "" : gelu_format_of(format)->name);
+        char one[600];
+        int rc = exec_impls_add(spec, GELU_FAMILY_FRAMEWORK, known_as[nknown++], timeout_s, err,
+                                errsize, one, sizeof one);
+        if (rc != 0) return rc;
+        if (one[0] && strlen(note) + strlen(one) + 3 < notesize)
+            snprintf(note + strlen(note), notesize - strlen(note), "%s%s", note[0] ? "\n" : "", one);
+    }
+    return 0;
+}
+
 int exec_framework_add(const exec_framework *f, gelu_format_id format, double timeout_s,
                        char *err, size_t errsize, char *note, size_t notesize)
 {
@@ -170,25 +314,39 @@ int exec_framework_add(const exec_framework *f, gelu_format_id format, double ti
         return -1;
     }
     if (b32 ? gelu_impl_find(f->name) != NULL : gelu_impl_find_in(f->name, format) != NULL) return 0;
-    char version[32], py[1024], client[1024], spec[4096];
+    char version[32], py[1024], spec[4096];
     exec_frameworks_python(py, sizeof py);
     if (!exec_framework_version(f, version, sizeof version)) {
         snprintf(err, errsize, "%s: %s (pip package %s) is not installed in %s's environment "
                  "(tools/setup.sh --frameworks installs it)", f->name, f->framework, f->package, py);
         return -1;
     }
+    if (exec_framework_paths_check(err, errsize) != 0) return -1;
     snprintf(spec, sizeof spec, "%s=", f->name);
-    sh_quote(spec, sizeof spec, py);
-    strncat(spec, " ", sizeof spec - strlen(spec) - 1);
-    sh_quote(spec, sizeof spec, client_path(f, client, sizeof client));
-    if (f->args[0]) {
-        strncat(spec, " ", sizeof spec - strlen(spec) - 1);
-        strncat(spec, f->args, sizeof spec - strlen(spec) - 1);
-    }
+    client_command(f, spec + strlen(spec), sizeof spec - strlen(spec));
     if (!b32) {
         strncat(spec, " --format ", sizeof spec - strlen(spec) - 1);
         strncat(spec, gelu_format_of(format)->name, sizeof spec - strlen(spec) - 1);
     }
-    return exec_impls_add(spec, GELU_FAMILY_FRAMEWORK, f->known_as, timeout_s, err, errsize, note,
-                          notesize);
+    int rc = exec_impls_add(spec, GELU_FAMILY_FRAMEWORK, f->known_as, timeout_s, err, errsize, note,
+                            notesize);
+    return rc != 0 ? rc : add_paths(f, getenv("GELUCHECK_FRAMEWORK_PATHS"), format, timeout_s,
+                                    err, errsize, note, notesize);
+}
+
+int exec_framework_add_path(const char *name, gelu_format_id format, double timeout_s, char *err,
+                            size_t errsize, char *note, size_t notesize)
+{
+    char row[EXEC_NAME_MAX + 1];
+    const char *at = strchr(name, '@');
+    snprintf(row, sizeof row, "%.*s", at ? (int)(at - name) : 0, name);
+    const exec_framework *f = at ? exec_framework_find(row) : NULL;
+    note[0] = '\0';
+    if (!f) return 1;
+    if (format != GELU_FORMAT_BINARY32 && !exec_framework_serves(f, format))
+        format = GELU_FORMAT_BINARY32; /* widened, as its row */
+    char version[32];
+    if (!exec_framework_version(f, version, sizeof version))
+        return exec_framework_add(f, format, timeout_s, err, errsize, note, notesize); /* says so */
+    return add_paths(f, at + 1, format, timeout_s, err, errsize, note, notesize);
 }

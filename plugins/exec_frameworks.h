@@ -45,11 +45,22 @@ const char *exec_framework_version(const exec_framework *f, char *buf, size_t si
 
 /* Whether the row's client serves `format` (binary32: every row). */
 bool exec_framework_serves(const exec_framework *f, gelu_format_id format);
+/* GELUCHECK_FRAMEWORK_PATHS (a row's paths, peers/framework_paths.py: "all", "sizes", or path
+ * names, comma-separated; unset or empty: none) checked once against the installed clients'
+ * lists: 0, or −1 with err naming a word no client lists. */
+int exec_framework_paths_check(char *err, size_t errsize);
 /* Starts the row's client in `format` as an exec child (exec_impls_add; a 16-bit format: the
  * client's --format F, the child joining that format's list), unless an implementation of that
- * name and format is there already. 0, or −1 with err (a format it does not serve; not
- * installed: what to run; the child failed); note as exec_impls_add's. */
+ * name and format is there already; then the row's paths GELUCHECK_FRAMEWORK_PATHS selects,
+ * each a child named NAME@PATH (its client with --path PATH). 0, or −1 with err (a format it
+ * does not serve; not installed: what to run; a bad path selection; the child failed); note as
+ * exec_impls_add's (the paths' notes on lines of their own). */
 int exec_framework_add(const exec_framework *f, gelu_format_id format, double timeout_s,
                        char *err, size_t errsize, char *note, size_t notesize);
+/* Starts path PATH of a row named "ROW@PATH" (the row's client with --path PATH, in `format`
+ * where it serves it, else binary32), whatever GELUCHECK_FRAMEWORK_PATHS says. 1 when name is no
+ * framework row's path (no '@', or ROW no row), else as exec_framework_add. */
+int exec_framework_add_path(const char *name, gelu_format_id format, double timeout_s, char *err,
+                            size_t errsize, char *note, size_t notesize);
 
 #endif

@@ -21,8 +21,9 @@
 /* EXEC_BATCH_INPUTS: the inputs per request the scan sends (16 blocks): over the pipes the
  * protocol's CPU cost per input is lowest from 2^14 to 2^16 inputs a request; over shared memory
  * 2^16 is within the 2 ns/input goal (0.9–1.3 ns; 0.6–0.9 at 2^18): tests/test_exec.c's
- * overhead_per_input (docs/plugins.md, "The exec protocol's cost"). */
-enum { EXEC_IMPLS_MAX = 16, EXEC_CHILDREN_MAX = 64, EXEC_BATCH_INPUTS = 1 << 16 };
+ * overhead_per_input (docs/plugins.md, "The exec protocol's cost"). EXEC_IMPLS_MAX: room for
+ * the frameworks' rows with their paths (exec_frameworks.h). */
+enum { EXEC_IMPLS_MAX = 64, EXEC_CHILDREN_MAX = 64, EXEC_BATCH_INPUTS = 1 << 16 };
 /* EXEC_HOSTED_MAX: hosted rows (below), as many as plugin.h's PLUGIN_IMPLS_MAX */
 enum { EXEC_HOSTED_MAX = 120 };
 

@@ -13,6 +13,7 @@
 #include <stdio.h>
 
 #include "capped.h"
+#include "left_out.h"
 #include "pick.h"
 #include "results.h"
 
@@ -63,6 +64,10 @@ typedef struct {
     answer_need needs[ANSWER_MAX_NEEDS];
     answer_platform platforms[PICK_PLATFORM_COUNT];
     answer_cell cells[ANSWER_MAX_NEEDS][PICK_PLATFORM_COUNT]; /* [need][platform index] */
+    /* The row families the run left out and why (left_out.h): known to the report that ran,
+     * not to pick reading its files (left_out_known false: answer.json's "left_out" null). */
+    bool left_out_known;
+    left_out left_out;
 } answer;
 
 /* The answer for needs[0..nneeds) × platforms[0..nplatforms) from s, ranked at size (NULL: no

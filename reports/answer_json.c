@@ -110,7 +110,24 @@ int answer_write_json(FILE *f, const answer *a)
             fputs("}", f);
             sep = ",\n    ";
         }
-    fputs("]\n}\n", f);
+    fputs("],\n  \"left_out\": ", f);
+    if (!a->left_out_known) fputs("null", f);
+    for (size_t i = 0; a->left_out_known && i <= a->left_out.n; i++) {
+        if (i == a->left_out.n) {
+            fputs(i ? "\n  ]" : "[]", f);
+            break;
+        }
+        const left_out_family *e = &a->left_out.f[i];
+        fputs(i ? ",\n    {" : "[\n    {", f);
+        put_str_member(f, "family", e->family, false);
+        put_str_member(f, "rows", e->rows, false);
+        put_str_member(f, "why", e->why, false);
+        put_key(f, "command");
+        if (e->command[0]) json_put_string(f, e->command);
+        else fputs("null", f);
+        fputs("}", f);
+    }
+    fputs("\n}\n", f);
     return ferror(f) ? -1 : 0;
 }
 
@@ -216,6 +233,25 @@ static int read_cells(ctx *x, const json_node *cells, answer *a)
     return 0;
 }
 
+/* "left_out": null or absent (not known: pick's, or an answer from before it), or an array. */
+static int read_left_out(ctx *x, const json_node *list, answer *a)
+{
+    if (!list || list->kind == JSON_NULL) return 0;
+    if (list->kind != JSON_ARRAY) return bad(x, "neither null nor an array:", "left_out");
+    a->left_out_known = true;
+    for (const json_node *n = list->child; n; n = n->next) {
+        if (a->left_out.n == LEFT_OUT_MAX) return bad(x, "too many families in", "left_out");
+        left_out_family *e = &a->left_out.f[a->left_out.n++];
+        int rc = get_text(x, n, "family", e->family, sizeof e->family, "left_out[].");
+        if (rc == 0) rc = get_text(x, n, "rows", e->rows, sizeof e->rows, "left_out[].");
+        if (rc == 0) rc = get_text(x, n, "why", e->why, sizeof e->why, "left_out[].");
+        if (rc == 0 && json_get_string(n, "command"))
+            rc = get_text(x, n, "command", e->command, sizeof e->command, "left_out[].");
+        if (rc != 0) return rc;
+    }
+    return 0;
+}
+
 static int read_answer(ctx *x, const json_node *root, answer *a)
 {
     memset(a, 0, sizeof *a);
@@ -267,7 +303,8 @@ static int read_answer(ctx *x, const json_node *root, answer *a)
             (rc = get_text(x, n, "relu", p->relu, sizeof p->relu, "platforms[].")))
             return rc;
     }
-    return read_cells(x, json_get(root, "cells"), a);
+    if ((rc = read_cells(x, json_get(root, "cells"), a)) != 0) return rc;
+    return read_left_out(x, json_get(root, "left_out"), a);
 }
 
 enum { ANSWER_MAX_BYTES = 1 << 22 };

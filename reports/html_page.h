@@ -8,6 +8,7 @@
 
 #include "answer.h"
 #include "compare.h"
+#include "framework_section.h"
 #include "moons.h"
 #include "plots.h"
 #include "results.h"
@@ -63,6 +64,9 @@ typedef struct {
     /* The answer's matrix, every platform × need (answer.h), at the page's top; NULL: the
      * host's choices alone. */
     const answer *answer;
+    /* The framework section's comparisons of each path with its row (framework_section.h);
+     * NULL: not measured (the section shows the verdicts alone). */
+    const framework_diffs *framework_diffs;
 } html_report;
 
 #endif

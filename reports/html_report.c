@@ -373,6 +373,31 @@ static void answer_matrix(FILE *f, const html_report *h)
     fputs(".</p>\n", f);
 }
 
+/* The row families the run left out and why (left_out.h), so that "every implementation" is
+ * read with them. */
+static void left_out_summary(FILE *f, const html_report *h)
+{
+    if (!h->answer || !h->answer->left_out_known) return;
+    const left_out *lo = &h->answer->left_out;
+    fputs("<p class=\"sub\" id=\"left-out\"><b>Left out of this run:</b> ", f);
+    if (lo->n == 0) fputs("nothing.", f);
+    for (size_t i = 0; i < lo->n; i++) {
+        const left_out_family *e = &lo->f[i];
+        fputs(i ? "; <i>" : "<i>", f);
+        html_text(f, e->family);
+        fputs("</i> (", f);
+        html_text(f, e->rows);
+        fputs("): ", f);
+        html_text(f, e->why);
+        if (e->command[0]) {
+            fputs(" &#8212; <code>", f);
+            html_text(f, e->command);
+            fputs("</code>", f);
+        }
+    }
+    fputs("</p>\n", f);
+}
+
 static void answer_section(FILE *f, const html_report *h)
 {
     const results_set *s = h->results;
@@ -488,9 +513,11 @@ int html_report_write(FILE *f, const html_report *h)
             style);
     header(f, h->meta);
     answer_section(f, h);
+    left_out_summary(f, h); /* under the answer, outside its first screen */
     changes_section(f, h);
     html_summary(f, h->results);
     broken_section(f, h);
+    framework_section_html(f, h->results, h->framework_diffs);
     plots_section(f, h);
     html_moons_section(f, h->moons);
     html_formats16_section(f, h);

@@ -138,8 +138,8 @@ enum { NPATHS = sizeof dispatch_paths / sizeof dispatch_paths[0] };
 static bool of_peer(int i, const char *name)
 {
     const char *p = dispatch_paths[i].peer;
-    size_t n = strlen(p);
-    return p[n - 1] == '_' ? strncmp(name, p, n) == 0 : strcmp(name, p) == 0;
+    size_t n = strlen(p), len = strcspn(name, "@"); /* a framework row's path: its row's */
+    return p[n - 1] == '_' ? strncmp(name, p, n) == 0 : len == n && strncmp(name, p, n) == 0;
 }
 
 static int path_of(const char *name, const char *isa)
@@ -251,6 +251,51 @@ static int compare(const void *a, const void *b)
     return strcmp(x->row->name, y->row->name);
 }
 
+/* The row whose path `name` is ("torch_gelu@size1": the row "torch_gelu"), NULL when name is no
+ * path or its row is not in s. */
+static const results_row *row_of_path(const results_set *s, const char *name)
+{
+    const char *at = strchr(name, '@');
+    for (size_t i = 0; at && i < s->n; i++)
+        if (strncmp(s->rows[i].name, name, (size_t)(at - name)) == 0 &&
+            s->rows[i].name[at - name] == '\0')
+            return &s->rows[i];
+    return NULL;
+}
+
+/* Whether candidate a judged worse than b: more constraints failed, then a larger max ULP
+ * against exact GELU (forward). */
+static bool judged_worse(const pick_candidate *a, const pick_candidate *b)
+{
+    if (a->failed != b->failed) return a->failed > b->failed;
+    double ua = a->row->exact[0].present ? a->row->exact[0].max_ulp : -1;
+    double ub = b->row->exact[0].present ? b->row->exact[0].max_ulp : -1;
+    return ua > ub;
+}
+
+/* A framework row with paths in s (ROW@PATH, peers/framework_paths.py) is judged by its worst
+ * path, the batch path (the row itself) among them: k takes that path's verdict, its speed
+ * staying the row's, and names it (worst_path). */
+static void judge_worst_path(pick_candidate *k, const results_set *s, pick_platform p,
+                             const pick_constraints *c)
+{
+    pick_candidate worst = *k;
+    for (size_t j = 0; j < s->n; j++) {
+        if (row_of_path(s, s->rows[j].name) != k->row) continue;
+        pick_candidate t = {.row = &s->rows[j]};
+        judge(&t, p, c);
+        k->npaths++;
+        if (judged_worse(&t, &worst)) worst = t;
+    }
+    if (!k->npaths) return;
+    snprintf(k->worst_path, sizeof k->worst_path, "%s",
+             worst.row == k->row ? "the batch path" : strchr(worst.row->name, '@') + 1);
+    if (worst.row != k->row) {
+        k->failed = worst.failed;
+        if (worst.failed) snprintf(k->why, sizeof k->why, "path %.40s: %.110s", k->worst_path, worst.why);
+    }
+}
+
 int pick_rank(const results_set *s, pick_platform p, const pick_constraints *c, pick_candidate *out,
               size_t *n)
 {
@@ -258,10 +303,12 @@ int pick_rank(const results_set *s, pick_platform p, const pick_constraints *c, 
     *n = 0;
     for (size_t i = 0; i < s->n; i++) {
         if (strcmp(s->rows[i].name, s->baseline) == 0) continue; /* the yardstick */
+        if (row_of_path(s, s->rows[i].name)) continue;          /* judged with its row */
         pick_candidate *k = &out[(*n)++];
         memset(k, 0, sizeof *k);
         k->row = &s->rows[i];
         judge(k, p, c);
+        judge_worst_path(k, s, p, c);
         fits += k->failed == 0;
     }
     qsort(out, *n, sizeof *out, compare);

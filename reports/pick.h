@@ -98,6 +98,12 @@ typedef struct {
     char why[160]; /* the first failed constraint, "" when none */
     double ns;     /* at the chosen size; INFINITY when not measured */
     bool off_target; /* not a GELU, or not the target asked for: ranked after all others */
+    /* A framework row whose paths (ROW@PATH rows) are in the results: judged by the worst of
+     * them and the row itself (most constraints failed, then the largest max ULP against exact
+     * GELU), named here ("size1", "the batch path"); "" and 0 for any other row. The paths are
+     * no candidates of their own. */
+    char worst_path[48];
+    int npaths;
 } pick_candidate;
 
 /* Fills out[0..*n) (room for RESULTS_MAX_ROWS) with every candidate in the order above. Returns

@@ -546,7 +546,12 @@ static int write_report(const report_job *a, const report_impls *impls, report_s
     if (capped_measure(&capped, st, a->quick ? REPORT_QUICK_SAMPLE : CAPPED_FULL_SAMPLE, a->quick,
                        (unsigned)a->threads, err, sizeof err) != 0)
         report_error(a, "%s: those rows are judged on the path taken here", err);
-    if (answer_build_all(ans, s, &capped, "l2", cpu, feat, err, sizeof err) != 0) {
+    int built = answer_build_all(ans, s, &capped, "l2", cpu, feat, err, sizeof err);
+    if (built == 0) { /* what the run left out, named beside the answer */
+        left_out_collect(&ans->left_out, impls->list, impls->n);
+        ans->left_out_known = true;
+    }
+    if (built != 0) {
         report_error(a, "the answer: %s", err);
         free(why), why = NULL;
     } else if (report_stage_write(st, report_file_name(REPORT_FILE_ANSWER, GELU_FORMAT_BINARY32, name, sizeof name),
@@ -579,7 +584,7 @@ static int write_report(const report_job *a, const report_impls *impls, report_s
     }
     html_report h = {s,        &meta,       {NULL},     note,
                      broken,   0,           &moons,     baseline,
-                     a->baseline, baseline_note[0] ? baseline_note : NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+                     a->baseline, baseline_note[0] ? baseline_note : NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
     for (int k = 0; k < PLOT_COUNT; k++) h.svg[k] = svg[k];
     h.answer = ans;
     h.formats = formats->sections;
@@ -589,6 +594,8 @@ static int write_report(const report_job *a, const report_impls *impls, report_s
     h.ftz_daz = ftz->results;
     h.ftz_daz_covered = ftz->covered;
     h.ftz_daz_left_out = ftz->left_out;
+    static framework_diffs diffs; /* large */
+    if (framework_diffs_measure(&diffs, impls->list, impls->n) == 0) h.framework_diffs = &diffs;
     for (size_t i = 0; i < r->nimpls; i++)
         if (scan_contract_violations(r, i, why + h.nbroken * WHY_SIZE, WHY_SIZE)) {
             broken[h.nbroken] = why + h.nbroken * WHY_SIZE;

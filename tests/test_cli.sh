@@ -427,12 +427,24 @@ cp "$pick16/accuracy_bfloat16.csv" "$pick16/accuracy.csv"
 
 # A quick report: every file, the CSV headers, one accuracy row per scanned implementation, a
 # well-formed self-contained page with the make_moons section; then pick reads it.
+# No frameworks' environment (XDG_CACHE_HOME elsewhere): the report names them as left out.
 rep=$scratch/report
-"$g" report --quick --out "$rep" --exec-timeout 59 --json "$scratch/answer-copy.json" >"$out" 2>"$err"
+XDG_CACHE_HOME=$scratch/no_frameworks "$g" report --quick --out "$rep" --exec-timeout 59 \
+    --json "$scratch/answer-copy.json" >"$out" 2>"$err"
 st=$?
 # --json: the same answer as answer.json, with its manifest beside it
 cmp -s "$rep/answer.json" "$scratch/answer-copy.json" && [ -s "$scratch/answer-copy.json.manifest.json" ] ||
     { echo "FAIL: report --json did not write answer.json's answer: $(ls "$scratch")"; fails=$((fails + 1)); }
+check=$(dirname "$0")/left_out_check.sh
+mkdir -p "$scratch/planted_left_out"
+cp "$rep/index.html" "$rep/bench.csv" "$rep/accuracy.csv" "$scratch/planted_left_out/"
+sed 's/jax_gelu_tanh, //' "$rep/answer.json" >"$scratch/planted_left_out/answer.json"
+sed 's/, ort_ms_fastgelu//' "$out" >"$scratch/planted_left_out/console"
+found=$(sh "$check" "$scratch/planted_left_out" "$scratch/planted_left_out/console")
+[ "$found" = "left out, not named: answer.json console:ort_ms_fastgelu" ] ||
+    { echo "FAIL: the left-out check on planted omissions: '$found'"; fails=$((fails + 1)); }
+found=$(sh "$check" "$rep" "$out") ||
+    { echo "FAIL: report --quick without frameworks: $found"; fails=$((fails + 1)); }
 for f in accuracy.csv ranges.csv ulp_by_x.csv bench.csv moons.csv index.html manifest.json answer.json; do
     [ -s "$rep/$f" ] || { echo "FAIL: report --quick (status $st) lacks $f: $(tail -3 "$err")"; fails=$((fails + 1)); }
 done

@@ -10,7 +10,9 @@
 #   GELU on 16-bit tensors (--format bfloat16 or binary16, all 65,536 encodings) is scanned
 #   natively, and ONNX Runtime's bfloat16 row, which it lacks, runs widened with a note; the
 #   environment each row runs in (TensorFlow's and JAX's ftz+daz, said in an IEEE run) and its
-#   first row under --fpenv ftz,daz (the framework's switch) flushing as expected. Under
+#   first row under --fpenv ftz,daz (the framework's switch) flushing as expected;
+# - the rows' paths (ROW@PATH): every client's list, a bad selection refused, a path started by
+#   --impl, a fusion that does not fire refused; pick judging a row by its worst path. Under
 #   the sanitize setup only the first part runs (the clients' code is not
 #   ours; gelucheck's side of a child is test_exec_cli.sh's).
 # Usage: test_frameworks.sh GELUCHECK
@@ -46,6 +48,38 @@ PY
 st=$?
 [ $st -eq 1 ] && grep -q '^CONTRACT BROKEN.*planted_max_abs.*0x1.8p+1' "$d/out" ||
     fail "a broken max_abs claim at x = 3: status $st: $(grep -i contract "$d/out") $(tail -2 "$d/err")"
+
+# pick judges a row with paths (ROW@PATH, peers/framework_paths.py) by its worst path and says
+# which: two children of the planted client, named planted_max_abs and planted_max_abs@size1,
+# and the pick fixture's results with a row for each, the path's max ULP planted at 3 (the
+# row's 0.5): need 1 (<= 1 ULP) must fail the row on its path; without the path's rows the row
+# fits.
+pk=$d/pick_paths
+mkdir -p "$pk"
+fx=$(dirname "$0")/fixtures/pick
+cp "$fx/accuracy.csv" "$fx/bench.csv" "$pk/"
+grep '^tie_c,' "$fx/accuracy.csv" | sed 's/^tie_c,/planted_max_abs,/' >>"$pk/accuracy.csv"
+grep ',tie_c,' "$fx/bench.csv" | sed 's/,tie_c,/,planted_max_abs,/' >>"$pk/bench.csv"
+cp "$pk/accuracy.csv" "$pk/accuracy_no_path.csv"
+cp "$pk/bench.csv" "$pk/bench_no_path.csv"
+grep '^tie_c,' "$fx/accuracy.csv" | sed 's/^tie_c,\(exact,own,forward,1000,\)0.5,/planted_max_abs@size1,\13,/; s/^tie_c,/planted_max_abs@size1,/' >>"$pk/accuracy.csv"
+grep ',tie_c,' "$fx/bench.csv" | sed 's/,tie_c,/,planted_max_abs@size1,/' >>"$pk/bench.csv"
+sed -i 's/tie_a/erf_naive/; s/tie_b/erfc_libm/; s/tie_c/erfc_f64/; s/nonmono/as7126/; s/fast_v4/pw_fast_avx512/; s/tanhy/tanh_avx2/; s/relu_base/relu/g; s/avx512f+avx2+fma/fma+avx512f+avx512dq+avx512bw+avx512vl/' "$pk"/*.csv # registry names (test_cli.sh's pick fixture)
+sed 's/"planted_max_abs"/"planted_max_abs@size1"/' "$d/planted.py" >"$d/planted_path.py"
+pick_paths() {
+    "$g" pick --exec planted_max_abs="python3 $d/planted.py" \
+        --exec planted_max_abs@size1="python3 $d/planted_path.py" \
+        --results "$pk" --platform generic --need 1 2>"$d/err"
+}
+pick_paths >"$d/out"
+grep -q '^  planted_max_abs .*path size1: max ULP vs exact GELU 3 > 1 (judged by its worst of 2 paths: size1)' "$d/out" &&
+    ! grep -q 'planted_max_abs@size1' "$d/out" ||
+    fail "pick of a row with a worse path: $(cat "$d/out" "$d/err")"
+cp "$pk/accuracy_no_path.csv" "$pk/accuracy.csv"
+cp "$pk/bench_no_path.csv" "$pk/bench.csv"
+pick_paths >"$d/out"
+grep -q '^  planted_max_abs .*meets every constraint' "$d/out" && ! grep -q 'judged by its worst' "$d/out" ||
+    fail "pick of a row without paths: $(cat "$d/out" "$d/err")"
 
 py=${XDG_CACHE_HOME:-$HOME/.cache}/gelucheck/venv/bin/python
 peers=$(cd "$(dirname "$0")/../peers" && pwd)
@@ -165,6 +199,39 @@ PY
         fi
     done
 done
+
+# The paths (peers/framework_paths.py): every client lists the sizes 1 to 33, two threads and
+# its own, without importing its framework; a selection naming no client's path is refused;
+# an --impl ROW@PATH starts that path, named so; a fused path whose fusion does not fire (the
+# FastGelu pattern with a planted constant, 0.0447) refuses to start.
+for c in "torch_gelu.py:compile compile_dynamic" "tensorflow_gelu.py:function xla" \
+         "jax_gelu.py:eager" "onnxruntime_gelu.py:optimized bias_fused bias_unfused"; do
+    [ -x "$py" ] || break
+    listed=$("$py" "$peers/${c%%:*}" --list-paths | cut -f1 | tr '\n' ' ')
+    want="$(seq -f 'size%g' 1 33 | tr '\n' ' ')threads2 ${c#*:} "
+    [ "$listed" = "$want" ] || fail "${c%%:*} --list-paths: '$listed', not '$want'"
+done
+if grep -q "^  ort_gelu  *ONNX Runtime [0-9]" "$d/list"; then
+    GELUCHECK_FRAMEWORK_PATHS=size1,nosuch "$g" accuracy --impl ort_gelu --sample 100 >"$d/out" 2>"$d/err"
+    st=$?
+    [ $st -eq 2 ] && grep -q "GELUCHECK_FRAMEWORK_PATHS: 'nosuch' is no installed framework row's path" "$d/err" ||
+        fail "a path selection naming no path: status $st: $(cat "$d/err")"
+    "$g" accuracy --impl ort_gelu@bias_fused,ort_gelu --sample 2000 --threads 1 --csv "$d/p.csv" >"$d/out" 2>"$d/err" &&
+        grep -q "^ort_gelu@bias_fused,binary32,exact,own,forward,2000," "$d/p.csv" ||
+        fail "ort_gelu@bias_fused by --impl: $(tail -3 "$d/err")"
+    (cd "$peers" && "$py" -c 'import sys; sys.argv = ["x", "--op", "ms_fastgelu", "--path", "formula_fused"]
+import onnxruntime_gelu as o
+from onnx import helper
+graph_of = o.graph_of
+def planted(*a):
+    nodes, inits, shape = graph_of(*a)
+    inits[0] = helper.make_tensor("k", inits[0].data_type, [], [0.0447])
+    return nodes, inits, shape
+o.graph_of = planted
+o.main()' </dev/null >"$d/out" 2>"$d/err")
+    grep -q "path formula_fused: the optimised model holds no FastGelu (its nodes: .*): the fusion did not fire" "$d/err" ||
+        fail "a FastGelu fusion planted not to fire: $(tail -2 "$d/err")"
+fi
 
 # ONNX Runtime's CPU provider has no bfloat16 GELU: its row runs widened there, said so
 if grep -q "^  ort_gelu  *ONNX Runtime [0-9]" "$d/list"; then

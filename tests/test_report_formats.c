@@ -87,7 +87,7 @@ Test(report, page_has_a_section_per_16_bit_format)
     html_format sec = {s, {NULL}, NULL};
     sec.svg[PLOT_NOT_CR] = "<svg id=\"planted-not-cr\"></svg>";
     sec.svg[PLOT_PARETO] = "<svg id=\"planted-pareto\"></svg>";
-    html_report h = {load_fixture(), &meta, {NULL}, NULL, NULL, 0, NULL, NULL, NULL, NULL, &sec, 1, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+    html_report h = {load_fixture(), &meta, {NULL}, NULL, NULL, 0, NULL, NULL, NULL, NULL, &sec, 1, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
     char *buf = page_of(&h);
     char *p, *sec_start = strstr(buf, "<h3 id=\"bfloat16\">bfloat16</h3>");
     cr_assert_not_null(sec_start, "%s", buf);
@@ -133,7 +133,7 @@ Test(report, page_has_a_section_per_16_bit_format)
     cr_expect_not_null(strstr(buf, "Not benchmarked. <code>gelucheck bench --format bfloat16</code>"));
     free(buf);
     free(s);
-    html_report none = {load_fixture(), &meta, {NULL}, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+    html_report none = {load_fixture(), &meta, {NULL}, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
     none.formats_note = "Not run in --quick";
     buf = page_of(&none);
     cr_expect_not_null(strstr(buf, "every bfloat16 and binary16 input</h2>\n<p>Not run in --quick</p>"));
@@ -177,7 +177,7 @@ Test(report, page_has_a_binary64_section_that_says_it_is_sampled)
     sec.svg[PLOT_ULP_BY_X] = "<svg id=\"planted-byx64\"></svg>";
     sec.svg[PLOT_NOT_CR] = "<svg id=\"planted-notcr64\"></svg>"; /* not drawn for binary64 */
     html_report h = {load_fixture(), &meta, {NULL}, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, 0,
-                     NULL, &sec, sampled, NULL, NULL, NULL, NULL};
+                     NULL, &sec, sampled, NULL, NULL, NULL, NULL, NULL};
     char *buf = page_of(&h), *sec64 = strstr(buf, "<h2 id=\"binary64\">binary64: a sample</h2>");
     cr_assert_not_null(sec64, "%.300s", buf);
     char want[128];
@@ -285,7 +285,7 @@ Test(report, page_has_an_ftz_daz_section_that_finds_a_wrong_flush, .timeout = 24
     free(list);
     report_meta meta = {"cpu", "avx2", "gcc", "-O2", "today", "abc", "report", "scan", "bench"};
     html_report h = {ieee, &meta, {NULL}, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, 0, NULL,
-                     NULL, NULL, flagged, "COVERED-TEXT", "", NULL};
+                     NULL, NULL, flagged, "COVERED-TEXT", "", NULL, NULL};
     char *buf = page_of(&h), *sec = strstr(buf, "<h2 id=\"ftz_daz\">ftz,daz (FTZ+DAZ)</h2>\n");
     cr_assert_not_null(sec, "%.300s", buf);
     cr_expect_not_null(strstr(sec, "<b>Covered: COVERED-TEXT</b>"));

@@ -34,7 +34,9 @@ packages="
   chromium python3 libopenmpi-dev openmpi-bin qemu-user help2man man-db
   gcc-aarch64-linux-gnu libc6-dev-arm64-cross
 "
-[ $frameworks = yes ] && packages="$packages python3-venv"
+# python3-dev: Python's headers, which torch.compile's Inductor builds its generated kernels
+# against (PyTorch's compile paths, docs/frameworks.md "Paths"; g++ is build-essential's)
+[ $frameworks = yes ] && packages="$packages python3-venv python3-dev"
 
 missing=""
 for p in $packages; do

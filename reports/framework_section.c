@@ -1,0 +1,150 @@
+/* The report's framework section (see framework_section.h). */
+#include "framework_section.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "exec_frameworks.h"
+#include "html_text.h"
+#include "sample.h"
+
+/* The row's name of a path ("torch_gelu" of "torch_gelu@size1") into buf; NULL for no path. */
+static const char *row_name(const char *path, char *buf, size_t size)
+{
+    const char *at = strchr(path, '@');
+    if (!at) return NULL;
+    snprintf(buf, size, "%.*s", (int)(at - path), path);
+    return buf;
+}
+
+static long count_differing(const float *a, const float *b, size_t n)
+{
+    long k = 0;
+    for (size_t i = 0; i < n; i++) k += memcmp(&a[i], &b[i], sizeof *a) != 0;
+    return k;
+}
+
+int framework_diffs_measure(framework_diffs *out, const gelu_impl *const *impls, size_t n)
+{
+    memset(out, 0, sizeof *out);
+    size_t m = FRAMEWORK_DIFF_SAMPLE;
+    float *x = malloc(3 * m * sizeof *x);
+    if (!x) return -1;
+    float *y_row = x + m, *y_path = x + 2 * m;
+    sample_encodings(FRAMEWORK_DIFF_SEED, x, m);
+    out->inputs = m;
+    for (size_t i = 0; i < n && out->n < FRAMEWORK_PATHS_MAX; i++) {
+        char name[RESULTS_NAME];
+        const gelu_impl *path = impls[i];
+        const gelu_impl *row = row_name(path->name, name, sizeof name) ? gelu_impl_find(name) : NULL;
+        if (!row || !exec_framework_find(name)) continue;
+        framework_path_diff *d = &out->d[out->n++];
+        snprintf(d->path, sizeof d->path, "%s", path->name);
+        snprintf(d->row, sizeof d->row, "%s", row->name);
+        d->differ[0] = d->differ[1] = -1;
+        row->forward(x, y_row, m);
+        path->forward(x, y_path, m);
+        d->differ[0] = count_differing(y_row, y_path, m);
+        if (row->derivative && path->derivative) {
+            row->derivative(x, y_row, m);
+            path->derivative(x, y_path, m);
+            d->differ[1] = count_differing(y_row, y_path, m);
+        }
+    }
+    free(x);
+    return 0;
+}
+
+static const framework_path_diff *diff_of(const framework_diffs *d, const char *path)
+{
+    for (size_t i = 0; d && i < d->n; i++)
+        if (strcmp(d->d[i].path, path) == 0) return &d->d[i];
+    return NULL;
+}
+
+static void num_cell(FILE *f, const results_error *e, double v)
+{
+    if (!e->present) {
+        fputs("<td>n/a</td>", f);
+        return;
+    }
+    html_open_num(f, v);
+    fprintf(f, "%.4g</td>", v);
+}
+
+static void differ_cell(FILE *f, const framework_path_diff *d, int dir, uint64_t inputs)
+{
+    if (!d) fputs("<td>batch path</td>", f);
+    else if (d->differ[dir] < 0) fputs("<td>n/a</td>", f);
+    else fprintf(f, "<td%s>%ld <small>of %llu</small></td>", d->differ[dir] ? " class=\"broken\"" : "",
+                 d->differ[dir], (unsigned long long)inputs);
+}
+
+/* One framework's table: its rows, each followed by its paths. */
+static void framework_table(FILE *f, const results_set *s, const char *framework,
+                            const framework_diffs *diffs)
+{
+    fprintf(f, "<h3>");
+    html_text(f, framework);
+    fputs("</h3>\n<div class=\"scroll\">\n<table>\n<thead><tr><th class=\"l\">row / path</th>"
+          "<th>contract</th><th>max ULP<small>own target, forward</small></th>"
+          "<th>max abs<small>own target, forward</small></th>"
+          "<th>max abs<small>derivative</small></th><th>monotonicity<small>violations</small></th>"
+          "<th>&#8800; batch path<small>forward</small></th>"
+          "<th>&#8800; batch path<small>derivative</small></th></tr></thead>\n<tbody>\n", f);
+    for (size_t i = 0; i < s->n; i++) {
+        const results_row *r = &s->rows[i];
+        char name[RESULTS_NAME];
+        const char *row = row_name(r->name, name, sizeof name);
+        const exec_framework *fw = exec_framework_find(row ? row : r->name);
+        if (!fw || strcmp(fw->framework, framework) != 0 || !r->scanned) continue;
+        const framework_path_diff *d = diff_of(diffs, r->name);
+        fputs(row ? "<tr><td class=\"l\">&#160;&#160;<code>" : "<tr><td class=\"l\"><code>", f);
+        html_text(f, r->name);
+        fprintf(f, "</code></td><td%s>%s</td>", strcmp(r->contract, "fail") == 0 ? " class=\"broken\"" : "",
+                r->contract[0] ? r->contract : "none");
+        num_cell(f, &r->own[0], r->own[0].max_ulp);
+        num_cell(f, &r->own[0], r->own[0].max_abs);
+        num_cell(f, &r->own[1], r->own[1].max_abs);
+        fprintf(f, "<td>%ld</td>", r->mono_violations);
+        differ_cell(f, row ? d : NULL, 0, diffs ? diffs->inputs : 0);
+        differ_cell(f, row ? d : NULL, 1, diffs ? diffs->inputs : 0);
+        fputs("</tr>\n", f);
+    }
+    fputs("</tbody>\n</table>\n</div>\n", f);
+}
+
+void framework_section_html(FILE *f, const results_set *s, const framework_diffs *diffs)
+{
+    const char *seen[8];
+    size_t nseen = 0;
+    bool any_path = false;
+    for (size_t i = 0; i < s->n; i++) {
+        char name[RESULTS_NAME];
+        const char *row = row_name(s->rows[i].name, name, sizeof name);
+        const exec_framework *fw = exec_framework_find(row ? row : s->rows[i].name);
+        if (!fw || !s->rows[i].scanned) continue;
+        any_path |= row != NULL;
+        bool known = false;
+        for (size_t k = 0; k < nseen; k++) known |= strcmp(seen[k], fw->framework) == 0;
+        if (!known && nseen < sizeof seen / sizeof seen[0]) seen[nseen++] = fw->framework;
+    }
+    if (nseen == 0) return;
+    fputs("<section id=\"frameworks\">\n<h2>The frameworks' paths</h2>\n<p class=\"sub\">A "
+          "framework's GELU is the function a user lands on by how they call it: each row below is "
+          "the batch path (the scan's requests as one tensor) and, indented, the paths this run "
+          "scanned as rows of their own (<code>ROW@PATH</code>: tensor sizes, two intra-op "
+          "threads, compiled, fused; <code>GELUCHECK_FRAMEWORK_PATHS</code> selects them, "
+          "docs/frameworks.md), each judged by the row's contract over the run's inputs.", f);
+    if (diffs && diffs->n)
+        fprintf(f, " &#8800; batch path: the outputs whose encoding differs from the row's "
+                   "on %llu inputs drawn over all encodings (seed %d).",
+                (unsigned long long)diffs->inputs, FRAMEWORK_DIFF_SEED);
+    if (!any_path)
+        fputs(" This run scanned no path: the batch paths alone.", f);
+    fputs(" The GELU you get depends on how you call it where a path's verdict or outputs "
+          "differ from its row's.</p>\n", f);
+    for (size_t k = 0; k < nseen; k++) framework_table(f, s, seen[k], diffs);
+    fputs("</section>\n", f);
+}
