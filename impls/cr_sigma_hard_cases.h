@@ -3,12 +3,12 @@
 #define CR_TANH_HARD_FWD_N 0
 static const uint32_t cr_tanh_hard_fwd_x[] = {0xffffffffu};
 static const uint32_t cr_tanh_hard_fwd_y[] = {0xffffffffu};
-#define CR_TANH_HARD_DER_N 0
-static const uint32_t cr_tanh_hard_der_x[] = {0xffffffffu};
-static const uint32_t cr_tanh_hard_der_y[] = {0xffffffffu};
+#define CR_TANH_HARD_DER_N 2
+static const uint32_t cr_tanh_hard_der_x[] = {0x33206c99u, 0xb2a06c99u, 0xffffffffu};
+static const uint32_t cr_tanh_hard_der_y[] = {0x3f000001u, 0x3effffffu, 0xffffffffu};
 #define CR_SIGMOID_HARD_FWD_N 0
 static const uint32_t cr_sigmoid_hard_fwd_x[] = {0xffffffffu};
 static const uint32_t cr_sigmoid_hard_fwd_y[] = {0xffffffffu};
-#define CR_SIGMOID_HARD_DER_N 0
-static const uint32_t cr_sigmoid_hard_der_x[] = {0xffffffffu};
-static const uint32_t cr_sigmoid_hard_der_y[] = {0xffffffffu};
+#define CR_SIGMOID_HARD_DER_N 2
+static const uint32_t cr_sigmoid_hard_der_x[] = {0x3fb4d178u, 0xc1a01bbcu, 0xffffffffu};
+static const uint32_t cr_sigmoid_hard_der_y[] = {0x3f8cc77fu, 0xa96f9cabu, 0xffffffffu};
