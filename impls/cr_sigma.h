@@ -10,8 +10,8 @@
  *
  * Proof by enumeration: `gelucheck accuracy --impl cr_tanh --grad --threads 2` (and the _avx2,
  * _avx512 builds, and cr_sigmoid's) over all 2^32 inputs: forward and derivative correctly
- * rounded at every input (docs/DESIGN.md, "Correctly rounded tanh and sigmoid forms", has the
- * runs).
+ * rounded at every input (docs/implementations.md, "Correctly rounded tanh and sigmoid forms",
+ * has the runs).
  *
  * Method (cr.h's: a binary64 fast path with an error bound per lane, a rounding test, an x87
  * path for the lanes that fail it, hard cases of that path from an exhaustive search).
