@@ -169,6 +169,7 @@ static inline vd vd_set1(double c) { return _mm256_set1_pd(c); }
 static inline vd vd_add(vd a, vd b) { return _mm256_add_pd(a, b); }
 static inline vd vd_sub(vd a, vd b) { return _mm256_sub_pd(a, b); }
 static inline vd vd_mul(vd a, vd b) { return _mm256_mul_pd(a, b); }
+static inline vd vd_div(vd a, vd b) { return _mm256_div_pd(a, b); }
 static inline vd vd_fma(vd a, vd b, vd c) { return _mm256_fmadd_pd(a, b, c); }
 static inline vd vd_neg(vd a) { return _mm256_xor_pd(a, _mm256_set1_pd(-0.0)); }
 static inline vd vd_abs(vd a) { return _mm256_andnot_pd(_mm256_set1_pd(-0.0), a); }

@@ -122,6 +122,7 @@ static inline vd vd_set1(double c) { return _mm512_set1_pd(c); }
 static inline vd vd_add(vd a, vd b) { return _mm512_add_pd(a, b); }
 static inline vd vd_sub(vd a, vd b) { return _mm512_sub_pd(a, b); }
 static inline vd vd_mul(vd a, vd b) { return _mm512_mul_pd(a, b); }
+static inline vd vd_div(vd a, vd b) { return _mm512_div_pd(a, b); }
 static inline vd vd_fma(vd a, vd b, vd c) { return _mm512_fmadd_pd(a, b, c); }
 static inline vd vd_neg(vd a)
 {

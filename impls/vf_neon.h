@@ -139,6 +139,7 @@ static inline vd vd_set1(double c) { return vdupq_n_f64(c); }
 static inline vd vd_add(vd a, vd b) { return vaddq_f64(a, b); }
 static inline vd vd_sub(vd a, vd b) { return vsubq_f64(a, b); }
 static inline vd vd_mul(vd a, vd b) { return vmulq_f64(a, b); }
+static inline vd vd_div(vd a, vd b) { return vdivq_f64(a, b); }
 static inline vd vd_fma(vd a, vd b, vd c) { return vfmaq_f64(c, a, b); }
 static inline vd vd_neg(vd a) { return vnegq_f64(a); }
 static inline vd vd_abs(vd a) { return vabsq_f64(a); }

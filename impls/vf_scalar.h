@@ -105,6 +105,7 @@ static inline vd vd_set1(double c) { return c; }
 static inline vd vd_add(vd a, vd b) { return a + b; }
 static inline vd vd_sub(vd a, vd b) { return a - b; }
 static inline vd vd_mul(vd a, vd b) { return a * b; }
+static inline vd vd_div(vd a, vd b) { return a / b; }
 static inline vd vd_fma(vd a, vd b, vd c) { return fma(a, b, c); }
 static inline vd vd_neg(vd a) { return -a; }
 static inline vd vd_abs(vd a) { return fabs(a); }

@@ -138,6 +138,7 @@ static inline vd vd_set1(double c) { return svdup_n_f64(c); }
 static inline vd vd_add(vd a, vd b) { return svadd_f64_x(VD_ALL, a, b); }
 static inline vd vd_sub(vd a, vd b) { return svsub_f64_x(VD_ALL, a, b); }
 static inline vd vd_mul(vd a, vd b) { return svmul_f64_x(VD_ALL, a, b); }
+static inline vd vd_div(vd a, vd b) { return svdiv_f64_x(VD_ALL, a, b); }
 static inline vd vd_fma(vd a, vd b, vd c) { return svmla_f64_x(VD_ALL, c, a, b); }
 static inline vd vd_neg(vd a) { return svneg_f64_x(VD_ALL, a); }
 static inline vd vd_abs(vd a) { return svabs_f64_x(VD_ALL, a); }
