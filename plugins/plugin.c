@@ -26,6 +26,7 @@
 #include "gelucheck/plugin.h"
 #include "gelucheck_config.h" /* GELUCHECK_PEERS, where they are */
 #include "sha256.h"
+#include "sig_text.h"
 
 typedef struct {
     gelu_impl impl;
@@ -76,27 +77,6 @@ static uint64_t now_ns(void)
     return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
 }
 
-static size_t put(char *buf, size_t at, size_t size, const char *s)
-{
-    while (*s && at + 1 < size) buf[at++] = *s++;
-    return at;
-}
-
-static size_t put_hex(char *buf, size_t at, size_t size, uint64_t v, int digits)
-{
-    for (int i = digits - 1; i >= 0 && at + 1 < size; i--) buf[at++] = "0123456789abcdef"[(v >> (4 * i)) & 15];
-    return at;
-}
-
-static size_t put_dec(char *buf, size_t at, size_t size, uint64_t v)
-{
-    char t[24];
-    int k = 0;
-    do t[k++] = (char)('0' + v % 10); while ((v /= 10) && k < 24);
-    while (k > 0 && at + 1 < size) buf[at++] = t[--k];
-    return at;
-}
-
 static _Noreturn void exit_now(int status)
 {
     syscall(SYS_exit_group, status);
@@ -114,20 +94,20 @@ static _Noreturn void report_and_exit(const plugin_call *c, const char *what, lo
     }
     const slot *s = atomic_load(&c->s);
     char msg[1200];
-    size_t k = put(msg, 0, sizeof msg, "gelucheck: ");
-    k = put(msg, k, sizeof msg, s->crash_text);
-    k = put(msg, k, sizeof msg, " ");
-    k = put(msg, k, sizeof msg, what);
+    size_t k = sig_put(msg, 0, sizeof msg, "gelucheck: ");
+    k = sig_put(msg, k, sizeof msg, s->crash_text);
+    k = sig_put(msg, k, sizeof msg, " ");
+    k = sig_put(msg, k, sizeof msg, what);
     if (what2) {
-        if (number < 0) k = put(msg, k, sizeof msg, "-");
-        k = put_dec(msg, k, sizeof msg, (uint64_t)(number < 0 ? -number : number));
-        k = put(msg, k, sizeof msg, what2);
+        if (number < 0) k = sig_put(msg, k, sizeof msg, "-");
+        k = sig_put_dec(msg, k, sizeof msg, (uint64_t)(number < 0 ? -number : number));
+        k = sig_put(msg, k, sizeof msg, what2);
     }
-    k = put(msg, k, sizeof msg, c->grad ? " in a derivative call of " : " in a forward call of ");
-    k = put_dec(msg, k, sizeof msg, c->n);
-    k = put(msg, k, sizeof msg, " inputs from x = 0x");
-    k = put_hex(msg, k, sizeof msg, c->x0, c->digits);
-    k = put(msg, k, sizeof msg, " (encoding); no output was replaced\n");
+    k = sig_put(msg, k, sizeof msg, c->grad ? " in a derivative call of " : " in a forward call of ");
+    k = sig_put_dec(msg, k, sizeof msg, c->n);
+    k = sig_put(msg, k, sizeof msg, " inputs from x = 0x");
+    k = sig_put_hex(msg, k, sizeof msg, c->x0, c->digits);
+    k = sig_put(msg, k, sizeof msg, " (encoding); no output was replaced\n");
     ssize_t w = write(STDERR_FILENO, msg, k);
     (void)w;
     if (crash_hook) crash_hook();
@@ -691,9 +671,9 @@ static int host_path(char *buf, size_t size)
 /* s as one word of /bin/sh: 'single quoted', a quote inside as '\''. */
 static size_t shell_word(char *buf, size_t at, size_t size, const char *s)
 {
-    at = put(buf, at, size, "'");
-    for (; *s; s++) at = put(buf, at, size, *s == '\'' ? "'\\''" : (char[2]){*s, 0});
-    return put(buf, at, size, "' ");
+    at = sig_put(buf, at, size, "'");
+    for (; *s; s++) at = sig_put(buf, at, size, *s == '\'' ? "'\\''" : (char[2]){*s, 0});
+    return sig_put(buf, at, size, "' ");
 }
 
 int plugins_isolate(double timeout_s, char *err, size_t errsize)
@@ -716,7 +696,7 @@ int plugins_isolate(double timeout_s, char *err, size_t errsize)
             found = true;
         }
         char cmd[3 * PATH_MAX], label[PATH_MAX + 200];
-        size_t at = put(cmd, 0, sizeof cmd, "exec ");
+        size_t at = sig_put(cmd, 0, sizeof cmd, "exec ");
         at = shell_word(cmd, at, sizeof cmd, host);
         at = shell_word(cmd, at, sizeof cmd, s->path);
         at = shell_word(cmd, at, sizeof cmd, s->impl.name);

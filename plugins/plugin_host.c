@@ -37,6 +37,7 @@
 #include <unistd.h>
 
 #include "fp_state.h"
+#include "sig_text.h"
 #include "gelu_fpenv.h"
 #include "gelucheck/plugin.h"
 
@@ -60,21 +61,6 @@ static _Noreturn void exit_now(int status)
 {
     syscall(SYS_exit_group, status);
     for (;;) pause();
-}
-
-static size_t put(char *buf, size_t at, size_t size, const char *s)
-{
-    while (*s && at + 1 < size) buf[at++] = *s++;
-    return at;
-}
-
-static size_t put_dec(char *buf, size_t at, size_t size, uint64_t v)
-{
-    char t[24];
-    int k = 0;
-    do t[k++] = (char)('0' + v % 10); while ((v /= 10) && k < 24);
-    while (k > 0 && at + 1 < size) buf[at++] = t[--k];
-    return at;
 }
 
 static int write_all(int fd, const void *p, size_t n)
@@ -141,19 +127,19 @@ static void on_fault(int sig, siginfo_t *si, void *ctx)
     size_t k = 0;
     bool fault = si->si_code > 0; /* the kernel's report of an access, not a raise() or kill */
     if (fault && in_call && a >= in_lo && a < in_hi) {
-        k = put(msg, k, sizeof msg, "the kernel wrote into its input (const)");
+        k = sig_put(msg, k, sizeof msg, "the kernel wrote into its input (const)");
         if (a >= x_at && (size_t)(a - x_at) / call_es < call_n) {
-            k = put(msg, k, sizeof msg, " at x[");
-            k = put_dec(msg, k, sizeof msg, (uint64_t)(a - x_at) / call_es);
-            k = put(msg, k, sizeof msg, "]");
+            k = sig_put(msg, k, sizeof msg, " at x[");
+            k = sig_put_dec(msg, k, sizeof msg, (uint64_t)(a - x_at) / call_es);
+            k = sig_put(msg, k, sizeof msg, "]");
         }
-        k = put(msg, k, sizeof msg, " (mapped read-only in its own process)");
+        k = sig_put(msg, k, sizeof msg, " (mapped read-only in its own process)");
     } else if (fault && in_call && a >= guard && a < guard + page) {
-        k = put(msg, k, sizeof msg, "the kernel wrote past its ");
-        k = put_dec(msg, k, sizeof msg, call_n);
-        k = put(msg, k, sizeof msg, " outputs, into the guard page after y[");
-        k = put_dec(msg, k, sizeof msg, call_n ? call_n - 1 : 0);
-        k = put(msg, k, sizeof msg, "]");
+        k = sig_put(msg, k, sizeof msg, "the kernel wrote past its ");
+        k = sig_put_dec(msg, k, sizeof msg, call_n);
+        k = sig_put(msg, k, sizeof msg, " outputs, into the guard page after y[");
+        k = sig_put_dec(msg, k, sizeof msg, call_n ? call_n - 1 : 0);
+        k = sig_put(msg, k, sizeof msg, "]");
     } else { /* pending until the handler returns, then the default: the process dies of it */
         signal(sig, SIG_DFL);
         raise(sig);
@@ -170,10 +156,10 @@ void _exit(int status)
 {
     if (in_call) {
         char msg[80];
-        size_t k = put(msg, 0, sizeof msg, "the kernel called _exit(");
-        if (status < 0) k = put(msg, k, sizeof msg, "-");
-        k = put_dec(msg, k, sizeof msg, (uint64_t)(status < 0 ? -(int64_t)status : status));
-        k = put(msg, k, sizeof msg, ")");
+        size_t k = sig_put(msg, 0, sizeof msg, "the kernel called _exit(");
+        if (status < 0) k = sig_put(msg, k, sizeof msg, "-");
+        k = sig_put_dec(msg, k, sizeof msg, (uint64_t)(status < 0 ? -(int64_t)status : status));
+        k = sig_put(msg, k, sizeof msg, ")");
         msg[k] = '\0';
         reply_error(msg);
         exit_now(1);
