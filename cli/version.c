@@ -18,7 +18,7 @@ void print_version(FILE *f)
         if (strncmp(name, "libraries.", 10) == 0) {
             fprintf(f, "%s%s %s", sep, name + 10, value);
             sep = ", ";
-        } else if (strncmp(name, "gelucheck.", 10) == 0 && strcmp(name + 10, "version") != 0) {
+        } else if (strncmp(name, "gelucheck.", 10) == 0 && strcmp(name, "gelucheck.version") != 0) {
             fprintf(f, "%s: %s\n", name + 10, value);
         } else if (strncmp(name, "build.", 6) == 0) {
             fprintf(f, "%s: %s\n", name + 6, value);
