@@ -181,6 +181,11 @@ typedef struct {
      * inputs of the domain at once, several blocks per call. Its outputs must not depend on the
      * batching (the exec probe checks). */
     size_t batch_inputs;
+    /* Its kernels run in another process (an exec child; a plugin's row in its host), on their
+     * own copy of the inputs and their own FP state, each call judged there (docs/protocol.md):
+     * the scan hands them its buffers without the copies and canaries an in-process kernel's
+     * calls get (scan/kernel_call.c). */
+    bool other_process;
     /* Whether its outputs depend on how inputs are batched, when probed (an exec child: the
      * same inputs in one request and one by one): "" when they did not, else the first
      * difference found (input, both outputs); NULL when not probed (the built-in kernels and

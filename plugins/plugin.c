@@ -708,6 +708,7 @@ int plugins_isolate(double timeout_s, char *err, size_t errsize)
         if (h < 0) return -1;
         s->hosted = h;
         s->impl.batch_inputs = EXEC_BATCH_INPUTS;
+        s->impl.other_process = true;
         s->impl.own_time_ns = slot_times[k];
     }
     return 0;

@@ -94,6 +94,20 @@ float domain_input(const domain_view *v, uint64_t i)
     }
 }
 
+void domain_inputs(const domain_view *v, uint64_t i, size_t n, float *x)
+{
+    switch (v->d.kind) { /* domain_input's, the kind taken once: loops the compiler vectorizes */
+    case DOMAIN_ALL:
+        for (size_t j = 0; j < n; j++) x[j] = float_from_bits((uint32_t)(i + j));
+        return;
+    case DOMAIN_RANGE:
+        for (size_t j = 0; j < n; j++) x[j] = from_ordinal(v->first_ordinal + (int64_t)(i + j));
+        return;
+    default:
+        for (size_t j = 0; j < n; j++) x[j] = float_from_bits(v->list[i + j]);
+    }
+}
+
 uint64_t scan_domain_size(const scan_domain *d)
 {
     domain_view v;

@@ -185,16 +185,7 @@ HOT_CLONES static u128 fix_weights(const double *weight, uint64_t *wfix, size_t 
 HOT_CLONES static void block_inputs(scan_worker *w, const domain_view *dom, uint64_t seq0, size_t n,
                                     float *x)
 {
-    switch (dom->d.kind) { /* domain_input, the kind taken once */
-    case DOMAIN_ALL:
-        for (size_t j = 0; j < n; j++) x[j] = float_from_bits((uint32_t)(seq0 + j));
-        break;
-    case DOMAIN_RANGE:
-        for (size_t j = 0; j < n; j++) x[j] = from_ordinal(dom->first_ordinal + (int64_t)(seq0 + j));
-        break;
-    default:
-        for (size_t j = 0; j < n; j++) x[j] = float_from_bits(dom->list[seq0 + j]);
-    }
+    domain_inputs(dom, seq0, n, x);
     input_span *sp = &w->span; /* read by the weights and the fast reference's blocks too */
     input_span_of(x, n, sp);
     int32_t key_lo = sp->key_lo, key_hi = sp->key_hi;

@@ -62,7 +62,7 @@ static void run_group_kernels(scan_worker *w, uint64_t b, uint64_t e)
     w->gseq = first > 0 ? first - 1 : 0;
     size_t m = (size_t)(end - w->gseq);
     double t0 = w->profiling ? now_s() : 0;
-    for (size_t j = 0; j < m; j++) w->gx[j] = domain_input(dom, w->gseq + j);
+    domain_inputs(dom, w->gseq, m, w->gx);
     lap(w, &t0, &w->prof.inputs);
     for (size_t i = 0; i < w->sh->cfg->nimpls; i++) {
         const gelu_impl *impl = w->sh->cfg->impls[i];

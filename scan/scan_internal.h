@@ -185,6 +185,8 @@ typedef struct scan_worker {
 /* domain.c */
 int domain_open(const scan_domain *d, domain_view *v);
 float domain_input(const domain_view *v, uint64_t i);
+/* x[0 .. n) = inputs i .. i + n − 1 */
+void domain_inputs(const domain_view *v, uint64_t i, size_t n, float *x);
 
 /* block.c */
 void count_criteria(criteria_counts *c, const float *x, const float *y,
