@@ -149,6 +149,10 @@ static int start_frameworks(int argc, char **argv, bool all, double timeout)
  * SECONDS and --frameworks (every installed framework row); a framework row an --impl names is
  * started too. */
 static bool frameworks_given;
+/* the plugins to load (global_options): file-scope, so that its early returns leave them
+ * reachable */
+static const char **plugin;
+static char *env_list;
 
 bool cli_frameworks_given(void) { return frameworks_given; }
 
@@ -164,18 +168,20 @@ static int global_options(int *argc, char **argv)
         fprintf(stderr, "gelucheck: %s\n", err);
         return EXIT_USAGE;
     }
+    /* the plugins, loaded once --in-process and --exec-timeout are known: GELUCHECK_PLUGINS's,
+     * then the options' (plugin[k] from the variable when k < nenv) */
     const char *env = getenv("GELUCHECK_PLUGINS");
-    if (env && *env) {
-        char *list = strdup(env);
-        for (char *save, *f = list ? strtok_r(list, ":", &save) : NULL; f;
-             f = strtok_r(NULL, ":", &save))
-            if (plugins_load(f, err, sizeof err) != 0) {
-                fprintf(stderr, "gelucheck: GELUCHECK_PLUGINS: %s\n", err);
-                free(list);
-                return EXIT_USAGE;
-            }
-        free(list);
+    env_list = env && *env ? strdup(env) : NULL;
+    plugin = calloc((size_t)*argc + (env_list ? strlen(env_list) : 0) + 1, sizeof *plugin);
+    size_t nplugins = 0, nenv = 0;
+    if (!plugin || (env && *env && !env_list)) {
+        fprintf(stderr, "gelucheck: out of memory\n");
+        return EXIT_USAGE;
     }
+    for (char *save, *f = env_list ? strtok_r(env_list, ":", &save) : NULL; f;
+         f = strtok_r(NULL, ":", &save))
+        plugin[nplugins++] = f;
+    nenv = nplugins;
     for (int i = 2; i < *argc; i++) {
         const char *a = argv[i], *v = NULL;
         bool is_exec = strcmp(a, "--exec") == 0, is_timeout = strcmp(a, "--exec-timeout") == 0;
@@ -209,10 +215,7 @@ static int global_options(int *argc, char **argv)
             v = a + 9;
         }
         if (is_plugin) {
-            if (plugins_load(v, err, sizeof err) != 0) {
-                fprintf(stderr, "gelucheck: %s\n", err);
-                return EXIT_USAGE;
-            }
+            plugin[nplugins++] = v;
         } else if (is_exec) {
             if (nspecs == EXEC_IMPLS_MAX) {
                 fprintf(stderr, "gelucheck: at most %d --exec options\n", EXEC_IMPLS_MAX);
@@ -238,6 +241,15 @@ static int global_options(int *argc, char **argv)
     if (*argc > 1) *argc = kept;
     argv[*argc] = NULL;
     plugins_set_call_timeout(timeout); /* each plugin kernel call, as each exec answer */
+    for (size_t k = 0; k < nplugins; k++)
+        if (plugins_load(plugin[k], !in_process, timeout, err, sizeof err) != 0) {
+            fprintf(stderr, "gelucheck: %s%s\n", k < nenv ? "GELUCHECK_PLUGINS: " : "", err);
+            return EXIT_USAGE;
+        }
+    free(plugin); /* the plugins keep copies of their paths */
+    free(env_list);
+    plugin = NULL;
+    env_list = NULL;
     if (!in_process && plugins_isolate(timeout, err, sizeof err) != 0) {
         fprintf(stderr, "gelucheck: %s\n", err);
         return EXIT_USAGE;
@@ -264,16 +276,17 @@ static void print_help(FILE *f)
         fprintf(f, "  %-10s %s\n", commands[i]->name, commands[i]->summary);
     fprintf(f, "\nEvery command also takes --plugin FILE.so (repeatable; also GELUCHECK_PLUGINS=\n"
                "FILE:FILE...): the implementations of a shared library built against\n"
-               "include/gelucheck/plugin.h, their kernels run in processes of their own\n"
-               "(gelucheck-plugin-host): a kernel that crashes, hangs, exits, writes into its\n"
-               "input or past its outputs or leaves the FP state changed is named, exit 1;\n"
+               "include/gelucheck/plugin.h, loaded and run in processes of their own\n"
+               "(gelucheck-plugin-host): a plugin that crashes, hangs or exits while loaded is\n"
+               "named, exit 2; a kernel that crashes, hangs, exits, writes into its input or\n"
+               "past its outputs or leaves the FP state changed is named, exit 1;\n"
                "--in-process runs them in gelucheck's process instead (unsafe: a kernel that\n"
                "kills it or corrupts its memory is not contained; docs/plugins.md). And\n"
                "--exec [NAME=]COMMAND (repeatable): COMMAND, run by /bin/sh -c, is an\n"
                "implementation speaking the exec protocol (docs/protocol.md) on its standard\n"
                "input and output, named NAME or, without NAME=, by its handshake;\n"
                "--exec-timeout S bounds each of its answers, and each plugin kernel call\n"
-               "(default 60 s). The frameworks' GELUs (PyTorch, TensorFlow,\n"
+               "and each plugin's loading (default 60 s). The frameworks' GELUs (PyTorch, TensorFlow,\n"
                "JAX, ONNX Runtime: 'gelucheck list') start when an --impl names them, or all\n"
                "installed ones with --frameworks.\n"
                "\nRun 'gelucheck COMMAND --help' for a command's options, 'gelucheck --version'\n"

@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "plugin.h"
 #include "gelu_f64.h"
+#include "plugin_describe.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -37,6 +38,7 @@ typedef struct {
     int hosted;  /* its handle when its kernels run in their own process (exec_hosted_add), else -1 */
     char sha256[SHA256_HEX]; /* of the plugin's file, read just before it was loaded */
     char crash_text[600]; /* "plugin 'PATH', implementation 'NAME'", made when loaded */
+    const char *isa_text; /* dispatched_isa's answer, when its host described the row */
 } slot;
 
 static slot slots[PLUGIN_IMPLS_MAX];
@@ -215,7 +217,8 @@ static void call16(size_t k, int grad, const uint16_t *x, uint16_t *y, size_t n)
     static void derivative_##id(const float *x, float *y, size_t n) { call(k, 1, x, y, n); }      \
     static void forward16_##id(const uint16_t *x, uint16_t *y, size_t n) { call16(k, 0, x, y, n); } \
     static void derivative16_##id(const uint16_t *x, uint16_t *y, size_t n) { call16(k, 1, x, y, n); } \
-    static uint64_t own_time_##id(void) { return exec_hosted_time_ns(slots[k].hosted); }
+    static uint64_t own_time_##id(void) { return exec_hosted_time_ns(slots[k].hosted); }       \
+    static const char *isa_##id(void) { return slots[k].isa_text; }
 /* ten slots t0 .. t9, numbered 10·t .. 10·t + 9 */
 #define SLOTS10(t)                                                                                 \
     SLOT_KERNELS(t##0, t * 10 + 0) SLOT_KERNELS(t##1, t * 10 + 1) SLOT_KERNELS(t##2, t * 10 + 2)  \
@@ -229,6 +232,9 @@ static void call16(size_t k, int grad, const uint16_t *x, uint16_t *y, size_t n)
 #define TIMES10(t)                                                                                 \
     own_time_##t##0, own_time_##t##1, own_time_##t##2, own_time_##t##3, own_time_##t##4,          \
     own_time_##t##5, own_time_##t##6, own_time_##t##7, own_time_##t##8, own_time_##t##9
+#define ISAS10(t)                                                                                  \
+    isa_##t##0, isa_##t##1, isa_##t##2, isa_##t##3, isa_##t##4, isa_##t##5, isa_##t##6,           \
+    isa_##t##7, isa_##t##8, isa_##t##9
 #define ALL_SLOTS(X, ...)                                                                          \
     X(__VA_ARGS__ 0), X(__VA_ARGS__ 1), X(__VA_ARGS__ 2), X(__VA_ARGS__ 3), X(__VA_ARGS__ 4),     \
     X(__VA_ARGS__ 5), X(__VA_ARGS__ 6), X(__VA_ARGS__ 7), X(__VA_ARGS__ 8), X(__VA_ARGS__ 9),     \
@@ -242,6 +248,8 @@ static const gelu_kernel_u16 slot_kernels16[PLUGIN_IMPLS_MAX][2] = {
     ALL_SLOTS(PAIRS10, forward16_, derivative16_,)};
 /* a hosted row's kernel time, as its children reported it */
 static uint64_t (*const slot_times[PLUGIN_IMPLS_MAX])(void) = {ALL_SLOTS(TIMES10, )};
+/* a row described by its host: dispatched_isa's answer there */
+static const char *(*const slot_isas[PLUGIN_IMPLS_MAX])(void) = {ALL_SLOTS(ISAS10, )};
 _Static_assert((int)PLUGIN_IMPLS_MAX <= (int)EXEC_HOSTED_MAX, "a hosted row for every plugin row");
 
 /* "avx2,fma" → CPU_FEATURE_* bits; −1 with the unknown word in bad. */
@@ -379,39 +387,103 @@ static int check_impl(const gelucheck_impl_v1 *d, unsigned *features, gelu_targe
     return 0;
 }
 
-/* Loads the plugin at path; its implementations' source is "<kind> 'PATH'". */
-static int load(const char *path, const char *kind, char *err, size_t errsize)
+static int host_path(char *buf, size_t size);
+
+/* The descriptions read in the plugins' own processes (plugin_describe.c): their strings are
+ * the rows' for the run. */
+static plugin_description *described[PLUGIN_IMPLS_MAX];
+static size_t ndescribed;
+
+/* Whether a described row is of binary64, which the exec protocol does not carry. */
+static bool described_binary64(const plugin_description *pd)
+{
+    for (uint32_t i = 0; pd->info.impls && i < pd->info.count && i < 64; i++)
+        if (pd->rows[i].format && gelu_format_find(pd->rows[i].format) &&
+            gelu_format_sampled(gelu_format_find(pd->rows[i].format)))
+            return true;
+    return false;
+}
+
+/* The plugin's description from its host (own_process), so that none of its code runs here;
+ * NULL with err, or *pd NULL when the plugin has binary64 rows (loaded here, as they run). */
+static const gelucheck_plugin_info_v1 *describe_elsewhere(const char *path, double timeout_s,
+                                                          plugin_description **pd, char *err,
+                                                          size_t errsize)
+{
+    char host[PATH_MAX];
+    *pd = NULL;
+    if (host_path(host, sizeof host) != 0 || access(host, X_OK) != 0) {
+        snprintf(err, errsize, "cannot load plugin '%s' in its own process: no program '%s' (%s; "
+                 "installed beside gelucheck; GELUCHECK_PLUGIN_HOST names another; --in-process "
+                 "runs plugins in gelucheck's process)", path, host, strerror(errno));
+        return NULL;
+    }
+    plugin_description *d = calloc(1, sizeof *d);
+    if (!d || ndescribed == PLUGIN_IMPLS_MAX) {
+        free(d);
+        snprintf(err, errsize, "plugin '%s': out of memory", path);
+        return NULL;
+    }
+    if (plugin_describe(host, path, timeout_s, d, err, errsize) != 0) {
+        free(d);
+        return NULL;
+    }
+    described[ndescribed++] = d;
+    if (described_binary64(d)) return &d->info; /* *pd NULL: loaded here */
+    *pd = d;
+    return &d->info;
+}
+
+/* Loads the plugin at path; its implementations' source is "<kind> 'PATH'". own_process: its
+ * description is read by its host (plugin_describe.c), unless it has binary64 rows. */
+static int load(const char *path, const char *kind, bool own_process, double timeout_s, char *err,
+                size_t errsize)
 {
     char sha[SHA256_HEX];
     if (sha256_file(path, sha) != 0) {
         snprintf(err, errsize, "cannot load plugin '%s': %s", path, strerror(errno));
         return -1;
     }
-    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-    if (!h) {
-        const char *e = dlerror();
-        snprintf(err, errsize, "cannot load plugin '%s': %s", path, e ? e : "dlopen failed");
-        return -1;
-    }
-    const gelucheck_plugin_info_v1 *(*entry)(void);
-    *(void **)&entry = dlsym(h, "gelucheck_plugin_v1");
-    if (!entry) {
-        snprintf(err, errsize, "plugin '%s' has no gelucheck_plugin_v1 function: not a gelucheck "
-                 "plugin (see include/gelucheck/plugin.h)", path);
-        dlclose(h);
-        return -1;
-    }
-    const gelucheck_plugin_info_v1 *p = entry();
-    if (!p || p->abi != GELUCHECK_PLUGIN_ABI || p->count == 0 || p->count > 64 || !p->impls) {
-        if (!p)
+    plugin_description *pd = NULL;
+    const gelucheck_plugin_info_v1 *p = NULL;
+    const char *left_text = NULL;
+    void *h = NULL;
+    if (own_process && !describe_elsewhere(path, timeout_s, &pd, err, errsize)) return -1;
+    if (pd) {
+        p = &pd->info;
+        left_text = pd->left_out;
+    } else {
+        if (!(h = dlopen(path, RTLD_NOW | RTLD_LOCAL))) {
+            const char *e = dlerror();
+            snprintf(err, errsize, "cannot load plugin '%s': %s", path, e ? e : "dlopen failed");
+            return -1;
+        }
+        const gelucheck_plugin_info_v1 *(*entry)(void);
+        *(void **)&entry = dlsym(h, "gelucheck_plugin_v1");
+        if (!entry) {
+            snprintf(err, errsize, "plugin '%s' has no gelucheck_plugin_v1 function: not a "
+                     "gelucheck plugin (see include/gelucheck/plugin.h)", path);
+            dlclose(h);
+            return -1;
+        }
+        p = entry();
+        if (!p) {
             snprintf(err, errsize, "plugin '%s': gelucheck_plugin_v1() returned NULL", path);
-        else if (p->abi != GELUCHECK_PLUGIN_ABI)
+            dlclose(h);
+            return -1;
+        }
+        const char *(*left)(void);
+        *(void **)&left = dlsym(h, "gelucheck_plugin_left_out_v1");
+        left_text = left ? left() : NULL;
+    }
+    if (p->abi != GELUCHECK_PLUGIN_ABI || p->count == 0 || p->count > 64 || !p->impls) {
+        if (p->abi != GELUCHECK_PLUGIN_ABI)
             snprintf(err, errsize, "plugin '%s' is built for plugin ABI %u; this gelucheck speaks %d",
                      path, p->abi, GELUCHECK_PLUGIN_ABI);
         else
             snprintf(err, errsize, "plugin '%s' describes %u implementations (1 to 64, with a list)",
                      path, p->count);
-        dlclose(h);
+        if (h) dlclose(h);
         return -1;
     }
     if (nslots + p->count > PLUGIN_IMPLS_MAX) {
@@ -420,7 +492,7 @@ static int load(const char *path, const char *kind, char *err, size_t errsize)
         snprintf(err, errsize, "plugin '%s': its %u implementations and the %zu loaded before it "
                  "(%zu of the default peers: GELUCHECK_NO_DEFAULT_PEERS=1 runs without them) are "
                  "more than %d in all", path, p->count, nslots, peers_rows, PLUGIN_IMPLS_MAX);
-        dlclose(h);
+        if (h) dlclose(h);
         return -1;
     }
     /* every description checked before any is added: a bad plugin adds nothing */
@@ -430,7 +502,7 @@ static int load(const char *path, const char *kind, char *err, size_t errsize)
         gelu_target target;
         if (check_impl(&p->impls[i], &features, &target, why, sizeof why) != 0) {
             snprintf(err, errsize, "plugin '%s', implementation %u: %s", path, i + 1, why);
-            dlclose(h);
+            if (h) dlclose(h);
             return -1;
         }
         for (uint32_t j = 0; j < i; j++)
@@ -438,7 +510,7 @@ static int load(const char *path, const char *kind, char *err, size_t errsize)
                 strcmp(p->impls[j].format, p->impls[i].format) == 0) {
                 snprintf(err, errsize, "plugin '%s' names two implementations '%s'", path,
                          p->impls[i].name);
-                dlclose(h);
+                if (h) dlclose(h);
                 return -1;
             }
     }
@@ -459,7 +531,7 @@ static int load(const char *path, const char *kind, char *err, size_t errsize)
             pthread_attr_destroy(&attr);
             snprintf(err, errsize, "plugin '%s': cannot start the kernel calls' watchdog thread",
                      path);
-            dlclose(h);
+            if (h) dlclose(h);
             return -1;
         }
         pthread_attr_destroy(&attr);
@@ -515,8 +587,10 @@ static int load(const char *path, const char *kind, char *err, size_t errsize)
             .own_threads = d->own_threads != 0,
             .method = HAS_FIELD(d, method) ? d->method : NULL,
             .isa = isa_of(d),
-            .dispatched_isa = HAS_FIELD(d, dispatched_isa) ? d->dispatched_isa : NULL,
+            .dispatched_isa = pd && pd->dispatched_isa[i] ? slot_isas[nslots]
+                              : HAS_FIELD(d, dispatched_isa) ? d->dispatched_isa : NULL,
         };
+        s->isa_text = pd ? pd->dispatched_isa[i] : NULL;
         const gelu_format_id format = format_of(d);
         const bool is16 = gelu_format_small(gelu_format_of(format));
         if (gelu_format_sampled(gelu_format_of(format))) { /* the binary64 list (impls/gelu_f64.h), direct */
@@ -543,9 +617,7 @@ static int load(const char *path, const char *kind, char *err, size_t errsize)
         }
         nslots++;
     }
-    const char *(*left)(void);
-    *(void **)&left = dlsym(h, "gelucheck_plugin_left_out_v1");
-    const char *text = left ? left() : NULL;
+    const char *text = left_text;
     if (text && *text && nleft_out < PLUGIN_IMPLS_MAX) {
         size_t n = strlen(kind) + strlen(path) + 4;
         char *copy = strndup(text, 600), *source = malloc(n);
@@ -570,9 +642,9 @@ const char *plugins_left_out(size_t i, const char **source)
     return left_out[i].text;
 }
 
-int plugins_load(const char *path, char *err, size_t errsize)
+int plugins_load(const char *path, bool own_process, double timeout_s, char *err, size_t errsize)
 {
-    return load(path, "plugin", err, errsize);
+    return load(path, "plugin", own_process, timeout_s, err, errsize);
 }
 
 /* ---- the default peers (peers/meson.build): GELUCHECK_PEERS lists those this build made */
@@ -628,7 +700,7 @@ int plugins_load_default_peers(char *err, size_t errsize)
         npeers++;
         if (access(path, F_OK) != 0 && errno == ENOENT) continue; /* listed as not found */
         char why[1600];
-        if (load(path, peer_kind, why, sizeof why) != 0) {
+        if (load(path, peer_kind, false, 0, why, sizeof why) != 0) {
             snprintf(err, errsize, "%s (a default peer; GELUCHECK_NO_DEFAULT_PEERS=1 runs without "
                      "them)", why);
             return -1;

@@ -7,7 +7,9 @@
  * reported as such (the plugin, the implementation, the call) before the process ends with
  * status 1 — output files are written atomically, so the user's previous outputs survive. The
  * plugin runs in this process: a kernel that kills it (SIGKILL, a raw exit system call) or
- * corrupts its memory cannot be contained. Library code: errors as text. */
+ * corrupts its memory cannot be contained — unless the plugin is loaded for its own processes
+ * (plugins_load's own_process, plugins_isolate: the default), where none of its code runs
+ * here. Library code: errors as text. */
 #ifndef GELUCHECK_PLUGIN_LOADER_H
 #define GELUCHECK_PLUGIN_LOADER_H
 
@@ -20,9 +22,12 @@
  * limit) beside the peers and others. */
 enum { PLUGIN_IMPLS_MAX = 120 };
 
-/* Loads the plugin at path and adds its implementations. 0, or −1 with err naming the file
- * and the field at fault. */
-int plugins_load(const char *path, char *err, size_t errsize);
+/* Loads the plugin at path and adds its implementations. own_process: none of its code runs in
+ * this process — its description is read by gelucheck-plugin-host --describe (plugin_describe.h,
+ * at most timeout_s seconds) and its rows are to be run there (plugins_isolate), except that a
+ * plugin with binary64 rows, which the exec protocol does not carry, is loaded here. 0, or −1
+ * with err naming the file and the field at fault (or how its description failed). */
+int plugins_load(const char *path, bool own_process, double timeout_s, char *err, size_t errsize);
 /* Loads the default peers, the plugins of peers/ this build made (GSL, SLEEF, oneDNN; their
  * implementations follow the built-in ones, in that order): from the build tree's peers/ when
  * the executable is in the build tree, else from the install's libdir/gelucheck, or from

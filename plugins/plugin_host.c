@@ -18,7 +18,10 @@
  * gelucheck then stops the run with exit 1 and the message (exec.c, exec_impl.c). The plugin's
  * standard output is this process's standard error: the protocol has the pipe to itself.
  * Exit status 2 (before the handshake) for a plugin or row that cannot be served, with the reason
- * on standard error. */
+ * on standard error.
+ *
+ * gelucheck-plugin-host --describe PLUGIN.so: the plugin's description as text (plugin_fields.h),
+ * read by gelucheck, which never loads the plugin's code into its own process (plugin_describe.c). */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
@@ -40,6 +43,7 @@
 #include "sig_text.h"
 #include "gelu_fpenv.h"
 #include "gelucheck/plugin.h"
+#include "plugin_fields.h"
 
 /* EXEC_MAX_COUNT (exec_handshake.h): the most inputs a request carries */
 enum { MAX_COUNT = 1 << 24, OUT_ALIGN = 64, CANARY = 0xa5, MESSAGE_MAX = 4096 };
@@ -201,13 +205,52 @@ static const gelucheck_impl_v1 *find_row(const char *path, const char *name, con
     refuse("plugin '%s' has no row '%s' in that format", path, name);
 }
 
+/* --describe: the plugin's description as text (plugin_fields.h) on the standard output, which
+ * is moved off descriptor 1 first (the plugin's own output goes to standard error). A plugin
+ * that cannot be read is an "error" line naming why, exit 2; a fault or a hang in the plugin's
+ * code is the process's end, which gelucheck names (plugin_describe.c). */
+static int describe(const char *path)
+{
+    int fd = fcntl(1, F_DUPFD_CLOEXEC, 10);
+    int null = open("/dev/null", O_RDONLY);
+    if (fd < 0 || null < 0 || dup2(null, 0) < 0 || dup2(2, 1) < 0)
+        refuse("cannot set up its descriptors: %s%s", strerror(errno), "");
+    close(null);
+    FILE *out = fdopen(fd, "w");
+    if (!out) refuse("cannot set up its output: %s%s", strerror(errno), "");
+    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    const gelucheck_plugin_info_v1 *(*entry)(void) = NULL;
+    if (h) *(void **)&entry = dlsym(h, "gelucheck_plugin_v1");
+    const gelucheck_plugin_info_v1 *p = entry ? entry() : NULL;
+    if (!p) {
+        const char *e = h ? NULL : dlerror();
+        fprintf(out, "gelucheck-plugin-description %d\nerror ", PLUGIN_DESCRIPTION_VERSION);
+        if (!h) fprintf(out, "cannot load plugin '"), plugin_text_put(out, path),
+                fprintf(out, "': "), plugin_text_put(out, e ? e : "dlopen failed");
+        else if (!entry) fprintf(out, "plugin '"), plugin_text_put(out, path),
+                fprintf(out, "' has no gelucheck_plugin_v1 function: not a gelucheck plugin "
+                             "(see include/gelucheck/plugin.h)");
+        else fprintf(out, "plugin '"), plugin_text_put(out, path),
+                fprintf(out, "': gelucheck_plugin_v1() returned NULL");
+        fprintf(out, "\n");
+        fclose(out);
+        return 2;
+    }
+    const char *(*left)(void);
+    *(void **)&left = dlsym(h, "gelucheck_plugin_left_out_v1");
+    int rc = plugin_description_write(out, p, left ? left() : NULL);
+    return fclose(out) == 0 && rc == 0 ? 0 : 3;
+}
+
 typedef void (*kernel32)(const float *, float *, size_t);
 typedef void (*kernel16)(const uint16_t *, uint16_t *, size_t);
 
 int main(int argc, char **argv)
 {
+    if (argc == 3 && strcmp(argv[1], "--describe") == 0) return describe(argv[2]);
     if (argc != 4)
-        refuse("usage: gelucheck-plugin-host PLUGIN.so NAME FORMAT%s%s (started by gelucheck)", "", "");
+        refuse("usage: gelucheck-plugin-host PLUGIN.so NAME FORMAT | --describe PLUGIN.so%s%s "
+               "(started by gelucheck)", "", "");
     page = (size_t)sysconf(_SC_PAGESIZE);
     /* the protocol's pipes above the standard streams; the plugin's stdout is our stderr */
     proto_in = fcntl(0, F_DUPFD_CLOEXEC, 10);

@@ -17,6 +17,12 @@
  *   exit           _exit(0) (M3)
  *   rows20         describes 20 rows hx, hx_1 .. hx_19 (M10: the plugin's own limit is 64)
  *   torch_name     its row is named torch_gelu, a framework row's name (C10)
+ *   load_abort     abort() while being loaded (a constructor)
+ *   load_mark      appends the loading process's name (/proc/self/comm) to the file
+ *                  GELUCHECK_HOSTILE_MARK names: which processes ran the plugin's code
+ *   describe_segv  a write through a null pointer in gelucheck_plugin_v1
+ *   describe_hang  gelucheck_plugin_v1 never returns
+ *   describe_exit  _exit(0) in gelucheck_plugin_v1
  *
  * Built twice (tests/meson.build): HOSTILE_WRONG_AT_3 makes the build whose forward output at
  * x = 3 is one ULP high, a kernel that breaks its 0.502 ULP claim there and nowhere else (S1:
@@ -92,12 +98,35 @@ static void derivative(const float *x, float *y, size_t n)
     misbehave_after((float *)x, n, 1);
 }
 
+__attribute__((constructor)) static void on_load(void)
+{
+    if (is("load_abort")) abort();
+    const char *mark = getenv("GELUCHECK_HOSTILE_MARK");
+    if (is("load_mark") && mark) {
+        char comm[64] = "?";
+        FILE *c = fopen("/proc/self/comm", "r");
+        if (c) {
+            if (!fgets(comm, sizeof comm, c)) snprintf(comm, sizeof comm, "?\n");
+            fclose(c);
+        }
+        FILE *f = fopen(mark, "a");
+        if (f) {
+            fputs(comm, f);
+            fclose(f);
+        }
+    }
+}
+
 static gelucheck_impl_v1 impls[20];
 static char names[20][16];
 static gelucheck_plugin_info_v1 info;
 
 GELUCHECK_PLUGIN_EXPORT const gelucheck_plugin_info_v1 *gelucheck_plugin_v1(void)
 {
+    if (is("describe_segv")) *(volatile int *)(uintptr_t)0 = 1;
+    if (is("describe_hang"))
+        for (;;) pause();
+    if (is("describe_exit")) _exit(0);
     size_t count = is("rows20") ? 20 : 1;
     for (size_t i = 0; i < count; i++) {
         if (i == 0) snprintf(names[i], sizeof names[i], is("torch_name") ? "torch_gelu" : "hx");

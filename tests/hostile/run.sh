@@ -86,6 +86,26 @@ expect_own S5-hang "no answer within 2 s" \
 expect_own M3-exit "error 1: the kernel called _exit(0)" \
     $H=exit "$g" accuracy --plugin "$good" --impl hx $r
 expect_own M3-exit-eval "the kernel called _exit(0)" $H=exit "$g" eval --plugin "$good" --impl hx 3
+# the plugin's own code (its loading, gelucheck_plugin_v1) runs in the host, never in gelucheck
+# (/proc/self/comm: "gelucheck-plugi", the first 15 bytes of the host's name):
+# a crash, a hang or an exit there is named, exit 2, and the plugin's constructor ran only in
+# the host (gelucheck-plugin-host; with --in-process, in gelucheck too: the planted check)
+desc="plugin '$good': its description, read in its own process"
+expect D1-describe-segv 2 "$desc (" $H=describe_segv "$g" list --plugin "$good"
+grep -qF "killed by signal 11" "$d/out" || fail "D1-describe-segv: the signal is not named: $(cat "$d/out")"
+expect D2-load-abort 2 "killed by signal 6" $H=load_abort "$g" list --plugin "$good"
+expect D3-describe-hang 2 "did not end within 2 s (--exec-timeout)" \
+    $H=describe_hang "$g" list --plugin "$good" --exec-timeout 2
+expect D4-describe-exit 2 "failed: the host exited with status 0" $H=describe_exit "$g" list --plugin "$good"
+grep -qF "$desc" "$d/out" || fail "D4-describe-exit: the plugin is not named: $(cat "$d/out")"
+rm -f "$d/mark"
+expect D5-code-not-here 0 "every implementation meets its declared contract" \
+    env GELUCHECK_HOSTILE=load_mark GELUCHECK_HOSTILE_MARK="$d/mark" "$g" accuracy --plugin "$good" --impl hx $r
+grep -q "^gelucheck$" "$d/mark" && fail "D5-code-not-here: the plugin was loaded into gelucheck: $(cat "$d/mark")"
+grep -q "^gelucheck-plugi" "$d/mark" || fail "D5-code-not-here: not loaded by its host: $(cat "$d/mark")"
+rm -f "$d/mark"
+GELUCHECK_HOSTILE=load_mark GELUCHECK_HOSTILE_MARK="$d/mark" "$g" list --in-process --plugin "$good" >/dev/null 2>&1
+grep -q "^gelucheck$" "$d/mark" || fail "D5-planted: --in-process did not load it into gelucheck: $(cat "$d/mark" 2>&1)"
 # the previous outputs survive each of them
 for h in abort segv sigkill hang exit overrun scribble round; do
     echo previous >"$d/keep.csv"
