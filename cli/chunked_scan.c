@@ -381,7 +381,7 @@ int chunked_scan(const char *cmd, const scan_config *cfg, const char *checkpoint
     if (!checkpoint && !ranks_active()) {
         const char *error = NULL;
         if (scan_run(cfg, r, &error) == 0) return EXIT_OK;
-        fprintf(stderr, "gelucheck %s: %s\n", cmd, error);
+        fprintf(stderr, "gelucheck %s: %s; nothing was written\n", cmd, error);
         return EXIT_CHECK_FAILED;
     }
     chunk_run s = {.cmd = cmd, .cfg = cfg, .dir = checkpoint, .k = cfg->shard_k,

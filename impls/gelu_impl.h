@@ -186,6 +186,11 @@ typedef struct {
      * the scan hands them its buffers without the copies and canaries an in-process kernel's
      * calls get (scan/kernel_call.c). */
     bool other_process;
+    /* The failure of one of its calls so far (an exec child that died, hung or answered
+     * garbage: exec_impls_failure), NULL while there is none; NULL for a row whose calls cannot
+     * fail. Once a row's call has failed its outputs mean nothing and the run fails: the scan
+     * stops handing out work. */
+    const char *(*call_failure)(void);
     /* Whether its outputs depend on how inputs are batched, when probed (an exec child: the
      * same inputs in one request and one by one): "" when they did not, else the first
      * difference found (input, both outputs); NULL when not probed (the built-in kernels and

@@ -371,6 +371,7 @@ int exec_impls_add(const char *spec, gelu_family family, const char *known_as, d
         .dispatched_isa = s->info.dispatched_isa[0] ? slot_isas[nslots] : NULL,
         .batch_inputs = EXEC_BATCH_INPUTS,
         .other_process = true,
+        .call_failure = exec_impls_failure,
         .batch_dependence = s->batch_note,
         .own_time_ns = s->info.timing ? slot_times[nslots] : NULL, /* it times its kernel */
         /* asked for IEEE's, it runs in another (a framework that always flushes): said by list

@@ -781,6 +781,7 @@ int plugins_isolate(double timeout_s, char *err, size_t errsize)
         s->hosted = h;
         s->impl.batch_inputs = EXEC_BATCH_INPUTS;
         s->impl.other_process = true;
+        s->impl.call_failure = exec_impls_failure;
         s->impl.own_time_ns = slot_times[k];
     }
     return 0;

@@ -127,12 +127,24 @@ static void seed_floors(scan_worker *w)
             }
 }
 
+/* Whether a call of any row has failed so far: its outputs, and the run, mean nothing. */
+static bool calls_failed(const scan_config *cfg)
+{
+    if (kernel_call_failure()) return true;
+    for (size_t i = 0; i < cfg->nimpls; i++)
+        if (cfg->impls[i]->call_failure && cfg->impls[i]->call_failure()) return true;
+    return false;
+}
+
 static void *worker_main(void *arg)
 {
     scan_worker *w = arg;
     scan_shared *sh = w->sh;
     uint64_t g = sh->group_blocks;
     for (;;) {
+        /* a failed call stops the claims; the groups claimed (the probes among them, which a
+         * worker past them waits for) are finished */
+        if (atomic_load(&sh->calls_failed)) break;
         uint64_t c = atomic_fetch_add(&sh->next_block, 1);
         if (c >= sh->ngroups) break;
         bool probe = c < sh->nprobe;
@@ -155,6 +167,7 @@ static void *worker_main(void *arg)
             if (++sh->probes_done == sh->nprobe) pthread_cond_broadcast(&sh->probed);
             pthread_mutex_unlock(&sh->lock);
         }
+        if (calls_failed(sh->cfg)) atomic_store(&sh->calls_failed, true);
     }
     ref_thread_done();
     share_settle(w, w->probe_part, 0);
@@ -360,6 +373,7 @@ int scan_run(const scan_config *cfg, scan_result *result, const char **error)
     sh.nprobe = sh.ngroups >= 2 * PROBE_STRIDE ? (sh.ngroups + PROBE_STRIDE - 1) / PROBE_STRIDE : 0;
     pthread_cond_init(&sh.probed, NULL);
     atomic_init(&sh.next_block, 0);
+    atomic_init(&sh.calls_failed, false);
     atomic_init(&sh.blocks_done, 0);
 
     if (result_init(result, cfg) != 0 ||
@@ -437,5 +451,8 @@ int scan_run(const scan_config *cfg, scan_result *result, const char **error)
                 check_consistency(cfg->impls[i], cfg->fpenv, &result->extras[i]);
         }
     }
-    return (*error = kernel_call_failure()) ? -1 : 0;
+    if ((*error = kernel_call_failure())) return -1;
+    for (size_t i = 0; i < cfg->nimpls; i++) /* a row whose call failed: nothing to keep */
+        if (cfg->impls[i]->call_failure && (*error = cfg->impls[i]->call_failure())) return -1;
+    return 0;
 }

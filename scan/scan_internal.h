@@ -110,6 +110,8 @@ typedef struct {
      * claims; blocks_done, blocks. */
     uint64_t ngroups, nprobe;
     atomic_uint_fast64_t next_block, blocks_done;
+    /* a row's call failed (kernel_call_failure, a row's call_failure): no more claims */
+    atomic_bool calls_failed;
     /* The probe phase's end: probes_done counts finished probe groups under `lock`; each
      * worker, before its first other group, waits for all of them (`probed`) and raises its
      * near-tie floors to the largest any worker's probes found (seed_floors). */

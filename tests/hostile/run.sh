@@ -106,6 +106,9 @@ grep -q "^gelucheck-plugi" "$d/mark" || fail "D5-code-not-here: not loaded by it
 rm -f "$d/mark"
 GELUCHECK_HOSTILE=load_mark GELUCHECK_HOSTILE_MARK="$d/mark" "$g" list --in-process --plugin "$good" >/dev/null 2>&1
 grep -q "^gelucheck$" "$d/mark" || fail "D5-planted: --in-process did not load it into gelucheck: $(cat "$d/mark" 2>&1)"
+# a failed call stops the scan: over all 2^32 inputs (erfc_f64's scalar kernels: minutes) the
+# crash at x = 3 ends the run within the case's 60 s
+expect S4-stops-early 1 "the child killed by signal 11" $H=segv "$g" accuracy --plugin "$good" --impl hx --threads 2
 # the previous outputs survive each of them
 for h in abort segv sigkill hang exit overrun scribble round; do
     echo previous >"$d/keep.csv"
