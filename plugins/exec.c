@@ -301,9 +301,9 @@ static int handshake(exec_child *c, char *err, size_t errsize)
             bad = h->target == GELU_TARGET_COUNT;
             break;
         case 2: {
-            /* a registered format whose kernels a scan runs: binary32, or a 16-bit one */
+            /* a registered format (values of 2, 4 or 8 bytes on the wire) */
             const gelu_format *f = gelu_format_find(v);
-            bad = !f || (f->id != GELU_FORMAT_BINARY32 && !gelu_format_small(f));
+            bad = !f;
             if (!bad) {
                 snprintf(h->format, sizeof h->format, "%s", v);
                 h->format_id = f->id;
@@ -341,7 +341,7 @@ static int handshake(exec_child *c, char *err, size_t errsize)
             exec_printable(v, shown, sizeof shown);
             snprintf(why, sizeof why, " (%s)", gelu_target_list(false, names, sizeof names));
             snprintf(formats, sizeof formats, " (%s)",
-                     gelu_format_names(", ", " or ", true, names, sizeof names));
+                     gelu_format_names(", ", " or ", false, names, sizeof names));
             return child_fail(c, err, errsize, "handshake line %d: bad %s '%s'%s", n + 1, keys[i],
                               shown,
                               i == 0   ? " (1 to 48 of A-Z a-z 0-9 _, starting with a letter)"
@@ -596,6 +596,10 @@ static int eval_locked(exec_child *c, bool grad, const void *x, void *y, size_t 
         float x0 = 0;
         if (n) memcpy(&x0, x, 4);
         snprintf(req, sizeof req, "%s request of %zu inputs from x = %a", op, n, (double)x0);
+    } else if (es == 8) {
+        double x0 = 0;
+        if (n) memcpy(&x0, x, 8);
+        snprintf(req, sizeof req, "%s request of %zu inputs from x = %a", op, n, x0);
     } else {
         uint16_t x0 = 0;
         if (n) memcpy(&x0, x, 2);
@@ -607,8 +611,9 @@ static int eval_locked(exec_child *c, bool grad, const void *x, void *y, size_t 
                           req, (int)es, f->name);
     if (grad && !c->info.derivative)
         return child_fail(c, err, errsize, "a %s, but it declared 'derivative no'", req);
-    if (n > EXEC_MAX_COUNT)
-        return child_fail(c, err, errsize, "a %s: more than %d inputs", req, EXEC_MAX_COUNT);
+    /* the region holds EXEC_MAX_COUNT binary32 inputs and outputs: half as many binary64 */
+    const size_t most = es > 4 ? EXEC_MAX_COUNT / 2 : EXEC_MAX_COUNT;
+    if (n > most) return child_fail(c, err, errsize, "a %s: more than %zu inputs", req, most);
     if (n == 0) return 0;
     double deadline = now_s() + c->timeout_s;
     bool shm = c->shm != NULL;
@@ -684,6 +689,16 @@ int exec_eval_u16(exec_child *c, bool grad, const uint16_t *x, uint16_t *y, size
 {
     pthread_mutex_lock(&c->lock);
     int rc = eval_locked(c, grad, x, y, sizeof *x, n, kernel_ns, err, errsize);
+    pthread_mutex_unlock(&c->lock);
+    return rc;
+}
+
+int exec_eval_any(exec_child *c, bool grad, const void *x, void *y, size_t n, uint64_t *kernel_ns,
+                  char *err, size_t errsize)
+{
+    size_t es = gelu_format_of(c->info.format_id)->storage_bits / 8;
+    pthread_mutex_lock(&c->lock);
+    int rc = eval_locked(c, grad, x, y, es, n, kernel_ns, err, errsize);
     pthread_mutex_unlock(&c->lock);
     return rc;
 }

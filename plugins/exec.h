@@ -48,6 +48,10 @@ int exec_eval(exec_child *c, bool grad, const float *x, float *y, size_t n, uint
  * the two refuses (−1, the child stopped) a child of the other storage size. */
 int exec_eval_u16(exec_child *c, bool grad, const uint16_t *x, uint16_t *y, size_t n,
                   uint64_t *kernel_ns, char *err, size_t errsize);
+/* The same in the child's own format, whatever it is: values of its storage size (2, 4 or 8
+ * bytes; binary64: at most EXEC_MAX_COUNT / 2 a request). */
+int exec_eval_any(exec_child *c, bool grad, const void *x, void *y, size_t n, uint64_t *kernel_ns,
+                  char *err, size_t errsize);
 /* Asks the child to end (shutdown request, end of its input), waits a short grace, kills it if
  * it is still there, and frees c. */
 void exec_stop(exec_child *c);

@@ -125,9 +125,7 @@ static void give_back(slot *s, exec_child *c)
 static int eval_any(exec_child *c, bool grad, const void *x, void *y, size_t n, uint64_t *ns,
                     char *err, size_t errsize)
 {
-    if (exec_info(c)->format_id == GELU_FORMAT_BINARY32)
-        return exec_eval(c, grad, x, y, n, ns, err, errsize);
-    return exec_eval_u16(c, grad, x, y, n, ns, err, errsize);
+    return exec_eval_any(c, grad, x, y, n, ns, err, errsize);
 }
 
 static void run_slot(slot *s, _Atomic uint64_t *reported, bool grad, const void *x, void *y,
@@ -145,11 +143,9 @@ static void run_slot(slot *s, _Atomic uint64_t *reported, bool grad, const void 
         slot_failure(s, err);
         give_back(s, c); /* stopped already: every later call fails at once */
     }
-    if (s->info.format_id == GELU_FORMAT_BINARY32)
-        for (size_t i = 0; i < n; i++) ((float *)y)[i] = NAN;
-    else
-        for (size_t i = 0; i < n; i++)
-            ((uint16_t *)y)[i] = (uint16_t)gelu_format_of(s->info.format_id)->from_double(NAN);
+    const gelu_format *f = gelu_format_of(s->info.format_id); /* NaNs of its format */
+    uint64_t nan = f->from_double(NAN); /* little-endian: its low bytes are the value */
+    for (size_t i = 0; i < n; i++) memcpy((char *)y + i * (f->storage_bits / 8), &nan, f->storage_bits / 8);
 }
 
 static void run(size_t k, bool grad, const void *x, void *y, size_t n)
@@ -165,6 +161,8 @@ static void run(size_t k, bool grad, const void *x, void *y, size_t n)
     static void forward16_##k(const uint16_t *x, uint16_t *y, size_t n) { run(k, false, x, y, n); } \
     static void derivative16_##k(const uint16_t *x, uint16_t *y, size_t n) { run(k, true, x, y, n); } \
     static uint64_t own_time_##k(void) { return atomic_load(&reported_ns[k]); }                   \
+    static void forward64_##k(const double *x, double *y, size_t n) { run(k, false, x, y, n); }   \
+    static void derivative64_##k(const double *x, double *y, size_t n) { run(k, true, x, y, n); } \
     static const char *isa_##k(void) { return slots[k].info.dispatched_isa; }
 SLOT_KERNELS(0)
 SLOT_KERNELS(1)
@@ -213,6 +211,20 @@ static const gelu_kernel_u16 slot_kernels16[EXEC_IMPLS_MAX][2] = {
     SLOT_PAIR16(46), SLOT_PAIR16(47), SLOT_PAIR16(48), SLOT_PAIR16(49), SLOT_PAIR16(50), SLOT_PAIR16(51),
     SLOT_PAIR16(52), SLOT_PAIR16(53), SLOT_PAIR16(54), SLOT_PAIR16(55), SLOT_PAIR16(56), SLOT_PAIR16(57),
     SLOT_PAIR16(58), SLOT_PAIR16(59), SLOT_PAIR16(60), SLOT_PAIR16(61), SLOT_PAIR16(62), SLOT_PAIR16(63)};
+#define SLOT_PAIR64(k) {forward64_##k, derivative64_##k}
+static const gelu_kernel_f64 slot_kernels64[EXEC_IMPLS_MAX][2] = {
+    SLOT_PAIR64(0),  SLOT_PAIR64(1),  SLOT_PAIR64(2),  SLOT_PAIR64(3),  SLOT_PAIR64(4),
+    SLOT_PAIR64(5),  SLOT_PAIR64(6),  SLOT_PAIR64(7),  SLOT_PAIR64(8),  SLOT_PAIR64(9),
+    SLOT_PAIR64(10), SLOT_PAIR64(11), SLOT_PAIR64(12), SLOT_PAIR64(13), SLOT_PAIR64(14),
+    SLOT_PAIR64(15),
+    SLOT_PAIR64(16), SLOT_PAIR64(17), SLOT_PAIR64(18), SLOT_PAIR64(19), SLOT_PAIR64(20), SLOT_PAIR64(21),
+    SLOT_PAIR64(22), SLOT_PAIR64(23), SLOT_PAIR64(24), SLOT_PAIR64(25), SLOT_PAIR64(26), SLOT_PAIR64(27),
+    SLOT_PAIR64(28), SLOT_PAIR64(29), SLOT_PAIR64(30), SLOT_PAIR64(31), SLOT_PAIR64(32), SLOT_PAIR64(33),
+    SLOT_PAIR64(34), SLOT_PAIR64(35), SLOT_PAIR64(36), SLOT_PAIR64(37), SLOT_PAIR64(38), SLOT_PAIR64(39),
+    SLOT_PAIR64(40), SLOT_PAIR64(41), SLOT_PAIR64(42), SLOT_PAIR64(43), SLOT_PAIR64(44), SLOT_PAIR64(45),
+    SLOT_PAIR64(46), SLOT_PAIR64(47), SLOT_PAIR64(48), SLOT_PAIR64(49), SLOT_PAIR64(50), SLOT_PAIR64(51),
+    SLOT_PAIR64(52), SLOT_PAIR64(53), SLOT_PAIR64(54), SLOT_PAIR64(55), SLOT_PAIR64(56), SLOT_PAIR64(57),
+    SLOT_PAIR64(58), SLOT_PAIR64(59), SLOT_PAIR64(60), SLOT_PAIR64(61), SLOT_PAIR64(62), SLOT_PAIR64(63)};
 static const char *(*const slot_isas[EXEC_IMPLS_MAX])(void) = {
     isa_0, isa_1, isa_2,  isa_3,  isa_4,  isa_5,  isa_6,  isa_7,
     isa_8, isa_9, isa_10, isa_11, isa_12, isa_13, isa_14, isa_15,
@@ -241,12 +253,13 @@ static int probe_batching(exec_child *c, const char *name, char *err, size_t err
 {
     enum { N = 1024 };
     static const size_t sizes[] = {1, 13, 1000};
-    static uint32_t x[N], whole[N], part[N]; /* room for either storage */
+    static uint64_t x[N], whole[N], part[N]; /* room for any storage */
     const gelu_format *f = gelu_format_of(exec_info(c)->format_id);
     size_t es = f->storage_bits / 8;
-    for (uint32_t i = 0; i < N; i++) {
-        if (es == 4) x[i] = i << 22 | 0x25a5a5u;
-        else ((uint16_t *)x)[i] = (uint16_t)(i << 6 | 0x25u);
+    for (uint32_t i = 0; i < N; i++) { /* every sign and binade's part of the encodings */
+        uint64_t bits = (uint64_t)(i << 22 | 0x25a5a5u) << 32 | 0x9e3779b9u;
+        bits >>= 64 - f->storage_bits;
+        memcpy((char *)x + i * es, &bits, es);
     }
     note[0] = '\0';
     for (int grad = 0; grad < (exec_info(c)->derivative ? 2 : 1) && !note[0]; grad++) {
@@ -259,7 +272,7 @@ static int probe_batching(exec_child *c, const char *name, char *err, size_t err
                     return -1;
             }
             for (size_t i = 0; i < N; i++) {
-                uint32_t a = 0, w = 0, in_bits = 0;
+                uint64_t a = 0, w = 0, in_bits = 0;
                 memcpy(&a, (const char *)part + i * es, es);
                 memcpy(&w, (const char *)whole + i * es, es);
                 memcpy(&in_bits, (const char *)x + i * es, es);
@@ -279,6 +292,27 @@ static int probe_batching(exec_child *c, const char *name, char *err, size_t err
         }
     }
     return 0;
+}
+
+/* Slot k's kernels of m's format (its storage size: 4, 8 or 2 bytes a value) into m;
+ * derivative false: forward only (NULL derivatives). */
+static void set_kernels(gelu_impl *m, size_t k, bool derivative)
+{
+    switch (gelu_format_of(m->format)->storage_bits) {
+    case 32:
+        m->forward = slot_kernels[k][0];
+        m->derivative = derivative ? slot_kernels[k][1] : NULL;
+        return;
+    case 64:
+        m->forward_f64 = slot_kernels64[k][0];
+        m->derivative_f64 = derivative ? slot_kernels64[k][1] : NULL;
+        return;
+    case 16:
+        m->forward_u16 = slot_kernels16[k][0];
+        m->derivative_u16 = derivative ? slot_kernels16[k][1] : NULL;
+        return;
+    }
+    abort(); /* the handshake takes formats of these sizes only */
 }
 
 int exec_impls_add(const char *spec, gelu_family family, const char *known_as, double timeout_s,
@@ -353,17 +387,11 @@ int exec_impls_add(const char *spec, gelu_family family, const char *known_as, d
     }
     s->idle[s->nidle++] = c;
     s->nchildren = 1;
-    bool b32 = s->info.format_id == GELU_FORMAT_BINARY32;
     s->impl = (gelu_impl){
         .name = s->info.name,
         .target = s->info.target,
         .features = 0,
         .format = s->info.format_id,
-        /* NULL derivatives: forward only */
-        .forward = b32 ? slot_kernels[nslots][0] : NULL,
-        .derivative = b32 && s->info.derivative ? slot_kernels[nslots][1] : NULL,
-        .forward_u16 = b32 ? NULL : slot_kernels16[nslots][0],
-        .derivative_u16 = !b32 && s->info.derivative ? slot_kernels16[nslots][1] : NULL,
         .contract = s->info.contract,
         .origin = s->info.origin,
         .family = family,
@@ -378,10 +406,9 @@ int exec_impls_add(const char *spec, gelu_family family, const char *known_as, d
          * and accuracy.csv's fpenv column */
         .fixed_fpenv = s->info.fpenv != GELU_FPENV_IEEE ? 1 + (int)s->info.fpenv : 0,
     };
+    set_kernels(&s->impl, nslots, s->info.derivative);
     snprintf(s->batch_note, sizeof s->batch_note, "%s", note);
-    /* binary32 into the registry; a 16-bit child beside the format's natives (gelu_cr16.h) */
-    if ((b32 ? gelu_impl_add(&s->impl, s->source, err, errsize)
-             : gelu_impl_add(&s->impl, s->source, err, errsize)) != 0) {
+    if (gelu_impl_add(&s->impl, s->source, err, errsize) != 0) {
         exec_stop(c);
         s->nidle = 0;
         goto fail;
@@ -484,8 +511,7 @@ int exec_hosted_add(const char *command, const char *label, const gelu_impl *row
     exec_child *c = exec_start(s->command, timeout_s, why, sizeof why);
     if (c) {
         s->info = *exec_info(c);
-        bool derivative = row->format == GELU_FORMAT_BINARY32 ? row->derivative != NULL
-                                                              : row->derivative_u16 != NULL;
+        bool derivative = row->derivative || row->derivative_u16 || row->derivative_f64;
         if (strcmp(s->info.name, row->name) != 0 || s->info.target != row->target ||
             s->info.format_id != row->format || s->info.derivative != derivative) {
             snprintf(why, sizeof why, "its host declared another row (name '%s', format %s)",

@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "plugin.h"
 #include "gelu_f64.h"
+#include "plugin_check.h"
 #include "plugin_describe.h"
 
 #include <dlfcn.h>
@@ -33,6 +34,7 @@ typedef struct {
     gelu_impl impl;
     gelucheck_kernel_binary32 forward, derivative; /* the plugin's own */
     gelucheck_kernel_u16 forward16, derivative16;  /* those of a 16-bit row */
+    gelucheck_kernel_binary64 forward64, derivative64; /* those of a binary64 row */
     char *source;
     char *path;  /* the plugin's file, as given */
     int hosted;  /* its handle when its kernels run in their own process (exec_hosted_add), else -1 */
@@ -212,13 +214,25 @@ static void call16(size_t k, int grad, const uint16_t *x, uint16_t *y, size_t n)
     atomic_store(&c->start_ns, 0);
 }
 
+static void call64(size_t k, int grad, const double *x, double *y, size_t n)
+{
+    const slot *s = &slots[k];
+    if (s->hosted >= 0) {
+        exec_hosted_run(s->hosted, grad != 0, x, y, n);
+        return;
+    }
+    (grad ? s->derivative64 : s->forward64)(x, y, n); /* in-process: called directly */
+}
+
 #define SLOT_KERNELS(id, k)                                                                        \
     static void forward_##id(const float *x, float *y, size_t n) { call(k, 0, x, y, n); }         \
     static void derivative_##id(const float *x, float *y, size_t n) { call(k, 1, x, y, n); }      \
     static void forward16_##id(const uint16_t *x, uint16_t *y, size_t n) { call16(k, 0, x, y, n); } \
     static void derivative16_##id(const uint16_t *x, uint16_t *y, size_t n) { call16(k, 1, x, y, n); } \
     static uint64_t own_time_##id(void) { return exec_hosted_time_ns(slots[k].hosted); }       \
-    static const char *isa_##id(void) { return slots[k].isa_text; }
+    static const char *isa_##id(void) { return slots[k].isa_text; }                             \
+    static void forward64_##id(const double *x, double *y, size_t n) { call64(k, 0, x, y, n); }   \
+    static void derivative64_##id(const double *x, double *y, size_t n) { call64(k, 1, x, y, n); }
 /* ten slots t0 .. t9, numbered 10·t .. 10·t + 9 */
 #define SLOTS10(t)                                                                                 \
     SLOT_KERNELS(t##0, t * 10 + 0) SLOT_KERNELS(t##1, t * 10 + 1) SLOT_KERNELS(t##2, t * 10 + 2)  \
@@ -246,146 +260,13 @@ static const gelu_kernel slot_kernels[PLUGIN_IMPLS_MAX][2] = {
     ALL_SLOTS(PAIRS10, forward_, derivative_,)};
 static const gelu_kernel_u16 slot_kernels16[PLUGIN_IMPLS_MAX][2] = {
     ALL_SLOTS(PAIRS10, forward16_, derivative16_,)};
+static const gelu_kernel_f64 slot_kernels64[PLUGIN_IMPLS_MAX][2] = {
+    ALL_SLOTS(PAIRS10, forward64_, derivative64_,)};
 /* a hosted row's kernel time, as its children reported it */
 static uint64_t (*const slot_times[PLUGIN_IMPLS_MAX])(void) = {ALL_SLOTS(TIMES10, )};
 /* a row described by its host: dispatched_isa's answer there */
 static const char *(*const slot_isas[PLUGIN_IMPLS_MAX])(void) = {ALL_SLOTS(ISAS10, )};
 _Static_assert((int)PLUGIN_IMPLS_MAX <= (int)EXEC_HOSTED_MAX, "a hosted row for every plugin row");
-
-/* "avx2,fma" → CPU_FEATURE_* bits; −1 with the unknown word in bad. */
-static int parse_features(const char *s, unsigned *out, char *bad, size_t size)
-{
-    static const struct {
-        const char *name;
-        unsigned bit;
-    } known[] = {{"avx2", CPU_FEATURE_AVX2},         {"fma", CPU_FEATURE_FMA},
-                 {"avx512f", CPU_FEATURE_AVX512F},   {"avx512dq", CPU_FEATURE_AVX512DQ},
-                 {"avx512bw", CPU_FEATURE_AVX512BW}, {"avx512vl", CPU_FEATURE_AVX512VL}};
-    *out = 0;
-    while (*s) {
-        size_t len = strcspn(s, ",");
-        size_t i = 0;
-        while (i < sizeof known / sizeof known[0] &&
-               !(strlen(known[i].name) == len && strncmp(known[i].name, s, len) == 0))
-            i++;
-        if (i == sizeof known / sizeof known[0]) {
-            snprintf(bad, size, "%.*s", (int)(len > 40 ? 40 : len), s);
-            return -1;
-        }
-        *out |= known[i].bit;
-        s += len + (s[len] == ',');
-    }
-    return 0;
-}
-
-static bool bound_ok(double b) { return !isnan(b) && b >= 0; }
-
-/* Whether the description, of d->size bytes, has the field that ends at `end` (fields appended
- * after ABI 1's first layout are absent from older plugins). */
-#define HAS_FIELD(d, field)                                                                        \
-    ((d)->size >= offsetof(gelucheck_impl_v1, field) + sizeof((d)->field))
-
-/* The ISA named by the description (portable when it names none); GELU_ISA_COUNT: unknown. */
-static gelu_isa isa_of(const gelucheck_impl_v1 *d)
-{
-    const char *name = HAS_FIELD(d, isa) && d->isa ? d->isa : "portable";
-    for (int i = 0; i < GELU_ISA_COUNT; i++)
-        if (strcmp(gelu_isa_name((gelu_isa)i), name) == 0) return (gelu_isa)i;
-    return GELU_ISA_COUNT;
-}
-
-/* The row's format, after check_impl (a known one). */
-static gelu_format_id format_of(const gelucheck_impl_v1 *d) { return gelu_format_find(d->format)->id; }
-
-/* Whether the description carries kernels of binary32 (forward, derivative), binary64 or the
- * 16-bit formats (the appended pairs, when its size covers them). */
-static bool has_binary32(const gelucheck_impl_v1 *d) { return d->forward || d->derivative; }
-static bool has_binary64(const gelucheck_impl_v1 *d)
-{
-    return HAS_FIELD(d, derivative_binary64) && (d->forward_binary64 || d->derivative_binary64);
-}
-static bool has_u16(const gelucheck_impl_v1 *d)
-{
-    return HAS_FIELD(d, derivative_u16) && (d->forward_u16 || d->derivative_u16);
-}
-
-/* Checks one description; the field at fault into why. */
-static int check_impl(const gelucheck_impl_v1 *d, unsigned *features, gelu_target *target,
-                      char *why, size_t size)
-{
-    char bad[64], names[256];
-    if (d->size < GELUCHECK_IMPL_V1_FIRST_SIZE)
-        return snprintf(why, size, "size %u is smaller than version 1's %zu", d->size,
-                        (size_t)GELUCHECK_IMPL_V1_FIRST_SIZE), -1;
-    if (!d->name || !exec_name_ok(d->name))
-        return snprintf(why, size, "name %s%.60s%s is not 1 to 48 of A-Z a-z 0-9 _ starting with a "
-                        "letter", d->name ? "'" : "", d->name ? d->name : "(none)", d->name ? "'" : ""), -1;
-    if (!d->target || (*target = gelu_target_from_name(d->target)) == GELU_TARGET_COUNT)
-        return snprintf(why, size, "target '%.40s' is not %s", d->target ? d->target : "(none)",
-                        gelu_target_list(false, names, sizeof names)), -1;
-    /* a registered format (impls/gelu_format.h); this ABI carries the kernels of each:
-     * binary32's, binary64's (the appended forward_binary64, derivative_binary64), the 16-bit
-     * formats' (the appended forward_u16, derivative_u16) */
-    const gelu_format *f = d->format ? gelu_format_find(d->format) : NULL;
-    if (!f)
-        return snprintf(why, size, "format '%.40s' is not one this gelucheck scans (%s)",
-                        d->format ? d->format : "(none)",
-                        gelu_format_names(", ", ", ", false, names, sizeof names)), -1;
-    if (parse_features(d->cpu_features ? d->cpu_features : "", features, bad, sizeof bad) != 0)
-        return snprintf(why, size, "cpu_features: '%s' is not one of avx2, fma, avx512f, avx512dq, "
-                        "avx512bw, avx512vl", bad), -1;
-    const char *method = HAS_FIELD(d, method) ? d->method : NULL;
-    if (method && !exec_name_ok(method))
-        return snprintf(why, size, "method '%.60s' is not 1 to 48 of A-Z a-z 0-9 _ starting with a "
-                        "letter", method), -1;
-    gelu_isa isa = isa_of(d);
-    if (isa == GELU_ISA_COUNT)
-        return snprintf(why, size, "isa '%.40s' is not portable, avx2, avx512f or avx512", d->isa), -1;
-    if (gelu_isa_features(isa) & ~*features)
-        return snprintf(why, size, "isa '%s' needs cpu_features %s", gelu_isa_name(isa),
-                        cpu_features_string(gelu_isa_features(isa), bad, sizeof bad)), -1;
-    if (gelu_format_sampled(f)) {
-        if (!HAS_FIELD(d, derivative_binary64) || !d->forward_binary64)
-            return snprintf(why, size, "format binary64 and no forward_binary64 kernel"), -1;
-        if (has_binary32(d))
-            return snprintf(why, size, "format binary64 with binary32 kernels (forward, "
-                            "derivative: NULL for a binary64 row)"), -1;
-        if (has_u16(d))
-            return snprintf(why, size, "format binary64 with 16-bit kernels (forward_u16, "
-                            "derivative_u16: NULL for a binary64 row)"), -1;
-    } else if (gelu_format_small(f)) {
-        if (!HAS_FIELD(d, derivative_u16))
-            return snprintf(why, size, "format %s and no forward_u16 kernel (size %u: a layout "
-                            "before the 16-bit kernels)", f->name, d->size), -1;
-        if (!d->forward_u16)
-            return snprintf(why, size, "format %s and no forward_u16 kernel", f->name), -1;
-        if (has_binary32(d))
-            return snprintf(why, size, "format %s with binary32 kernels (forward, derivative: NULL "
-                            "for a 16-bit row)", f->name), -1;
-        if (has_binary64(d))
-            return snprintf(why, size, "format %s with binary64 kernels (forward_binary64, "
-                            "derivative_binary64: NULL for a 16-bit row)", f->name), -1;
-    } else if (!d->forward) {
-        return snprintf(why, size, "no forward kernel"), -1;
-    } else if (has_binary64(d)) {
-        return snprintf(why, size, "format binary32 with binary64 kernels"), -1;
-    } else if (has_u16(d)) {
-        return snprintf(why, size, "format binary32 with 16-bit kernels (forward_u16, "
-                        "derivative_u16: NULL for a binary32 row)"), -1;
-    }
-    const char *family = HAS_FIELD(d, family) ? d->family : NULL;
-    if (family && gelu_family_from_key(family) == GELU_FAMILY_COUNT)
-        return snprintf(why, size, "family '%.40s' is not ours, libm_gsl, simd_library, "
-                        "ml_library or framework", family), -1;
-    const gelucheck_contract_v1 *c = &d->contract;
-    const double b[4] = {c->max_ulp, c->max_abs, c->grad_max_ulp, c->grad_max_abs};
-    static const char *const bn[4] = {"max_ulp", "max_abs", "grad_max_ulp", "grad_max_abs"};
-    for (int i = 0; i < 4; i++)
-        if (!bound_ok(b[i]))
-            return snprintf(why, size, "contract.%s is %g (a bound is >= 0; GELUCHECK_NO_CLAIM for "
-                            "none)", bn[i], b[i]), -1;
-    return 0;
-}
 
 static int host_path(char *buf, size_t size);
 
@@ -394,18 +275,8 @@ static int host_path(char *buf, size_t size);
 static plugin_description *described[PLUGIN_IMPLS_MAX];
 static size_t ndescribed;
 
-/* Whether a described row is of binary64, which the exec protocol does not carry. */
-static bool described_binary64(const plugin_description *pd)
-{
-    for (uint32_t i = 0; pd->info.impls && i < pd->info.count && i < 64; i++)
-        if (pd->rows[i].format && gelu_format_find(pd->rows[i].format) &&
-            gelu_format_sampled(gelu_format_find(pd->rows[i].format)))
-            return true;
-    return false;
-}
-
 /* The plugin's description from its host (own_process), so that none of its code runs here;
- * NULL with err, or *pd NULL when the plugin has binary64 rows (loaded here, as they run). */
+ * NULL with err. */
 static const gelucheck_plugin_info_v1 *describe_elsewhere(const char *path, double timeout_s,
                                                           plugin_description **pd, char *err,
                                                           size_t errsize)
@@ -429,13 +300,12 @@ static const gelucheck_plugin_info_v1 *describe_elsewhere(const char *path, doub
         return NULL;
     }
     described[ndescribed++] = d;
-    if (described_binary64(d)) return &d->info; /* *pd NULL: loaded here */
     *pd = d;
     return &d->info;
 }
 
 /* Loads the plugin at path; its implementations' source is "<kind> 'PATH'". own_process: its
- * description is read by its host (plugin_describe.c), unless it has binary64 rows. */
+ * description is read by its host (plugin_describe.c). */
 static int load(const char *path, const char *kind, bool own_process, double timeout_s, char *err,
                 size_t errsize)
 {
@@ -500,7 +370,7 @@ static int load(const char *path, const char *kind, bool own_process, double tim
         char why[300];
         unsigned features;
         gelu_target target;
-        if (check_impl(&p->impls[i], &features, &target, why, sizeof why) != 0) {
+        if (plugin_check_impl(&p->impls[i], &features, &target, why, sizeof why) != 0) {
             snprintf(err, errsize, "plugin '%s', implementation %u: %s", path, i + 1, why);
             if (h) dlclose(h);
             return -1;
@@ -542,7 +412,7 @@ static int load(const char *path, const char *kind, bool own_process, double tim
         unsigned features;
         gelu_target target;
         char why[300];
-        check_impl(d, &features, &target, why, sizeof why);
+        plugin_check_impl(d, &features, &target, why, sizeof why);
         size_t n = strlen(kind) + strlen(path) + 4;
         char *origin = strdup(d->origin ? d->origin : "");
         const char *known = HAS_FIELD(d, known_as) ? d->known_as : NULL;
@@ -586,16 +456,18 @@ static int load(const char *path, const char *kind, bool own_process, double tim
             .known_as = known_as,
             .own_threads = d->own_threads != 0,
             .method = HAS_FIELD(d, method) ? d->method : NULL,
-            .isa = isa_of(d),
+            .isa = plugin_isa_of(d),
             .dispatched_isa = pd && pd->dispatched_isa[i] ? slot_isas[nslots]
                               : HAS_FIELD(d, dispatched_isa) ? d->dispatched_isa : NULL,
         };
         s->isa_text = pd ? pd->dispatched_isa[i] : NULL;
-        const gelu_format_id format = format_of(d);
+        const gelu_format_id format = plugin_format_of(d);
         const bool is16 = gelu_format_small(gelu_format_of(format));
         if (gelu_format_sampled(gelu_format_of(format))) { /* the binary64 list (impls/gelu_f64.h), direct */
             s->impl.format = GELU_FORMAT_BINARY64;
             s->impl.forward = s->impl.derivative = NULL;
+            s->forward64 = d->forward_binary64;
+            s->derivative64 = d->derivative_binary64;
             s->impl.forward_f64 = d->forward_binary64;
             s->impl.derivative_f64 = d->derivative_binary64;
         } else if (is16) { /* the format's natives (impls/gelu_cr16.h), behind the trampolines */
@@ -754,9 +626,7 @@ int plugins_isolate(double timeout_s, char *err, size_t errsize)
     bool found = false;
     for (size_t k = 0; k < nslots; k++) {
         slot *s = &slots[k];
-        if (plugins_is_default_peer(&s->impl) || s->hosted >= 0 ||
-            gelu_format_sampled(gelu_format_of(s->impl.format)))
-            continue; /* the peers, and binary64 rows (the exec protocol carries none), in here */
+        if (plugins_is_default_peer(&s->impl) || s->hosted >= 0) continue; /* the peers run here */
         if (!found) {
             if (host_path(host, sizeof host) != 0 || access(host, X_OK) != 0) {
                 snprintf(err, errsize, "cannot run plugin '%s' in its own process: no program "
@@ -779,6 +649,10 @@ int plugins_isolate(double timeout_s, char *err, size_t errsize)
         int h = exec_hosted_add(cmd, label, &s->impl, timeout_s, err, errsize);
         if (h < 0) return -1;
         s->hosted = h;
+        if (s->impl.forward_f64) { /* binary64's kernels are called directly in-process */
+            s->impl.forward_f64 = slot_kernels64[k][0];
+            s->impl.derivative_f64 = s->impl.derivative_f64 ? slot_kernels64[k][1] : NULL;
+        }
         s->impl.batch_inputs = EXEC_BATCH_INPUTS;
         s->impl.other_process = true;
         s->impl.call_failure = exec_impls_failure;

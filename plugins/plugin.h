@@ -24,9 +24,8 @@ enum { PLUGIN_IMPLS_MAX = 120 };
 
 /* Loads the plugin at path and adds its implementations. own_process: none of its code runs in
  * this process — its description is read by gelucheck-plugin-host --describe (plugin_describe.h,
- * at most timeout_s seconds) and its rows are to be run there (plugins_isolate), except that a
- * plugin with binary64 rows, which the exec protocol does not carry, is loaded here. 0, or −1
- * with err naming the file and the field at fault (or how its description failed). */
+ * at most timeout_s seconds) and its rows are to be run there (plugins_isolate). 0, or −1 with
+ * err naming the file and the field at fault (or how its description failed). */
 int plugins_load(const char *path, bool own_process, double timeout_s, char *err, size_t errsize);
 /* Loads the default peers, the plugins of peers/ this build made (GSL, SLEEF, oneDNN; their
  * implementations follow the built-in ones, in that order): from the build tree's peers/ when
@@ -52,8 +51,8 @@ bool plugins_is_default_peer(const gelu_impl *impl);
 /* Bounds every plugin kernel call (default 60 s; --exec-timeout): a call running longer ends
  * the process with status 1, naming the plugin, the implementation and the call. */
 void plugins_set_call_timeout(double seconds);
-/* Runs the kernels of every plugin row loaded so far — not the default peers', nor binary64
- * rows, which the exec protocol does not carry — in processes of their own: children of
+/* Runs the kernels of every plugin row loaded so far, of every format — not the default
+ * peers' — in processes of their own: children of
  * gelucheck-plugin-host (plugin_host.c) speaking the exec protocol (exec_impl.h's hosted rows),
  * each row's registry entry unchanged but for its kernels (2^16 inputs a call, the child's own
  * kernel time for bench). A kernel that crashes, aborts, exits, hangs past timeout_s, writes

@@ -244,6 +244,7 @@ static int describe(const char *path)
 
 typedef void (*kernel32)(const float *, float *, size_t);
 typedef void (*kernel16)(const uint16_t *, uint16_t *, size_t);
+typedef void (*kernel64)(const double *, double *, size_t);
 
 int main(int argc, char **argv)
 {
@@ -261,16 +262,31 @@ int main(int argc, char **argv)
     close(null);
     const char *path = argv[1], *name = argv[2], *fmt = argv[3];
     const gelucheck_impl_v1 *d = find_row(path, name, fmt);
-    bool b32 = strcmp(fmt, "binary32") == 0;
-    kernel32 f32[2] = {d->forward, d->derivative};
+    /* the row's kernels of its format, by its storage size: binary32's, binary64's, the 16-bit
+     * formats' (the pairs the ABI appended, when the row's size covers them) */
+    kernel32 f32[2] = {NULL, NULL};
+    kernel64 f64[2] = {NULL, NULL};
     kernel16 f16[2] = {NULL, NULL};
-    if (!b32 && HAS_FIELD(d, derivative_u16)) {
+    size_t es = 2;
+    if (strcmp(fmt, "binary32") == 0) {
+        es = 4;
+        f32[0] = d->forward;
+        f32[1] = d->derivative;
+    } else if (strcmp(fmt, "binary64") == 0) {
+        es = 8;
+        if (HAS_FIELD(d, derivative_binary64)) {
+            f64[0] = d->forward_binary64;
+            f64[1] = d->derivative_binary64;
+        }
+    } else if (HAS_FIELD(d, derivative_u16)) {
         f16[0] = d->forward_u16;
         f16[1] = d->derivative_u16;
     }
-    if (b32 ? !f32[0] : !f16[0]) refuse("row '%s' has no forward kernel of format %s", name, fmt);
-    const bool has_derivative = b32 ? f32[1] != NULL : f16[1] != NULL;
-    const size_t es = b32 ? 4 : 2;
+    const bool has_forward = f32[0] || f64[0] || f16[0];
+    const bool has_derivative = f32[1] || f64[1] || f16[1];
+    if (!has_forward) refuse("row '%s' has no forward kernel of format %s", name, fmt);
+    /* the buffers hold MAX_COUNT values of 4 bytes: half as many of 8 */
+    const uint64_t most = es == 8 ? MAX_COUNT / 2 : MAX_COUNT;
 
     gelu_fpenv asked = GELU_FPENV_IEEE;
     const char *fe = getenv("GELUCHECK_EXEC_FPENV");
@@ -331,7 +347,7 @@ int main(int argc, char **argv)
         uint32_t op = req[4] | (uint32_t)req[5] << 8 | (uint32_t)req[6] << 16 | (uint32_t)req[7] << 24;
         uint64_t n = get_u64(req + 8);
         if (op == 0) return 0;
-        if ((op != 1 && op != 2) || n > MAX_COUNT || (op == 2 && !has_derivative)) {
+        if ((op != 1 && op != 2) || n > most || (op == 2 && !has_derivative)) {
             reply_error(op == 2 && !has_derivative ? "gelucheck-plugin-host: no derivative kernel"
                                                    : "gelucheck-plugin-host: a bad request");
             continue;
@@ -381,8 +397,11 @@ int main(int argc, char **argv)
         struct timespec t0, t1;
         clock_gettime(CLOCK_MONOTONIC, &t0);
         in_call = 1;
-        if (b32) f32[op - 1]((const float *)x, (float *)y, (size_t)n);
-        else f16[op - 1]((const uint16_t *)x, (uint16_t *)y, (size_t)n);
+        switch (es) {
+        case 4: f32[op - 1]((const float *)x, (float *)y, (size_t)n); break;
+        case 8: f64[op - 1]((const double *)x, (double *)y, (size_t)n); break;
+        case 2: f16[op - 1]((const uint16_t *)x, (uint16_t *)y, (size_t)n); break;
+        }
         in_call = 0;
         clock_gettime(CLOCK_MONOTONIC, &t1);
         fp_state left = fp_state_read();

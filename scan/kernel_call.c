@@ -87,6 +87,14 @@ const char *kernel_call_failure(void)
     return f;
 }
 
+const char *kernel_calls_failure(const gelu_impl *const *impls, size_t n)
+{
+    const char *f = kernel_call_failure();
+    for (size_t i = 0; !f && i < n; i++)
+        if (impls[i]->call_failure) f = impls[i]->call_failure();
+    return f;
+}
+
 /* The call, for the message: "a forward call of N inputs from x = 0x... (encoding)". */
 typedef struct {
     const gelu_impl *impl;

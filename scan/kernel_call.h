@@ -37,5 +37,8 @@ void kernel_call_f64(const gelu_impl *impl, int grad, const double *x, double *y
 /* The first violation of any call so far ("implementation 'NAME' (SOURCE) broke the kernel
  * contract: ..."), NULL when none. */
 const char *kernel_call_failure(void);
+/* That, or the first of the n rows' own call failures (gelu_impl's call_failure: a child that
+ * died, hung or lied); NULL when none: a scan's outputs mean something only then. */
+const char *kernel_calls_failure(const gelu_impl *const *impls, size_t n);
 
 #endif

@@ -130,10 +130,7 @@ static void seed_floors(scan_worker *w)
 /* Whether a call of any row has failed so far: its outputs, and the run, mean nothing. */
 static bool calls_failed(const scan_config *cfg)
 {
-    if (kernel_call_failure()) return true;
-    for (size_t i = 0; i < cfg->nimpls; i++)
-        if (cfg->impls[i]->call_failure && cfg->impls[i]->call_failure()) return true;
-    return false;
+    return kernel_calls_failure(cfg->impls, cfg->nimpls) != NULL;
 }
 
 static void *worker_main(void *arg)
@@ -451,8 +448,5 @@ int scan_run(const scan_config *cfg, scan_result *result, const char **error)
                 check_consistency(cfg->impls[i], cfg->fpenv, &result->extras[i]);
         }
     }
-    if ((*error = kernel_call_failure())) return -1;
-    for (size_t i = 0; i < cfg->nimpls; i++) /* a row whose call failed: nothing to keep */
-        if (cfg->impls[i]->call_failure && (*error = cfg->impls[i]->call_failure())) return -1;
-    return 0;
+    return (*error = kernel_calls_failure(cfg->impls, cfg->nimpls)) ? -1 : 0;
 }

@@ -389,6 +389,6 @@ int scan_f64_run(const scan_f64_config *cfg, scan_result *r, const char **error)
     free(w);
     free(tid);
     if (rc != 0) *error = "out of memory";
-    else if ((*error = kernel_call_failure())) rc = -1;
+    else if ((*error = kernel_calls_failure(cfg->impls, cfg->nimpls))) rc = -1;
     return rc;
 }

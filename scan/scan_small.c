@@ -289,6 +289,6 @@ int scan_small_run(const scan_small_config *cfg, scan_result *result, const char
         for (int d = 0; d < DIR_COUNT; d++) ref_table_free(&refs[t][d]);
     free(B);
     if (rc != 0) *error = "out of memory";
-    else if ((*error = kernel_call_failure())) rc = -1;
+    else if ((*error = kernel_calls_failure(cfg->impls, cfg->nimpls))) rc = -1;
     return rc;
 }

@@ -235,10 +235,10 @@ st=$?
     grep -A1 "^  ef: exec child" "$d/out" | grep -q "dispatched ISA: avx2" ||
     fail "list: a binary32 child's dispatched ISA not shown: $(cat "$d/out")"
 # a bad format line, a bad dispatched_isa: refused, the value named (exit 2)
-printf 'gelucheck-exec 1\nname hb\ntarget exact\nformat binary64\nend\n' >"$d/hs_format"
+printf 'gelucheck-exec 1\nname hb\ntarget exact\nformat binary128\nend\n' >"$d/hs_format"
 "$g" list --exec "hb=$child erfc_f64 --handshake $d/hs_format" >/dev/null 2>"$d/err"
 st=$?
-[ $st -eq 2 ] && grep -q "handshake line 4: bad format 'binary64' (binary32, bfloat16, binary16, e4m3 or e5m2)" "$d/err" ||
+[ $st -eq 2 ] && grep -q "handshake line 4: bad format 'binary128' (binary32, bfloat16, binary16, binary64, e4m3 or e5m2)" "$d/err" ||
     fail "a bad format line: status $st: $(cat "$d/err")"
 printf 'gelucheck-exec 1\nname hb\ntarget exact\nformat binary32\ndispatched_isa AVX-512\nend\n' >"$d/hs_isa"
 "$g" list --exec "hb=$child erfc_f64 --handshake $d/hs_isa" >/dev/null 2>"$d/err"

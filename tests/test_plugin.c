@@ -33,6 +33,7 @@
  *   f64          that row alone added
  *   f64wrong     its forward at the largest double has its sign flipped (the binary64 gate must
  *                name 0x7fefffffffffffff, a hard input of every sample)
+ *   f64crash     its forward at any x in (2, 4) dies of SIGSEGV (in its own process: named)
  *   f64both      binary32 kernels too (refused)
  *   f64none      no forward_binary64 (refused)
  *   f64clash     named erfc_libm, a built-in binary64 row (refused)
@@ -94,6 +95,7 @@ static void forward64(const double *x, double *y, size_t n)
     gelu_f64_erfc_forward(x, y, n);
     for (size_t i = 0; i < n; i++)
         if (strcmp(planted(), "f64wrong") == 0 && x[i] == 0x1.fffffffffffffp+1023) y[i] = -y[i];
+        else if (strcmp(planted(), "f64crash") == 0 && x[i] > 2 && x[i] < 4) raise(SIGSEGV);
 }
 
 /* erfc_f64's kernel on bfloat16 encodings: widened exactly, rounded to nearest even. */

@@ -122,6 +122,12 @@ run f64wrong accuracy --format binary64 --impl plug_erfc_f64 --sample 2000
 st=$?
 [ $st -eq 1 ] && grep -q "CONTRACT BROKEN.*plug_erfc_f64 forward.*(0x7fefffffffffffff)" "$d/out" ||
     fail "f64wrong: status $st: $(grep CONTRACT "$d/out")"
+# a binary64 row runs in its own process too: a crash there is named with the request
+echo keep >"$d/keep64.csv"
+run f64crash accuracy --format binary64 --impl plug_erfc_f64 --sample 2000 --csv "$d/keep64.csv"
+st=$?
+[ $st -eq 1 ] && grep -q "$own: forward request of [0-9]* inputs from x = .*: its output ended after 0 of 24 bytes; the child killed by signal 11" "$d/err" &&
+    [ "$(cat "$d/keep64.csv")" = keep ] || fail "f64crash: status $st: $(cat "$d/err")"
 refused f64both "format binary64 with binary32 kernels"
 refused f64none "format binary64 and no forward_binary64 kernel"
 refused f64clash "two binary64 implementations are named 'erfc_libm'"

@@ -104,7 +104,8 @@ typedef struct {
      * a row whose format is "binary64" (forward and derivative then NULL; derivative_binary64
      * NULL: forward only). gelucheck scans binary64 rows by sampling (`accuracy --format
      * binary64`), in a list of their own: a binary64 row may share its name with a binary32
-     * row, not with another binary64 one. Called directly (a crash in one is not named). */
+     * row, not with another binary64 one. In its own process (the default) a crash is named as
+     * for the other formats; with --in-process they are called directly (a crash is not). */
     gelucheck_kernel_binary64 forward_binary64;
     gelucheck_kernel_binary64 derivative_binary64;
     /* Appended after those (still ABI 1, read only when size covers them): the kernels of a
