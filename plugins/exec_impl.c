@@ -164,85 +164,23 @@ static void run(size_t k, bool grad, const void *x, void *y, size_t n)
     static void forward64_##k(const double *x, double *y, size_t n) { run(k, false, x, y, n); }   \
     static void derivative64_##k(const double *x, double *y, size_t n) { run(k, true, x, y, n); } \
     static const char *isa_##k(void) { return slots[k].info.dispatched_isa; }
-SLOT_KERNELS(0)
-SLOT_KERNELS(1)
-SLOT_KERNELS(2)
-SLOT_KERNELS(3)
-SLOT_KERNELS(4)
-SLOT_KERNELS(5)
-SLOT_KERNELS(6)
-SLOT_KERNELS(7)
-SLOT_KERNELS(8)
-SLOT_KERNELS(9)
-SLOT_KERNELS(10)
-SLOT_KERNELS(11)
-SLOT_KERNELS(12)
-SLOT_KERNELS(13)
-SLOT_KERNELS(14)
-SLOT_KERNELS(15)
-SLOT_KERNELS(16) SLOT_KERNELS(17) SLOT_KERNELS(18) SLOT_KERNELS(19) SLOT_KERNELS(20) SLOT_KERNELS(21) SLOT_KERNELS(22) SLOT_KERNELS(23)
-SLOT_KERNELS(24) SLOT_KERNELS(25) SLOT_KERNELS(26) SLOT_KERNELS(27) SLOT_KERNELS(28) SLOT_KERNELS(29) SLOT_KERNELS(30) SLOT_KERNELS(31)
-SLOT_KERNELS(32) SLOT_KERNELS(33) SLOT_KERNELS(34) SLOT_KERNELS(35) SLOT_KERNELS(36) SLOT_KERNELS(37) SLOT_KERNELS(38) SLOT_KERNELS(39)
-SLOT_KERNELS(40) SLOT_KERNELS(41) SLOT_KERNELS(42) SLOT_KERNELS(43) SLOT_KERNELS(44) SLOT_KERNELS(45) SLOT_KERNELS(46) SLOT_KERNELS(47)
-SLOT_KERNELS(48) SLOT_KERNELS(49) SLOT_KERNELS(50) SLOT_KERNELS(51) SLOT_KERNELS(52) SLOT_KERNELS(53) SLOT_KERNELS(54) SLOT_KERNELS(55)
-SLOT_KERNELS(56) SLOT_KERNELS(57) SLOT_KERNELS(58) SLOT_KERNELS(59) SLOT_KERNELS(60) SLOT_KERNELS(61) SLOT_KERNELS(62) SLOT_KERNELS(63)
-#define SLOT_PAIR(k) {forward_##k, derivative_##k}
-static const gelu_kernel slot_kernels[EXEC_IMPLS_MAX][2] = {
-    SLOT_PAIR(0),  SLOT_PAIR(1),  SLOT_PAIR(2),  SLOT_PAIR(3),  SLOT_PAIR(4),  SLOT_PAIR(5),
-    SLOT_PAIR(6),  SLOT_PAIR(7),  SLOT_PAIR(8),  SLOT_PAIR(9),  SLOT_PAIR(10), SLOT_PAIR(11),
-    SLOT_PAIR(12), SLOT_PAIR(13), SLOT_PAIR(14), SLOT_PAIR(15),
-    SLOT_PAIR(16), SLOT_PAIR(17), SLOT_PAIR(18), SLOT_PAIR(19), SLOT_PAIR(20), SLOT_PAIR(21), SLOT_PAIR(22), SLOT_PAIR(23),
-    SLOT_PAIR(24), SLOT_PAIR(25), SLOT_PAIR(26), SLOT_PAIR(27), SLOT_PAIR(28), SLOT_PAIR(29), SLOT_PAIR(30), SLOT_PAIR(31),
-    SLOT_PAIR(32), SLOT_PAIR(33), SLOT_PAIR(34), SLOT_PAIR(35), SLOT_PAIR(36), SLOT_PAIR(37), SLOT_PAIR(38), SLOT_PAIR(39),
-    SLOT_PAIR(40), SLOT_PAIR(41), SLOT_PAIR(42), SLOT_PAIR(43), SLOT_PAIR(44), SLOT_PAIR(45), SLOT_PAIR(46), SLOT_PAIR(47),
-    SLOT_PAIR(48), SLOT_PAIR(49), SLOT_PAIR(50), SLOT_PAIR(51), SLOT_PAIR(52), SLOT_PAIR(53), SLOT_PAIR(54), SLOT_PAIR(55),
-    SLOT_PAIR(56), SLOT_PAIR(57), SLOT_PAIR(58), SLOT_PAIR(59), SLOT_PAIR(60), SLOT_PAIR(61), SLOT_PAIR(62), SLOT_PAIR(63)};
-#define SLOT_PAIR16(k) {forward16_##k, derivative16_##k}
-static const gelu_kernel_u16 slot_kernels16[EXEC_IMPLS_MAX][2] = {
-    SLOT_PAIR16(0),  SLOT_PAIR16(1),  SLOT_PAIR16(2),  SLOT_PAIR16(3),  SLOT_PAIR16(4),
-    SLOT_PAIR16(5),  SLOT_PAIR16(6),  SLOT_PAIR16(7),  SLOT_PAIR16(8),  SLOT_PAIR16(9),
-    SLOT_PAIR16(10), SLOT_PAIR16(11), SLOT_PAIR16(12), SLOT_PAIR16(13), SLOT_PAIR16(14),
-    SLOT_PAIR16(15),
-    SLOT_PAIR16(16), SLOT_PAIR16(17), SLOT_PAIR16(18), SLOT_PAIR16(19), SLOT_PAIR16(20), SLOT_PAIR16(21),
-    SLOT_PAIR16(22), SLOT_PAIR16(23), SLOT_PAIR16(24), SLOT_PAIR16(25), SLOT_PAIR16(26), SLOT_PAIR16(27),
-    SLOT_PAIR16(28), SLOT_PAIR16(29), SLOT_PAIR16(30), SLOT_PAIR16(31), SLOT_PAIR16(32), SLOT_PAIR16(33),
-    SLOT_PAIR16(34), SLOT_PAIR16(35), SLOT_PAIR16(36), SLOT_PAIR16(37), SLOT_PAIR16(38), SLOT_PAIR16(39),
-    SLOT_PAIR16(40), SLOT_PAIR16(41), SLOT_PAIR16(42), SLOT_PAIR16(43), SLOT_PAIR16(44), SLOT_PAIR16(45),
-    SLOT_PAIR16(46), SLOT_PAIR16(47), SLOT_PAIR16(48), SLOT_PAIR16(49), SLOT_PAIR16(50), SLOT_PAIR16(51),
-    SLOT_PAIR16(52), SLOT_PAIR16(53), SLOT_PAIR16(54), SLOT_PAIR16(55), SLOT_PAIR16(56), SLOT_PAIR16(57),
-    SLOT_PAIR16(58), SLOT_PAIR16(59), SLOT_PAIR16(60), SLOT_PAIR16(61), SLOT_PAIR16(62), SLOT_PAIR16(63)};
-#define SLOT_PAIR64(k) {forward64_##k, derivative64_##k}
-static const gelu_kernel_f64 slot_kernels64[EXEC_IMPLS_MAX][2] = {
-    SLOT_PAIR64(0),  SLOT_PAIR64(1),  SLOT_PAIR64(2),  SLOT_PAIR64(3),  SLOT_PAIR64(4),
-    SLOT_PAIR64(5),  SLOT_PAIR64(6),  SLOT_PAIR64(7),  SLOT_PAIR64(8),  SLOT_PAIR64(9),
-    SLOT_PAIR64(10), SLOT_PAIR64(11), SLOT_PAIR64(12), SLOT_PAIR64(13), SLOT_PAIR64(14),
-    SLOT_PAIR64(15),
-    SLOT_PAIR64(16), SLOT_PAIR64(17), SLOT_PAIR64(18), SLOT_PAIR64(19), SLOT_PAIR64(20), SLOT_PAIR64(21),
-    SLOT_PAIR64(22), SLOT_PAIR64(23), SLOT_PAIR64(24), SLOT_PAIR64(25), SLOT_PAIR64(26), SLOT_PAIR64(27),
-    SLOT_PAIR64(28), SLOT_PAIR64(29), SLOT_PAIR64(30), SLOT_PAIR64(31), SLOT_PAIR64(32), SLOT_PAIR64(33),
-    SLOT_PAIR64(34), SLOT_PAIR64(35), SLOT_PAIR64(36), SLOT_PAIR64(37), SLOT_PAIR64(38), SLOT_PAIR64(39),
-    SLOT_PAIR64(40), SLOT_PAIR64(41), SLOT_PAIR64(42), SLOT_PAIR64(43), SLOT_PAIR64(44), SLOT_PAIR64(45),
-    SLOT_PAIR64(46), SLOT_PAIR64(47), SLOT_PAIR64(48), SLOT_PAIR64(49), SLOT_PAIR64(50), SLOT_PAIR64(51),
-    SLOT_PAIR64(52), SLOT_PAIR64(53), SLOT_PAIR64(54), SLOT_PAIR64(55), SLOT_PAIR64(56), SLOT_PAIR64(57),
-    SLOT_PAIR64(58), SLOT_PAIR64(59), SLOT_PAIR64(60), SLOT_PAIR64(61), SLOT_PAIR64(62), SLOT_PAIR64(63)};
-static const char *(*const slot_isas[EXEC_IMPLS_MAX])(void) = {
-    isa_0, isa_1, isa_2,  isa_3,  isa_4,  isa_5,  isa_6,  isa_7,
-    isa_8, isa_9, isa_10, isa_11, isa_12, isa_13, isa_14, isa_15,
-    isa_16, isa_17, isa_18, isa_19, isa_20, isa_21, isa_22, isa_23, isa_24, isa_25,
-    isa_26, isa_27, isa_28, isa_29, isa_30, isa_31, isa_32, isa_33, isa_34, isa_35,
-    isa_36, isa_37, isa_38, isa_39, isa_40, isa_41, isa_42, isa_43, isa_44, isa_45,
-    isa_46, isa_47, isa_48, isa_49, isa_50, isa_51, isa_52, isa_53, isa_54, isa_55,
-    isa_56, isa_57, isa_58, isa_59, isa_60, isa_61, isa_62, isa_63};
-static uint64_t (*const slot_times[EXEC_IMPLS_MAX])(void) = {
-    own_time_0,  own_time_1,  own_time_2,  own_time_3,  own_time_4,  own_time_5,
-    own_time_6,  own_time_7,  own_time_8,  own_time_9,  own_time_10, own_time_11,
-    own_time_12, own_time_13, own_time_14, own_time_15,
-    own_time_16, own_time_17, own_time_18, own_time_19, own_time_20, own_time_21, own_time_22, own_time_23,
-    own_time_24, own_time_25, own_time_26, own_time_27, own_time_28, own_time_29, own_time_30, own_time_31,
-    own_time_32, own_time_33, own_time_34, own_time_35, own_time_36, own_time_37, own_time_38, own_time_39,
-    own_time_40, own_time_41, own_time_42, own_time_43, own_time_44, own_time_45, own_time_46, own_time_47,
-    own_time_48, own_time_49, own_time_50, own_time_51, own_time_52, own_time_53, own_time_54, own_time_55,
-    own_time_56, own_time_57, own_time_58, own_time_59, own_time_60, own_time_61, own_time_62, own_time_63};
+/* X(0) X(1) ... X(63): every slot (EXEC_IMPLS_MAX); a table's X ends its item with a comma */
+#define SLOTS10(X, t) X(t##0) X(t##1) X(t##2) X(t##3) X(t##4) X(t##5) X(t##6) X(t##7) X(t##8) X(t##9)
+#define ALL_SLOTS(X)                                                                               \
+    X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) SLOTS10(X, 1) SLOTS10(X, 2) SLOTS10(X, 3)    \
+    SLOTS10(X, 4) SLOTS10(X, 5) X(60) X(61) X(62) X(63)
+ALL_SLOTS(SLOT_KERNELS)
+_Static_assert(EXEC_IMPLS_MAX == 64, "ALL_SLOTS lists 64 slots");
+#define SLOT_PAIR(k) {forward_##k, derivative_##k},
+#define SLOT_PAIR16(k) {forward16_##k, derivative16_##k},
+#define SLOT_PAIR64(k) {forward64_##k, derivative64_##k},
+#define SLOT_ISA(k) isa_##k,
+#define SLOT_TIME(k) own_time_##k,
+static const gelu_kernel slot_kernels[EXEC_IMPLS_MAX][2] = {ALL_SLOTS(SLOT_PAIR)};
+static const gelu_kernel_u16 slot_kernels16[EXEC_IMPLS_MAX][2] = {ALL_SLOTS(SLOT_PAIR16)};
+static const gelu_kernel_f64 slot_kernels64[EXEC_IMPLS_MAX][2] = {ALL_SLOTS(SLOT_PAIR64)};
+static const char *(*const slot_isas[EXEC_IMPLS_MAX])(void) = {ALL_SLOTS(SLOT_ISA)};
+static uint64_t (*const slot_times[EXEC_IMPLS_MAX])(void) = {ALL_SLOTS(SLOT_TIME)};
 
 /* The batching probe (see exec_impl.h): the N inputs in one request against the same inputs in
  * requests of each size of `sizes` (the last one shorter: vector tails and unaligned starts
