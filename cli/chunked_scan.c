@@ -1,5 +1,6 @@
 /* A scan run as chunks: checkpoint directories and MPI ranks (chunked_scan.h). */
 #include "chunked_scan.h"
+#include "input_file.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -180,7 +181,7 @@ static void checkpoint_open(chunk_run *s)
     } else if (!have || idst != 0) {
         fail(s, EXIT_CHECK_FAILED, "out of memory");
     } else {
-        FILE *f = fopen(path, "rb");
+        FILE *f = input_open(path);
         if (f) {
             size_t len = fread(have, 1, ID_MAX, f);
             have[len] = '\0';
@@ -253,7 +254,7 @@ static int run_chunk(chunk_run *s, unsigned long j, scan_result *out)
     char path[4200];
     if (s->dir) {
         chunk_path(s, j, path, sizeof path);
-        FILE *f = fopen(path, "rb");
+        FILE *f = input_open(path);
         if (f) {
             char why[768];
             int rc = partial_read(out, f, why, sizeof why);

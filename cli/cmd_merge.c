@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "accuracy_output.h"
+#include "input_file.h"
 #include "cli.h"
 #include "partial.h"
 #include "refine.h"
@@ -39,8 +40,8 @@ static void missing_shards(const unsigned char *got, unsigned n, char *buf, size
 
 static int read_partial(const char *path, scan_result *r)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) return usage_error("merge", "cannot read '%s': %s", path, strerror(errno));
+    FILE *f = input_open(path);
+    if (!f) return usage_error("merge", "cannot read '%s': %s", path, input_strerror(errno));
     char why[768];
     int rc = partial_read(r, f, why, sizeof why);
     fclose(f);

@@ -27,6 +27,7 @@
 #include "gelu_impl.h"
 #include "gelucheck/plugin.h"
 #include "gelucheck_config.h" /* GELUCHECK_PEERS, where they are */
+#include "input_file.h"
 #include "sha256.h"
 #include "sig_text.h"
 
@@ -311,7 +312,7 @@ static int load(const char *path, const char *kind, bool own_process, double tim
 {
     char sha[SHA256_HEX];
     if (sha256_file(path, sha) != 0) {
-        snprintf(err, errsize, "cannot load plugin '%s': %s", path, strerror(errno));
+        snprintf(err, errsize, "cannot load plugin '%s': %s", path, input_strerror(errno));
         return -1;
     }
     plugin_description *pd = NULL;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "answer.h"
+#include "input_file.h"
 #include "json.h"
 
 static void put_key(FILE *f, const char *key) { fprintf(f, "\"%s\": ", key); }
@@ -311,9 +312,9 @@ enum { ANSWER_MAX_BYTES = 1 << 22 };
 
 int answer_read_json(const char *path, answer *a, char *err, size_t errsize)
 {
-    FILE *f = fopen(path, "r");
+    FILE *f = input_open(path);
     if (!f) {
-        snprintf(err, errsize, "%s: cannot read: %s", path, strerror(errno));
+        snprintf(err, errsize, "%s: cannot read: %s", path, input_strerror(errno));
         return -1;
     }
     char *buf = malloc(ANSWER_MAX_BYTES + 1);

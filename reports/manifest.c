@@ -2,6 +2,7 @@
  * read back by a strict parser of the JSON subset it needs (objects, strings, integers; arrays,
  * true, false and null are accepted and skipped under keys it does not know). */
 #include "manifest.h"
+#include "input_file.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -603,9 +604,9 @@ enum { MANIFEST_MAX_BYTES = 1 << 16 }; /* a manifest is ~1 KB; refuse anything f
 
 int manifest_read(const char *path, run_manifest *m, char *err, size_t errsize)
 {
-    FILE *f = fopen(path, "r");
+    FILE *f = input_open(path);
     if (!f) {
-        snprintf(err, errsize, "%s: cannot read: %s", path, strerror(errno));
+        snprintf(err, errsize, "%s: cannot read: %s", path, input_strerror(errno));
         return MANIFEST_EIO;
     }
     char *buf = malloc(MANIFEST_MAX_BYTES + 1);

@@ -1,5 +1,6 @@
 /* The report's job after its binary32 scan (see report_job.h). */
 #include "report_job.h"
+#include "input_file.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -148,7 +149,7 @@ static int run_moons(const report_job *a, const report_impls *impls, report_stag
 /* Reads a whole file (NULL on failure). */
 static char *slurp(const char *path)
 {
-    FILE *f = fopen(path, "rb");
+    FILE *f = input_open(path);
     if (!f) return NULL;
     char *buf = NULL;
     size_t size = 0, used = 0;

@@ -1,5 +1,6 @@
 /* Measured results read back from CSV (see results.h). */
 #include "results.h"
+#include "input_file.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -140,9 +141,9 @@ static int csv_open(csv_file *c, const char *path, bool known_only, const char *
     c->err = err;
     c->errsize = errsize;
     c->lineno = 1;
-    c->f = fopen(path, "r");
+    c->f = input_open(path);
     if (!c->f) {
-        snprintf(err, errsize, "cannot read '%s': %s", path, strerror(errno));
+        snprintf(err, errsize, "cannot read '%s': %s", path, input_strerror(errno));
         return -1;
     }
     errno = 0;

@@ -2,9 +2,11 @@
  * with a 1 bit, zeros and the 64-bit big-endian bit length. Checked against the standard's
  * examples ("abc", the 448-bit message, a million 'a') by tests/hostile. */
 #include "sha256.h"
+#include "input_file.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -116,11 +118,11 @@ int sha256_fd(int fd, char hex[SHA256_HEX])
 
 int sha256_file(const char *path, char hex[SHA256_HEX])
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return -1;
-    int rc = sha256_fd(fd, hex);
+    FILE *f = input_open(path);
+    if (!f) return -1;
+    int rc = sha256_fd(fileno(f), hex);
     int e = errno;
-    close(fd);
+    fclose(f);
     errno = e;
     return rc;
 }

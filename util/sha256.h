@@ -22,7 +22,9 @@ void sha256_update(sha256_ctx *c, const void *data, size_t n);
 void sha256_final_hex(sha256_ctx *c, char hex[SHA256_HEX]);
 /* The digest of n bytes at data, in hex. */
 void sha256_hex(const void *data, size_t n, char hex[SHA256_HEX]);
-/* The digest of the file at path (its bytes as read now), in hex. 0, or −1 with errno set. */
+/* The digest of the regular file at path (its bytes as read now), in hex. 0, or −1 with errno
+ * set (EISDIR for a directory, EINVAL for anything else that is not a regular file: a FIFO or a
+ * device, which could be read forever). */
 int sha256_file(const char *path, char hex[SHA256_HEX]);
 /* The same for an open descriptor, read from its current offset to its end. */
 int sha256_fd(int fd, char hex[SHA256_HEX]);

@@ -109,6 +109,17 @@ grep -q "^gelucheck$" "$d/mark" || fail "D5-planted: --in-process did not load i
 # a failed call stops the scan: over all 2^32 inputs (erfc_f64's scalar kernels: minutes) the
 # crash at x = 3 ends the run within the case's 60 s
 expect S4-stops-early 1 "the child killed by signal 11" $H=segv "$g" accuracy --plugin "$good" --impl hx --threads 2
+# a plugin path that is not a regular file is refused at once (not read forever)
+mkfifo "$d/fifo.so"
+expect P1-fifo 2 "cannot load plugin '$d/fifo.so': not a regular file" "$g" list --plugin "$d/fifo.so"
+expect P2-device 2 "cannot load plugin '/dev/zero': not a regular file" "$g" list --plugin /dev/zero
+expect P3-directory 2 "cannot load plugin '$d': Is a directory" "$g" list --plugin "$d"
+# input files that are FIFOs are refused, not read forever: a report's manifest, an answer
+mkdir "$d/fifodir"
+mkfifo "$d/fifodir/manifest.json" "$d/fifodir/accuracy.csv" "$d/answer.json"
+expect P4-compare-fifo 2 "$d/fifodir/manifest.json: cannot read: not a regular file" \
+    "$g" compare "$d/fifodir" "$d/fifodir"
+expect P5-answer-fifo 2 "$d/answer.json: cannot read: not a regular file" "$g" markdown --answer "$d/answer.json"
 # the previous outputs survive each of them
 for h in abort segv sigkill hang exit overrun scribble round; do
     echo previous >"$d/keep.csv"
