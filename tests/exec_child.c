@@ -30,6 +30,7 @@
  *   --pipe-reply-after K    after K replies, answer as over the pipes: 'GXRP', outputs after it
  *   --trailing-after K      after K replies, write the outputs on the pipe after a valid frame
  *   --alone-differs      a request of one input gets its output's last bit flipped
+ *   --format binary64    serve the binary64 row IMPL (impls/gelu_f64.h): 8-byte values
  *   --format F           serve IMPL in 16-bit format F (bfloat16, binary16): 2-byte encodings
  *                        in and out, IMPL a native of F (cr_bfloat16: declared max_ulp=0.5, the
  *                        protocol's way to claim correct rounding) or a binary32 one widened;
@@ -117,11 +118,13 @@ int main(int argc, char **argv)
     const char *fmt_name = option_s(argc, argv, "--format");
     const gelu_format *fmt = gelu_format_find(fmt_name ? fmt_name : "binary32");
     if (!fmt) return 2;
-    bool f16 = gelu_format_small(fmt);
+    bool f16 = gelu_format_small(fmt), f64 = fmt->storage_bits == 64;
     gelu_impl view;
-    const gelu_impl *impl = f16 ? gelu_impl_lookup_in(argv[1], fmt->id, &view) : gelu_impl_find(argv[1]);
+    const gelu_impl *impl = f16   ? gelu_impl_lookup_in(argv[1], fmt->id, &view)
+                            : f64 ? gelu_impl_find_in(argv[1], fmt->id)
+                                  : gelu_impl_find(argv[1]);
     if (!impl) return 2;
-    const size_t es = f16 ? 2 : 4; /* bytes a value */
+    const size_t es = fmt->storage_bits / 8; /* bytes a value: 2, 4 or 8 */
     const char *isa = option_s(argc, argv, "--isa");
     const char *name = option_s(argc, argv, "--name");
     const char *hs = option_s(argc, argv, "--handshake");
@@ -179,7 +182,9 @@ int main(int argc, char **argv)
         if (fpenvs) snprintf(fpenv_line, sizeof fpenv_line, "fpenv %s\n", fpenvs);
         if (version >= 2) snprintf(line, sizeof line, "transport %s\n", transport);
         if (isa) snprintf(isa_line, sizeof isa_line, "dispatched_isa %s\n", isa);
-        bool has_derivative = f16 ? impl->derivative_u16 || impl->derivative : impl->derivative != NULL;
+        bool has_derivative = f16   ? impl->derivative_u16 || impl->derivative
+                              : f64 ? impl->derivative_f64 != NULL
+                                    : impl->derivative != NULL;
         double max_ulp = impl->contract.correctly_rounded ? 0.5 : impl->contract.max_ulp;
         int n = snprintf(head, sizeof head,
                          "gelucheck-exec %ld\nname %s\ntarget %s\nformat %s\nderivative %s\n"
@@ -243,6 +248,7 @@ int main(int argc, char **argv)
         }
         if (r == midway) { /* the region half-written, then gone */
             if (f16) gelu_impl_run_u16(impl, false, (uint16_t *)x, (uint16_t *)y, count / 2, wx, wy);
+            else if (f64) impl->forward_f64((const double *)x, (double *)y, count / 2);
             else impl->forward(x, y, count / 2);
             return 3;
         }
@@ -250,6 +256,7 @@ int main(int argc, char **argv)
         clock_gettime(CLOCK_MONOTONIC, &t0);
         unsigned saved = gelu_fpenv_enter(runs_in); /* around the kernel call only */
         if (f16) gelu_impl_run_u16(impl, op == 2, (uint16_t *)x, (uint16_t *)y, count, wx, wy);
+        else if (f64) (op == 2 ? impl->derivative_f64 : impl->forward_f64)((const double *)x, (double *)y, count);
         else (op == 2 ? impl->derivative : impl->forward)(x, y, count);
         gelu_fpenv_leave(saved);
         clock_gettime(CLOCK_MONOTONIC, &t1);
@@ -263,7 +270,7 @@ int main(int argc, char **argv)
                     continue;
                 }
                 uint32_t b;
-                if (f16) continue;
+                if (f16 || f64) continue; /* --wrong-at: binary32 and 16-bit children */
                 memcpy(&b, &x[i], 4);
                 if (b == (uint32_t)wrong) y[i] = -y[i];
             }

@@ -228,6 +228,19 @@ st=$?
 st=$?
 [ $st -eq 1 ] && grep -q "ch forward: max ULP error .* > claimed 0.5 at x = 0x1.8p+0 (0x3fc00000)" "$d/out" ||
     fail "planted 1-ULP-off binary16 output at 1.5: status $st: $(tail -3 "$d/out")"
+# a binary64 child (8-byte values): the same figures as the built-in row it serves, on a sample;
+# planted: a child serving tanh_libm's binary64 kernels differs
+b64() { # NAME ROW: the console rows of NAME, its name column removed
+    "$g" accuracy --format binary64 --grad --sample 20000 --impl "$1" --exec "$1=$child $2 --format binary64 --name $1" \
+        2>&1 | awk -v n="$1" '$1 == n { $1 = ""; print }'
+}
+"$g" accuracy --format binary64 --grad --sample 20000 --impl erfc_libm 2>&1 |
+    awk '$1 == "erfc_libm" { $1 = ""; print }' >"$d/b64_builtin"
+b64 xe erfc_libm >"$d/b64_child"
+[ -s "$d/b64_builtin" ] && cmp -s "$d/b64_builtin" "$d/b64_child" ||
+    fail "the binary64 child's rows differ from erfc_libm's: $(diff "$d/b64_builtin" "$d/b64_child" | head -4)"
+b64 xt tanh_libm >"$d/b64_other"
+cmp -s "$d/b64_builtin" "$d/b64_other" && fail "planted: tanh_libm's binary64 rows are erfc_libm's"
 "$g" list --exec "cb=$cb" >"$d/out" 2>&1 &&
     grep -q "^  cb: bfloat16, target exact, .*exec child .*dispatched ISA: test_path" "$d/out" ||
     fail "list: the 16-bit child or its dispatched ISA not shown: $(cat "$d/out")"
