@@ -54,6 +54,7 @@
 #include <string.h>
 
 #include "cr_coeffs.h"
+#include "cr_hard_case.h"
 #include "cr_hard_cases.h"
 #include "gelu_impl.h"
 #include "vf_array.h"
@@ -197,24 +198,6 @@ static inline bool cr_derivative_accurate_try(float x, float *r)
     long double d_neg = cdf - upfd;
     long double y = x < 0 ? d_neg : 1.0L - d_neg;
     return cr_round_test_l(y, (cdf + upfd) * cr_eps_l + fabsl(y) * 0x1p-63L, r);
-}
-
-/* The hard case of x in a sorted table, or false. */
-static inline bool cr_hard_case(const uint32_t *xs, const uint32_t *ys, size_t n, float x, float *r)
-{
-    uint32_t b;
-    memcpy(&b, &x, sizeof b);
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (xs[mid] < b)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    if (lo == n || xs[lo] != b) return false;
-    memcpy(r, &ys[lo], sizeof *r);
-    return true;
 }
 
 static float cr_forward_accurate(float x)

@@ -65,6 +65,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "cr_hard_case.h"
 #include "cr_sigma_coeffs.h"
 #include "cr_sigma_hard_cases.h"
 #include "gelu_impl.h"
@@ -176,30 +177,11 @@ static inline bool cr_sigma_accurate_try(const cr_sigma_form *f, bool grad, floa
     return (float)(y - err) == (float)(y + err);
 }
 
-/* The hard case of x in a sorted table of n, or false. */
-static inline bool cr_sigma_hard_case(const uint32_t *xs, const uint32_t *ys, size_t n, float x,
-                                      float *r)
-{
-    uint32_t b;
-    memcpy(&b, &x, sizeof b);
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (xs[mid] < b)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    if (lo == n || xs[lo] != b) return false;
-    memcpy(r, &ys[lo], sizeof *r);
-    return true;
-}
-
 static inline float cr_sigma_accurate(const cr_sigma_form *f, bool grad, float x)
 {
     float r;
     if (!cr_sigma_accurate_try(f, grad, x, &r))
-        (void)cr_sigma_hard_case(f->hard_x[grad], f->hard_y[grad], f->hard_n[grad], x, &r);
+        (void)cr_hard_case(f->hard_x[grad], f->hard_y[grad], f->hard_n[grad], x, &r);
     return r;
 }
 
