@@ -40,9 +40,9 @@
 #include "gelu_impl.h"
 #include "gelu_tail.h"
 #include "pw_precise_coeffs.h"
-#include "pw_precise_eval.h"
 #include "vf_array.h"
 #include "vf_gelu_tiny.h"
+#include "pw_precise_eval.h"
 
 static const pw_precise_tables pw_precise_forward_tables = {
     pw_precise_scale, pw_precise_offset, pw_precise_m, pw_precise_c0, pw_precise_c0lo,
@@ -57,25 +57,16 @@ static const pw_precise_tables pw_precise_derivative_tables = {
     pw_precise_d1lo,
 };
 
-/* x ≥ bottom: the pieces, x itself above top (+inf too; NaN stays NaN), x/2 rounded up for
- * tiny x. */
+/* x ≥ bottom (pw_precise_eval.h) */
 static inline vf pw_precise_forward(vf x)
 {
-    vf y = pw_precise_eval(&pw_precise_forward_tables, x, false);
-    y = vf_select_less(vf_set1(pw_precise_top), x, x, y);
-    return vf_gelu_tiny(x, y);
+    return pw_precise_pieces_forward(&pw_precise_forward_tables, pw_precise_top, x);
 }
 
 static inline vf pw_precise_derivative(vf x)
 {
-    vf d = pw_precise_eval(&pw_precise_derivative_tables, x, true);
-    return vf_select_less(vf_set1(pw_precise_top), x, vf_set1(1.0f), d);
+    return pw_precise_pieces_derivative(&pw_precise_derivative_tables, pw_precise_top, x);
 }
-
-#ifdef VF_LOOKUP32_COSTLY
-static inline vf pw_precise_one(vf x) { (void)x; return vf_set1(1.0f); }
-static inline vf pw_precise_self(vf x) { return x; }
-#endif
 
 /* The pieces on every element, then the tail on the elements below bottom only; where a
  * 32-entry lookup costs several instructions (vf_avx2.h), the pieces too only on the elements

@@ -51,4 +51,26 @@ static inline vf pw_precise_eval(const pw_precise_tables *p, vf x, bool two_sum)
     return vf_add(hi, s);
 }
 
+/* x ≥ bottom, the forward of tables t: the pieces, x itself above top (+inf too; NaN stays
+ * NaN), x/2 rounded up for tiny x (vf_gelu_tiny.h, included before). */
+static inline vf pw_precise_pieces_forward(const pw_precise_tables *t, float top, vf x)
+{
+    vf y = pw_precise_eval(t, x, false);
+    y = vf_select_less(vf_set1(top), x, x, y);
+    return vf_gelu_tiny(x, y);
+}
+
+/* x ≥ bottom, the derivative of tables t: the pieces, 1 above top. */
+static inline vf pw_precise_pieces_derivative(const pw_precise_tables *t, float top, vf x)
+{
+    vf d = pw_precise_eval(t, x, true);
+    return vf_select_less(vf_set1(top), x, vf_set1(1.0f), d);
+}
+
+#ifdef VF_LOOKUP32_COSTLY
+/* The values above top of the three-way split's kernels (VF_SPLIT3_ARRAY_KERNEL) */
+static inline vf pw_precise_one(vf x) { (void)x; return vf_set1(1.0f); }
+static inline vf pw_precise_self(vf x) { return x; }
+#endif
+
 #endif

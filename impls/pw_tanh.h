@@ -41,10 +41,10 @@
 
 #include "gelu_impl.h"
 #include "gelu_tail.h"
-#include "pw_precise_eval.h"
 #include "pw_tanh_coeffs.h"
 #include "vf_array.h"
 #include "vf_gelu_tiny.h"
+#include "pw_precise_eval.h"
 
 static const pw_precise_tables pw_tanh_forward_tables = {
     pw_tanh_scale, pw_tanh_offset, pw_tanh_m, pw_tanh_c0, pw_tanh_c0lo,
@@ -131,29 +131,23 @@ static inline vf pw_tanh_tail_derivative(vf x)
     return gelu_tail_scale_neg(vf_neg(y), vf_neg(p.k), 9.0f); /* c < 389: 1.42·389 < 2^10 */
 }
 
-/* x ≥ bottom: the pieces, x itself above top (+inf too; NaN stays NaN), x/2 rounded up for
- * tiny x. */
+/* x ≥ bottom (pw_precise_eval.h) */
 static inline vf pw_tanh_forward(vf x)
 {
-    vf y = pw_precise_eval(&pw_tanh_forward_tables, x, false);
-    y = vf_select_less(vf_set1(pw_tanh_top), x, x, y);
-    return vf_gelu_tiny(x, y);
+    return pw_precise_pieces_forward(&pw_tanh_forward_tables, pw_tanh_top, x);
 }
 
 static inline vf pw_tanh_derivative(vf x)
 {
-    vf d = pw_precise_eval(&pw_tanh_derivative_tables, x, true);
-    return vf_select_less(vf_set1(pw_tanh_top), x, vf_set1(1.0f), d);
+    return pw_precise_pieces_derivative(&pw_tanh_derivative_tables, pw_tanh_top, x);
 }
 
 /* Split as pw_precise.h splits. */
 #ifdef VF_LOOKUP32_COSTLY
-static inline vf pw_tanh_one(vf x) { (void)x; return vf_set1(1.0f); }
-static inline vf pw_tanh_self(vf x) { return x; }
 VF_SPLIT3_ARRAY_KERNEL(pw_tanh_forward_array, pw_tanh_forward, pw_tanh_bottom,
-                       pw_tanh_tail_forward, pw_tanh_top, pw_tanh_self)
+                       pw_tanh_tail_forward, pw_tanh_top, pw_precise_self)
 VF_SPLIT3_ARRAY_KERNEL(pw_tanh_derivative_array, pw_tanh_derivative, pw_tanh_bottom,
-                       pw_tanh_tail_derivative, pw_tanh_top, pw_tanh_one)
+                       pw_tanh_tail_derivative, pw_tanh_top, pw_precise_one)
 #else
 VF_SPLIT_ARRAY_KERNEL(pw_tanh_forward_array, pw_tanh_forward, pw_tanh_bottom, pw_tanh_tail_forward)
 VF_SPLIT_ARRAY_KERNEL(pw_tanh_derivative_array, pw_tanh_derivative, pw_tanh_bottom,
