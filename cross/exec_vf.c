@@ -1,7 +1,8 @@
 /* The exec child (docs/protocol.md, version 2) of a cross build: serves one of this machine's
  * builds of our vf methods — the portable one or a vector one (cr_neon, ...) — or of the plain C
  * implementations (erfc_libm: this machine's libm), to a host gelucheck, which computes the
- * references and judges it as any exec row (docs/aarch64.md). A name the host has already
+ * references and judges it as any exec row (docs/aarch64.md); and, for checking them, the
+ * accurate paths of cr_tanh and cr_sigmoid alone (exec_vf_accurate.c). A name the host has already
  * (cr, erfc_libm) needs another, --name:
  *
  *   exec_vf IMPL [--name N] [--wrong-at HEX]   serve IMPL (over shared memory when offered)
@@ -35,14 +36,18 @@
 
 #include "gelu_impl.h"
 
+/* exec_vf_accurate.c: cr_tanh's and cr_sigmoid's accurate paths alone, rows for checking them */
+#define EXEC_VF_CHECK_ROWS GELU_IMPL(cr_tanh_accurate_path) GELU_IMPL(cr_sigmoid_accurate_path)
 #define GELU_IMPL(name) extern const gelu_impl gelu_impl_##name;
 #include "exec_vf_plain.inc"
 #include "vf_registry.inc"
+EXEC_VF_CHECK_ROWS
 #undef GELU_IMPL
 static const gelu_impl *const impls[] = {
 #define GELU_IMPL(name) &gelu_impl_##name,
 #include "exec_vf_plain.inc"
 #include "vf_registry.inc"
+EXEC_VF_CHECK_ROWS
 #undef GELU_IMPL
 };
 enum { IMPL_COUNT = sizeof impls / sizeof impls[0] };

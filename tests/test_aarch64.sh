@@ -7,6 +7,10 @@
 # - over a sample, forward and derivative, each NEON and SVE-256 build's rows are those of the
 #   host's own portable build of the method to the byte (the same bits give the same metrics)
 #   and the gate passes;
+# - cr_tanh's and cr_sigmoid's builds are correctly rounded at every input around f's minimum,
+#   where their derivative's fast path fails and the AArch64 accurate path (binary128, not the
+#   x87 one their hard cases were searched for) decides, and that path alone
+#   (cross/exec_vf_accurate.c) at every input of a sample;
 # - a planted wrong output (the child's --wrong-at) breaks the gate at its input.
 # Skipped (77) when the cross compiler, its libc or qemu-aarch64 is missing (tools/setup.sh
 # installs them). The cross build is made in BUILD_DIR/aarch64 and kept between runs.
@@ -34,7 +38,7 @@ for vq in 1 2 4; do
 done
 run="$q -cpu max,sve-max-vq=2 $x/cross/exec_vf"
 
-methods="erfc_accurate as7126 tanh pw_fast pw_accurate cr"
+methods="erfc_accurate as7126 tanh pw_fast pw_accurate pw_precise pw_tanh cr cr_tanh cr_sigmoid"
 impls=""
 set --
 for m in $methods; do
@@ -58,6 +62,25 @@ for m in $methods; do
             fail "${m}_$isa's rows differ from $m's: $(diff "$d/plain" "$d/vector" | head -4)"
     done
 done
+
+# [-0x1.82p-1, -0x1.8p-1] holds the minimum of both forms (−0.7525, −0.7512), where the
+# derivative's fast path fails at 88 (tanh) and 107 (sigmoid) of its 65,537 inputs
+set --
+for m in cr_tanh cr_sigmoid; do
+    set -- "$@" --exec "${m}_neon=$run ${m}_neon" --exec "${m}_sve256=$run ${m}_sve256" \
+        --exec "${m}_accurate_path=$run ${m}_accurate_path"
+done
+"$g" accuracy "$@" --impl cr_tanh_neon,cr_tanh_sve256,cr_sigmoid_neon,cr_sigmoid_sve256 \
+    --range -0x1.82p-1:-0x1.8p-1 --grad --threads 2 >"$d/out" 2>&1 ||
+    fail "cr_tanh, cr_sigmoid around the minimum: $(tail -5 "$d/out")"
+"$g" accuracy "$@" --impl cr_tanh_accurate_path,cr_sigmoid_accurate_path --sample 20000 --grad \
+    --threads 2 >"$d/out" 2>&1 || fail "the accurate paths alone: $(tail -5 "$d/out")"
+# a wrong value of the accurate path is caught at its input (f(−8.25) ≈ −6e-23: the sign flipped)
+"$g" accuracy --exec "cr_tanh_accurate_path=$run cr_tanh_accurate_path --wrong-at 0xc1040000" \
+    --impl cr_tanh_accurate_path --range -8.26:-8.24 --threads 2 >"$d/out" 2>&1
+st=$?
+[ $st -eq 1 ] && grep -q "cr_tanh_accurate_path forward: .* at x = -0x1.08p+3 (0xc1040000)" "$d/out" ||
+    fail "planted wrong output of the accurate path at -8.25: status $st: $(tail -3 "$d/out")"
 
 "$g" accuracy --exec "cr_neon=$run cr_neon --wrong-at 0x3fc00000" --impl cr_neon \
     --range 1.49:1.51 --threads 2 >"$d/out" 2>&1
