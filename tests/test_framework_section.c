@@ -12,15 +12,31 @@
 #include "pick.h"
 #include "report_fixture.h"
 
-static char *section_of(const results_set *s, const framework_diffs *d)
+static char *section_of(const results_set *s, const framework_paths_out *p)
 {
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
     cr_assert_not_null(f);
-    framework_section_html(f, s, d);
+    framework_section_html(f, s, p);
     fclose(f);
     return buf;
+}
+
+/* One section of the paths' scans: format, rows and paths s, torch_gelu@size1 differing from
+ * torch_gelu at `differ` forward outputs of `inputs`. */
+static void section_with(framework_paths_out *p, gelu_format_id format, results_set *s,
+                         long differ, uint64_t inputs, const char *covered)
+{
+    framework_paths_section *sec = &p->s[p->n++];
+    sec->format = format;
+    sec->results = s;
+    sec->diffs = (framework_diffs){.n = 1, .inputs = inputs};
+    snprintf(sec->diffs.d[0].path, sizeof sec->diffs.d[0].path, "torch_gelu@size1");
+    snprintf(sec->diffs.d[0].row, sizeof sec->diffs.d[0].row, "torch_gelu");
+    sec->diffs.d[0].differ[0] = differ;
+    sec->diffs.d[0].differ[1] = -1;
+    snprintf(sec->covered, sizeof sec->covered, "%s", covered);
 }
 
 /* torch_gelu and its path size1 (contract broken there), and a row of no framework. */
@@ -36,13 +52,21 @@ static results_set *paths_set(void)
 
 Test(framework_section, a_table_per_framework_with_the_paths_and_their_differences)
 {
-    framework_diffs d = {.n = 1, .inputs = 65536};
-    snprintf(d.d[0].path, sizeof d.d[0].path, "torch_gelu@size1");
-    snprintf(d.d[0].row, sizeof d.d[0].row, "torch_gelu");
-    d.d[0].differ[0] = 59;
-    d.d[0].differ[1] = -1;
-    char *html = section_of(paths_set(), &d);
+    static framework_paths_out p;
+    static results_set s16;
+    memset(&p, 0, sizeof p);
+    section_with(&p, GELU_FORMAT_BINARY32, paths_set(), 59, 65536, "THE SAMPLE");
+    s16 = *paths_set();
+    s16.format = GELU_FORMAT_BFLOAT16;
+    section_with(&p, GELU_FORMAT_BFLOAT16, &s16, 1234, 65536, "all 65536 bfloat16 encodings");
+    char *html = section_of(NULL, &p);
+    cr_expect_not_null(strstr(html, "<h3>binary32</h3>\n<p>Rows and paths over THE SAMPLE;"), "%s", html);
     cr_expect_not_null(strstr(html, "<h3>PyTorch</h3>"), "%s", html);
+    cr_expect_not_null(strstr(html, "<h3>bfloat16</h3>\n<p>Rows and paths over all 65536 bfloat16 "
+                                    "encodings; &#8800; batch path: the outputs whose encoding differs "
+                                    "from the row's on 65536 inputs, every encoding.</p>"), "%s", html);
+    cr_expect_not_null(strstr(html, "<h3>PyTorch (bfloat16)</h3>"), "%s", html);
+    cr_expect_not_null(strstr(html, "<td class=\"broken\">1234 <small>of 65536</small></td>"), "%s", html);
     cr_expect_not_null(strstr(html, "<tr><td class=\"l\"><code>torch_gelu</code></td><td>pass</td>"), "%s", html);
     cr_expect_not_null(strstr(html, "&#160;&#160;<code>torch_gelu@size1</code></td><td class=\"broken\">fail</td>"),
                        "%s", html);
@@ -59,6 +83,15 @@ Test(framework_section, nothing_without_framework_rows)
     gelu_row(s, "erfc_f64", 1, 0.5);
     char *html = section_of(s, NULL);
     cr_expect_str_empty(html);
+    free(html);
+}
+
+Test(framework_section, without_paths_scanned_the_batch_paths_of_the_page)
+{
+    char *html = section_of(paths_set(), NULL);
+    cr_expect_not_null(strstr(html, "<h3>PyTorch</h3>"), "%s", html);
+    cr_expect_not_null(strstr(html, "<td>batch path</td>"), "%s", html);
+    cr_expect_null(strstr(html, "<h3>binary32</h3>"), "%s", html);
     free(html);
 }
 
