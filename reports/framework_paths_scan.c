@@ -178,3 +178,64 @@ void framework_paths_out_free(framework_paths_out *out)
     for (size_t k = 0; k < out->n; k++) free(out->s[k].results);
     out->n = 0;
 }
+
+static const results_row *find_row(const results_set *s, const char *name)
+{
+    for (size_t i = 0; s && i < s->n; i++)
+        if (strcmp(s->rows[i].name, name) == 0) return &s->rows[i];
+    return NULL;
+}
+
+/* Whether path (its row `row`) differs from the row in section sec. */
+static bool differs_in(const framework_paths_section *sec, const char *path, const char *row)
+{
+    const results_row *p = find_row(sec->results, path), *r = find_row(sec->results, row);
+    if (p && r && strcmp(p->contract, r->contract) != 0) return true;
+    for (size_t k = 0; k < sec->diffs.n; k++)
+        if (strcmp(sec->diffs.d[k].path, path) == 0)
+            return sec->diffs.d[k].differ[0] > 0 || sec->diffs.d[k].differ[1] > 0;
+    return false;
+}
+
+/* Whether a is worse than b: a broken contract first, then a larger max ULP against exact
+ * GELU (forward). */
+static bool worse(const results_row *a, const results_row *b)
+{
+    bool fa = strcmp(a->contract, "fail") == 0, fb = strcmp(b->contract, "fail") == 0;
+    if (fa != fb) return fa;
+    double ua = a->exact[0].present ? a->exact[0].max_ulp : -1;
+    double ub = b->exact[0].present ? b->exact[0].max_ulp : -1;
+    return ua > ub;
+}
+
+void framework_paths_answer(const framework_paths_out *out, answer *a)
+{
+    a->framework_paths_known = out->n > 0 && out->s[0].results;
+    a->nframework_paths = 0;
+    if (!a->framework_paths_known) return;
+    const results_set *s = out->s[0].results;
+    for (size_t i = 0; i < s->n; i++) { /* the rows, in the scan's order */
+        if (strchr(s->rows[i].name, '@') || a->nframework_paths == ANSWER_FRAMEWORK_ROWS) continue;
+        const results_row *row = &s->rows[i], *worst = row;
+        answer_framework_paths e = {.paths = 0};
+        snprintf(e.row, sizeof e.row, "%s", row->name);
+        size_t len = strlen(row->name), used = 0;
+        for (size_t j = 0; j < s->n; j++) {
+            const char *name = s->rows[j].name;
+            if (strncmp(name, row->name, len) != 0 || name[len] != '@') continue;
+            e.paths++;
+            if (worse(&s->rows[j], worst)) worst = &s->rows[j];
+            bool d = false;
+            for (size_t k = 0; k < out->n && !d; k++) d = differs_in(&out->s[k], name, row->name);
+            if (!d) continue;
+            e.differ++;
+            if (used < sizeof e.differing)
+                used += (size_t)snprintf(e.differing + used, sizeof e.differing - used, "%s%s",
+                                         used ? ", " : "", name + len + 1);
+        }
+        if (!e.paths) continue;
+        snprintf(e.worst_path, sizeof e.worst_path, "%s",
+                 worst == row ? "the batch path" : strchr(worst->name, '@') + 1);
+        a->framework_paths[a->nframework_paths++] = e;
+    }
+}

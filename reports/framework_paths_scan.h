@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "answer.h"
 #include "framework_section.h"
 #include "gelu_impl.h"
 #include "report_stage.h"
@@ -36,5 +37,11 @@ int framework_paths_scan(const gelu_impl *const *paths, size_t n, unsigned threa
                          report_stage *st, framework_paths_out *out, char *err, size_t errsize);
 
 void framework_paths_out_free(framework_paths_out *out);
+
+/* What the answer says of the paths (answer.h, answer_framework_paths): per row with paths in
+ * out, how many, which differ from the row — another contract verdict in any scan, or outputs
+ * of other encodings (framework_diffs) in any format —, and the worst path of binary32's scan.
+ * Nothing (framework_paths_known false) when out has no scan. */
+void framework_paths_answer(const framework_paths_out *out, answer *a);
 
 #endif

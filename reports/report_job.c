@@ -594,6 +594,7 @@ static int write_report(const report_job *a, const report_impls *impls, report_s
         left_out_collect(&ans->left_out, all ? all : impls->list, all ? impls->n + a->paths.n : impls->n);
         ans->left_out_known = all != NULL;
         free(all);
+        framework_paths_answer(&fpaths, ans);
     }
     if (built != 0) {
         report_error(a, "the answer: %s", err);
