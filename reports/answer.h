@@ -51,8 +51,8 @@ typedef struct {
 } answer_platform;
 
 /* A framework row whose paths were scanned (framework_paths_scan.h): how many, how many differ
- * from the row (the batch path) — a contract verdict of their own, or outputs of other
- * encodings in any format scanned —, which (comma-separated), and its worst path (a broken
+ * from the row (the batch path) — other figures (verdict, error maxima, monotonicity), or
+ * outputs of other encodings where compared, in any format scanned —, which (comma-separated), and its worst path (a broken
  * contract first, then the largest max ULP against exact GELU, binary32's scan; "the batch
  * path" when none is worse than the row). */
 enum { ANSWER_FRAMEWORK_ROWS = 16 };

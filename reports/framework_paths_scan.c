@@ -186,11 +186,26 @@ static const results_row *find_row(const results_set *s, const char *name)
     return NULL;
 }
 
-/* Whether path (its row `row`) differs from the row in section sec. */
+/* Whether two rows' figures differ: verdict, monotonicity, forward and derivative maxima. */
+static bool figures_differ(const results_row *p, const results_row *r)
+{
+    if (strcmp(p->contract, r->contract) != 0 || p->mono_violations != r->mono_violations) return true;
+    for (int d = 0; d < 2; d++) {
+        const results_error *a[] = {&p->own[d], &p->exact[d]}, *b[] = {&r->own[d], &r->exact[d]};
+        for (int k = 0; k < 2; k++)
+            if (a[k]->present != b[k]->present ||
+                (a[k]->present && (a[k]->max_ulp != b[k]->max_ulp || a[k]->max_abs != b[k]->max_abs)))
+                return true;
+    }
+    return false;
+}
+
+/* Whether path (its row `row`) differs from the row in section sec: its figures, or outputs of
+ * other encodings where compared. */
 static bool differs_in(const framework_paths_section *sec, const char *path, const char *row)
 {
     const results_row *p = find_row(sec->results, path), *r = find_row(sec->results, row);
-    if (p && r && strcmp(p->contract, r->contract) != 0) return true;
+    if (p && r && figures_differ(p, r)) return true;
     for (size_t k = 0; k < sec->diffs.n; k++)
         if (strcmp(sec->diffs.d[k].path, path) == 0)
             return sec->diffs.d[k].differ[0] > 0 || sec->diffs.d[k].differ[1] > 0;

@@ -39,8 +39,9 @@ int framework_paths_scan(const gelu_impl *const *paths, size_t n, unsigned threa
 void framework_paths_out_free(framework_paths_out *out);
 
 /* What the answer says of the paths (answer.h, answer_framework_paths): per row with paths in
- * out, how many, which differ from the row — another contract verdict in any scan, or outputs
- * of other encodings (framework_diffs) in any format —, and the worst path of binary32's scan.
+ * out, how many, which differ from the row — other figures (contract verdict, maxima of the
+ * errors, monotonicity) in any scan, or outputs of other encodings where compared
+ * (framework_diffs) —, and the worst path of binary32's scan.
  * Nothing (framework_paths_known false) when out has no scan. */
 void framework_paths_answer(const framework_paths_out *out, answer *a);
 
