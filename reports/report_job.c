@@ -573,6 +573,12 @@ static int write_report(const report_job *a, const report_impls *impls, report_s
                       "the tables are in index.html\n",
                    a->paths.n, fpaths.n ? fpaths.s[0].covered : "nothing", fpaths.n ? fpaths.n - 1 : 0,
                    fpaths.n == 2 ? "" : "s");
+        for (size_t k = 0; k < fpaths.n; k++) /* the paths' verdicts (accuracy.csv's are the rows') */
+            for (size_t i = 0; fpaths.s[k].results && i < fpaths.s[k].results->n; i++)
+                if (strcmp(fpaths.s[k].results->rows[i].contract, "fail") == 0)
+                    report_say(a, "CONTRACT BROKEN (%s, the frameworks' paths' scan): %s\n",
+                               gelu_format_of(fpaths.s[k].format)->name,
+                               fpaths.s[k].results->rows[i].name);
         report_clock_lap("%s", "frameworks' paths");
     }
     results_set *judged = with_paths(s, &fpaths);
