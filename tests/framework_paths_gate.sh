@@ -66,7 +66,6 @@ gate16() {
     return $st
 }
 
-logs=
 lane() { # NAME SPEC...: one after the other (a 16-bit spec has a format: "torch:bfloat16:..."); the largest status
     name=$1 s=0 k=0
     shift
@@ -82,8 +81,9 @@ lane() { # NAME SPEC...: one after the other (a 16-bit spec has a format: "torch
     echo $s >"$tmp/$name.status"
 }
 # the 16-bit specs, alternately to the two lanes
+# shellcheck disable=SC2086
 set -- $GATE16
-a16= b16=
+a16='' b16=
 while [ $# -gt 0 ]; do a16="$a16 $1"; shift; [ $# -gt 0 ] && { b16="$b16 $1"; shift; }; done
 if [ "$only16" = 16 ]; then
     # shellcheck disable=SC2086
