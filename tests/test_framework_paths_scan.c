@@ -5,7 +5,10 @@
  * back, the section drawn from it, and the answer's framework_paths, with a wrong output (its
  * sign flipped) planted in each path: size1's at an input of the comparison's draws (seed 1),
  * not of the sample (its outputs differ, its figures not), size17's at x = 1, of the sample (its
- * figures differ: the worst path). */
+ * figures differ: the worst path). In bfloat16 the row and size1 stand in natively (exec_child
+ * --format bfloat16, size1's output at 1.0 one ULP off): their scan over every encoding, the
+ * outputs compared at each; binary16, not stood in for and no framework installed, is left
+ * out, said so. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +23,17 @@
 #ifndef GELUCHECK_EXEC_CHILD
 #error "GELUCHECK_EXEC_CHILD: the path of tests/exec_child"
 #endif
+
+static const gelu_impl *child_in(const char *name, const char *args, gelu_format_id format)
+{
+    char spec[1024], err[600], note[600];
+    snprintf(spec, sizeof spec, "%s='%s' erf_naive --name %s %s", name, GELUCHECK_EXEC_CHILD, name, args);
+    cr_assert_eq(exec_impls_add(spec, GELU_FAMILY_FRAMEWORK, "a stand-in", 60, err, sizeof err, note,
+                                sizeof note), 0, "%s", err);
+    const gelu_impl *m = gelu_impl_find_in(name, format);
+    cr_assert_not_null(m, "%s in %s", name, gelu_format_of(format)->name);
+    return m;
+}
 
 static const gelu_impl *child(const char *name, const char *args)
 {
@@ -51,6 +65,8 @@ Test(framework_paths_scan, a_path_on_the_sample_its_section_and_the_answer)
     const gelu_impl *row = child("torch_gelu", "");
     const gelu_impl *path = child("torch_gelu@size1", wrong);
     const gelu_impl *path17 = child("torch_gelu@size17", "--wrong-at 0x3f800000");
+    child_in("torch_gelu", "--format bfloat16", GELU_FORMAT_BFLOAT16);
+    child_in("torch_gelu@size1", "--format bfloat16 --wrong-at 0x3f80", GELU_FORMAT_BFLOAT16);
     cr_assert(framework_is_path(path));
     cr_assert(!framework_is_path(row));
     const gelu_impl *list[] = {row, path, gelu_impl_find("erfc_f64"), path17};
@@ -69,8 +85,20 @@ Test(framework_paths_scan, a_path_on_the_sample_its_section_and_the_answer)
     static framework_paths_out out;
     char err[1400] = "";
     cr_assert_eq(framework_paths_scan(paths, 2, 1, &st, &out, err, sizeof err), 0, "%s", err);
-    cr_assert_eq(out.n, 1, "binary32's scan alone: %zu", out.n);
-    cr_expect_not_null(strstr(out.note, "bfloat16: left out"), "%s", out.note);
+    cr_assert_eq(out.n, 2, "binary32's scan and bfloat16's: %zu", out.n);
+    cr_expect_not_null(strstr(out.note, "binary16: left out"), "%s", out.note);
+    cr_expect_null(strstr(out.note, "bfloat16"), "%s", out.note);
+    const framework_paths_section *b = &out.s[1];
+    cr_assert_eq(b->format, GELU_FORMAT_BFLOAT16);
+    cr_assert_not_null(b->results);
+    cr_assert_eq(b->results->n, 2, "the row and size1 (size17 not in bfloat16): %zu", b->results->n);
+    cr_expect_str_eq(b->results->rows[1].name, "torch_gelu@size1");
+    cr_expect_eq(b->results->rows[1].inputs, 65536);
+    cr_expect_str_eq(b->covered, "all 65536 bfloat16 encodings, forward and derivative");
+    cr_assert_eq(b->diffs.n, 1);
+    cr_expect_eq(b->diffs.inputs, 65536);
+    cr_expect_eq(b->diffs.d[0].differ[0], 1, "size1 differs at 1.0: %ld", b->diffs.d[0].differ[0]);
+    cr_expect_eq(b->diffs.d[0].differ[1], 0);
     const results_set *s = out.s[0].results;
     cr_assert_not_null(s);
     cr_assert_eq(s->n, 3);
@@ -99,6 +127,8 @@ Test(framework_paths_scan, a_path_on_the_sample_its_section_and_the_answer)
     cr_expect_not_null(strstr(buf, "<h3>binary32</h3>\n<p>Rows and paths over 1049349 distinct"), "%s", buf);
     cr_expect_not_null(strstr(buf, "<td class=\"broken\">1 <small>of 65536</small></td><td>0 <small>of 65536</small></td>"),
                        "%s", buf);
+    cr_expect_not_null(strstr(buf, "<h3>bfloat16</h3>\n<p>Rows and paths over all 65536 bfloat16 encodings"), "%s", buf);
+    cr_expect_not_null(strstr(buf, "<h3>PyTorch (bfloat16)</h3>"), "%s", buf);
     free(buf);
 
     static answer a;
