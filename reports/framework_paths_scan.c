@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "accuracy_csv.h"
 #include "exec_frameworks.h"
@@ -18,6 +19,8 @@
 /* A path's child answers a request of 2^16 inputs with one framework call per input on a size-1
  * path: TensorFlow's eager calls take minutes for it. */
 enum { PATH_TIMEOUT_S = 900 };
+
+static const results_row *find_row(const results_set *s, const char *name);
 
 /* ROW of "ROW@PATH" into buf; NULL when name has no '@'. */
 static const char *row_of(const char *name, char *buf, size_t size)
@@ -170,6 +173,22 @@ int framework_paths_scan(const gelu_impl *const *paths, size_t n, unsigned threa
         if (rc == 0) out->n++;
     }
     free(list);
+    return rc;
+}
+
+int framework_paths_merge(results_set *s, const char *path, char *err, size_t errsize)
+{
+    if (access(path, F_OK) != 0) return 0;
+    results_set *p = malloc(sizeof *p);
+    if (!p) return snprintf(err, errsize, "out of memory"), -1;
+    int rc = results_load_format(p, path, NULL, GELU_FORMAT_BINARY32, false, err, errsize);
+    for (size_t i = 0; rc == 0 && i < p->n && s->n < RESULTS_MAX_ROWS; i++) {
+        char row[RESULTS_NAME];
+        if (!row_of(p->rows[i].name, row, sizeof row) || !find_row(s, row) || find_row(s, p->rows[i].name))
+            continue;
+        s->rows[s->n++] = p->rows[i];
+    }
+    free(p);
     return rc;
 }
 

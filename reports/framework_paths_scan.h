@@ -38,6 +38,11 @@ int framework_paths_scan(const gelu_impl *const *paths, size_t n, unsigned threa
 
 void framework_paths_out_free(framework_paths_out *out);
 
+/* The rows of path (a report's accuracy_paths.csv) named ROW@PATH whose ROW is in s, appended to
+ * s, so that pick judges a row by its worst path as the report did. 0 (nothing when the file is
+ * absent); −1 with err when it cannot be read, −2 when its content is bad. */
+int framework_paths_merge(results_set *s, const char *path, char *err, size_t errsize);
+
 /* What the answer says of the paths (answer.h, answer_framework_paths): per row with paths in
  * out, how many, which differ from the row — other figures (contract verdict, maxima of the
  * errors, monotonicity) in any scan, or outputs of other encodings where compared

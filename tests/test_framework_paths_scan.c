@@ -16,6 +16,8 @@
 #include <unistd.h>
 
 #include "exec_impl.h"
+#include "pick.h"
+#include "report_fixture.h"
 #include "framework_paths_scan.h"
 #include "framework_sample.h"
 #include "sample.h"
@@ -140,6 +142,32 @@ Test(framework_paths_scan, a_path_on_the_sample_its_section_and_the_answer)
     cr_expect_eq(a.framework_paths[0].differ, 2);
     cr_expect_str_eq(a.framework_paths[0].differing, "size1, size17");
     cr_expect_str_eq(a.framework_paths[0].worst_path, "size17");
+    /* pick on a report's files: the paths' file merged into accuracy.csv's rows, their row's
+     * only, judged by the worst (size17's sign flip at 1) */
+    static results_set m;
+    memset(&m, 0, sizeof m);
+    gelu_row(&m, "torch_gelu", 0.6, 0.6);
+    gelu_row(&m, "erfc_f64", 0.5, 0.5);
+    cr_assert_eq(framework_paths_merge(&m, csv, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(m.n, 4, "the two paths appended: %zu", m.n);
+    cr_expect_str_eq(m.rows[2].name, "torch_gelu@size1");
+    cr_expect_str_eq(m.rows[3].name, "torch_gelu@size17");
+    static pick_candidate k[RESULTS_MAX_ROWS];
+    size_t nk;
+    pick_constraints c = pick_no_constraints("l2");
+    c.max_ulp = 1;
+    pick_rank(&m, PICK_GENERIC, &c, k, &nk);
+    cr_assert_eq(nk, 2);
+    const pick_candidate *torch = strcmp(k[0].row->name, "torch_gelu") == 0 ? &k[0] : &k[1];
+    cr_expect_str_eq(torch->worst_path, "size17");
+    cr_expect_geq(torch->failed, 1, "%d: %s", torch->failed, torch->why);
+    cr_expect_not_null(strstr(torch->why, "path size17: max ULP vs exact GELU"), "%s", torch->why);
+    memset(&m, 0, sizeof m);
+    gelu_row(&m, "erfc_f64", 0.5, 0.5);
+    cr_assert_eq(framework_paths_merge(&m, csv, err, sizeof err), 0);
+    cr_expect_eq(m.n, 1, "no row of theirs: no path appended");
+    cr_assert_eq(framework_paths_merge(&m, "/nonexistent/accuracy_paths.csv", err, sizeof err), 0);
+    cr_expect_eq(m.n, 1);
     framework_paths_out_free(&out);
     report_stage_abort(&st);
     rmdir(nothing);
