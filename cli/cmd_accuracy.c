@@ -20,12 +20,13 @@
 #include "gelu_f64.h"
 #include "scan_f64.h"
 #include "fpenv_cover.h"
+#include "framework_sample.h"
 
 static void print_help(void)
 {
     printf(
         "usage: gelucheck accuracy [--impl A,B,...]\n"
-        "                          [--range LO:HI | --sample N [--seed S] | --cover full|quick]\n"
+        "                          [--range LO:HI | --sample N [--seed S] | --cover full|quick|paths]\n"
         "                          [--grad] [--csv FILE] [--ranges-csv FILE] [--threads N]\n"
         "                          [--shard K/N --partial FILE] [--checkpoint DIR] [--profile]\n"
         "                          [--format F] [--fpenv ieee|ftz|daz|ftz,daz]\n");
@@ -44,7 +45,10 @@ static void print_help(void)
         "                    ftz,daz section): every input of [-0x1.cp+6, -0x1.2p+3] and of\n"
         "                    [-0x1p-125, 0x1p-125] and 1,000,000 draws over all encodings\n"
         "                    (seed 1); 'quick': one input in 61 of those spans (and their ends)\n"
-        "                    and 100,000 draws. Not with --shard, --checkpoint or mpirun\n\n"
+        "                    and 100,000 draws. 'paths': the frameworks' paths' sample\n"
+        "                    (docs/frameworks.md, \"Paths\"): 2,057 inputs in each of the 510\n"
+        "                    finite binades and 319 fixed inputs. Not with --shard,\n"
+        "                    --checkpoint or mpirun\n\n"
         "Options:\n"
         "  --impl A,B,...    implementations (default: every one this CPU can run, except\n"
         "                    threaded benchmark rows such as dnnl_erf_omp)\n"
@@ -203,8 +207,8 @@ static int parse_args(int argc, char **argv, accuracy_args *a)
             st = got < 0 ? EXIT_USAGE : parse_fpenv("accuracy", v, &a->fpenv);
         } else if ((got = option_value("accuracy", argc, argv, &i, "--cover", &v))) {
             if (got < 0) st = EXIT_USAGE;
-            else if (strcmp(v, "full") != 0 && strcmp(v, "quick") != 0)
-                st = usage_error("accuracy", "bad --cover '%s': full or quick", v);
+            else if (strcmp(v, "full") != 0 && strcmp(v, "quick") != 0 && strcmp(v, "paths") != 0)
+                st = usage_error("accuracy", "bad --cover '%s': full, quick or paths", v);
             else a->cover = v;
         } else if ((got = option_value("accuracy", argc, argv, &i, "--range", &v))) {
             st = got < 0 ? EXIT_USAGE : parse_range(v, &a->domain);
@@ -348,9 +352,11 @@ static int run_accuracy(int argc, char **argv, accuracy_args *ap)
     if (gelu_format_sampled(a.format)) return run_accuracy64(&a);
     if (a.nimpls == 0) a.nimpls = accuracy_default_impls("accuracy", a.impls);
     if ((st = fpenv_check_impls("accuracy", a.fpenv, a.impls, a.nimpls)) != EXIT_OK) return st;
+    bool paths = a.cover && strcmp(a.cover, "paths") == 0;
     if (a.cover) {
         fpenv_cover_config c = fpenv_cover_default(strcmp(a.cover, "quick") == 0);
-        if (fpenv_cover_build(&c, &ap->cover_list, &a.domain.n) != 0) {
+        if ((paths ? framework_sample_build(&ap->cover_list, &a.domain.n)
+                   : fpenv_cover_build(&c, &ap->cover_list, &a.domain.n)) != 0) {
             fprintf(stderr, "gelucheck accuracy: out of memory\n");
             return EXIT_CHECK_FAILED;
         }
@@ -370,7 +376,8 @@ static int run_accuracy(int argc, char **argv, accuracy_args *ap)
     if (a.cover) { /* what is scanned, once the files are known to be writable */
         fpenv_cover_config c = fpenv_cover_default(strcmp(a.cover, "quick") == 0);
         char what[1024];
-        printf("covering %s\n", fpenv_cover_describe(&c, a.domain.n, what, sizeof what));
+        printf("covering %s\n", paths ? framework_sample_describe(a.domain.n, what, sizeof what)
+                                      : fpenv_cover_describe(&c, a.domain.n, what, sizeof what));
     }
     scan_progress_state progress;
     scan_progress_start(&progress);

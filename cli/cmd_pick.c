@@ -9,6 +9,7 @@
 
 #include "answer.h"
 #include "cli.h"
+#include "framework_paths_scan.h"
 #include "gelu_cr16.h"
 #include "gelu_f64.h"
 #include "gelu_impl.h"
@@ -60,7 +61,9 @@ static void print_help(void)
            "                    platforms and needs judged), as report writes answer.json\n"
            "  --results DIR     a report directory: accuracy.csv and bench.csv (default %s/);\n"
            "                    what is missing is measured first (report --quick for both,\n"
-           "                    accuracy --grad --sample 1000000 or bench --quick for one)\n"
+           "                    accuracy --grad --sample 1000000 or bench --quick for one);\n"
+           "                    accuracy_paths.csv too where there is one: a framework row\n"
+           "                    judged by its worst path\n"
            "  --format F        choose within format F (default binary32): bfloat16, binary16\n"
            "                    and binary64 read DIR/accuracy_F.csv (written by report, or by\n"
            "                    accuracy --format F --grad when missing; ULPs are F's) and speed\n"
@@ -472,6 +475,12 @@ int cmd_pick(int argc, char **argv)
     if (rc != 0) {
         if (rc == -2) st = unknown_impl_error(a.results, where, err); /* a bad results file */
         else fprintf(stderr, "gelucheck pick: %s\n", err), st = EXIT_CHECK_FAILED;
+    }
+    char paths[4200]; /* the frameworks' paths of a report, scanned apart: judged with their rows */
+    snprintf(paths, sizeof paths, "%s/%s", a.results, FRAMEWORK_PATHS_FILE);
+    if (st == EXIT_OK && b32 && framework_paths_merge(s, paths, err, sizeof err) != 0) {
+        fprintf(stderr, "gelucheck pick: %s\n", err);
+        st = EXIT_CHECK_FAILED;
     }
     pick_need needs[ANSWER_MAX_NEEDS];
     int default_need = -1;

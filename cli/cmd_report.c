@@ -15,6 +15,7 @@
 #include "chunked_scan.h"
 #include "cli.h"
 #include "compare.h"
+#include "framework_paths_scan.h"
 #include "ranks.h"
 #include "refine.h"
 #include "report_clock.h"
@@ -62,6 +63,10 @@ static void print_help(void)
         "--grad': every input of [-112, -9] and of [-2^-125, 2^-125], and 1,000,000 draws;\n"
         "--quick: 'cover quick'); the claims are IEEE's, so this section does not change the\n"
         "exit status.\n"
+        "The frameworks' paths a run starts (GELUCHECK_FRAMEWORK_PATHS with --frameworks:\n"
+        "ROW@PATH rows) are not in the scan of all inputs: they and their rows are scanned on\n"
+        "the paths' sample (as 'accuracy --cover paths --grad') and natively in each 16-bit\n"
+        "format their client serves, every input (docs/frameworks.md, \"Paths\").\n"
         "Last it names what the run left out and why (frameworks not installed, with the\n"
         "command that installs them, or not asked for: --frameworks; rows this CPU cannot run;\n"
         "benchmark-only rows): on the console, the page and answer.json's \"left_out\".\n"
@@ -340,11 +345,14 @@ int cmd_report(int argc, char **argv)
     if (st != EXIT_OK) return st;
     if (ranks_rank() != 0) { /* a worker rank scans its share and leaves the rest to rank 0 */
         report_impls impls = {calloc(gelu_impl_count(), sizeof *impls.list), 0};
+        const gelu_impl **paths = calloc(gelu_impl_count() + 1, sizeof *paths);
         scan_result *r = calloc(1, sizeof *r);
         if (impls.list) impls.n = accuracy_default_impls("report", impls.list);
-        st = r && impls.list ? run_scan(&a, &impls, r) : EXIT_CHECK_FAILED;
+        if (impls.list && paths) framework_paths_split(impls.list, &impls.n, paths);
+        st = r && impls.list && paths ? run_scan(&a, &impls, r) : EXIT_CHECK_FAILED;
         scan_result_free(r);
         free(impls.list);
+        free(paths);
         return st;
     }
     if (a.json && (st = probe_output("report", a.json)) != EXIT_OK) return st;
@@ -368,21 +376,26 @@ int cmd_report(int argc, char **argv)
         return EXIT_CHECK_FAILED;
     }
     report_impls impls = {calloc(gelu_impl_count(), sizeof *impls.list), 0};
+    report_impls paths = {calloc(gelu_impl_count() + 1, sizeof *paths.list), 0};
     scan_result *r = calloc(1, sizeof *r);
     if (impls.list) impls.n = accuracy_default_impls("report", impls.list);
+    /* the frameworks' paths are scanned on their own sample (framework_paths_scan.h) */
+    if (impls.list && paths.list) paths.n = framework_paths_split(impls.list, &impls.n, paths.list);
     report_clock_start();
-    st = r && impls.list ? run_scan(&a, &impls, r) : EXIT_CHECK_FAILED;
+    st = r && impls.list && paths.list ? run_scan(&a, &impls, r) : EXIT_CHECK_FAILED;
     report_clock_lap("%s", a.quick ? "binary32: scan (--quick sample)" : "binary32: scan (all 2^32 inputs)");
     if (st != EXIT_OK) {
         if (!r || !impls.list) fprintf(stderr, "gelucheck report: out of memory\n");
         scan_result_free(r);
         free(impls.list);
+        free(paths.list);
         report_stage_abort(&stage);
         return st;
     }
     if ((st = exec_failure_status("report")) != EXIT_OK) {
         scan_result_free(r);
         free(impls.list);
+        free(paths.list);
         report_stage_abort(&stage);
         return st;
     }
@@ -392,7 +405,7 @@ int cmd_report(int argc, char **argv)
     scan_progress_state progress;
     static answer answer_made; /* answer.json's, printed last */
     report_job job = {.answer = &answer_made, .quick = a.quick, .threads = a.threads, .baseline = a.baseline,
-                      .command = a.command, .impls = impls, .bench = bench_hook,
+                      .command = a.command, .impls = impls, .paths = paths, .bench = bench_hook,
                       .scan_progress = scan_progress_hook,
                       .moons_progress = isatty(STDERR_FILENO) ? moons_progress_line : NULL,
                       .say = say_hook, .error = error_hook, .ctx = &progress};
@@ -422,6 +435,7 @@ int cmd_report(int argc, char **argv)
     }
     scan_result_free(r);
     free(impls.list);
+    free(paths.list);
     return st;
 }
 

@@ -14,16 +14,31 @@ This module uses the standard library only; the clients import it before their f
 """
 import sys
 
-# 1 and every size up to twice the widest vector width plus one: 2 x 16 binary32 lanes (AVX-512)
-# + 1 = 33, so that every size puts inputs in the vector body and in every tail length.
+# 1 and every size up to twice the widest vector width plus one, so that every size puts inputs
+# in the vector body and in every tail length: 2 x 16 binary32 lanes (AVX-512) + 1 = 33; a
+# 16-bit dtype's vectors hold twice as many lanes (PyTorch's Vectorized<BFloat16> and <Half> are
+# 32 wide on AVX-512), so 2 x 32 + 1 = 65.
 SIZES = tuple(range(1, 34))
+SIZES16 = tuple(range(1, 66))
 
 
-def size_paths():
-    """One path per tensor size of SIZES: (name, what, size)."""
+def format_arg(argv):
+    """The --format F (or --format=F) of argv; binary32 without."""
+    for i, a in enumerate(argv):
+        if a == "--format" and i + 1 < len(argv):
+            return argv[i + 1]
+        if a.startswith("--format="):
+            return a[9:]
+    return "binary32"
+
+
+def size_paths(argv=None):
+    """One path per tensor size (SIZES, or SIZES16 for a 16-bit --format in argv, sys.argv by
+    default): (name, what, size)."""
+    sizes = SIZES if format_arg(sys.argv if argv is None else argv) == "binary32" else SIZES16
     return [("size%d" % s, "the scan's requests cut into tensors of %d element%s, one call each "
              "(input k of a request at position k mod %d)" % (s, "" if s == 1 else "s", s), s)
-            for s in SIZES]
+            for s in sizes]
 
 
 def list_and_exit_if_asked(argv, paths):

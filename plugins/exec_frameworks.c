@@ -163,7 +163,7 @@ bool exec_framework_serves(const exec_framework *f, gelu_format_id format)
 /* ---- the paths (peers/framework_paths.py): variants of a row, selected by
  * GELUCHECK_FRAMEWORK_PATHS */
 
-enum { PATHS_MAX = 64, PATH_NAME_MAX = 32, PATH_WHAT_MAX = 256 };
+enum { PATHS_MAX = 96, PATH_NAME_MAX = 32, PATH_WHAT_MAX = 256 };
 typedef struct {
     char name[PATH_NAME_MAX], what[PATH_WHAT_MAX];
 } row_path;
@@ -238,6 +238,14 @@ static int paths_check(char *err, size_t errsize)
             int n = list_paths(&rows[i], GELU_FORMAT_BINARY32, paths, PATHS_MAX, err, errsize);
             if (n < 0) return -1;
             for (int k = 0; k < n && !found; k++) found = strcmp(paths[k].name, w) == 0;
+            /* a 16-bit dtype's sizes go further (size34 to size65) */
+            gelu_format_id f16 = exec_framework_serves(&rows[i], GELU_FORMAT_BINARY16)
+                                     ? GELU_FORMAT_BINARY16 : GELU_FORMAT_BINARY32;
+            static row_path paths16[PATHS_MAX];
+            int n16 = found || f16 == GELU_FORMAT_BINARY32 ? 0
+                      : list_paths(&rows[i], f16, paths16, PATHS_MAX, err, errsize);
+            if (n16 < 0) return -1;
+            for (int k = 0; k < n16 && !found; k++) found = strcmp(paths16[k].name, w) == 0;
             for (int k = 0; k < n; k++)
                 if (!strstr(known, paths[k].name) && strncmp(paths[k].name, "size", 4) != 0 &&
                     strlen(known) + strlen(paths[k].name) + 3 < sizeof known)
@@ -246,7 +254,7 @@ static int paths_check(char *err, size_t errsize)
         }
         if (!found)
             return snprintf(err, errsize, "GELUCHECK_FRAMEWORK_PATHS: '%s' is no installed framework "
-                            "row's path (all, sizes, size1 to size33, %s)", w,
+                            "row's path (all, sizes, size1 to size33 (size65 in 16-bit dtypes), %s)", w,
                             known[0] ? known : "no framework installed"), -1;
     }
     return 0;

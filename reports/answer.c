@@ -268,6 +268,35 @@ void answer_markdown(FILE *f, const answer *a)
                "ReLU build; accuracy against exact GELU over %s; measured on %s (%s).\n",
             a->format, a->size[0] ? a->size : DASH, answer_coverage(a, cover, sizeof cover),
             a->cpu_model, a->cpu_features);
+    answer_paths_markdown(f, a);
+}
+
+void answer_paths_markdown(FILE *f, const answer *a)
+{
+    size_t differ = 0;
+    for (size_t i = 0; a->framework_paths_known && i < a->nframework_paths; i++)
+        differ += a->framework_paths[i].differ > 0;
+    if (!a->framework_paths_known || a->nframework_paths == 0) return;
+    if (!differ) {
+        fprintf(f, "\nThe frameworks' paths scanned (%zu row%s) gave their rows' GELU: same "
+                   "verdicts, same outputs where compared.\n",
+                a->nframework_paths, a->nframework_paths == 1 ? "" : "s");
+        return;
+    }
+    fputs("\n**The GELU you get depends on how you call it**: a framework's GELU on other tensor "
+          "sizes, threads, compiled or fused is another function (docs/frameworks.md, \"Paths\"):\n\n", f);
+    for (size_t i = 0; i < a->nframework_paths; i++) {
+        const answer_framework_paths *e = &a->framework_paths[i];
+        if (!e->differ) continue;
+        fputs("- `", f);
+        md_text(f, e->row);
+        fprintf(f, "`: %d of its %d path%s differ%s from the batch path (", e->differ, e->paths,
+                e->paths == 1 ? "" : "s", e->differ == 1 ? "s" : "");
+        md_text(f, e->differing);
+        fputs("); worst path: ", f);
+        md_text(f, e->worst_path);
+        fputs("\n", f);
+    }
 }
 
 /* ---- HTML */

@@ -50,6 +50,17 @@ typedef struct {
     char relu[RESULTS_NAME]; /* its ReLU, the yardstick of x_relu ("" when none measured) */
 } answer_platform;
 
+/* A framework row whose paths were scanned (framework_paths_scan.h): how many, how many differ
+ * from the row (the batch path) — other figures (verdict, error maxima, monotonicity), or
+ * outputs of other encodings where compared, in any format scanned —, which (comma-separated), and its worst path (a broken
+ * contract first, then the largest max ULP against exact GELU, binary32's scan; "the batch
+ * path" when none is worse than the row). */
+enum { ANSWER_FRAMEWORK_ROWS = 16 };
+typedef struct {
+    char row[RESULTS_NAME], worst_path[48], differing[256];
+    int paths, differ;
+} answer_framework_paths;
+
 typedef struct {
     int schema;
     char format[16], size[24];         /* the format's figures; the benchmark size ranked by */
@@ -68,6 +79,11 @@ typedef struct {
      * not to pick reading its files (left_out_known false: answer.json's "left_out" null). */
     bool left_out_known;
     left_out left_out;
+    /* The framework rows whose paths the run scanned (answer.json's "framework_paths"; not
+     * known: null, pick's answer or a run with no path). */
+    bool framework_paths_known;
+    size_t nframework_paths;
+    answer_framework_paths framework_paths[ANSWER_FRAMEWORK_ROWS];
 } answer;
 
 /* The answer for needs[0..nneeds) × platforms[0..nplatforms) from s, ranked at size (NULL: no
@@ -96,6 +112,10 @@ void answer_print_matrix(FILE *f, const answer *a);
 /* The matrix as a Markdown table, need × platform (x86-64-v2, x86-64-v3, x86-64-v4, host; "–"
  * for one the answer lacks), then a line saying what was measured where. */
 void answer_markdown(FILE *f, const answer *a);
+/* The framework rows whose paths differ from them: "The GELU you get depends on how you call
+ * it", a line per row (how many paths differ, which, the worst); a line saying none does when
+ * the paths scanned all agree; nothing when none were scanned. answer_markdown ends with it. */
+void answer_paths_markdown(FILE *f, const answer *a);
 
 /* The matrix as an HTML table (the page's answer): a row per need, a column per platform of the
  * Markdown table, each cell the choice, its speed and accuracy, the runner-up. */

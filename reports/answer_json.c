@@ -128,6 +128,19 @@ int answer_write_json(FILE *f, const answer *a)
         else fputs("null", f);
         fputs("}", f);
     }
+    fputs(",\n  \"framework_paths\": ", f);
+    if (!a->framework_paths_known) fputs("null", f);
+    else fputs(a->nframework_paths ? "[" : "[]", f);
+    for (size_t i = 0; a->framework_paths_known && i < a->nframework_paths; i++) {
+        const answer_framework_paths *e = &a->framework_paths[i];
+        fputs(i ? ",\n    {" : "\n    {", f);
+        put_str_member(f, "row", e->row, false);
+        put_num_member(f, "paths", e->paths, false);
+        put_num_member(f, "differ", e->differ, false);
+        put_str_member(f, "differing", e->differing, false);
+        put_str_member(f, "worst_path", e->worst_path, true);
+        fputs(i + 1 == a->nframework_paths ? "}\n  ]" : "}", f);
+    }
     fputs("\n}\n", f);
     return ferror(f) ? -1 : 0;
 }
@@ -253,6 +266,32 @@ static int read_left_out(ctx *x, const json_node *list, answer *a)
     return 0;
 }
 
+/* "framework_paths": null or absent (not known), or an array. */
+static int read_framework_paths(ctx *x, const json_node *list, answer *a)
+{
+    if (!list || list->kind == JSON_NULL) return 0;
+    if (list->kind != JSON_ARRAY) return bad(x, "neither null nor an array:", "framework_paths");
+    a->framework_paths_known = true;
+    for (const json_node *n = list->child; n; n = n->next) {
+        if (a->nframework_paths == ANSWER_FRAMEWORK_ROWS)
+            return bad(x, "too many rows in", "framework_paths");
+        answer_framework_paths *e = &a->framework_paths[a->nframework_paths++];
+        double paths, differ;
+        int rc = get_text(x, n, "row", e->row, sizeof e->row, "framework_paths[].");
+        if (rc == 0) rc = get_num(x, n, "paths", &paths, "framework_paths[].");
+        if (rc == 0) rc = get_num(x, n, "differ", &differ, "framework_paths[].");
+        if (rc == 0) rc = get_text(x, n, "differing", e->differing, sizeof e->differing, "framework_paths[].");
+        if (rc == 0) rc = get_text(x, n, "worst_path", e->worst_path, sizeof e->worst_path, "framework_paths[].");
+        if (rc != 0) return rc;
+        if (!(paths >= 1 && paths <= 1000 && differ >= 0 && differ <= paths && paths == (int)paths &&
+              differ == (int)differ))
+            return bad(x, "counts out of range (0 <= differ <= paths, 1 <= paths) in", "framework_paths[]");
+        e->paths = (int)paths;
+        e->differ = (int)differ;
+    }
+    return 0;
+}
+
 static int read_answer(ctx *x, const json_node *root, answer *a)
 {
     memset(a, 0, sizeof *a);
@@ -305,7 +344,8 @@ static int read_answer(ctx *x, const json_node *root, answer *a)
             return rc;
     }
     if ((rc = read_cells(x, json_get(root, "cells"), a)) != 0) return rc;
-    return read_left_out(x, json_get(root, "left_out"), a);
+    if ((rc = read_left_out(x, json_get(root, "left_out"), a)) != 0) return rc;
+    return read_framework_paths(x, json_get(root, "framework_paths"), a);
 }
 
 enum { ANSWER_MAX_BYTES = 1 << 22 };

@@ -56,6 +56,45 @@ int framework_diffs_measure(framework_diffs *out, const gelu_impl *const *impls,
     return 0;
 }
 
+static long count_differing16(const uint16_t *a, const uint16_t *b, size_t n)
+{
+    long k = 0;
+    for (size_t i = 0; i < n; i++) k += a[i] != b[i];
+    return k;
+}
+
+int framework_diffs_measure16(framework_diffs *out, gelu_format_id format,
+                              const gelu_impl *const *impls, size_t n)
+{
+    memset(out, 0, sizeof *out);
+    size_t m = 1u << 16;
+    uint16_t *x = malloc(3 * m * sizeof *x);
+    if (!x) return -1;
+    uint16_t *y_row = x + m, *y_path = x + 2 * m;
+    for (size_t i = 0; i < m; i++) x[i] = (uint16_t)i;
+    out->inputs = m;
+    for (size_t i = 0; i < n && out->n < FRAMEWORK_PATHS_MAX; i++) {
+        char name[RESULTS_NAME];
+        const gelu_impl *path = impls[i];
+        const gelu_impl *row = row_name(path->name, name, sizeof name) ? gelu_impl_find_in(name, format) : NULL;
+        if (!row || !exec_framework_find(name) || !row->forward_u16 || !path->forward_u16) continue;
+        framework_path_diff *d = &out->d[out->n++];
+        snprintf(d->path, sizeof d->path, "%s", path->name);
+        snprintf(d->row, sizeof d->row, "%s", row->name);
+        d->differ[0] = d->differ[1] = -1;
+        row->forward_u16(x, y_row, m);
+        path->forward_u16(x, y_path, m);
+        d->differ[0] = count_differing16(y_row, y_path, m);
+        if (row->derivative_u16 && path->derivative_u16) {
+            row->derivative_u16(x, y_row, m);
+            path->derivative_u16(x, y_path, m);
+            d->differ[1] = count_differing16(y_row, y_path, m);
+        }
+    }
+    free(x);
+    return 0;
+}
+
 static const framework_path_diff *diff_of(const framework_diffs *d, const char *path)
 {
     for (size_t i = 0; d && i < d->n; i++)
@@ -81,12 +120,14 @@ static void differ_cell(FILE *f, const framework_path_diff *d, int dir, uint64_t
                  d->differ[dir], (unsigned long long)inputs);
 }
 
-/* One framework's table: its rows, each followed by its paths. */
+/* One framework's table: its rows, each followed by its paths; format: the scan's format,
+ * named in the heading when it is not binary32. */
 static void framework_table(FILE *f, const results_set *s, const char *framework,
-                            const framework_diffs *diffs)
+                            const framework_diffs *diffs, gelu_format_id format)
 {
     fprintf(f, "<h3>");
     html_text(f, framework);
+    if (format != GELU_FORMAT_BINARY32) fprintf(f, " (%s)", gelu_format_of(format)->name);
     fputs("</h3>\n<div class=\"scroll\">\n<table>\n<thead><tr><th class=\"l\">row / path</th>"
           "<th>contract</th><th>max ULP<small>own target, forward</small></th>"
           "<th>max abs<small>own target, forward</small></th>"
@@ -115,36 +156,66 @@ static void framework_table(FILE *f, const results_set *s, const char *framework
     fputs("</tbody>\n</table>\n</div>\n", f);
 }
 
-void framework_section_html(FILE *f, const results_set *s, const framework_diffs *diffs)
+/* The frameworks of s's framework rows, in order of first appearance, into seen; whether a
+ * path is among the rows. */
+static size_t frameworks_of(const results_set *s, const char *seen[8], bool *any_path)
 {
-    const char *seen[8];
     size_t nseen = 0;
-    bool any_path = false;
-    for (size_t i = 0; i < s->n; i++) {
+    for (size_t i = 0; s && i < s->n; i++) {
         char name[RESULTS_NAME];
         const char *row = row_name(s->rows[i].name, name, sizeof name);
         const exec_framework *fw = exec_framework_find(row ? row : s->rows[i].name);
         if (!fw || !s->rows[i].scanned) continue;
-        any_path |= row != NULL;
+        *any_path |= row != NULL;
         bool known = false;
         for (size_t k = 0; k < nseen; k++) known |= strcmp(seen[k], fw->framework) == 0;
-        if (!known && nseen < sizeof seen / sizeof seen[0]) seen[nseen++] = fw->framework;
+        if (!known && nseen < 8) seen[nseen++] = fw->framework;
     }
+    return nseen;
+}
+
+void framework_section_html(FILE *f, const results_set *s, const framework_paths_out *paths)
+{
+    const char *seen[8];
+    bool any_path = false, scanned = paths && paths->n;
+    size_t nseen = frameworks_of(scanned ? paths->s[0].results : s, seen, &any_path);
     if (nseen == 0) return;
     fputs("<section id=\"frameworks\">\n<h2>The frameworks' paths</h2>\n<p class=\"sub\">A "
           "framework's GELU is the function a user lands on by how they call it: each row below is "
           "the batch path (the scan's requests as one tensor) and, indented, the paths this run "
           "scanned as rows of their own (<code>ROW@PATH</code>: tensor sizes, two intra-op "
           "threads, compiled, fused; <code>GELUCHECK_FRAMEWORK_PATHS</code> selects them, "
-          "docs/frameworks.md), each judged by the row's contract over the run's inputs.", f);
-    if (diffs && diffs->n)
-        fprintf(f, " &#8800; batch path: the outputs whose encoding differs from the row's "
-                   "on %llu inputs drawn over all encodings (seed %d).",
-                (unsigned long long)diffs->inputs, FRAMEWORK_DIFF_SEED);
+          "docs/frameworks.md), each judged by the row's contract.", f);
     if (!any_path)
-        fputs(" This run scanned no path: the batch paths alone.", f);
+        fputs(" This run scanned no path: the batch paths alone, over the run's inputs.", f);
     fputs(" The GELU you get depends on how you call it where a path's verdict or outputs "
           "differ from its row's.</p>\n", f);
-    for (size_t k = 0; k < nseen; k++) framework_table(f, s, seen[k], diffs);
+    if (paths && paths->note[0]) {
+        fputs("<p class=\"note\">", f);
+        html_text(f, paths->note);
+        fputs("</p>\n", f);
+    }
+    if (!scanned) {
+        for (size_t k = 0; k < nseen; k++) framework_table(f, s, seen[k], NULL, GELU_FORMAT_BINARY32);
+        fputs("</section>\n", f);
+        return;
+    }
+    for (size_t j = 0; j < paths->n; j++) {
+        const framework_paths_section *sec = &paths->s[j];
+        fprintf(f, "<h3>%s</h3>\n<p>Rows and paths over ", gelu_format_of(sec->format)->name);
+        html_text(f, sec->covered);
+        char drawn[64] = ", every encoding";
+        if (sec->format == GELU_FORMAT_BINARY32)
+            snprintf(drawn, sizeof drawn, " drawn over all encodings (seed %d)", FRAMEWORK_DIFF_SEED);
+        if (sec->diffs.n)
+            fprintf(f, "; &#8800; batch path: the outputs whose encoding differs from the row's "
+                       "on %llu inputs%s.</p>\n", (unsigned long long)sec->diffs.inputs, drawn);
+        else
+            fputs(".</p>\n", f);
+        const char *fws[8];
+        bool any = false;
+        size_t nfw = frameworks_of(sec->results, fws, &any);
+        for (size_t k = 0; k < nfw; k++) framework_table(f, sec->results, fws[k], &sec->diffs, sec->format);
+    }
     fputs("</section>\n", f);
 }

@@ -33,8 +33,30 @@ typedef struct {
  * −1 when out of memory. The kernels run here: exec children answer (their failure is
  * exec_impls_failure's). */
 int framework_diffs_measure(framework_diffs *out, const gelu_impl *const *impls, size_t n);
+/* The same for the paths of a 16-bit format among impls[0..n) (each of that format), over all
+ * its 65,536 encodings. */
+int framework_diffs_measure16(framework_diffs *out, gelu_format_id format,
+                              const gelu_impl *const *impls, size_t n);
 
-/* The section: nothing when s has no framework row. diffs may be NULL (not measured). */
-void framework_section_html(FILE *f, const results_set *s, const framework_diffs *diffs);
+/* One scan of the frameworks' paths (framework_paths_scan.h): its format, its rows and paths read
+ * back, their outputs against their rows', what it covered. */
+enum { FRAMEWORK_SECTIONS_MAX = 4 };
+typedef struct {
+    gelu_format_id format;
+    results_set *results;
+    framework_diffs diffs;
+    char covered[600];
+} framework_paths_section;
+
+typedef struct {
+    framework_paths_section s[FRAMEWORK_SECTIONS_MAX]; /* binary32's first */
+    size_t n;
+    char note[600]; /* what was left out of them ("" when nothing) */
+} framework_paths_out;
+
+/* The section: per framework a table of its rows and paths for each of paths' scans; without
+ * any (paths NULL or empty), the framework rows of s, the page's binary32 results (their batch
+ * paths). Nothing when neither has a framework row. */
+void framework_section_html(FILE *f, const results_set *s, const framework_paths_out *paths);
 
 #endif

@@ -64,9 +64,9 @@ typedef struct {
     /* The answer's matrix, every platform × need (answer.h), at the page's top; NULL: the
      * host's choices alone. */
     const answer *answer;
-    /* The framework section's comparisons of each path with its row (framework_section.h);
-     * NULL: not measured (the section shows the verdicts alone). */
-    const framework_diffs *framework_diffs;
+    /* The frameworks' paths' scans (framework_paths_scan.h); NULL or none: the section shows
+     * the framework rows of `results` alone. */
+    const framework_paths_out *framework_paths;
 } html_report;
 
 #endif

@@ -517,7 +517,7 @@ int html_report_write(FILE *f, const html_report *h)
     changes_section(f, h);
     html_summary(f, h->results);
     broken_section(f, h);
-    framework_section_html(f, h->results, h->framework_diffs);
+    framework_section_html(f, h->results, h->framework_paths);
     plots_section(f, h);
     html_moons_section(f, h->moons);
     html_formats16_section(f, h);

@@ -67,6 +67,11 @@ static const report_file files[REPORT_FILE_COUNT] = {
     [REPORT_FILE_FTZ_DAZ] = {RESULTS_FTZ_DAZ_FILE, REPORT_FILE_ALWAYS,
      "the scan with MXCSR's FTZ and DAZ set, over the inputs they can change (section ftz,daz), "
      "with `accuracy.csv`'s columns (`fpenv` ftz+daz)."},
+    [REPORT_FILE_PATHS] = {"accuracy_paths*.csv", REPORT_FILE_ALWAYS,
+     "the frameworks' paths (`ROW@PATH`, with `GELUCHECK_FRAMEWORK_PATHS`) and their rows, "
+     "with `accuracy.csv`'s columns: `accuracy_paths.csv` on the paths' sample (2^20 inputs "
+     "over every binade and 319 fixed ones), `accuracy_paths_F.csv` every encoding of a 16-bit "
+     "format F, the framework's GELU on tensors of F; none without paths."},
     [REPORT_FILE_COMPARE] = {"compare.csv", REPORT_FILE_BASELINE,
      "what changed since the baseline (as `gelucheck compare OLD_DIR DIR`)."},
 };

@@ -26,6 +26,7 @@ typedef enum {
     REPORT_FILE_ULP_BY_X_F,
     REPORT_FILE_BENCH_F,
     REPORT_FILE_FTZ_DAZ,
+    REPORT_FILE_PATHS,
     REPORT_FILE_COMPARE,
     REPORT_FILE_COUNT
 } report_file_id;

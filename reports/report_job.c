@@ -15,6 +15,7 @@
 #include "compare.h"
 #include "exec_impl.h"
 #include "fpenv_cover.h"
+#include "framework_paths_scan.h"
 #include "gelu_cr16.h"
 #include "gelu_f64.h"
 #include "gelucheck_config.h"
@@ -470,6 +471,20 @@ static int run_binary64(const report_job *a, report_stage *st, report_f64_out *o
     return 0;
 }
 
+/* s with the paths' rows of the paths' binary32 scan added (pick judges a framework row by its
+ * worst path); NULL when there is none or no memory (then s alone is judged). */
+static results_set *with_paths(const results_set *s, const framework_paths_out *p)
+{
+    if (!p->n || !p->s[0].results) return NULL;
+    results_set *m = malloc(sizeof *m);
+    if (!m) return NULL;
+    *m = *s;
+    const results_set *ps = p->s[0].results;
+    for (size_t i = 0; i < ps->n && m->n < RESULTS_MAX_ROWS; i++)
+        if (strchr(ps->rows[i].name, '@')) m->rows[m->n++] = ps->rows[i];
+    return m;
+}
+
 static int write_report(const report_job *a, const report_impls *impls, report_stage *st,
                         const scan_result *r, int *baseline_status)
 {
@@ -540,6 +555,34 @@ static int write_report(const report_job *a, const report_impls *impls, report_s
     char *why = malloc(r->nimpls * WHY_SIZE);
     const char **broken = malloc(r->nimpls * sizeof *broken);
     report_clock_lap("%s: read back, plots, baseline", "binary32");
+    static framework_paths_out fpaths; /* large */
+    if (framework_paths_scan(a->paths.list, a->paths.n, (unsigned)a->threads, st, &fpaths, err,
+                             sizeof err) != 0) {
+        report_error(a, "the frameworks' paths: %s", err);
+        framework_paths_out_free(&fpaths);
+        free(why);
+        free(broken);
+        for (int k = 0; k < PLOT_COUNT; k++) free(svg[k]);
+        free(baseline);
+        free(s);
+        free(sum);
+        moons_experiment_free(&e);
+        return -1;
+    }
+    if (a->paths.n) {
+        report_say(a, "\nthe frameworks' paths: %zu, on %s and natively in %zu 16-bit format%s; "
+                      "the tables are in index.html\n",
+                   a->paths.n, fpaths.n ? fpaths.s[0].covered : "nothing", fpaths.n ? fpaths.n - 1 : 0,
+                   fpaths.n == 2 ? "" : "s");
+        for (size_t k = 0; k < fpaths.n; k++) /* the paths' verdicts (accuracy.csv's are the rows') */
+            for (size_t i = 0; fpaths.s[k].results && i < fpaths.s[k].results->n; i++)
+                if (strcmp(fpaths.s[k].results->rows[i].contract, "fail") == 0)
+                    report_say(a, "CONTRACT BROKEN (%s, the frameworks' paths' scan): %s\n",
+                               gelu_format_of(fpaths.s[k].format)->name,
+                               fpaths.s[k].results->rows[i].name);
+        report_clock_lap("%s", "frameworks' paths");
+    }
+    results_set *judged = with_paths(s, &fpaths);
     static capped_runs capped; /* the dispatching peers' rows under each platform's cap */
     static answer answer_here; /* answer.json's */
     answer *ans = a->answer ? a->answer : &answer_here;
@@ -547,10 +590,18 @@ static int write_report(const report_job *a, const report_impls *impls, report_s
     if (capped_measure(&capped, st, a->quick ? REPORT_QUICK_SAMPLE : CAPPED_FULL_SAMPLE, a->quick,
                        (unsigned)a->threads, err, sizeof err) != 0)
         report_error(a, "%s: those rows are judged on the path taken here", err);
-    int built = answer_build_all(ans, s, &capped, "l2", cpu, feat, err, sizeof err);
+    int built = answer_build_all(ans, judged ? judged : s, &capped, "l2", cpu, feat, err, sizeof err);
+    free(judged);
     if (built == 0) { /* what the run left out, named beside the answer */
-        left_out_collect(&ans->left_out, impls->list, impls->n);
-        ans->left_out_known = true;
+        const gelu_impl **all = malloc((impls->n + a->paths.n + 1) * sizeof *all);
+        if (all) {
+            memcpy(all, impls->list, impls->n * sizeof *all);
+            if (a->paths.n) memcpy(all + impls->n, a->paths.list, a->paths.n * sizeof *all);
+        }
+        left_out_collect(&ans->left_out, all ? all : impls->list, all ? impls->n + a->paths.n : impls->n);
+        ans->left_out_known = all != NULL;
+        free(all);
+        framework_paths_answer(&fpaths, ans);
     }
     if (built != 0) {
         report_error(a, "the answer: %s", err);
@@ -561,6 +612,7 @@ static int write_report(const report_job *a, const report_impls *impls, report_s
     capped_free(&capped);
     report_clock_lap("%s", "answer: capped runs, answer.json");
     if (!why || !broken) {
+        framework_paths_out_free(&fpaths);
         free(why);
         free(broken);
         for (int k = 0; k < PLOT_COUNT; k++) free(svg[k]);
@@ -572,6 +624,7 @@ static int write_report(const report_job *a, const report_impls *impls, report_s
     if (!formats || !f64 || !ftz || run_formats(a, impls, st, formats) != 0 ||
         run_binary64(a, st, f64) != 0 || run_ftz_daz(a, impls, st, ftz) != 0 ||
         (report_clock_lap("%s", "ftz,daz"), 0)) {
+        framework_paths_out_free(&fpaths);
         if (formats) report_formats_free(formats);
         if (f64) report_f64_free(f64);
         free(formats);
@@ -595,8 +648,7 @@ static int write_report(const report_job *a, const report_impls *impls, report_s
     h.ftz_daz = ftz->results;
     h.ftz_daz_covered = ftz->covered;
     h.ftz_daz_left_out = ftz->left_out;
-    static framework_diffs diffs; /* large */
-    if (framework_diffs_measure(&diffs, impls->list, impls->n) == 0) h.framework_diffs = &diffs;
+    h.framework_paths = &fpaths;
     for (size_t i = 0; i < r->nimpls; i++)
         if (scan_contract_violations(r, i, why + h.nbroken * WHY_SIZE, WHY_SIZE)) {
             broken[h.nbroken] = why + h.nbroken * WHY_SIZE;
@@ -604,6 +656,7 @@ static int write_report(const report_job *a, const report_impls *impls, report_s
         }
     int rc = report_stage_write(st, report_file_name(REPORT_FILE_PAGE, GELU_FORMAT_BINARY32, name, sizeof name),
                                 write_html, &h); /* manifest.json is staged */
+    framework_paths_out_free(&fpaths);
     report_formats_free(formats);
     free(formats);
     report_f64_free(f64);

@@ -36,6 +36,9 @@ typedef struct {
     const char *baseline;  /* an earlier report's directory, NULL: none */
     const char *command;   /* the command as the manifest records it */
     report_impls impls;
+    /* The frameworks' paths (ROW@PATH rows, not in impls): scanned on their own sample and in
+     * the 16-bit formats natively (framework_paths_scan.h); n 0: none. */
+    report_impls paths;
     answer *answer;        /* where the job leaves answer.json's answer (NULL: not kept) */
     /* The benchmark of format f into the file csv (as 'bench --csv CSV [--format F] [--quick]'):
      * 0, or −1 after a message. */

@@ -82,4 +82,27 @@ head -1 "$out" | grep -qF "| need | x86-64-v2<br>(none) | x86-64-v3<br>(avx2,fma
 "$g" markdown --answer "$fx/accuracy.csv" >"$out" 2>"$err"
 [ $? -eq 2 ] && grep -qF "not JSON" "$err" || fail "markdown --answer on a CSV: $(cat "$err")"
 
+# markdown --answer on framework rows whose paths differ (planted into pick's answer, which
+# knows no paths: "framework_paths": null): the sentence, the row, how many, the worst path
+grep -q '"framework_paths": null' "$d/answer.json" || fail "pick's answer.json: framework_paths not null"
+grep -q "depends on how you call it" "$out" && fail "markdown --answer without paths speaks of them"
+plant() { # JSON: answer.json with framework_paths JSON, into $d/planted.json
+    sed "s/\"framework_paths\": null/\"framework_paths\": $1/" "$d/answer.json" >"$d/planted.json"
+}
+plant '[{"row": "torch_gelu", "paths": 3, "differ": 2, "differing": "size1, compile", "worst_path": "size1"}, {"row": "tf_gelu", "paths": 2, "differ": 0, "differing": "", "worst_path": "the batch path"}]'
+"$g" markdown --answer "$d/planted.json" >"$out" 2>"$err" || fail "markdown --answer, paths planted: $(cat "$err")"
+grep -qF '**The GELU you get depends on how you call it**' "$out" ||
+    fail "markdown --answer: no 'depends on how you call it': $(cat "$out")"
+grep -qxF -- '- `torch_gelu`: 2 of its 3 paths differ from the batch path (size1, compile); worst path: size1' "$out" ||
+    fail "markdown --answer: torch_gelu's paths: $(grep torch_gelu "$out")"
+grep -q 'tf_gelu' "$out" && fail "markdown --answer names tf_gelu, whose paths agree: $(cat "$out")"
+plant '[{"row": "tf_gelu", "paths": 2, "differ": 0, "differing": "", "worst_path": "the batch path"}]'
+"$g" markdown --answer "$d/planted.json" >"$out" 2>"$err" || fail "markdown --answer, agreeing paths: $(cat "$err")"
+grep -q "depends on how you call it" "$out" && fail "markdown --answer: paths that agree said to differ"
+grep -qF "The frameworks' paths scanned (1 row) gave their rows' GELU" "$out" ||
+    fail "markdown --answer: agreeing paths not said: $(tail -3 "$out")"
+plant '[{"row": "torch_gelu", "paths": 1, "differ": 2, "differing": "size1", "worst_path": "size1"}]'
+"$g" markdown --answer "$d/planted.json" >"$out" 2>"$err"
+[ $? -eq 2 ] && grep -qF 'counts out of range' "$err" || fail "markdown --answer, differ > paths: $(cat "$err")"
+
 [ $fails -eq 0 ] || exit 1

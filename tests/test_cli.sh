@@ -37,7 +37,7 @@ expect_usage_error "'1.2.3'" eval --impl erfc_f64 1.2.3
 expect_usage_error "'1e39'" eval --impl erfc_f64 1e39
 expect_usage_error "'1e-60'" eval --impl erfc_f64 1e-60
 expect_usage_error "--impl" eval --impl
-expect_usage_error "bad --cover 'most': full or quick" accuracy --cover most
+expect_usage_error "bad --cover 'most': full, quick or paths" accuracy --cover most
 expect_usage_error "--cover and --range exclude each other" accuracy --cover quick --range 0:1
 expect_usage_error "--cover scans in one process: not with --shard" accuracy --cover quick --shard 1/2
 expect_usage_error "does not apply" accuracy --format binary16 --cover quick

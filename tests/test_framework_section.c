@@ -12,15 +12,31 @@
 #include "pick.h"
 #include "report_fixture.h"
 
-static char *section_of(const results_set *s, const framework_diffs *d)
+static char *section_of(const results_set *s, const framework_paths_out *p)
 {
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
     cr_assert_not_null(f);
-    framework_section_html(f, s, d);
+    framework_section_html(f, s, p);
     fclose(f);
     return buf;
+}
+
+/* One section of the paths' scans: format, rows and paths s, torch_gelu@size1 differing from
+ * torch_gelu at `differ` forward outputs of `inputs`. */
+static void section_with(framework_paths_out *p, gelu_format_id format, results_set *s,
+                         long differ, uint64_t inputs, const char *covered)
+{
+    framework_paths_section *sec = &p->s[p->n++];
+    sec->format = format;
+    sec->results = s;
+    sec->diffs = (framework_diffs){.n = 1, .inputs = inputs};
+    snprintf(sec->diffs.d[0].path, sizeof sec->diffs.d[0].path, "torch_gelu@size1");
+    snprintf(sec->diffs.d[0].row, sizeof sec->diffs.d[0].row, "torch_gelu");
+    sec->diffs.d[0].differ[0] = differ;
+    sec->diffs.d[0].differ[1] = -1;
+    snprintf(sec->covered, sizeof sec->covered, "%s", covered);
 }
 
 /* torch_gelu and its path size1 (contract broken there), and a row of no framework. */
@@ -36,13 +52,21 @@ static results_set *paths_set(void)
 
 Test(framework_section, a_table_per_framework_with_the_paths_and_their_differences)
 {
-    framework_diffs d = {.n = 1, .inputs = 65536};
-    snprintf(d.d[0].path, sizeof d.d[0].path, "torch_gelu@size1");
-    snprintf(d.d[0].row, sizeof d.d[0].row, "torch_gelu");
-    d.d[0].differ[0] = 59;
-    d.d[0].differ[1] = -1;
-    char *html = section_of(paths_set(), &d);
+    static framework_paths_out p;
+    static results_set s16;
+    memset(&p, 0, sizeof p);
+    section_with(&p, GELU_FORMAT_BINARY32, paths_set(), 59, 65536, "THE SAMPLE");
+    s16 = *paths_set();
+    s16.format = GELU_FORMAT_BFLOAT16;
+    section_with(&p, GELU_FORMAT_BFLOAT16, &s16, 1234, 65536, "all 65536 bfloat16 encodings");
+    char *html = section_of(NULL, &p);
+    cr_expect_not_null(strstr(html, "<h3>binary32</h3>\n<p>Rows and paths over THE SAMPLE;"), "%s", html);
     cr_expect_not_null(strstr(html, "<h3>PyTorch</h3>"), "%s", html);
+    cr_expect_not_null(strstr(html, "<h3>bfloat16</h3>\n<p>Rows and paths over all 65536 bfloat16 "
+                                    "encodings; &#8800; batch path: the outputs whose encoding differs "
+                                    "from the row's on 65536 inputs, every encoding.</p>"), "%s", html);
+    cr_expect_not_null(strstr(html, "<h3>PyTorch (bfloat16)</h3>"), "%s", html);
+    cr_expect_not_null(strstr(html, "<td class=\"broken\">1234 <small>of 65536</small></td>"), "%s", html);
     cr_expect_not_null(strstr(html, "<tr><td class=\"l\"><code>torch_gelu</code></td><td>pass</td>"), "%s", html);
     cr_expect_not_null(strstr(html, "&#160;&#160;<code>torch_gelu@size1</code></td><td class=\"broken\">fail</td>"),
                        "%s", html);
@@ -59,6 +83,15 @@ Test(framework_section, nothing_without_framework_rows)
     gelu_row(s, "erfc_f64", 1, 0.5);
     char *html = section_of(s, NULL);
     cr_expect_str_empty(html);
+    free(html);
+}
+
+Test(framework_section, without_paths_scanned_the_batch_paths_of_the_page)
+{
+    char *html = section_of(paths_set(), NULL);
+    cr_expect_not_null(strstr(html, "<h3>PyTorch</h3>"), "%s", html);
+    cr_expect_not_null(strstr(html, "<td>batch path</td>"), "%s", html);
+    cr_expect_null(strstr(html, "<h3>binary32</h3>"), "%s", html);
     free(html);
 }
 
@@ -84,4 +117,77 @@ Test(framework_section, pick_judges_a_row_by_its_worst_path)
     torch = strcmp(k[0].row->name, "torch_gelu") == 0 ? &k[0] : &k[1];
     cr_expect_eq(torch->failed, 0);
     cr_expect_str_eq(torch->worst_path, "the batch path");
+}
+
+/* ---- the paths' sample (scan/framework_sample.h): every finite binade and the fixed inputs */
+
+#include "framework_sample.h"
+
+static uint32_t bits_of(float x)
+{
+    uint32_t u;
+    memcpy(&u, &x, sizeof u);
+    return u;
+}
+
+static bool listed(const uint32_t *list, uint64_t n, uint32_t e)
+{
+    uint64_t lo = 0, hi = n; /* ascending */
+    while (lo < hi) {
+        uint64_t mid = lo + (hi - lo) / 2;
+        if (list[mid] < e) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < n && list[lo] == e;
+}
+
+/* The first (sign, biased exponent) of the 510 finite binades holding fewer than `least` inputs
+ * of list, as sign << 8 | exponent; −1 when every one holds enough. */
+static int thin_binade(const uint32_t *list, uint64_t n, uint64_t least)
+{
+    static uint64_t count[2][256];
+    memset(count, 0, sizeof count);
+    for (uint64_t i = 0; i < n; i++) count[list[i] >> 31][(list[i] >> 23) & 0xff]++;
+    for (int s = 0; s < 2; s++)
+        for (int e = 0; e < 255; e++)
+            if (count[s][e] < least) return s << 8 | e;
+    return -1;
+}
+
+Test(framework_sample, every_binade_and_the_fixed_inputs)
+{
+    uint32_t *list;
+    uint64_t n;
+    cr_assert_eq(framework_sample_build(&list, &n), 0);
+    cr_assert_geq(n, 1u << 20, "%llu inputs", (unsigned long long)n);
+    for (uint64_t i = 1; i < n; i++) cr_assert_lt(list[i - 1], list[i], "ascending, distinct at %llu", (unsigned long long)i);
+    cr_assert_eq(thin_binade(list, n, 2057), -1, "binade %#x holds fewer than 2,057", thin_binade(list, n, 2057));
+    /* each binade's ends: 1, the largest float below 2, the subnormals' first and last */
+    const uint32_t ends[] = {0x3f800000u, 0x3fffffffu, 0x00000000u, 0x007fffffu, 0x80000000u,
+                             0x807fffffu, 0xff7fffffu, 0x7f000000u};
+    for (size_t k = 0; k < sizeof ends / sizeof ends[0]; k++)
+        cr_assert(listed(list, n, ends[k]), "%#x", ends[k]);
+    /* the fixed inputs: the grid of 1/16 over [-8, 8], the special values, named ones */
+    for (int k = -128; k <= 128; k++) cr_assert(listed(list, n, bits_of((float)k / 16)), "%d/16", k);
+    const uint32_t specials[] = {0xff800000u, 0x7f800000u, 0x7fc00000u, 0x00000001u, 0x80000001u};
+    for (size_t k = 0; k < sizeof specials / sizeof specials[0]; k++)
+        cr_assert(listed(list, n, specials[k]), "%#x", specials[k]);
+    const float named[] = {0x1.cb4b4ap-23f, -0x1.cb4b4ap-1f, -0x1.cb4b4ap+0f, 0x1.4b4b4ap+63f,
+                           0x1.38e61p+2f, -0x1.62b9d4p+2f, -0x1.80ead2p-1f, 0x1.0017c8p+127f, -40.0f};
+    for (size_t k = 0; k < sizeof named / sizeof named[0]; k++)
+        cr_assert(listed(list, n, bits_of(named[k])), "%a", (double)named[k]);
+    /* 319 distinct fixed inputs */
+    const uint32_t *fixed = framework_sample_fixed();
+    for (int i = 0; i < 319; i++) {
+        cr_assert(listed(list, n, fixed[i]), "fixed[%d] = %#x", i, fixed[i]);
+        for (int j = 0; j < i; j++) cr_assert_neq(fixed[i], fixed[j], "fixed[%d] = fixed[%d]", i, j);
+    }
+    /* planted: a binade taken out (negative, exponent 130) is the one found thin */
+    uint64_t m = 0;
+    for (uint64_t i = 0; i < n; i++)
+        if ((list[i] >> 23) != (1u << 8 | 130u)) list[m++] = list[i];
+    cr_assert_eq(thin_binade(list, m, 1), 1 << 8 | 130);
+    free(list);
+    char buf[600];
+    cr_assert_not_null(strstr(framework_sample_describe(1049389, buf, sizeof buf), "1049389 distinct"));
 }

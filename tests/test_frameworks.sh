@@ -11,8 +11,9 @@
 #   natively, and ONNX Runtime's bfloat16 row, which it lacks, runs widened with a note; the
 #   environment each row runs in (TensorFlow's and JAX's ftz+daz, said in an IEEE run) and its
 #   first row under --fpenv ftz,daz (the framework's switch) flushing as expected;
-# - the rows' paths (ROW@PATH): every client's list, a bad selection refused, a path started by
-#   --impl, a fusion that does not fire refused; pick judging a row by its worst path. Under
+# - the rows' paths (ROW@PATH): every client's list (binary32's and a 16-bit dtype's), a bad
+#   selection refused, a path started by --impl, a fusion that does not fire refused, the paths
+#   gate's 16-bit part failing on a path the dtype lacks; pick judging a row by its worst path. Under
 #   the sanitize setup only the first part runs (the clients' code is not
 #   ours; gelucheck's side of a child is test_exec_cli.sh's).
 # Usage: test_frameworks.sh GELUCHECK
@@ -210,7 +211,26 @@ for c in "torch_gelu.py:compile compile_dynamic" "tensorflow_gelu.py:function xl
     listed=$("$py" "$peers/${c%%:*}" --list-paths | cut -f1 | tr '\n' ' ')
     want="$(seq -f 'size%g' 1 33 | tr '\n' ' ')threads2 ${c#*:} "
     [ "$listed" = "$want" ] || fail "${c%%:*} --list-paths: '$listed', not '$want'"
+    # a 16-bit dtype: sizes to 65 (32 lanes a vector); ONNX Runtime's fusions are binary32's
+    listed=$("$py" "$peers/${c%%:*}" --format binary16 --list-paths | cut -f1 | tr '\n' ' ')
+    own=${c#*:}
+    case $c in onnxruntime*) own=optimized ;; esac
+    want="$(seq -f 'size%g' 1 65 | tr '\n' ' ')threads2 $own "
+    [ "$listed" = "$want" ] || fail "${c%%:*} --format binary16 --list-paths: '$listed', not '$want'"
 done
+# the paths gate's 16-bit part (framework_paths_gate.sh) fails, status 2, on a path the dtype
+# does not serve (ONNX Runtime's BiasGelu fusion, binary32 only), and passes on one it does
+if [ -x "$py" ] && grep -q "^  ort_gelu  *ONNX Runtime [0-9]" "$d/list"; then
+    GELUCHECK_GATE16="onnxruntime:binary16:ort_gelu:bias_fused" \
+        sh "$(dirname "$0")/framework_paths_gate.sh" "$g" 0 16 >"$d/out" 2>&1
+    st=$?
+    [ $st -eq 2 ] && grep -q "ort_gelu@bias_fused: onnxruntime_gelu.py lists no path 'bias_fused'" "$d/out" ||
+        fail "the paths gate's 16-bit part on a path binary16 lacks: status $st: $(cat "$d/out")"
+    GELUCHECK_GATE16="onnxruntime:binary16:ort_gelu:size3" \
+        sh "$(dirname "$0")/framework_paths_gate.sh" "$g" 0 16 >"$d/out" 2>&1 &&
+        grep -q "paths gate (binary16, every encoding): ort_gelu,ort_gelu@size3" "$d/out" ||
+        fail "the paths gate's 16-bit part on ort_gelu@size3: $(cat "$d/out")"
+fi
 if [ -x "$py" ] && grep -q "^  ort_gelu  *ONNX Runtime [0-9]" "$d/list"; then
     GELUCHECK_FRAMEWORK_PATHS=size1,nosuch "$g" accuracy --impl ort_gelu --sample 100 >"$d/out" 2>"$d/err"
     st=$?

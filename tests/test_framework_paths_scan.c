@@ -1,0 +1,175 @@
+/* The report's scans of the frameworks' paths (reports/framework_paths_scan.h), on exec children
+ * standing in for a framework row and its path (tests/exec_child serving erf_naive under the
+ * names torch_gelu and torch_gelu@size1; the frameworks' environment made absent, so that the
+ * 16-bit scans are left out, said so): the binary32 scan on the paths' sample, its file read
+ * back, the section drawn from it, and the answer's framework_paths, with a wrong output (its
+ * sign flipped) planted in each path: size1's at an input of the comparison's draws (seed 1),
+ * not of the sample (its outputs differ, its figures not), size17's at x = 1, of the sample (its
+ * figures differ: the worst path). In bfloat16 the row and size1 stand in natively (exec_child
+ * --format bfloat16, size1's output at 1.0 one ULP off): their scan over every encoding, the
+ * outputs compared at each; binary16, not stood in for and no framework installed, is left
+ * out, said so. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "exec_impl.h"
+#include "pick.h"
+#include "report_fixture.h"
+#include "framework_paths_scan.h"
+#include "framework_sample.h"
+#include "sample.h"
+
+#ifndef GELUCHECK_EXEC_CHILD
+#error "GELUCHECK_EXEC_CHILD: the path of tests/exec_child"
+#endif
+
+static const gelu_impl *child_in(const char *name, const char *args, gelu_format_id format)
+{
+    char spec[1024], err[600], note[600];
+    snprintf(spec, sizeof spec, "%s='%s' erf_naive --name %s %s", name, GELUCHECK_EXEC_CHILD, name, args);
+    cr_assert_eq(exec_impls_add(spec, GELU_FAMILY_FRAMEWORK, "a stand-in", 60, err, sizeof err, note,
+                                sizeof note), 0, "%s", err);
+    const gelu_impl *m = gelu_impl_find_in(name, format);
+    cr_assert_not_null(m, "%s in %s", name, gelu_format_of(format)->name);
+    return m;
+}
+
+static const gelu_impl *child(const char *name, const char *args)
+{
+    char spec[1024], err[600], note[600];
+    snprintf(spec, sizeof spec, "%s='%s' erf_naive --name %s %s", name, GELUCHECK_EXEC_CHILD, name, args);
+    cr_assert_eq(exec_impls_add(spec, GELU_FAMILY_FRAMEWORK, "a stand-in", 60, err, sizeof err, note,
+                                sizeof note), 0, "%s", err);
+    const gelu_impl *m = gelu_impl_find(name);
+    cr_assert_not_null(m);
+    return m;
+}
+
+Test(framework_paths_scan, a_path_on_the_sample_its_section_and_the_answer)
+{
+    char dir[] = "/tmp/gelucheck_paths_XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    char nothing[sizeof dir + 16];
+    snprintf(nothing, sizeof nothing, "%s/none", dir);
+    setenv("XDG_CACHE_HOME", nothing, 1); /* no frameworks' environment */
+    /* the first finite nonzero input of the comparison's draws */
+    static float drawn[FRAMEWORK_DIFF_SAMPLE];
+    sample_encodings(FRAMEWORK_DIFF_SEED, drawn, FRAMEWORK_DIFF_SAMPLE);
+    size_t at = 0;
+    while (!(drawn[at] == drawn[at] && drawn[at] != 0 && drawn[at] < 1e30f && drawn[at] > -1e30f)) at++;
+    uint32_t e;
+    memcpy(&e, &drawn[at], sizeof e);
+    char wrong[64];
+    snprintf(wrong, sizeof wrong, "--wrong-at 0x%08x", e);
+    const gelu_impl *row = child("torch_gelu", "");
+    const gelu_impl *path = child("torch_gelu@size1", wrong);
+    const gelu_impl *path17 = child("torch_gelu@size17", "--wrong-at 0x3f800000");
+    child_in("torch_gelu", "--format bfloat16", GELU_FORMAT_BFLOAT16);
+    child_in("torch_gelu@size1", "--format bfloat16 --wrong-at 0x3f80", GELU_FORMAT_BFLOAT16);
+    cr_assert(framework_is_path(path));
+    cr_assert(!framework_is_path(row));
+    const gelu_impl *list[] = {row, path, gelu_impl_find("erfc_f64"), path17};
+    const gelu_impl *paths[4];
+    size_t n = 4;
+    cr_assert_eq(framework_paths_split(list, &n, paths), 2);
+    cr_assert_eq(n, 2);
+    cr_assert_eq(paths[0], path);
+    cr_assert_eq(paths[1], path17);
+    cr_assert_eq(list[1], gelu_impl_find("erfc_f64"), "the rest in order");
+
+    char out_dir[sizeof dir + 16];
+    snprintf(out_dir, sizeof out_dir, "%s/report", dir);
+    report_stage st;
+    cr_assert_eq(report_stage_open(&st, out_dir), 0);
+    static framework_paths_out out;
+    char err[1400] = "";
+    cr_assert_eq(framework_paths_scan(paths, 2, 1, &st, &out, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(out.n, 2, "binary32's scan and bfloat16's: %zu", out.n);
+    cr_expect_not_null(strstr(out.note, "binary16: left out"), "%s", out.note);
+    cr_expect_null(strstr(out.note, "bfloat16"), "%s", out.note);
+    const framework_paths_section *b = &out.s[1];
+    cr_assert_eq(b->format, GELU_FORMAT_BFLOAT16);
+    cr_assert_not_null(b->results);
+    cr_assert_eq(b->results->n, 2, "the row and size1 (size17 not in bfloat16): %zu", b->results->n);
+    cr_expect_str_eq(b->results->rows[1].name, "torch_gelu@size1");
+    cr_expect_eq(b->results->rows[1].inputs, 65536);
+    cr_expect_str_eq(b->covered, "all 65536 bfloat16 encodings, forward and derivative");
+    cr_assert_eq(b->diffs.n, 1);
+    cr_expect_eq(b->diffs.inputs, 65536);
+    cr_expect_eq(b->diffs.d[0].differ[0], 1, "size1 differs at 1.0: %ld", b->diffs.d[0].differ[0]);
+    cr_expect_eq(b->diffs.d[0].differ[1], 0);
+    const results_set *s = out.s[0].results;
+    cr_assert_not_null(s);
+    cr_assert_eq(s->n, 3);
+    cr_expect_str_eq(s->rows[0].name, "torch_gelu");
+    cr_expect_str_eq(s->rows[1].name, "torch_gelu@size1");
+    cr_expect_str_eq(s->rows[2].name, "torch_gelu@size17");
+    cr_expect_eq(s->rows[1].inputs, 1049349, "the paths' sample: %llu", (unsigned long long)s->rows[1].inputs);
+    cr_expect_eq(s->rows[1].exact[0].max_ulp, s->rows[0].exact[0].max_ulp, "size1's wrong input is not in the sample");
+    cr_expect_gt(s->rows[2].exact[0].max_ulp, 1e6, "size17's sign flipped at 1");
+    cr_expect_str_eq(s->rows[2].exact[0].max_ulp_x, "0x1p+0");
+    const framework_diffs *d = &out.s[0].diffs;
+    cr_assert_eq(d->n, 2);
+    cr_expect_eq(d->d[0].differ[0], 1, "size1 differs at its planted input: %ld", d->d[0].differ[0]);
+    cr_expect_eq(d->d[0].differ[1], 0);
+    cr_expect_eq(d->d[1].differ[0], 0, "size17's wrong input is not among the draws");
+    cr_expect_not_null(strstr(out.s[0].covered, "1049349 distinct binary32 inputs: 2057 in each of the 510"),
+                       "%s", out.s[0].covered);
+    char csv[2200];
+    cr_expect_eq(access(report_stage_path(&st, FRAMEWORK_PATHS_FILE, csv, sizeof csv), R_OK), 0);
+
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    framework_section_html(f, NULL, &out);
+    fclose(f);
+    cr_expect_not_null(strstr(buf, "<h3>binary32</h3>\n<p>Rows and paths over 1049349 distinct"), "%s", buf);
+    cr_expect_not_null(strstr(buf, "<td class=\"broken\">1 <small>of 65536</small></td><td>0 <small>of 65536</small></td>"),
+                       "%s", buf);
+    cr_expect_not_null(strstr(buf, "<h3>bfloat16</h3>\n<p>Rows and paths over all 65536 bfloat16 encodings"), "%s", buf);
+    cr_expect_not_null(strstr(buf, "<h3>PyTorch (bfloat16)</h3>"), "%s", buf);
+    free(buf);
+
+    static answer a;
+    framework_paths_answer(&out, &a);
+    cr_assert(a.framework_paths_known);
+    cr_assert_eq(a.nframework_paths, 1);
+    cr_expect_str_eq(a.framework_paths[0].row, "torch_gelu");
+    cr_expect_eq(a.framework_paths[0].paths, 2);
+    cr_expect_eq(a.framework_paths[0].differ, 2);
+    cr_expect_str_eq(a.framework_paths[0].differing, "size1, size17");
+    cr_expect_str_eq(a.framework_paths[0].worst_path, "size17");
+    /* pick on a report's files: the paths' file merged into accuracy.csv's rows, their row's
+     * only, judged by the worst (size17's sign flip at 1) */
+    static results_set m;
+    memset(&m, 0, sizeof m);
+    gelu_row(&m, "torch_gelu", 0.6, 0.6);
+    gelu_row(&m, "erfc_f64", 0.5, 0.5);
+    cr_assert_eq(framework_paths_merge(&m, csv, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(m.n, 4, "the two paths appended: %zu", m.n);
+    cr_expect_str_eq(m.rows[2].name, "torch_gelu@size1");
+    cr_expect_str_eq(m.rows[3].name, "torch_gelu@size17");
+    static pick_candidate k[RESULTS_MAX_ROWS];
+    size_t nk;
+    pick_constraints c = pick_no_constraints("l2");
+    c.max_ulp = 1;
+    pick_rank(&m, PICK_GENERIC, &c, k, &nk);
+    cr_assert_eq(nk, 2);
+    const pick_candidate *torch = strcmp(k[0].row->name, "torch_gelu") == 0 ? &k[0] : &k[1];
+    cr_expect_str_eq(torch->worst_path, "size17");
+    cr_expect_geq(torch->failed, 1, "%d: %s", torch->failed, torch->why);
+    cr_expect_not_null(strstr(torch->why, "path size17: max ULP vs exact GELU"), "%s", torch->why);
+    memset(&m, 0, sizeof m);
+    gelu_row(&m, "erfc_f64", 0.5, 0.5);
+    cr_assert_eq(framework_paths_merge(&m, csv, err, sizeof err), 0);
+    cr_expect_eq(m.n, 1, "no row of theirs: no path appended");
+    cr_assert_eq(framework_paths_merge(&m, "/nonexistent/accuracy_paths.csv", err, sizeof err), 0);
+    cr_expect_eq(m.n, 1);
+    framework_paths_out_free(&out);
+    report_stage_abort(&st);
+    rmdir(nothing);
+    rmdir(dir);
+}
