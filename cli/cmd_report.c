@@ -410,6 +410,8 @@ int cmd_report(int argc, char **argv)
                       .moons_progress = isatty(STDERR_FILENO) ? moons_progress_line : NULL,
                       .say = say_hook, .error = error_hook, .ctx = &progress};
     int baseline = REPORT_BASELINE_OK;
+    bool paths_broken = false; /* a framework path's broken contract: exit 1, as a row's */
+    job.paths_broken = &paths_broken;
     if (report_job_write(&job, &stage, r, &baseline) != 0) {
         fprintf(stderr, "gelucheck report: the report was not written (%s); %s/ is as it was\n",
                 errno ? strerror(errno) : "see above", a.out);
@@ -426,6 +428,7 @@ int cmd_report(int argc, char **argv)
         print_written(a.out, a.baseline && baseline != REPORT_BASELINE_UNREADABLE);
         if (baseline_status == EXIT_USAGE || (baseline_status && st == EXIT_OK))
             st = baseline_status;
+        if (paths_broken && st == EXIT_OK) st = EXIT_CHECK_FAILED;
         report_clock_lap("%s", "page, publishing");
         report_clock_print(stdout, (unsigned)a.threads, scan_kernel_seconds);
         answer_print_matrix(stdout, &answer_made);

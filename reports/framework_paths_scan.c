@@ -192,6 +192,14 @@ int framework_paths_merge(results_set *s, const char *path, char *err, size_t er
     return rc;
 }
 
+bool framework_paths_broken(const framework_paths_out *out)
+{
+    for (size_t k = 0; k < out->n; k++)
+        for (size_t i = 0; out->s[k].results && i < out->s[k].results->n; i++)
+            if (strcmp(out->s[k].results->rows[i].contract, "fail") == 0) return true;
+    return false;
+}
+
 void framework_paths_out_free(framework_paths_out *out)
 {
     for (size_t k = 0; k < out->n; k++) free(out->s[k].results);

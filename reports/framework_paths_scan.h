@@ -37,6 +37,8 @@ int framework_paths_scan(const gelu_impl *const *paths, size_t n, unsigned threa
                          report_stage *st, framework_paths_out *out, char *err, size_t errsize);
 
 void framework_paths_out_free(framework_paths_out *out);
+/* Whether a row or path of any of out's scans broke its contract. */
+bool framework_paths_broken(const framework_paths_out *out);
 
 /* The rows of path (a report's accuracy_paths.csv) named ROW@PATH whose ROW is in s, appended to
  * s, so that pick judges a row by its worst path as the report did. 0 (nothing when the file is

@@ -580,6 +580,7 @@ static int write_report(const report_job *a, const report_impls *impls, report_s
                     report_say(a, "CONTRACT BROKEN (%s, the frameworks' paths' scan): %s\n",
                                gelu_format_of(fpaths.s[k].format)->name,
                                fpaths.s[k].results->rows[i].name);
+        if (a->paths_broken && framework_paths_broken(&fpaths)) *a->paths_broken = true;
         report_clock_lap("%s", "frameworks' paths");
     }
     results_set *judged = with_paths(s, &fpaths);

@@ -40,6 +40,9 @@ typedef struct {
      * the 16-bit formats natively (framework_paths_scan.h); n 0: none. */
     report_impls paths;
     answer *answer;        /* where the job leaves answer.json's answer (NULL: not kept) */
+    /* Set when a framework path broke its contract in the paths' scans (NULL: not told): the
+     * report's exit status counts it as a broken contract of the main scan's. */
+    bool *paths_broken;
     /* The benchmark of format f into the file csv (as 'bench --csv CSV [--format F] [--quick]'):
      * 0, or −1 after a message. */
     int (*bench)(void *ctx, const char *csv, gelu_format_id f, bool quick);

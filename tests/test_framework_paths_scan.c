@@ -111,6 +111,7 @@ Test(framework_paths_scan, a_path_on_the_sample_its_section_and_the_answer)
     cr_expect_eq(s->rows[1].exact[0].max_ulp, s->rows[0].exact[0].max_ulp, "size1's wrong input is not in the sample");
     cr_expect_gt(s->rows[2].exact[0].max_ulp, 1e6, "size17's sign flipped at 1");
     cr_expect_str_eq(s->rows[2].exact[0].max_ulp_x, "0x1p+0");
+    cr_expect(!framework_paths_broken(&out), "the stand-ins' claims (erf_naive's) hold");
     const framework_diffs *d = &out.s[0].diffs;
     cr_assert_eq(d->n, 2);
     cr_expect_eq(d->d[0].differ[0], 1, "size1 differs at its planted input: %ld", d->d[0].differ[0]);
@@ -172,4 +173,27 @@ Test(framework_paths_scan, a_path_on_the_sample_its_section_and_the_answer)
     report_stage_abort(&st);
     rmdir(nothing);
     rmdir(dir);
+}
+
+/* A path's broken contract in any of the scans is what the report's exit status counts. */
+Test(framework_paths_scan, a_broken_path_is_found_in_any_format)
+{
+    static results_set b32, b16;
+    static framework_paths_out out;
+    b32.n = 2;
+    snprintf(b32.rows[0].contract, sizeof b32.rows[0].contract, "pass");
+    snprintf(b32.rows[1].contract, sizeof b32.rows[1].contract, "pass");
+    b16.n = 1;
+    snprintf(b16.rows[0].contract, sizeof b16.rows[0].contract, "pass");
+    out.n = 2;
+    out.s[0].results = &b32;
+    out.s[1].results = &b16;
+    cr_assert(!framework_paths_broken(&out));
+    snprintf(b16.rows[0].contract, sizeof b16.rows[0].contract, "fail"); /* planted */
+    cr_assert(framework_paths_broken(&out), "the 16-bit scan's broken path");
+    snprintf(b16.rows[0].contract, sizeof b16.rows[0].contract, "pass");
+    snprintf(b32.rows[1].contract, sizeof b32.rows[1].contract, "fail");
+    cr_assert(framework_paths_broken(&out), "binary32's broken path");
+    out.s[0].results = NULL; /* a scan that read nothing back */
+    cr_assert(!framework_paths_broken(&out));
 }
