@@ -23,27 +23,39 @@ py=${XDG_CACHE_HOME:-$HOME/.cache}/gelucheck/venv/bin/python
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
+# installed PACKAGE LOG: whether the frameworks' Python has PACKAGE (else LOG says it is skipped)
+installed() {
+    [ -x "$py" ] && "$py" -c "from importlib.metadata import version; version('$1')" 2>/dev/null && return 0
+    echo "SKIP: $1 not installed in $py" >"$2"
+    return 1
+}
+
+# judged LOG WHAT ARGS...: gelucheck accuracy ARGS --grad, one scan thread; its verdict lines
+# into LOG (after its first line), what failed named; its status. A size-1 path answers a
+# request with one framework call per input: TensorFlow's eager calls take minutes for a
+# request of the whole sample on a loaded machine (the timeout).
+judged() {
+    log=$1 what=$2
+    shift 2
+    "$g" accuracy "$@" --grad --threads 1 --exec-timeout 900 >"$log.out" 2>&1
+    st=$?
+    grep -E '^(CONTRACT BROKEN|every implementation|gelucheck: )' "$log.out" >>"$log"
+    [ $st -eq 0 ] || { echo "FAIL: $what: status $st"; tail -5 "$log.out"; } >>"$log"
+    return $st
+}
+
 # gate SPEC LOG: one framework's rows and paths ("package:row:paths:row:paths"); its status
 gate() {
     package=${1%%:*} rest=${1#*:}
     row1=${rest%%:*} rest=${rest#*:}
     paths1=${rest%%:*} rest=${rest#*:}
     row2=${rest%%:*} paths2=${rest#*:}
-    if ! [ -x "$py" ] || ! "$py" -c "from importlib.metadata import version; version('$package')" 2>/dev/null; then
-        echo "SKIP: $package not installed in $py" >"$2"
-        return 0
-    fi
+    installed "$package" "$2" || return 0
     impls=$row1,$row2
     for p in $(echo "$paths1" | tr , ' '); do impls=$impls,$row1@$p; done
     for p in $(echo "$paths2" | tr , ' '); do impls=$impls,$row2@$p; done
     echo "paths gate: $impls" >"$2"
-    # a size-1 path answers a request with one framework call per input: TensorFlow's eager
-    # calls take minutes for a request of the whole sample on a loaded machine
-    "$g" accuracy --impl "$impls" --sample "$n" --grad --threads 1 --exec-timeout 900 >"$2.out" 2>&1
-    st=$?
-    grep -E '^(CONTRACT BROKEN|every implementation|gelucheck: )' "$2.out" >>"$2"
-    [ $st -eq 0 ] || { echo "FAIL: $package's paths: status $st"; tail -5 "$2.out"; } >>"$2"
-    return $st
+    judged "$2" "$package's paths" --impl "$impls" --sample "$n"
 }
 
 # gate16 SPEC LOG: one row and its paths on 16-bit tensors ("package:format:row:paths"), every
@@ -52,18 +64,11 @@ gate16() {
     package=${1%%:*} rest=${1#*:}
     fmt=${rest%%:*} rest=${rest#*:}
     row=${rest%%:*} paths=${rest#*:}
-    if ! [ -x "$py" ] || ! "$py" -c "from importlib.metadata import version; version('$package')" 2>/dev/null; then
-        echo "SKIP: $package not installed in $py" >"$2"
-        return 0
-    fi
+    installed "$package" "$2" || return 0
     impls=$row
     for p in $(echo "$paths" | tr , ' '); do impls=$impls,$row@$p; done
     echo "paths gate ($fmt, every encoding): $impls" >"$2"
-    "$g" accuracy --format "$fmt" --impl "$impls" --grad --threads 1 --exec-timeout 900 >"$2.out" 2>&1
-    st=$?
-    grep -E '^(CONTRACT BROKEN|every implementation|gelucheck: )' "$2.out" >>"$2"
-    [ $st -eq 0 ] || { echo "FAIL: $package's paths in $fmt: status $st"; tail -5 "$2.out"; } >>"$2"
-    return $st
+    judged "$2" "$package's paths in $fmt" --format "$fmt" --impl "$impls"
 }
 
 lane() { # NAME SPEC...: one after the other (a 16-bit spec has a format: "torch:bfloat16:..."); the largest status
@@ -106,6 +111,6 @@ for l in "$tmp"/a.[0-9]* "$tmp"/b.[0-9]*; do
 done
 for l in a b; do
     s=$(cat "$tmp/$l.status" 2>/dev/null || echo 2)
-    [ "$s" -le $status ] || status=$s
+    [ "$s" -le "$status" ] || status=$s
 done
-exit $status
+exit "$status"
