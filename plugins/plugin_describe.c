@@ -91,7 +91,7 @@ static int number(const char *value, uint32_t *out)
     return 0;
 }
 
-int plugin_description_parse(char *text, plugin_description *d, char *err, size_t errsize)
+static int parse(char *text, plugin_description *d, char *err, size_t errsize)
 {
     memset(d, 0, sizeof *d);
     size_t nrows = 0, line = 0;
@@ -103,7 +103,7 @@ int plugin_description_parse(char *text, plugin_description *d, char *err, size_
         if (done) return snprintf(err, errsize, "line %zu: text after 'done'", line), -1;
         char *value = strchr(l, ' ');
         if (value) *value++ = '\0';
-        else value = "";
+        else value = l + strlen(l); /* "", writable: the unescaping writes its end */
         if (!head) {
             if (strcmp(l, "gelucheck-plugin-description") != 0 || strcmp(value, "1") != 0)
                 return snprintf(err, errsize, "line 1 is not 'gelucheck-plugin-description 1'"), -1;
@@ -142,7 +142,7 @@ int plugin_description_parse(char *text, plugin_description *d, char *err, size_
             if (field_set(d, nrows, pf, value, why, sizeof why) != 0)
                 return snprintf(err, errsize, "line %zu: %s", line, why), -1;
         } else if (strcmp(l, "left_out") == 0) {
-            if (plugin_text_unescape(value) != 0 || !(d->left_out = strdup(value)))
+            if (d->left_out || plugin_text_unescape(value) != 0 || !(d->left_out = strdup(value)))
                 return snprintf(err, errsize, "line %zu: left_out", line), -1;
         } else if (strcmp(l, "done") == 0) {
             done = true;
@@ -155,6 +155,28 @@ int plugin_description_parse(char *text, plugin_description *d, char *err, size_
         return snprintf(err, errsize, "%zu rows for a count of %u", nrows, d->info.count), -1;
     d->info.impls = nrows ? d->rows : NULL;
     return 0;
+}
+
+void plugin_description_free(plugin_description *d)
+{
+    for (size_t r = 0; r < 64; r++) {
+        for (size_t k = 0; k < plugin_field_count; k++)
+            if (plugin_fields[k].kind == PLUGIN_FIELD_TEXT) {
+                char *p;
+                memcpy(&p, (unsigned char *)&d->rows[r] + plugin_fields[k].offset, sizeof p);
+                free(p);
+            }
+        free((char *)d->dispatched_isa[r]);
+    }
+    free((char *)d->left_out);
+    memset(d, 0, sizeof *d);
+}
+
+int plugin_description_parse(char *text, plugin_description *d, char *err, size_t errsize)
+{
+    int rc = parse(text, d, err, errsize);
+    if (rc != 0) plugin_description_free(d); /* what a refused text allocated */
+    return rc;
 }
 
 /* The host's output (at most DESCRIPTION_MAX bytes) until its end or the deadline: 0, 1 for a
@@ -251,6 +273,8 @@ int plugin_describe(const char *host, const char *path, double timeout_s, plugin
     else if (WIFSIGNALED(status))
         snprintf(why, sizeof why, "failed: the host was killed by signal %d (%s) while loading the "
                  "plugin or in gelucheck_plugin_v1", WTERMSIG(status), strsignal(WTERMSIG(status)));
+    else if (strlen(text) != len)
+        snprintf(why, sizeof why, "is malformed: a NUL byte at byte %zu", strlen(text));
     else if ((rc = plugin_description_parse(text, d, perr, sizeof perr)) == 1) {
         snprintf(err, errsize, "%s", perr); /* the host's refusal, in the loader's words */
         free(text);

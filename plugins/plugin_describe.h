@@ -29,7 +29,10 @@ int plugin_describe(const char *host, const char *path, double timeout_s, plugin
                     char *err, size_t errsize);
 
 /* Parses a description's text (NUL-terminated, modified) into *d; 0, −1 with the line at fault
- * in err, or 1 when it is the host's refusal (err: its message). */
+ * in err, or 1 when it is the host's refusal (err: its message). On −1 and 1 *d holds nothing
+ * allocated. */
 int plugin_description_parse(char *text, plugin_description *d, char *err, size_t errsize);
+/* Frees d's strings (gelucheck keeps a plugin's for the run; tests and the fuzzer do not). */
+void plugin_description_free(plugin_description *d);
 
 #endif

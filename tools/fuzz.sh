@@ -25,7 +25,7 @@ build-fuzz/cli/gelucheck accuracy --impl relu,erfc_f64 --grad --sample 10000 --s
 build-fuzz/cli/gelucheck accuracy --impl tanh_libm --range 1:1.001 --shard 2/2 \
     --partial "$work/corpus/partial/fresh-2" >/dev/null 2>&1
 failed=0
-for t in partial manifest results cli; do
+for t in partial manifest results cli plugin_description; do
     echo "fuzz_$t: $seconds s"
     if ! ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 UBSAN_OPTIONS=halt_on_error=1 \
         "build-fuzz/tests/fuzz/fuzz_$t" -max_total_time="$seconds" -close_fd_mask=1 \
