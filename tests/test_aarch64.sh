@@ -58,7 +58,7 @@ for m in $methods; do
     rows "$m" >"$d/plain"
     for isa in neon sve256; do
         rows "${m}_$isa" >"$d/vector"
-        [ -s "$d/vector" ] && cmp -s "$d/plain" "$d/vector" ||
+        [ -s "$d/plain" ] && [ -s "$d/vector" ] && cmp -s "$d/plain" "$d/vector" ||
             fail "${m}_$isa's rows differ from $m's: $(diff "$d/plain" "$d/vector" | head -4)"
     done
 done
@@ -87,6 +87,35 @@ st=$?
 st=$?
 [ $st -eq 1 ] && grep -q "cr_neon forward: .* at x = 0x1.8p+0 (0x3fc00000)" "$d/out" ||
     fail "planted wrong output at 1.5: status $st: $(tail -3 "$d/out")"
+
+# SLEEF's AArch64 builds (cross/peer_sleef.c, built where libsleef-dev:arm64 is installed): the
+# gate on the sample, each row's figures those of the host's SLEEF build of the same function
+# (the same bits at every sampled input), and a planted wrong output caught at its input
+if $run --list | grep -q '^sleef_erfc_u15_advsimd$'; then
+    set --
+    impls=""
+    for f in sleef_erfc_u15 sleef_erf_u10; do
+        set -- "$@" --exec "${f}_advsimd=$run ${f}_advsimd" --exec "${f}_sve256=$run ${f}_sve256"
+        impls="$impls,${f}_advsimd,${f}_sve256,${f}_avx2"
+    done
+    "$g" accuracy "$@" --impl "${impls#,}" --sample 20000 --grad --threads 2 --csv "$d/a.csv" \
+        >"$d/out" 2>"$d/err" || fail "SLEEF's AArch64 rows' gate: $(tail -5 "$d/out") $(cat "$d/err")"
+    for f in sleef_erfc_u15 sleef_erf_u10; do
+        rows "${f}_avx2" >"$d/plain"
+        for isa in advsimd sve256; do
+            rows "${f}_$isa" >"$d/vector"
+            [ -s "$d/plain" ] && [ -s "$d/vector" ] && cmp -s "$d/plain" "$d/vector" ||
+                fail "${f}_$isa's figures differ from ${f}_avx2's: $(diff "$d/plain" "$d/vector" | head -4)"
+        done
+    done
+    "$g" accuracy --exec "sleef_erf_u10_sve256=$run sleef_erf_u10_sve256 --wrong-at 0x3fc00000" \
+        --impl sleef_erf_u10_sve256 --range 1.49:1.51 --threads 2 >"$d/out" 2>&1
+    st=$?
+    [ $st -eq 1 ] && grep -q "sleef_erf_u10_sve256 forward: .* at x = 0x1.8p+0 (0x3fc00000)" "$d/out" ||
+        fail "planted wrong output of SLEEF's SVE row at 1.5: status $st: $(tail -3 "$d/out")"
+else
+    echo "note: no arm64 libsleef (libsleef-dev:arm64): SLEEF's AArch64 rows not built"
+fi
 
 [ $fails -eq 0 ] || exit 1
 echo "ok: NEON and SVE builds under qemu-aarch64"
