@@ -197,7 +197,9 @@ static int serve(const gelu_impl *impl, const char *name, long long wrong)
                        name, target_names[impl->target], c->correctly_rounded ? 0.5 : c->max_ulp,
                        c->max_abs, c->correctly_rounded ? 0.5 : c->grad_max_ulp, c->grad_max_abs,
                        c->monotone ? "yes" : "no", c->specials ? "yes" : "no", impl->method,
-                       isa_names[impl->isa], isa_names[impl->isa], region ? "shm" : "pipe");
+                       isa_names[impl->isa],
+                       impl->dispatched_isa ? impl->dispatched_isa() : isa_names[impl->isa],
+                       region ? "shm" : "pipe");
     if (len < 0 || (size_t)len >= sizeof head || write_full(head, (size_t)len) != 0) return 4;
     const size_t req_bytes = region ? 32 : 16, rep_bytes = region ? 32 : 24;
     static float *x, *y; /* the pipes' buffers (static: reachable until exit) */

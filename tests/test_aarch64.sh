@@ -117,5 +117,25 @@ else
     echo "note: no arm64 libsleef (libsleef-dev:arm64): SLEEF's AArch64 rows not built"
 fi
 
+# oneDNN's AArch64 build (cross/peer_dnnl.c): on 256-bit SVE it runs its reference code, which
+# the CSV names (dispatched_isa ref_any), and meets the x86 paths' largest bounds on the sample;
+# a planted wrong output is caught at its input
+if $run --list | grep -q '^dnnl_erf_aarch64$'; then
+    set -- --exec "dnnl_erf_aarch64=$run dnnl_erf_aarch64" --exec "dnnl_tanh_aarch64=$run dnnl_tanh_aarch64"
+    "$g" accuracy "$@" --impl dnnl_erf_aarch64,dnnl_tanh_aarch64 --sample 5000 --grad --threads 2 \
+        --csv "$d/a.csv" >"$d/out" 2>"$d/err" ||
+        fail "oneDNN's AArch64 rows' gate: $(tail -5 "$d/out") $(cat "$d/err")"
+    col=$(head -1 "$d/a.csv" | tr , '\n' | grep -n '^dispatched_isa$' | cut -d: -f1)
+    [ -n "$col" ] && [ "$(grep '^dnnl_erf_aarch64,' "$d/a.csv" | cut -d, -f"$col" | sort -u)" = ref_any ] ||
+        fail "dnnl_erf_aarch64's path on 256-bit SVE: not ref_any in $(head -2 "$d/a.csv")"
+    "$g" accuracy --exec "dnnl_tanh_aarch64=$run dnnl_tanh_aarch64 --wrong-at 0x3fc00000" \
+        --impl dnnl_tanh_aarch64 --range 1.4999:1.5001 --threads 2 >"$d/out" 2>&1
+    st=$?
+    [ $st -eq 1 ] && grep -q "dnnl_tanh_aarch64 forward: .* at x = 0x1.8p+0 (0x3fc00000)" "$d/out" ||
+        fail "planted wrong output of oneDNN's AArch64 row at 1.5: status $st: $(tail -3 "$d/out")"
+else
+    echo "note: no arm64 libdnnl (libdnnl2:arm64): oneDNN's AArch64 rows not built"
+fi
+
 [ $fails -eq 0 ] || exit 1
 echo "ok: NEON and SVE builds under qemu-aarch64"
