@@ -6,7 +6,7 @@
  * (cr, erfc_libm) needs another, --name:
  *
  *   exec_vf IMPL [--name N] [--wrong-at HEX]   serve IMPL (over shared memory when offered)
- *   exec_vf --list                             the builds it serves, one a line
+ *   exec_vf --list                             the rows it serves, one a line: NAME ISA FAMILY
  *   exec_vf --self-check N                     each vector build against its portable twin
  *
  * An SVE build (sve128, sve256, sve512: impls/vf_sve.h) runs only where the vector length is
@@ -58,6 +58,11 @@ static const char *const target_names[] = {
 #define TARGET_NAME(id, name, is_gelu) name,
     GELU_TARGETS(TARGET_NAME)
 #undef TARGET_NAME
+};
+static const char *const family_keys[] = {
+#define FAMILY_KEY(id, key, text) key,
+    GELU_FAMILIES(FAMILY_KEY)
+#undef FAMILY_KEY
 };
 static const char *const isa_names[] = {
 #define ISA_NAME(id, name, features) name,
@@ -247,7 +252,8 @@ static int serve(const gelu_impl *impl, const char *name, long long wrong)
 int main(int argc, char **argv)
 {
     if (argc == 2 && strcmp(argv[1], "--list") == 0) {
-        for (int i = 0; i < IMPL_COUNT; i++) printf("%s\n", impls[i]->name);
+        for (int i = 0; i < IMPL_COUNT; i++)
+            printf("%s %s %s\n", impls[i]->name, isa_names[impls[i]->isa], family_keys[impls[i]->family]);
         return 0;
     }
     if (argc == 3 && strcmp(argv[1], "--self-check") == 0) {
