@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "exec_cross.h"
 #include "exec_frameworks.h"
 #include "exec_impl.h"
 #include "gelu_cr16.h"
@@ -139,6 +140,8 @@ int cmd_list(int argc, char **argv)
                    "around the AVX-512 builds, f16c around the vector ones, or why not;\n"
                    "GELUCHECK_NO_FP16=1: no avx512_fp16), this CPU's features and the default\n"
                    "peers.\n\n"
+                   "--cross DIR (an option of every command) lists the rows of a cross build's\n"
+                   "exec child (docs/aarch64.md).\n"
                    "--frameworks starts every installed framework row (their batching probe,\n"
                    "the code path each dispatched to); with --format bfloat16|binary16 their\n"
                    "GELUs on tensors of that type instead (listed with the 16-bit formats).\n");
@@ -182,6 +185,7 @@ int cmd_list(int argc, char **argv)
         print_fpenvs(m);
     }
     print_frameworks();
+    exec_cross_print(stdout);
     printf("\nsmall formats (accuracy, eval, bench --format F): every implementation above runs "
            "widened; natively:\n");
     for (int f = 0; f < gelu_format_count(); f++) {

@@ -15,6 +15,7 @@
 #include "chunked_scan.h"
 #include "cli.h"
 #include "commands.h"
+#include "exec_cross.h"
 #include "exec_frameworks.h"
 #include "exec_impl.h"
 #include "gelu_cr16.h"
@@ -141,6 +142,30 @@ static int start_frameworks(int argc, char **argv, bool all, double timeout)
     return EXIT_OK;
 }
 
+/* Starts the rows of the --cross builds (exec_cross.h) that the command's --impl values name
+ * and no --exec gave. EXIT_OK, or the status after the message (a child that failed). */
+static int start_cross(int argc, char **argv, double timeout)
+{
+    for (int i = 2; i < argc; i++) {
+        const char *v = NULL;
+        if (strcmp(argv[i], "--") == 0) break;
+        if (strcmp(argv[i], "--impl") == 0 && i + 1 < argc) v = argv[++i];
+        else if (strncmp(argv[i], "--impl=", 7) == 0) v = argv[i] + 7;
+        char names[1024];
+        snprintf(names, sizeof names, "%s", v ? v : "");
+        for (char *save, *n = strtok_r(names, ",", &save); n; n = strtok_r(NULL, ",", &save)) {
+            char err[2000];
+            if (gelu_impl_find(n) || !exec_cross_lists(n)) continue;
+            int rc = exec_cross_add(n, timeout, err, sizeof err);
+            if (rc != 0) {
+                fprintf(stderr, "gelucheck: %s\n", err);
+                return rc == -2 ? EXIT_CHECK_FAILED : EXIT_USAGE;
+            }
+        }
+    }
+    return EXIT_OK;
+}
+
 /* The default peers (GSL, SLEEF, oneDNN: peers/; none with GELUCHECK_NO_DEFAULT_PEERS=1) are
  * loaded first. Options of every command, taken out of argv before the command sees it:
  * --plugin FILE.so (repeatable; also GELUCHECK_PLUGINS=FILE:FILE..., loaded before them),
@@ -185,7 +210,7 @@ static int global_options(int *argc, char **argv)
     for (int i = 2; i < *argc; i++) {
         const char *a = argv[i], *v = NULL;
         bool is_exec = strcmp(a, "--exec") == 0, is_timeout = strcmp(a, "--exec-timeout") == 0;
-        bool is_plugin = strcmp(a, "--plugin") == 0;
+        bool is_plugin = strcmp(a, "--plugin") == 0, is_cross = strcmp(a, "--cross") == 0;
         if (strcmp(a, "--") == 0) { /* the rest are operands */
             while (i < *argc) argv[kept++] = argv[i++];
             break;
@@ -198,7 +223,7 @@ static int global_options(int *argc, char **argv)
             in_process = true;
             continue;
         }
-        if (is_exec || is_timeout || is_plugin) {
+        if (is_exec || is_timeout || is_plugin || is_cross) {
             if (i + 1 >= *argc) {
                 fprintf(stderr, "gelucheck: option %s needs a value\n", a);
                 return EXIT_USAGE;
@@ -213,8 +238,16 @@ static int global_options(int *argc, char **argv)
         } else if (strncmp(a, "--plugin=", 9) == 0) {
             is_plugin = true;
             v = a + 9;
+        } else if (strncmp(a, "--cross=", 8) == 0) {
+            is_cross = true;
+            v = a + 8;
         }
-        if (is_plugin) {
+        if (is_cross) {
+            if (exec_cross_open(v, err, sizeof err) != 0) {
+                fprintf(stderr, "gelucheck: %s\n", err);
+                return EXIT_USAGE;
+            }
+        } else if (is_plugin) {
             plugin[nplugins++] = v;
         } else if (is_exec) {
             if (nspecs == EXEC_IMPLS_MAX) {
@@ -264,7 +297,8 @@ static int global_options(int *argc, char **argv)
         }
         if (note[0]) fprintf(stderr, "gelucheck: note: %s\n", note);
     }
-    return start_frameworks(*argc, argv, frameworks, timeout);
+    int st = start_cross(*argc, argv, timeout);
+    return st != EXIT_OK ? st : start_frameworks(*argc, argv, frameworks, timeout);
 }
 
 static void print_help(FILE *f)
@@ -286,7 +320,10 @@ static void print_help(FILE *f)
                "implementation speaking the exec protocol (docs/protocol.md) on its standard\n"
                "input and output, named NAME or, without NAME=, by its handshake;\n"
                "--exec-timeout S bounds each of its answers, and each plugin kernel call\n"
-               "and each plugin's loading (default 60 s). The frameworks' GELUs (PyTorch, TensorFlow,\n"
+               "and each plugin's loading (default 60 s). --cross DIR (repeatable): a cross\n"
+               "build directory (docs/aarch64.md); each row its exec child lists (gelucheck\n"
+               "list --cross DIR) starts under qemu-user when an --impl names it.\n"
+               "The frameworks' GELUs (PyTorch, TensorFlow,\n"
                "JAX, ONNX Runtime: 'gelucheck list') start when an --impl names them, or all\n"
                "installed ones with --frameworks.\n"
                "\nRun 'gelucheck COMMAND --help' for a command's options, 'gelucheck --version'\n"

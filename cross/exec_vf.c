@@ -6,7 +6,7 @@
  * (cr, erfc_libm) needs another, --name:
  *
  *   exec_vf IMPL [--name N] [--wrong-at HEX]   serve IMPL (over shared memory when offered)
- *   exec_vf --list                             the builds it serves, one a line
+ *   exec_vf --list                             the rows it serves, one a line: NAME ISA FAMILY
  *   exec_vf --self-check N                     each vector build against its portable twin
  *
  * An SVE build (sve128, sve256, sve512: impls/vf_sve.h) runs only where the vector length is
@@ -40,12 +40,14 @@
 #define EXEC_VF_CHECK_ROWS GELU_IMPL(cr_tanh_accurate_path) GELU_IMPL(cr_sigmoid_accurate_path)
 #define GELU_IMPL(name) extern const gelu_impl gelu_impl_##name;
 #include "exec_vf_plain.inc"
+#include "exec_vf_peers.inc"
 #include "vf_registry.inc"
 EXEC_VF_CHECK_ROWS
 #undef GELU_IMPL
 static const gelu_impl *const impls[] = {
 #define GELU_IMPL(name) &gelu_impl_##name,
 #include "exec_vf_plain.inc"
+#include "exec_vf_peers.inc"
 #include "vf_registry.inc"
 EXEC_VF_CHECK_ROWS
 #undef GELU_IMPL
@@ -56,6 +58,11 @@ static const char *const target_names[] = {
 #define TARGET_NAME(id, name, is_gelu) name,
     GELU_TARGETS(TARGET_NAME)
 #undef TARGET_NAME
+};
+static const char *const family_keys[] = {
+#define FAMILY_KEY(id, key, text) key,
+    GELU_FAMILIES(FAMILY_KEY)
+#undef FAMILY_KEY
 };
 static const char *const isa_names[] = {
 #define ISA_NAME(id, name, features) name,
@@ -130,7 +137,9 @@ static int self_check(uint64_t n)
     char why[128], first_skip[128] = "";
     for (int k = 0; k < IMPL_COUNT; k++) {
         const gelu_impl *v = impls[k], *plain = find(v->method);
-        if (v->isa == GELU_ISA_PORTABLE) continue;
+        /* a library's builds (SLEEF's, cross/peer_sleef.c) have no portable twin: the gate
+         * judges them */
+        if (v->isa == GELU_ISA_PORTABLE || v->family != GELU_FAMILY_OURS) continue;
         if (!runs_here(v, why, sizeof why)) {
             if (!skipped++) snprintf(first_skip, sizeof first_skip, "%s", why);
             continue;
@@ -193,7 +202,9 @@ static int serve(const gelu_impl *impl, const char *name, long long wrong)
                        name, target_names[impl->target], c->correctly_rounded ? 0.5 : c->max_ulp,
                        c->max_abs, c->correctly_rounded ? 0.5 : c->grad_max_ulp, c->grad_max_abs,
                        c->monotone ? "yes" : "no", c->specials ? "yes" : "no", impl->method,
-                       isa_names[impl->isa], isa_names[impl->isa], region ? "shm" : "pipe");
+                       isa_names[impl->isa],
+                       impl->dispatched_isa ? impl->dispatched_isa() : isa_names[impl->isa],
+                       region ? "shm" : "pipe");
     if (len < 0 || (size_t)len >= sizeof head || write_full(head, (size_t)len) != 0) return 4;
     const size_t req_bytes = region ? 32 : 16, rep_bytes = region ? 32 : 24;
     static float *x, *y; /* the pipes' buffers (static: reachable until exit) */
@@ -241,7 +252,8 @@ static int serve(const gelu_impl *impl, const char *name, long long wrong)
 int main(int argc, char **argv)
 {
     if (argc == 2 && strcmp(argv[1], "--list") == 0) {
-        for (int i = 0; i < IMPL_COUNT; i++) printf("%s\n", impls[i]->name);
+        for (int i = 0; i < IMPL_COUNT; i++)
+            printf("%s %s %s\n", impls[i]->name, isa_names[impls[i]->isa], family_keys[impls[i]->family]);
         return 0;
     }
     if (argc == 3 && strcmp(argv[1], "--self-check") == 0) {

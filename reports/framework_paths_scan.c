@@ -76,8 +76,42 @@ static int write_csv(report_stage *st, const char *name, const scan_result *r)
     return fclose(f) == 0 ? 0 : -1;
 }
 
+/* same_as of list[0..m) (scan.h): a path's row's index (scan_list puts each row before its
+ * paths), −1 for the rows. */
+static void paths_same_as(const gelu_impl *const *list, size_t m, int *same_as)
+{
+    for (size_t i = 0; i < m; i++) {
+        char row[RESULTS_NAME];
+        same_as[i] = -1;
+        if (!row_of(list[i]->name, row, sizeof row)) continue;
+        for (size_t k = 0; k < i; k++)
+            if (strcmp(list[k]->name, row) == 0) same_as[i] = (int)k;
+    }
+}
+
+/* The paths' counts of outputs differing from their rows' (the scan's, over its inputs) into
+ * out: −1 for a derivative one of them has not. */
+static void diffs_of(framework_diffs *out, const gelu_impl *const *list, size_t m, const int *same_as,
+                     const uint64_t (*differ)[DIR_COUNT], uint64_t inputs)
+{
+    memset(out, 0, sizeof *out);
+    out->inputs = inputs;
+    for (size_t i = 0; i < m && out->n < FRAMEWORK_PATHS_MAX; i++) {
+        if (same_as[i] < 0) continue;
+        const gelu_impl *row = list[same_as[i]];
+        framework_path_diff *d = &out->d[out->n++];
+        snprintf(d->path, sizeof d->path, "%s", list[i]->name);
+        snprintf(d->row, sizeof d->row, "%s", row->name);
+        d->differ[0] = (long)differ[i][DIR_FORWARD];
+        d->differ[1] = scan_directions(row, true) == DIR_COUNT && scan_directions(list[i], true) == DIR_COUNT
+                           ? (long)differ[i][DIR_DERIVATIVE]
+                           : -1;
+    }
+}
+
 /* Scans list[0..m) in `format` (binary32: on the paths' sample), its file `file` staged, read
- * back into sec. 0, or −1 with err. */
+ * back into sec, each path's outputs compared with its row's at every input scanned. 0, or −1
+ * with err. */
 static int scan_one(const gelu_impl **list, size_t m, gelu_format_id format, unsigned threads,
                     report_stage *st, const char *file, framework_paths_section *sec, char *err,
                     size_t errsize)
@@ -86,18 +120,21 @@ static int scan_one(const gelu_impl **list, size_t m, gelu_format_id format, uns
     uint32_t *inputs = NULL;
     uint64_t ninputs = 0;
     const char *why = "out of memory";
-    int rc = r ? 0 : -1;
+    int *same_as = malloc(m * sizeof *same_as);
+    uint64_t (*differ)[DIR_COUNT] = calloc(m, sizeof *differ);
+    int rc = r && same_as && differ ? 0 : -1;
     sec->format = format;
+    if (rc == 0) paths_same_as(list, m, same_as);
     if (rc == 0 && format == GELU_FORMAT_BINARY32) {
         rc = framework_sample_build(&inputs, &ninputs);
         scan_config cfg = {.impls = list, .nimpls = m, .grad = true,
                            .domain = {.kind = DOMAIN_LIST, .list = inputs, .n = ninputs},
-                           .threads = threads, .shard_n = 1};
+                           .threads = threads, .shard_n = 1, .same_as = same_as, .differ = differ};
         if (rc == 0 && (rc = scan_run(&cfg, r, &why)) == 0) scan_refine_maxima(r);
         if (rc == 0) framework_sample_describe(r->inputs, sec->covered, sizeof sec->covered);
     } else if (rc == 0) {
         scan_small_config cfg = {.format = format, .impls = list, .nimpls = m, .grad = true,
-                                 .threads = threads};
+                                 .threads = threads, .same_as = same_as, .differ = differ};
         rc = scan_small_run(&cfg, r, &why);
         snprintf(sec->covered, sizeof sec->covered, "all %llu %s encodings, forward and derivative",
                  (unsigned long long)(r ? r->inputs : 0), gelu_format_of(format)->name);
@@ -111,11 +148,7 @@ static int scan_one(const gelu_impl **list, size_t m, gelu_format_id format, uns
         why = sec->results ? bad : "out of memory";
         rc = -1;
     }
-    if (rc == 0) {
-        int d = format == GELU_FORMAT_BINARY32 ? framework_diffs_measure(&sec->diffs, list, m)
-                                               : framework_diffs_measure16(&sec->diffs, format, list, m);
-        if (d != 0) rc = -1, why = "out of memory";
-    }
+    if (rc == 0) diffs_of(&sec->diffs, list, m, same_as, (const uint64_t (*)[DIR_COUNT])differ, r->inputs);
     if (rc != 0) {
         snprintf(err, errsize, "%s: %s", file, why);
         free(sec->results);
@@ -123,6 +156,8 @@ static int scan_one(const gelu_impl **list, size_t m, gelu_format_id format, uns
     }
     if (r) scan_result_free(r);
     free(inputs);
+    free(same_as);
+    free(differ);
     return rc;
 }
 

@@ -1,7 +1,7 @@
 /* The report's framework section: per framework with rows in the run, one table of its rows and
  * their paths (ROW@PATH: the same GELU called another way, peers/framework_paths.py) × their
  * verdicts, each path's outputs compared bit for bit with its row's (the batch path: the scan's
- * requests as one tensor) on a sample, FRAMEWORK_DIFF_SAMPLE inputs drawn over all encodings.
+ * requests as one tensor) at every input of the paths' scan (framework_paths_scan.h).
  *
  * Library code: nothing printed but to the FILE given. */
 #ifndef GELUCHECK_FRAMEWORK_SECTION_H
@@ -14,9 +14,7 @@
 #include "gelu_impl.h"
 #include "results_row.h"
 
-/* One request's worth of inputs (the exec batch): a size-1 path of TensorFlow, the slowest,
- * takes about half a minute per direction for it. */
-enum { FRAMEWORK_DIFF_SAMPLE = 1 << 16, FRAMEWORK_DIFF_SEED = 1, FRAMEWORK_PATHS_MAX = 64 };
+enum { FRAMEWORK_PATHS_MAX = 64 };
 
 typedef struct {
     char path[RESULTS_NAME], row[RESULTS_NAME]; /* "torch_gelu@size1", "torch_gelu" */
@@ -25,18 +23,9 @@ typedef struct {
 
 typedef struct {
     size_t n;
-    uint64_t inputs; /* the sample's inputs */
+    uint64_t inputs; /* the scan's inputs, every one compared */
     framework_path_diff d[FRAMEWORK_PATHS_MAX];
 } framework_diffs;
-
-/* Every path among impls[0..n) whose row is registered, against that row, on the sample. 0, or
- * −1 when out of memory. The kernels run here: exec children answer (their failure is
- * exec_impls_failure's). */
-int framework_diffs_measure(framework_diffs *out, const gelu_impl *const *impls, size_t n);
-/* The same for the paths of a 16-bit format among impls[0..n) (each of that format), over all
- * its 65,536 encodings. */
-int framework_diffs_measure16(framework_diffs *out, gelu_format_id format,
-                              const gelu_impl *const *impls, size_t n);
 
 /* One scan of the frameworks' paths (framework_paths_scan.h): its format, its rows and paths read
  * back, their outputs against their rows', what it covered. */

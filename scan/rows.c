@@ -23,6 +23,27 @@ static void row_kernel(scan_worker *w, size_t i, int d, size_t n, bool has_prev,
     else
         kernel_call_f32(impl, d, w->sh->cfg->fpenv, w->x, out, n + has_prev);
     lap(w, &t0, &w->prof.kernel[i][d]);
+    if (w->tap) memcpy(w->tap + (i * DIR_COUNT + (size_t)d) * SCAN_BLOCK, out + has_prev, n * sizeof *out);
+}
+
+/* After every row's kernels ran on the block (each row once per direction, by share_block or
+ * run_impl, through row_kernel): the outputs of each compared row against its same_as row's. */
+static void compare_block(scan_worker *w, size_t n)
+{
+    const scan_config *cfg = w->sh->cfg;
+    for (size_t i = 0; i < cfg->nimpls; i++) {
+        if (cfg->same_as[i] < 0) continue;
+        size_t k = (size_t)cfg->same_as[i];
+        int ndir = scan_directions(cfg->impls[i], cfg->grad);
+        if (scan_directions(cfg->impls[k], cfg->grad) < ndir) ndir = scan_directions(cfg->impls[k], cfg->grad);
+        for (int d = 0; d < ndir; d++) {
+            const float *a = w->tap + (i * DIR_COUNT + (size_t)d) * SCAN_BLOCK;
+            const float *b = w->tap + (k * DIR_COUNT + (size_t)d) * SCAN_BLOCK;
+            uint64_t c = 0;
+            for (size_t j = 0; j < n; j++) c += float_bits(a[j]) != float_bits(b[j]);
+            w->differ[i][d] += c;
+        }
+    }
 }
 
 static float *share_outputs(scan_worker *w, size_t i, int d)
@@ -270,5 +291,6 @@ void run_block(scan_worker *w, uint64_t block)
     uint32_t *share = w->share[w->part == w->main_part];
     for (size_t i = 0; i < w->sh->cfg->nimpls; i++)
         if (!w->sy || share[i] == i) run_impl(w, i, n, has_prev, seq0);
+    if (w->tap) compare_block(w, n);
     w->part->inputs += n;
 }

@@ -188,6 +188,8 @@ static void worker_free_groups(scan_worker *w, size_t nimpls)
     free(w->share_was);
     free(w->grouped);
     free(w->sy);
+    free(w->tap);
+    free(w->differ);
 }
 
 static void worker_free(scan_worker *w);
@@ -227,6 +229,9 @@ static scan_worker *worker_new(scan_shared *sh, const scan_result *proto)
                 if (sh->cfg->impls[i]->batch_inputs > SCAN_BLOCK)
                     ok = (w->gy[i * DIR_COUNT + d] = malloc(m * sizeof **w->gy)) != NULL;
     }
+    if (ok && sh->cfg->same_as) /* rows compared output by output (compare_block) */
+        ok = (w->tap = malloc(nimpls * DIR_COUNT * SCAN_BLOCK * sizeof *w->tap)) &&
+             (w->differ = calloc(nimpls, sizeof *w->differ));
     if (!ok) {
         worker_free(w);
         return NULL;
@@ -338,6 +343,17 @@ int scan_run(const scan_config *cfg, scan_result *result, const char **error)
         *error = "shard K/N needs 0 <= K < N";
         return -1;
     }
+    if (!cfg->same_as != !cfg->differ) {
+        *error = "same_as and differ go together";
+        return -1;
+    }
+    for (size_t i = 0; cfg->same_as && i < cfg->nimpls; i++)
+        if (cfg->same_as[i] >= (int)cfg->nimpls || cfg->same_as[i] == (int)i || cfg->same_as[i] < -1) {
+            *error = "same_as names no other row of the scan";
+            return -1;
+        }
+    for (size_t i = 0; cfg->same_as && i < cfg->nimpls; i++)
+        for (int d = 0; d < DIR_COUNT; d++) cfg->differ[i][d] = 0;
     if (!gelu_fpenv_supported(cfg->fpenv)) {
         *error = "this machine cannot set that floating-point environment (FTZ/DAZ: x86-64's MXCSR)";
         return -1;
@@ -421,6 +437,8 @@ int scan_run(const scan_config *cfg, scan_result *result, const char **error)
     for (unsigned k = 0; k < started; k++) {
         merge_counts(result, w[k]->probe_part);
         merge_counts(result, w[k]->main_part);
+        for (size_t i = 0; cfg->same_as && i < cfg->nimpls; i++)
+            for (int d = 0; d < DIR_COUNT; d++) cfg->differ[i][d] += w[k]->differ[i][d];
         if (cfg->profile) scan_profile_add(cfg->profile, &w[k]->prof);
     }
     if (cfg->progress && ok) cfg->progress(total, total, cfg->progress_ctx);

@@ -126,6 +126,13 @@ typedef struct {
      * "Floating-point environments"). Implementations in other processes (exec children) do
      * not see it: the caller refuses them. */
     gelu_fpenv fpenv;
+    /* Rows compared output by output (the report's framework paths against their batch paths):
+     * same_as[i] is the index of the row whose outputs row i's are compared with at every
+     * scanned input, or −1; differ[i][d] (the caller's, zeroed here) receives how many of row
+     * i's outputs in direction d have another encoding than that row's (directions both rows
+     * scan). Both NULL: nothing compared. */
+    const int *same_as;
+    uint64_t (*differ)[DIR_COUNT];
 } scan_config;
 
 void scan_profile_release(scan_profile *p);

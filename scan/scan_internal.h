@@ -182,6 +182,11 @@ typedef struct scan_worker {
     uint32_t *share_was; /* share_block's copy of the holders before the block */
     uint8_t *grouped;
     float *sy;
+    /* With cfg->same_as: every row's outputs of the block (tap[(i * DIR_COUNT + d) *
+     * SCAN_BLOCK], the block's own inputs) and its counts of outputs differing from its
+     * same_as row's (compare_block). */
+    float *tap;
+    uint64_t (*differ)[DIR_COUNT];
 } scan_worker;
 
 /* domain.c */

@@ -226,7 +226,10 @@ static int check_config(const scan_small_config *cfg, const char **error)
         bool native = m->forward_u16, widened = gelu_impl_is_widened(m);
         if (m->format != cfg->format || !(native || widened))
             return *error = "an implementation without kernels of the scanned format", -1;
+        if (cfg->same_as && (cfg->same_as[i] < -1 || cfg->same_as[i] >= (int)i))
+            return *error = "same_as names no earlier row of the scan", -1;
     }
+    if (!cfg->same_as != !cfg->differ) return *error = "same_as and differ go together", -1;
     return 0;
 }
 
@@ -237,11 +240,16 @@ int scan_small_run(const scan_small_config *cfg, scan_result *result, const char
     unsigned threads = cfg->threads ? cfg->threads : (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
     if (threads < 1) threads = 1;
     small_buffers *B = malloc(sizeof *B);
+    /* with same_as: every row's outputs, kept for the rows compared with it */
+    uint16_t *kept = cfg->same_as ? malloc(cfg->nimpls * DIR_COUNT * N16 * sizeof *kept) : NULL;
     ref_table refs[GELU_TARGET_COUNT][DIR_COUNT] = {{{0}}};
-    if (!B || scan_result_alloc(result, cfg->nimpls) != 0) {
+    if (!B || (cfg->same_as && !kept) || scan_result_alloc(result, cfg->nimpls) != 0) {
         free(B);
+        free(kept);
         return *error = "out of memory", -1;
     }
+    for (size_t i = 0; cfg->same_as && i < cfg->nimpls; i++)
+        for (int d = 0; d < DIR_COUNT; d++) cfg->differ[i][d] = 0;
     uint32_t n = (uint32_t)gelu_format_encodings(f);
     for (uint32_t b = 0; b < n; b++) {
         B->enc[b] = (uint16_t)b;
@@ -267,6 +275,14 @@ int scan_small_run(const scan_small_config *cfg, scan_result *result, const char
         for (int d = 0; d < scan_directions(m, cfg->grad) && rc == 0; d++) {
             kernel_call_u16(m, d == DIR_DERIVATIVE, B->enc, B->y16, n, B->wx, B->wy);
             for (uint32_t b = 0; b < n; b++) B->y[b] = gelu_format_widen(f, B->y16[b]);
+            if (kept) {
+                memcpy(kept + (i * DIR_COUNT + (size_t)d) * N16, B->y16, n * sizeof *kept);
+                int k = cfg->same_as[i];
+                if (k >= 0 && d < scan_directions(cfg->impls[k], cfg->grad)) {
+                    const uint16_t *b16 = kept + ((size_t)k * DIR_COUNT + (size_t)d) * N16;
+                    for (uint32_t b = 0; b < n; b++) cfg->differ[i][d] += B->y16[b] != b16[b];
+                }
+            }
             for (int k = 0; k < REF_KINDS && rc == 0; k++) {
                 if (k == REF_EXACT && !scan_has_exact_row(m)) continue;
                 gelu_target t = k == REF_OWN ? m->target : GELU_TARGET_EXACT;
@@ -288,6 +304,7 @@ int scan_small_run(const scan_small_config *cfg, scan_result *result, const char
     for (int t = 0; t < GELU_TARGET_COUNT; t++)
         for (int d = 0; d < DIR_COUNT; d++) ref_table_free(&refs[t][d]);
     free(B);
+    free(kept);
     if (rc != 0) *error = "out of memory";
     else if ((*error = kernel_calls_failure(cfg->impls, cfg->nimpls))) rc = -1;
     return rc;

@@ -26,6 +26,9 @@ typedef struct {
     size_t nimpls;
     bool grad;
     unsigned threads;         /* for the references (MPFR); 0: all online CPUs */
+    /* As scan_config's (scan.h), with same_as[i] < i: a row is compared with an earlier one. */
+    const int *same_as;
+    uint64_t (*differ)[DIR_COUNT];
 } scan_small_config;
 
 /* Runs the scan into *result (zeroed or allocated before). 0, or −1 with *error set to a static

@@ -58,7 +58,7 @@ for m in $methods; do
     rows "$m" >"$d/plain"
     for isa in neon sve256; do
         rows "${m}_$isa" >"$d/vector"
-        [ -s "$d/vector" ] && cmp -s "$d/plain" "$d/vector" ||
+        [ -s "$d/plain" ] && [ -s "$d/vector" ] && cmp -s "$d/plain" "$d/vector" ||
             fail "${m}_$isa's rows differ from $m's: $(diff "$d/plain" "$d/vector" | head -4)"
     done
 done
@@ -87,6 +87,75 @@ st=$?
 st=$?
 [ $st -eq 1 ] && grep -q "cr_neon forward: .* at x = 0x1.8p+0 (0x3fc00000)" "$d/out" ||
     fail "planted wrong output at 1.5: status $st: $(tail -3 "$d/out")"
+
+# SLEEF's AArch64 builds (cross/peer_sleef.c, built where libsleef-dev:arm64 is installed): the
+# gate on the sample, each row's figures those of the host's SLEEF build of the same function
+# (the same bits at every sampled input), and a planted wrong output caught at its input
+if $run --list | grep -q '^sleef_erfc_u15_advsimd '; then
+    set --
+    impls=""
+    for f in sleef_erfc_u15 sleef_erf_u10; do
+        set -- "$@" --exec "${f}_advsimd=$run ${f}_advsimd" --exec "${f}_sve256=$run ${f}_sve256"
+        impls="$impls,${f}_advsimd,${f}_sve256,${f}_avx2"
+    done
+    "$g" accuracy "$@" --impl "${impls#,}" --sample 20000 --grad --threads 2 --csv "$d/a.csv" \
+        >"$d/out" 2>"$d/err" || fail "SLEEF's AArch64 rows' gate: $(tail -5 "$d/out") $(cat "$d/err")"
+    for f in sleef_erfc_u15 sleef_erf_u10; do
+        rows "${f}_avx2" >"$d/plain"
+        for isa in advsimd sve256; do
+            rows "${f}_$isa" >"$d/vector"
+            [ -s "$d/plain" ] && [ -s "$d/vector" ] && cmp -s "$d/plain" "$d/vector" ||
+                fail "${f}_$isa's figures differ from ${f}_avx2's: $(diff "$d/plain" "$d/vector" | head -4)"
+        done
+    done
+    "$g" accuracy --exec "sleef_erf_u10_sve256=$run sleef_erf_u10_sve256 --wrong-at 0x3fc00000" \
+        --impl sleef_erf_u10_sve256 --range 1.49:1.51 --threads 2 >"$d/out" 2>&1
+    st=$?
+    [ $st -eq 1 ] && grep -q "sleef_erf_u10_sve256 forward: .* at x = 0x1.8p+0 (0x3fc00000)" "$d/out" ||
+        fail "planted wrong output of SLEEF's SVE row at 1.5: status $st: $(tail -3 "$d/out")"
+else
+    echo "note: no arm64 libsleef (libsleef-dev:arm64): SLEEF's AArch64 rows not built"
+fi
+
+# oneDNN's AArch64 build (cross/peer_dnnl.c): on 256-bit SVE it runs its reference code, which
+# the CSV names (dispatched_isa ref_any), and meets the x86 paths' largest bounds on the sample;
+# a planted wrong output is caught at its input
+if $run --list | grep -q '^dnnl_erf_aarch64 '; then
+    set -- --exec "dnnl_erf_aarch64=$run dnnl_erf_aarch64" --exec "dnnl_tanh_aarch64=$run dnnl_tanh_aarch64"
+    "$g" accuracy "$@" --impl dnnl_erf_aarch64,dnnl_tanh_aarch64 --sample 5000 --grad --threads 2 \
+        --csv "$d/a.csv" >"$d/out" 2>"$d/err" ||
+        fail "oneDNN's AArch64 rows' gate: $(tail -5 "$d/out") $(cat "$d/err")"
+    col=$(head -1 "$d/a.csv" | tr , '\n' | grep -n '^dispatched_isa$' | cut -d: -f1)
+    [ -n "$col" ] && [ "$(grep '^dnnl_erf_aarch64,' "$d/a.csv" | cut -d, -f"$col" | sort -u)" = ref_any ] ||
+        fail "dnnl_erf_aarch64's path on 256-bit SVE: not ref_any in $(head -2 "$d/a.csv")"
+    "$g" accuracy --exec "dnnl_tanh_aarch64=$run dnnl_tanh_aarch64 --wrong-at 0x3fc00000" \
+        --impl dnnl_tanh_aarch64 --range 1.4999:1.5001 --threads 2 >"$d/out" 2>&1
+    st=$?
+    [ $st -eq 1 ] && grep -q "dnnl_tanh_aarch64 forward: .* at x = 0x1.8p+0 (0x3fc00000)" "$d/out" ||
+        fail "planted wrong output of oneDNN's AArch64 row at 1.5: status $st: $(tail -3 "$d/out")"
+else
+    echo "note: no arm64 libdnnl (libdnnl2:arm64): oneDNN's AArch64 rows not built"
+fi
+
+# --cross: the cross build's rows by name, each under the CPU its ISA needs (an SVE build is
+# refused on another vector length, so the 128- and 512-bit rows answering shows each got its
+# own), the plain ones renamed beside the host's; a directory without a child and a child of
+# this machine are refused, named
+"$g" list --cross "$x" >"$d/out" 2>&1 && grep -q "^  cr_sve512  *sve512  *ours  *-cpu max,sve-max-vq=4$" "$d/out" &&
+    grep -q "^  erfc_libm_aarch64  *portable  *libm_gsl " "$d/out" ||
+    fail "list --cross: $(grep -A3 '^cross build' "$d/out")"
+"$g" accuracy --cross "$x" --impl cr_sve128,cr_sve512,erfc_libm_aarch64 --sample 2000 --grad \
+    --threads 2 >"$d/out" 2>&1 || fail "accuracy --cross: $(tail -3 "$d/out")"
+mkdir -p "$d/host/cross"
+cp "$g" "$d/host/cross/exec_vf"
+"$g" list --cross "$d/host" >"$d/out" 2>&1
+st=$?
+[ $st -eq 2 ] && grep -q "is for ELF machine 62, none of the cross machines" "$d/out" ||
+    fail "--cross on a host build's child: status $st: $(cat "$d/out")"
+"$g" list --cross "$d/none" >"$d/out" 2>&1
+st=$?
+[ $st -eq 2 ] && grep -q "'$d/none': no cross build's exec child there" "$d/out" ||
+    fail "--cross on a directory without a child: status $st: $(cat "$d/out")"
 
 [ $fails -eq 0 ] || exit 1
 echo "ok: NEON and SVE builds under qemu-aarch64"

@@ -3,9 +3,10 @@
  * names torch_gelu and torch_gelu@size1; the frameworks' environment made absent, so that the
  * 16-bit scans are left out, said so): the binary32 scan on the paths' sample, its file read
  * back, the section drawn from it, and the answer's framework_paths, with a wrong output (its
- * sign flipped) planted in each path: size1's at an input of the comparison's draws (seed 1),
- * not of the sample (its outputs differ, its figures not), size17's at x = 1, of the sample (its
- * figures differ: the worst path). In bfloat16 the row and size1 stand in natively (exec_child
+ * sign flipped) planted in each path: size1's at x = 2^-100, size17's at x = 1, both of the
+ * sample (both paths' figures differ, size17's the most: the worst path), and the outputs of
+ * each path compared with its row's at every input of the sample, on two scan threads (each
+ * path differs at its one input). In bfloat16 the row and size1 stand in natively (exec_child
  * --format bfloat16, size1's output at 1.0 one ULP off): their scan over every encoding, the
  * outputs compared at each; binary16, not stood in for and no framework installed, is left
  * out, said so. */
@@ -20,7 +21,6 @@
 #include "report_fixture.h"
 #include "framework_paths_scan.h"
 #include "framework_sample.h"
-#include "sample.h"
 
 #ifndef GELUCHECK_EXEC_CHILD
 #error "GELUCHECK_EXEC_CHILD: the path of tests/exec_child"
@@ -55,15 +55,15 @@ Test(framework_paths_scan, a_path_on_the_sample_its_section_and_the_answer)
     char nothing[sizeof dir + 16];
     snprintf(nothing, sizeof nothing, "%s/none", dir);
     setenv("XDG_CACHE_HOME", nothing, 1); /* no frameworks' environment */
-    /* the first finite nonzero input of the comparison's draws */
-    static float drawn[FRAMEWORK_DIFF_SAMPLE];
-    sample_encodings(FRAMEWORK_DIFF_SEED, drawn, FRAMEWORK_DIFF_SAMPLE);
-    size_t at = 0;
-    while (!(drawn[at] == drawn[at] && drawn[at] != 0 && drawn[at] < 1e30f && drawn[at] > -1e30f)) at++;
-    uint32_t e;
-    memcpy(&e, &drawn[at], sizeof e);
-    char wrong[64];
-    snprintf(wrong, sizeof wrong, "--wrong-at 0x%08x", e);
+    /* 2^-100, the first input of its binade: in the sample (each binade's ends are) */
+    uint32_t *sample;
+    uint64_t nsample;
+    cr_assert_eq(framework_sample_build(&sample, &nsample), 0);
+    bool in = false;
+    for (uint64_t i = 0; i < nsample; i++) in |= sample[i] == 0x0d800000u;
+    free(sample);
+    cr_assert(in, "2^-100 is in the paths' sample");
+    const char *wrong = "--wrong-at 0x0d800000";
     const gelu_impl *row = child("torch_gelu", "");
     const gelu_impl *path = child("torch_gelu@size1", wrong);
     const gelu_impl *path17 = child("torch_gelu@size17", "--wrong-at 0x3f800000");
@@ -86,7 +86,7 @@ Test(framework_paths_scan, a_path_on_the_sample_its_section_and_the_answer)
     cr_assert_eq(report_stage_open(&st, out_dir), 0);
     static framework_paths_out out;
     char err[1400] = "";
-    cr_assert_eq(framework_paths_scan(paths, 2, 1, &st, &out, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(framework_paths_scan(paths, 2, 2, &st, &out, err, sizeof err), 0, "%s", err);
     cr_assert_eq(out.n, 2, "binary32's scan and bfloat16's: %zu", out.n);
     cr_expect_not_null(strstr(out.note, "binary16: left out"), "%s", out.note);
     cr_expect_null(strstr(out.note, "bfloat16"), "%s", out.note);
@@ -100,7 +100,7 @@ Test(framework_paths_scan, a_path_on_the_sample_its_section_and_the_answer)
     cr_assert_eq(b->diffs.n, 1);
     cr_expect_eq(b->diffs.inputs, 65536);
     cr_expect_eq(b->diffs.d[0].differ[0], 1, "size1 differs at 1.0: %ld", b->diffs.d[0].differ[0]);
-    cr_expect_eq(b->diffs.d[0].differ[1], 0);
+    cr_expect_eq(b->diffs.d[0].differ[1], 0, "%ld", b->diffs.d[0].differ[1]);
     const results_set *s = out.s[0].results;
     cr_assert_not_null(s);
     cr_assert_eq(s->n, 3);
@@ -108,7 +108,8 @@ Test(framework_paths_scan, a_path_on_the_sample_its_section_and_the_answer)
     cr_expect_str_eq(s->rows[1].name, "torch_gelu@size1");
     cr_expect_str_eq(s->rows[2].name, "torch_gelu@size17");
     cr_expect_eq(s->rows[1].inputs, 1049349, "the paths' sample: %llu", (unsigned long long)s->rows[1].inputs);
-    cr_expect_eq(s->rows[1].exact[0].max_ulp, s->rows[0].exact[0].max_ulp, "size1's wrong input is not in the sample");
+    cr_expect_str_eq(s->rows[1].exact[0].max_ulp_x, "0x1p-100", "size1's sign flipped at 2^-100");
+    cr_expect_lt(s->rows[1].exact[0].max_ulp, s->rows[2].exact[0].max_ulp);
     cr_expect_gt(s->rows[2].exact[0].max_ulp, 1e6, "size17's sign flipped at 1");
     cr_expect_str_eq(s->rows[2].exact[0].max_ulp_x, "0x1p+0");
     cr_expect(!framework_paths_broken(&out), "the stand-ins' claims (erf_naive's) hold");
@@ -116,7 +117,9 @@ Test(framework_paths_scan, a_path_on_the_sample_its_section_and_the_answer)
     cr_assert_eq(d->n, 2);
     cr_expect_eq(d->d[0].differ[0], 1, "size1 differs at its planted input: %ld", d->d[0].differ[0]);
     cr_expect_eq(d->d[0].differ[1], 0);
-    cr_expect_eq(d->d[1].differ[0], 0, "size17's wrong input is not among the draws");
+    cr_expect_eq(d->d[1].differ[0], 1, "size17 differs at 1: %ld", d->d[1].differ[0]);
+    cr_expect_eq(d->d[1].differ[1], 0);
+    cr_expect_eq(d->inputs, 1049349, "every input of the sample compared");
     cr_expect_not_null(strstr(out.s[0].covered, "1049349 distinct binary32 inputs: 2057 in each of the 510"),
                        "%s", out.s[0].covered);
     char csv[2200];
@@ -128,7 +131,7 @@ Test(framework_paths_scan, a_path_on_the_sample_its_section_and_the_answer)
     framework_section_html(f, NULL, &out);
     fclose(f);
     cr_expect_not_null(strstr(buf, "<h3>binary32</h3>\n<p>Rows and paths over 1049349 distinct"), "%s", buf);
-    cr_expect_not_null(strstr(buf, "<td class=\"broken\">1 <small>of 65536</small></td><td>0 <small>of 65536</small></td>"),
+    cr_expect_not_null(strstr(buf, "<td class=\"broken\">1 <small>of 1049349</small></td><td>0 <small>of 1049349</small></td>"),
                        "%s", buf);
     cr_expect_not_null(strstr(buf, "<h3>bfloat16</h3>\n<p>Rows and paths over all 65536 bfloat16 encodings"), "%s", buf);
     cr_expect_not_null(strstr(buf, "<h3>PyTorch (bfloat16)</h3>"), "%s", buf);

@@ -64,7 +64,7 @@ Test(framework_section, a_table_per_framework_with_the_paths_and_their_differenc
     cr_expect_not_null(strstr(html, "<h3>PyTorch</h3>"), "%s", html);
     cr_expect_not_null(strstr(html, "<h3>bfloat16</h3>\n<p>Rows and paths over all 65536 bfloat16 "
                                     "encodings; &#8800; batch path: the outputs whose encoding differs "
-                                    "from the row's on 65536 inputs, every encoding.</p>"), "%s", html);
+                                    "from the row's, at every one of these 65536 inputs.</p>"), "%s", html);
     cr_expect_not_null(strstr(html, "<h3>PyTorch (bfloat16)</h3>"), "%s", html);
     cr_expect_not_null(strstr(html, "<td class=\"broken\">1234 <small>of 65536</small></td>"), "%s", html);
     cr_expect_not_null(strstr(html, "<tr><td class=\"l\"><code>torch_gelu</code></td><td>pass</td>"), "%s", html);

@@ -253,6 +253,30 @@ o.main()' </dev/null >"$d/out" 2>"$d/err")
         fail "a FastGelu fusion planted not to fire: $(tail -2 "$d/err")"
 fi
 
+# TensorFlow's size paths run their calls in a graph loop, checked against eager calls before
+# serving: a loop planted to differ at the check's sixth input (one bit of its forward) refuses
+# to serve, naming that input
+if [ -x "$py" ] && grep -q "^  tf_gelu  *TensorFlow [0-9]" "$d/list"; then
+    sixth=$("$py" -c 'import numpy as np
+print(hex(np.random.default_rng(1).integers(0, 2**32, 256, dtype=np.uint64).astype("<u4")[5]))')
+    (cd "$peers" && "$py" -c 'import sys; sys.argv = ["x", "--path", "size3"]
+import numpy as np
+import tensorflow_gelu as t
+loop = t.in_graph_loop
+def planted(*a):
+    call = loop(*a)
+    def wrong(buf):
+        y = np.array(call(buf))
+        y.view(np.uint32)[5] ^= 1
+        return y
+    return wrong
+t.in_graph_loop = planted
+sys.exit(t.main())' </dev/null >"$d/out" 2>"$d/err")
+    st=$?
+    [ $st -eq 2 ] && grep -q "path size3: the graph loop's outputs differ from eager calls' (forward at input $sixth: " "$d/err" ||
+        fail "a size path's graph loop planted to differ: status $st (sixth input $sixth): $(tail -2 "$d/err")"
+fi
+
 # ONNX Runtime's CPU provider has no bfloat16 GELU: its row runs widened there, said so
 if grep -q "^  ort_gelu  *ONNX Runtime [0-9]" "$d/list"; then
     "$g" accuracy --format bfloat16 --impl ort_gelu --threads 1 >"$d/out" 2>"$d/err" &&

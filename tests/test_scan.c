@@ -220,6 +220,46 @@ Test(scan, rows_sharing_outputs_get_their_own_metrics, .timeout = 120)
     scan_result_free(all);
 }
 
+/* Rows compared output by output with another (scan_config.same_as, the report's framework
+ * paths against their rows): each planted row differs from cr_a at exactly its planted inputs
+ * (one forward, one forward, 100 derivatives), cr_b at none, on one thread and on two, with rows
+ * sharing metrics (cr_a and cr_b) among them; a row compared with itself is refused. */
+Test(scan, rows_compared_with_another_differ_at_their_planted_inputs, .timeout = 120)
+{
+    gelu_impl a = cr_impl("cr_a", cr_forward, cr_derivative),
+              wrong = cr_impl("wrong_at_one", forward_wrong_at_one, cr_derivative),
+              brk = cr_impl("one_break", forward_one_break, cr_derivative),
+              sign = cr_impl("wrong_sign", cr_forward, derivative_wrong_sign),
+              b = cr_impl("cr_b", cr_forward, cr_derivative);
+    const gelu_impl *impls[] = {&a, &wrong, &brk, &sign, &b};
+    const int same_as[] = {-1, 0, 0, 0, 0};
+    const uint64_t want[5][DIR_COUNT] = {{0, 0}, {1, 0}, {1, 0}, {0, 100}, {0, 0}};
+    for (unsigned threads = 1; threads <= 2; threads++) {
+        uint64_t differ[5][DIR_COUNT];
+        memset(differ, 0xff, sizeof differ); /* zeroed by the scan */
+        scan_config cfg = {.impls = impls, .nimpls = 5, .grad = true, .threads = threads,
+                           .shard_n = 1, .domain = {.kind = DOMAIN_RANGE, .lo = 0x1.1p0f, .hi = 0x1.9p0f},
+                           .same_as = same_as, .differ = differ};
+        scan_result *r = calloc(1, sizeof *r);
+        const char *error = NULL;
+        cr_assert_eq(scan_run(&cfg, r, &error), 0, "%s", error ? error : "");
+        for (size_t i = 0; i < 5; i++)
+            for (int d = 0; d < DIR_COUNT; d++)
+                cr_expect_eq(differ[i][d], want[i][d], "%s direction %d, %u threads: %llu", impls[i]->name,
+                             d, threads, (unsigned long long)differ[i][d]);
+        scan_result_free(r);
+    }
+    const int self[] = {-1, 1, 0, 0, 0};
+    uint64_t differ[5][DIR_COUNT];
+    scan_config cfg = {.impls = impls, .nimpls = 5, .grad = true, .threads = 1, .shard_n = 1,
+                       .domain = {.kind = DOMAIN_RANGE, .lo = 1, .hi = 2}, .same_as = self, .differ = differ};
+    scan_result *r = calloc(1, sizeof *r);
+    const char *error = NULL;
+    cr_expect_eq(scan_run(&cfg, r, &error), -1);
+    cr_expect_str_eq(error ? error : "", "same_as names no other row of the scan");
+    scan_result_free(r);
+}
+
 Test(scan, correctly_rounded_is_monotone_and_fully_correct, .timeout = 120)
 {
     gelu_impl cr = cr_impl("cr", cr_forward, cr_derivative);

@@ -6,7 +6,10 @@
 # package registry; qemu-user for tests/clones.sh, which runs the scan's portable and AVX2 builds
 # on an emulated CPU; help2man makes the man page from `gelucheck --help`, man-db renders it
 # in its test; gcc-aarch64-linux-gnu and libc6-dev-arm64-cross cross-compile our vf methods'
-# AArch64 builds, cross/aarch64-linux-gnu.ini, which the aarch64 test runs under qemu-aarch64).
+# AArch64 builds, cross/aarch64-linux-gnu.ini, which the aarch64 test runs under qemu-aarch64;
+# libsleef-dev:arm64 and libdnnl2:arm64, of the arm64 architecture this script enables, are
+# SLEEF's and oneDNN's AArch64 builds, which the cross build serves as rows of their own,
+# cross/peer_sleef.c and peer_dnnl.c; oneDNN's headers are libdnnl-dev's).
 # Non-interactive and idempotent:
 # when everything is present it only checks (dpkg-query) and returns in well under a second.
 # Run as root on Debian 12.
@@ -32,7 +35,7 @@ packages="
   libsleef-dev libdnnl-dev ocl-icd-opencl-dev libflint-arb-dev
   sollya gnuplot-nox valgrind clang libclang-rt-14-dev
   chromium python3 libopenmpi-dev openmpi-bin qemu-user help2man man-db
-  gcc-aarch64-linux-gnu libc6-dev-arm64-cross
+  gcc-aarch64-linux-gnu libc6-dev-arm64-cross libsleef-dev:arm64 libdnnl2:arm64
 "
 # python3-dev: Python's headers, which torch.compile's Inductor builds its generated kernels
 # against (PyTorch's compile paths, docs/frameworks.md "Paths"; g++ is build-essential's)
@@ -53,6 +56,8 @@ elif [ "$(id -u)" -ne 0 ]; then
 else
     echo "setup: installing$missing"
     export DEBIAN_FRONTEND=noninteractive
+    # the arm64 packages (name:arm64) need the architecture enabled (multiarch)
+    dpkg --print-foreign-architectures | grep -qx arm64 || dpkg --add-architecture arm64
     apt-get update -q
     # shellcheck disable=SC2086
     apt-get install -y -q --no-install-recommends $missing
