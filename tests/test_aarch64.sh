@@ -54,13 +54,15 @@ rows() {
         cut -d: -f1 | paste -sd,)
     grep "^$1," "$d/a.csv" | cut -d, -f"1,$skip" --complement
 }
+# same_rows A B: B's rows are A's to the byte (both present), else a failure naming B
+same_rows() {
+    rows "$1" >"$d/plain"
+    rows "$2" >"$d/vector"
+    [ -s "$d/plain" ] && [ -s "$d/vector" ] && cmp -s "$d/plain" "$d/vector" ||
+        fail "$2's rows differ from $1's: $(diff "$d/plain" "$d/vector" | head -4)"
+}
 for m in $methods; do
-    rows "$m" >"$d/plain"
-    for isa in neon sve256; do
-        rows "${m}_$isa" >"$d/vector"
-        [ -s "$d/plain" ] && [ -s "$d/vector" ] && cmp -s "$d/plain" "$d/vector" ||
-            fail "${m}_$isa's rows differ from $m's: $(diff "$d/plain" "$d/vector" | head -4)"
-    done
+    for isa in neon sve256; do same_rows "$m" "${m}_$isa"; done
 done
 
 # [-0x1.82p-1, -0x1.8p-1] holds the minimum of both forms (−0.7525, −0.7512), where the
@@ -76,17 +78,16 @@ done
 "$g" accuracy "$@" --impl cr_tanh_accurate_path,cr_sigmoid_accurate_path --sample 20000 --grad \
     --threads 2 >"$d/out" 2>&1 || fail "the accurate paths alone: $(tail -5 "$d/out")"
 # a wrong value of the accurate path is caught at its input (f(−8.25) ≈ −6e-23: the sign flipped)
-"$g" accuracy --exec "cr_tanh_accurate_path=$run cr_tanh_accurate_path --wrong-at 0xc1040000" \
-    --impl cr_tanh_accurate_path --range -8.26:-8.24 --threads 2 >"$d/out" 2>&1
-st=$?
-[ $st -eq 1 ] && grep -q "cr_tanh_accurate_path forward: .* at x = -0x1.08p+3 (0xc1040000)" "$d/out" ||
-    fail "planted wrong output of the accurate path at -8.25: status $st: $(tail -3 "$d/out")"
-
-"$g" accuracy --exec "cr_neon=$run cr_neon --wrong-at 0x3fc00000" --impl cr_neon \
-    --range 1.49:1.51 --threads 2 >"$d/out" 2>&1
-st=$?
-[ $st -eq 1 ] && grep -q "cr_neon forward: .* at x = 0x1.8p+0 (0x3fc00000)" "$d/out" ||
-    fail "planted wrong output at 1.5: status $st: $(tail -3 "$d/out")"
+# caught ROW ENCODING RANGE X: ROW served with its forward output at ENCODING sign-flipped
+# breaks the gate over RANGE (exit 1), named at x = X (ENCODING)
+caught() {
+    "$g" accuracy --exec "$1=$run $1 --wrong-at $2" --impl "$1" --range "$3" --threads 2 >"$d/out" 2>&1
+    st=$?
+    [ $st -eq 1 ] && grep -q "$1 forward: .* at x = $4 ($2)" "$d/out" ||
+        fail "planted wrong output of $1 at $4: status $st: $(tail -3 "$d/out")"
+}
+caught cr_tanh_accurate_path 0xc1040000 -8.26:-8.24 -0x1.08p+3
+caught cr_neon 0x3fc00000 1.49:1.51 0x1.8p+0
 
 # SLEEF's AArch64 builds (cross/peer_sleef.c, built where libsleef-dev:arm64 is installed): the
 # gate on the sample, each row's figures those of the host's SLEEF build of the same function
@@ -101,18 +102,9 @@ if $run --list | grep -q '^sleef_erfc_u15_advsimd '; then
     "$g" accuracy "$@" --impl "${impls#,}" --sample 20000 --grad --threads 2 --csv "$d/a.csv" \
         >"$d/out" 2>"$d/err" || fail "SLEEF's AArch64 rows' gate: $(tail -5 "$d/out") $(cat "$d/err")"
     for f in sleef_erfc_u15 sleef_erf_u10; do
-        rows "${f}_avx2" >"$d/plain"
-        for isa in advsimd sve256; do
-            rows "${f}_$isa" >"$d/vector"
-            [ -s "$d/plain" ] && [ -s "$d/vector" ] && cmp -s "$d/plain" "$d/vector" ||
-                fail "${f}_$isa's figures differ from ${f}_avx2's: $(diff "$d/plain" "$d/vector" | head -4)"
-        done
+        for isa in advsimd sve256; do same_rows "${f}_avx2" "${f}_$isa"; done
     done
-    "$g" accuracy --exec "sleef_erf_u10_sve256=$run sleef_erf_u10_sve256 --wrong-at 0x3fc00000" \
-        --impl sleef_erf_u10_sve256 --range 1.49:1.51 --threads 2 >"$d/out" 2>&1
-    st=$?
-    [ $st -eq 1 ] && grep -q "sleef_erf_u10_sve256 forward: .* at x = 0x1.8p+0 (0x3fc00000)" "$d/out" ||
-        fail "planted wrong output of SLEEF's SVE row at 1.5: status $st: $(tail -3 "$d/out")"
+    caught sleef_erf_u10_sve256 0x3fc00000 1.49:1.51 0x1.8p+0
 else
     echo "note: no arm64 libsleef (libsleef-dev:arm64): SLEEF's AArch64 rows not built"
 fi
@@ -128,11 +120,7 @@ if $run --list | grep -q '^dnnl_erf_aarch64 '; then
     col=$(head -1 "$d/a.csv" | tr , '\n' | grep -n '^dispatched_isa$' | cut -d: -f1)
     [ -n "$col" ] && [ "$(grep '^dnnl_erf_aarch64,' "$d/a.csv" | cut -d, -f"$col" | sort -u)" = ref_any ] ||
         fail "dnnl_erf_aarch64's path on 256-bit SVE: not ref_any in $(head -2 "$d/a.csv")"
-    "$g" accuracy --exec "dnnl_tanh_aarch64=$run dnnl_tanh_aarch64 --wrong-at 0x3fc00000" \
-        --impl dnnl_tanh_aarch64 --range 1.4999:1.5001 --threads 2 >"$d/out" 2>&1
-    st=$?
-    [ $st -eq 1 ] && grep -q "dnnl_tanh_aarch64 forward: .* at x = 0x1.8p+0 (0x3fc00000)" "$d/out" ||
-        fail "planted wrong output of oneDNN's AArch64 row at 1.5: status $st: $(tail -3 "$d/out")"
+    caught dnnl_tanh_aarch64 0x3fc00000 1.4999:1.5001 0x1.8p+0
 else
     echo "note: no arm64 libdnnl (libdnnl2:arm64): oneDNN's AArch64 rows not built"
 fi

@@ -193,14 +193,23 @@ static char *csv_lines_of(const char *csv, const char *name)
  * share_block): rows that agree with another until one input, at a block past the first and
  * past the probe groups' spread (two threads), and one that agrees everywhere, each get the
  * metrics they get scanned alone. */
+/* cr_a, three rows each with one planted defect (wrong at one input, one monotonicity break, a
+ * derivative of the wrong sign on an interval) and cr_b, cr_a's twin, into rows and impls. */
+static void planted_rows(gelu_impl rows[5], const gelu_impl *impls[5])
+{
+    rows[0] = cr_impl("cr_a", cr_forward, cr_derivative);
+    rows[1] = cr_impl("wrong_at_one", forward_wrong_at_one, cr_derivative);
+    rows[2] = cr_impl("one_break", forward_one_break, cr_derivative);
+    rows[3] = cr_impl("wrong_sign", cr_forward, derivative_wrong_sign);
+    rows[4] = cr_impl("cr_b", cr_forward, cr_derivative);
+    for (int i = 0; i < 5; i++) impls[i] = &rows[i];
+}
+
 Test(scan, rows_sharing_outputs_get_their_own_metrics, .timeout = 120)
 {
-    gelu_impl a = cr_impl("cr_a", cr_forward, cr_derivative),
-              wrong = cr_impl("wrong_at_one", forward_wrong_at_one, cr_derivative),
-              brk = cr_impl("one_break", forward_one_break, cr_derivative),
-              sign = cr_impl("wrong_sign", cr_forward, derivative_wrong_sign),
-              b = cr_impl("cr_b", cr_forward, cr_derivative);
-    const gelu_impl *impls[] = {&a, &wrong, &brk, &sign, &b};
+    gelu_impl rows[5];
+    const gelu_impl *impls[5];
+    planted_rows(rows, impls);
     scan_result *all = calloc(1, sizeof *all);
     run(impls, 5, 0x1.1p0f, 0x1.9p0f, 2, 0, 1, all);
     cr_expect(all->inputs > 64 * SCAN_BLOCK, "many blocks: %llu inputs", (unsigned long long)all->inputs);
@@ -226,12 +235,9 @@ Test(scan, rows_sharing_outputs_get_their_own_metrics, .timeout = 120)
  * sharing metrics (cr_a and cr_b) among them; a row compared with itself is refused. */
 Test(scan, rows_compared_with_another_differ_at_their_planted_inputs, .timeout = 120)
 {
-    gelu_impl a = cr_impl("cr_a", cr_forward, cr_derivative),
-              wrong = cr_impl("wrong_at_one", forward_wrong_at_one, cr_derivative),
-              brk = cr_impl("one_break", forward_one_break, cr_derivative),
-              sign = cr_impl("wrong_sign", cr_forward, derivative_wrong_sign),
-              b = cr_impl("cr_b", cr_forward, cr_derivative);
-    const gelu_impl *impls[] = {&a, &wrong, &brk, &sign, &b};
+    gelu_impl rows[5];
+    const gelu_impl *impls[5];
+    planted_rows(rows, impls);
     const int same_as[] = {-1, 0, 0, 0, 0};
     const uint64_t want[5][DIR_COUNT] = {{0, 0}, {1, 0}, {1, 0}, {0, 100}, {0, 0}};
     for (unsigned threads = 1; threads <= 2; threads++) {
