@@ -14,14 +14,17 @@ calls nothing, ties to the first in layout (the source's vector loop comes first
 kernel). Its fast path is the shortest path of instructions from its header back to it: every
 lane on the vector path, the branches to the rarely taken paths (cr's accurate path, a split
 kernel's tail and packing) not taken. Such a row says `fast_path_only` with the number of
-conditional branches skipped. A path through a nested loop (a loop over coefficients left
-rolled) is refused. The vector loop is not unrolled (-unroll-runtime=false: its trip count is
+conditional branches skipped. A loop whose fast path runs through a nested loop (a split
+kernel's loop over chunks) is not a candidate; a loop found with fewer than 20 instructions (a
+loop over coefficients left rolled) is an error. The vector loop is not unrolled (-unroll-runtime=false: its trip count is
 known at run time only; loops of constant count are unrolled: -unroll-threshold=3000, as GCC
 unrolls the coefficient loops), so one
 iteration is one vector: VF_WIDTH elements (the build's ISA row below). Static functions are
 inlined as GCC inlines the builds' `static inline` ones (-inline-threshold=4000).
 
 Usage: tools/mca_estimate.py [--out data/mca_estimates.csv] [--only METHOD] [--verbose]
+       tools/mca_estimate.py --measure-clock   (this CPU's core clock: docs/platforms.md)
+       tools/mca_estimate.py --compare LABEL=BENCH_CSV... --ghz G [--cpu C] [--size S]
 Needs clang-16 and llvm-mca-16 (Debian's clang-16, llvm-16) and, for AArch64, the cross libc's
 headers (libc6-dev-arm64-cross). Python 3 standard library only.
 """
@@ -224,7 +227,7 @@ def fast_path(blocks, header, members):
         path.append(i)
     path.reverse()
     if any(blocks[i].loop != header for i in path):
-        raise RuntimeError("the fast path of loop %s runs through a nested loop (left rolled)" % header)
+        return None  # a loop around the vector loop (a split kernel's chunks)
     insns, skipped, calls = [], 0, False
     for k, i in enumerate(path):
         insns += blocks[i].insns
@@ -245,6 +248,8 @@ def select_loop(blocks):
             best = (header, fp)
     if best is None:
         raise RuntimeError("no loop without a call")
+    if len(best[1][0]) < 20:  # a loop over coefficients left rolled, not a vector function
+        raise RuntimeError("the loop found, %s, has %d instructions only" % (best[0], len(best[1][0])))
     return best
 
 
@@ -265,12 +270,118 @@ def mca(insns, triple, cpu):
     return rthr, cycles / iters, model, warn
 
 
+# The core clock, for turning measured ns into cycles: a chain of dependent register-register
+# 64-bit adds, one cycle each on every x86-64 core (latency 1; an add of an immediate is not
+# used: Golden Cove's renamer folds chains of those), timed by CLOCK_MONOTONIC.
+CLOCK_PROBE = r"""
+#include <stdint.h>
+#include <stdio.h>
+#include <time.h>
+static double now(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return t.tv_sec + 1e-9 * t.tv_nsec; }
+int main(void) {
+    double best = 0;
+    for (int round = 0; round < 15; round++) {
+        uint64_t x = (uint64_t)round, y = 3, n = 200000000;
+        double t0 = now();
+        for (uint64_t i = 0; i < n; i += 8)
+            __asm__ volatile("add %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\t"
+                             "add %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0"
+                             : "+r"(x) : "r"(y));
+        double ghz = n / (now() - t0) / 1e9;
+        if (ghz > best) best = ghz;
+    }
+    printf("%.3f\n", best);
+    return 0;
+}
+"""
+
+
+def measure_clock():
+    """The fastest of 15 rounds of 2e8 dependent adds, in GHz (a round slowed by another
+    process only lowers its own figure)."""
+    with tempfile.TemporaryDirectory() as d:
+        exe = os.path.join(d, "clock")
+        subprocess.run([CLANG, "-O2", "-x", "c", "-", "-o", exe], input=CLOCK_PROBE, text=True,
+                       check=True)
+        return float(subprocess.run([exe], capture_output=True, text=True, check=True).stdout)
+
+
+def compare(estimates, cpu, benches, size, ghz):
+    """A Markdown table: per impl estimated on cpu, the estimate (block reciprocal throughput and
+    simulated, cycles/element) against each bench CSV's median ns/element at size, in core
+    cycles at ghz, and their ratio."""
+    import csv
+    est = {}
+    with open(estimates) as f:
+        for r in csv.DictReader(l for l in f if not l.startswith("#")):
+            if r["cpu"] == cpu:
+                est[r["impl"]] = (float(r["rthroughput_cycles_per_element"]),
+                                  float(r["simulated_cycles_per_element"]), r["model"], r["loop"])
+    measured = []
+    for label, path in benches:
+        with open(path) as f:
+            measured.append((label, {r["impl"]: float(r["ns_per_element_median"])
+                                     for r in csv.DictReader(f) if r["size"] == size}))
+    head = "| build | loop | estimate (rthroughput) | estimate (simulated) |"
+    rule = "|---|---|---|---|"
+    for label, _ in measured:
+        head += " %s: ns | cycles | rthroughput / measured | simulated / measured |" % label
+        rule += "---|---|---|---|"
+    print(head + "\n" + rule)
+    for impl in sorted(est, key=lambda n: (n.rsplit("_", 1)[1], n)):
+        rthr, sim, model, loop = est[impl]
+        line = "| %s | %s | %.2f | %.2f |" % (impl, loop.replace("fast_path_only", "fast path"), rthr, sim)
+        for _, m in measured:
+            if impl in m:
+                cyc = m[impl] * ghz
+                line += " %.3g | %.2f | %.2f | %.2f |" % (m[impl], cyc, rthr / cyc, sim / cyc)
+            else:
+                line += " - | - | - | - |"
+        print(line)
+    print("\nmodel: %s; cycles = ns x %.3f GHz" % (next(iter(est.values()))[2] if est else "-", ghz))
+    for label, m in measured:
+        for isa in sorted({i.rsplit("_", 1)[1] for i in est}):
+            names = [i for i in est if i.endswith("_" + isa) and i in m]
+            meas = ranks([m[i] for i in names])
+            print("%s, %s builds: Spearman rank correlation with measured: rthroughput %.2f, "
+                  "simulated %.2f (%d builds)" % (label, isa, spearman(ranks([est[i][0] for i in names]), meas),
+                                                 spearman(ranks([est[i][1] for i in names]), meas), len(names)))
+
+
+def ranks(v):
+    order = sorted(range(len(v)), key=lambda i: v[i])
+    r = [0.0] * len(v)
+    for k, i in enumerate(order):
+        r[i] = float(k)
+    return r
+
+
+def spearman(a, b):
+    n = len(a)
+    if n < 2:
+        return float("nan")
+    return 1 - 6 * sum((x - y) ** 2 for x, y in zip(a, b)) / (n * (n * n - 1))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--out", default=os.path.join(ROOT, "data", "mca_estimates.csv"))
     ap.add_argument("--only", help="one method")
     ap.add_argument("--verbose", action="store_true")
+    ap.add_argument("--measure-clock", action="store_true",
+                    help="print this CPU's core clock in GHz (a dependent add chain) and exit")
+    ap.add_argument("--compare", nargs="+", metavar="LABEL=BENCH_CSV",
+                    help="print estimate against measured (bench --csv files) as a Markdown table")
+    ap.add_argument("--cpu", default="sapphirerapids", help="with --compare: the estimates' cpu")
+    ap.add_argument("--size", default="l1", help="with --compare: the bench size")
+    ap.add_argument("--ghz", type=float, help="with --compare: the core clock (--measure-clock)")
     a = ap.parse_args()
+    if a.compare:
+        compare(a.out, a.cpu, [c.split("=", 1) for c in a.compare], a.size, a.ghz)
+        return
+    if a.measure_clock:
+        print("%.3f GHz" % measure_clock())
+        return
     headers = isa_headers()
     rows = []
     with tempfile.TemporaryDirectory() as confdir:
