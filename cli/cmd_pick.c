@@ -44,7 +44,7 @@ static void print_help(void)
     printf("\n  --platform P      the platforms, what they run and where their speed comes from:\n");
     for (int p = 0; p < PICK_PLATFORM_COUNT; p++) {
         char runs[128], speed[160];
-        printf("                    %s: %s; runs %s; speed %s\n", pick_platform_name((pick_platform)p),
+        printf("                    %s: %s (%s); speed %s\n", pick_platform_name((pick_platform)p),
                pick_platform_at((pick_platform)p)->what, pick_platform_runs((pick_platform)p, runs, sizeof runs),
                pick_speed_text((pick_platform)p, NULL, "S", speed, sizeof speed));
     }

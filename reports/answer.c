@@ -192,7 +192,7 @@ void answer_print_matrix(FILE *f, const answer *a)
         for (size_t j = 0; j < a->nplatforms; j++) {
             const answer_cell *c = &a->cells[i][j];
             const answer_platform *p = &a->platforms[j];
-            fprintf(f, "  %-13s ", pick_platform_name(p->id));
+            fprintf(f, "  %-10s ", pick_platform_name(p->id));
             if (c->fits == 0) {
                 fprintf(f, "nothing fits%s%s%s%s\n", c->closest[0] ? "; closest " : "", c->closest,
                         c->why[0] ? ": " : "", c->why);

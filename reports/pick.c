@@ -156,8 +156,11 @@ static const char *row_speed_text(const pick_platform_row *p, const mca_estimate
         if (model)
             snprintf(buf, n, "estimated (llvm-mca, model %s, for %s): cycles/element", model,
                      p->mca_cpu);
+        else if (e)
+            snprintf(buf, n, "estimated (llvm-mca for %s), but %s has no estimate for it",
+                     p->mca_cpu, e->path);
         else
-            snprintf(buf, n, "estimated (llvm-mca for %s), but no estimate of it loaded", p->mca_cpu);
+            snprintf(buf, n, "estimated (llvm-mca for %s): cycles/element", p->mca_cpu);
         break;
     }
     case PICK_SPEED_NONE: snprintf(buf, n, "%s: ranked by accuracy", p->why_speed); break;

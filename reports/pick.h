@@ -92,8 +92,8 @@ const char *pick_arch_name(pick_arch a);
  * of their ISAs): the answer's matrix includes a cross platform only then. */
 bool pick_platform_has_rows(const results_set *s, pick_platform p);
 /* How the platform's speed is known, in words, into buf: "measured (bench.csv, size l2)",
- * "estimated (llvm-mca, model NeoverseN2)" (the model the estimates name for its CPU; e may be
- * NULL: "estimated (llvm-mca, no estimates loaded)"), "not estimated: ...". */
+ * "estimated (llvm-mca, model NeoverseN2, for neoverse-v1): cycles/element" (the model the
+ * estimates name for its CPU; e may be NULL: no model named), "not estimated: ...". */
 const char *pick_speed_text(pick_platform p, const mca_estimates *e, const char *size, char *buf,
                             size_t size_buf);
 
