@@ -131,7 +131,7 @@ pick_arch pick_row_arch(const results_row *r, bool *known)
         if (strcmp(r->dispatched_isa, cross_isas[i].isa) == 0) return cross_isas[i].arch;
     /* a cross build's portable row announces "portable"; this host's rows announce nothing */
     *known = strcmp(r->dispatched_isa, "portable") != 0;
-    return PICK_ARCH_X86_64;
+    return HOST_ARCH;
 }
 
 bool pick_platform_has_rows(const results_set *s, pick_platform p)

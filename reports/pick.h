@@ -84,7 +84,7 @@ unsigned pick_platform_features(pick_platform p);
 /* What the platform runs in words, into buf: "avx2,fma", "none", "AArch64 builds: neon sve256". */
 const char *pick_platform_runs(pick_platform p, char *buf, size_t size);
 /* The machine r was built for: a cross build's by its dispatched_isa (neon, sve256: AArch64;
- * rvv128: RISC-V), x86-64 for every other row (this host's builds and peers). *known false for
+ * rvv128: RISC-V), this host's (x86-64 here) for every other row (its builds and peers). *known false for
  * a cross build's portable row ("portable" names no machine). */
 pick_arch pick_row_arch(const results_row *r, bool *known);
 const char *pick_arch_name(pick_arch a);
