@@ -22,11 +22,13 @@ enum { CLOSEST_LISTED = 3 };
 
 static void print_help(void)
 {
-    printf("usage: gelucheck pick --platform generic|x86-64-v2|x86-64-v3|x86-64-v4|host|all\n"
+    char names[256];
+    printf("usage: gelucheck pick --platform %s|all\n", pick_platform_names("|", names, sizeof names));
+    printf(
            "                      [--need K | [--max-ulp U] [--max-abs A] [--monotone] [--grad-max-ulp G]\n"
            "                      [--own-max-ulp U] [--correctly-rounded] [--contract-kept]\n"
            "                      [--target exact|tanh|sigmoid]] [--size l1|l2|dram|N]\n"
-           "                      [--results DIR] [--json FILE]\n"
+           "                      [--results DIR] [--json FILE] [--estimates FILE]\n"
            "                      [--format F]\n");
     char fmt_names[256];
     printf("F: %s\n\n", gelu_format_names("|", "|", false, fmt_names, sizeof fmt_names));
@@ -39,10 +41,18 @@ static void print_help(void)
     for (size_t i = 0; i < pick_need_count(); i++)
         printf("  %zu. %s%s: %s\n", i + 1, pick_need_at(i)->title,
                i == PICK_DEFAULT_NEED ? " (the default)" : "", pick_need_at(i)->asks);
-    printf("\n"
-           "  --platform P      generic and x86-64-v2: portable code; x86-64-v3: AVX2+FMA;\n"
-           "                    x86-64-v4: AVX-512 F/DQ/BW/VL too; host: this CPU's features;\n"
-           "                    all: the matrix, every platform x the need given (without one:\n"
+    printf("\n  --platform P      the platforms, what they run and where their speed comes from:\n");
+    for (int p = 0; p < PICK_PLATFORM_COUNT; p++) {
+        char runs[128], speed[160];
+        printf("                    %s: %s (%s); speed %s\n", pick_platform_name((pick_platform)p),
+               pick_platform_at((pick_platform)p)->what, pick_platform_runs((pick_platform)p, runs, sizeof runs),
+               pick_speed_text((pick_platform)p, NULL, "S", speed, sizeof speed));
+    }
+    printf("                    AArch64 and RISC-V rows are the cross builds' exec children\n"
+           "                    scanned under qemu (docs/platforms.md), told by the\n"
+           "                    dispatched_isa they announce; an x86-64 row never runs there.\n"
+           "                    all: the matrix, every platform (a cross one only when the\n"
+           "                    results have its builds' rows) x the need given (without one:\n"
            "                    every need above), each cell the choice, its figures, the\n"
            "                    runner-up\n"
            "  --need K          need K of the list above (not with the constraints below)\n"
@@ -57,6 +67,8 @@ static void print_help(void)
            "  --contract-kept   its own claimed contract kept (the accuracy file's verdict)\n"
            "  --target T        only implementations of that target formula\n"
            "  --size S          rank by median ns/element at benchmark size S (default %s)\n"
+           "  --estimates FILE  the llvm-mca estimates the Arm platforms rank by (default\n"
+           "                    %s)\n"
            "  --json FILE       also write the answer as data (docs/answer-json.md; the\n"
            "                    platforms and needs judged), as report writes answer.json\n"
            "  --results DIR     a report directory: accuracy.csv and bench.csv (default %s/);\n"
@@ -79,7 +91,7 @@ static void print_help(void)
            "with the number of inputs: their maxima are not bounds.\n"
            "Exit status: 0 a choice, 1 nothing fits (the closest are listed) or results cannot\n"
            "be read, 2 bad usage.\n",
-           DEFAULT_SIZE, DEFAULT_RESULTS);
+           DEFAULT_SIZE, mca_estimates_default_path(), DEFAULT_RESULTS);
 }
 
 typedef struct {
@@ -87,7 +99,7 @@ typedef struct {
     bool all_platforms;
     int need; /* a need of the list (0-based), −1: none named */
     pick_constraints c;
-    const char *results, *json;
+    const char *results, *json, *estimates;
     const gelu_format *format;
 } pick_args;
 
@@ -120,11 +132,10 @@ static int parse_args(int argc, char **argv, pick_args *a)
             a->platform = pick_platform_from_name(v);
             a->all_platforms = strcmp(v, "all") == 0;
             have_platform = true;
+            char names[256];
             if (a->platform == PICK_PLATFORM_COUNT && !a->all_platforms)
-                st = usage_error("pick",
-                                 "bad --platform '%s': generic, x86-64-v2, x86-64-v3, "
-                                 "x86-64-v4, host or all",
-                                 v);
+                st = usage_error("pick", "bad --platform '%s': %s or all", v,
+                                 pick_platform_names(", ", names, sizeof names));
         } else if ((got = option_value("pick", argc, argv, &i, "--need", &v))) {
             uint64_t k;
             if (got < 0) return EXIT_USAGE;
@@ -132,6 +143,8 @@ static int parse_args(int argc, char **argv, pick_args *a)
                 st = usage_error("pick", "bad --need '%s': 1 to %zu (pick --help lists them)", v,
                                  pick_need_count());
             a->need = (int)k - 1;
+        } else if ((got = option_value("pick", argc, argv, &i, "--estimates", &v))) {
+            st = got < 0 ? EXIT_USAGE : (a->estimates = v, EXIT_OK);
         } else if ((got = option_value("pick", argc, argv, &i, "--json", &v))) {
             st = got < 0 ? EXIT_USAGE : (a->json = v, EXIT_OK);
         } else if ((got = option_value("pick", argc, argv, &i, "--max-ulp", &v)))
@@ -174,7 +187,8 @@ static int parse_args(int argc, char **argv, pick_args *a)
 }
 
 static void print_figures(const results_set *s, const pick_candidate *k, pick_platform p,
-                          const char *size, const gelu_format *format)
+                          const char *size, const gelu_format *format,
+                          const mca_estimates *estimates)
 {
     const results_row *r = k->row;
     char feat[128], inputs[96];
@@ -186,8 +200,10 @@ static void print_figures(const results_set *s, const pick_candidate *k, pick_pl
                  (unsigned long long)encodings);
     else
         snprintf(inputs, sizeof inputs, "SAMPLED: %llu inputs", (unsigned long long)r->inputs);
-    printf("  %s: target %s, needs %s\n", r->name, r->target,
-           cpu_features_string(r->features, feat, sizeof feat));
+    const pick_platform_row *row = pick_platform_at(p);
+    if (row->isas) printf("  %s: target %s, a %s build\n", r->name, r->target, r->dispatched_isa);
+    else printf("  %s: target %s, needs %s\n", r->name, r->target,
+                cpu_features_string(r->features, feat, sizeof feat));
     if (r->exact[0].present)
         printf("  forward vs exact GELU: max %.4g ULP at x = %s, max abs error %.3g at x = %s, "
                "%.4f%% correctly rounded (%s%s%s)\n",
@@ -199,6 +215,10 @@ static void print_figures(const results_set *s, const pick_candidate *k, pick_pl
         printf("  derivative vs exact GELU': max %.4g ULP at x = %s\n", r->exact[1].max_ulp,
                r->exact[1].max_ulp_x);
     if (r->mono_violations >= 0) printf("  monotonicity violations: %ld\n", r->mono_violations);
+    if (row->speed == PICK_SPEED_ESTIMATED && !isinf(k->cost))
+        printf("  speed: %.4g cycles/element ESTIMATED on %s by llvm-mca (model %s), not "
+               "measured\n", k->cost, row->mca_cpu, mca_estimates_model(estimates, row->mca_cpu));
+    if (row->speed != PICK_SPEED_MEASURED) return;
     const results_speed *sp = size ? results_speed_at(r, size) : NULL;
     const results_row *relu = pick_platform_relu(s, p, size);
     if (sp && relu)
@@ -209,11 +229,11 @@ static void print_figures(const results_set *s, const pick_candidate *k, pick_pl
                pick_platform_name(p));
 }
 
-static void print_candidate_line(const pick_candidate *k, bool by_speed)
+static void print_candidate_line(const pick_candidate *k, bool by_speed, const char *unit)
 {
-    char ns[32];
-    snprintf(ns, sizeof ns, isinf(k->ns) ? "-" : "%.4g", k->ns);
-    printf("  %-24s %10s ns/elem  %s", k->row->name, ns,
+    char cost[32];
+    snprintf(cost, sizeof cost, isinf(k->cost) ? "-" : "%.4g", k->cost);
+    printf("  %-24s %10s %s  %s", k->row->name, cost, unit,
            k->failed ? k->why
                      : by_speed ? "meets every constraint; slower"
                                 : "meets every constraint; larger max ULP or later name");
@@ -260,12 +280,14 @@ static int ensure_results_format(const char *dir, const gelu_format *f, char *ac
 }
 
 /* Measures what DIR lacks: both files by the quick report, one by its own quick command (a
- * full run's other file is kept). A broken contract is still a result. */
-static int ensure_results(const char *dir, char *acc, char *bench, size_t size)
+ * full run's other file is kept). A broken contract is still a result. need_bench false (a
+ * platform whose speed is not measured): no benchmark is run, bench "" when DIR has none. */
+static int ensure_results(const char *dir, bool need_bench, char *acc, char *bench, size_t size)
 {
     snprintf(acc, size, "%s/accuracy.csv", dir);
     snprintf(bench, size, "%s/bench.csv", dir);
     bool have_acc = access(acc, R_OK) == 0, have_bench = access(bench, R_OK) == 0;
+    if (!have_bench && !need_bench) bench[0] = '\0', have_bench = true;
     if (have_acc && have_bench) return EXIT_OK;
     char *report[] = {"report", "--quick", "--out", (char *)dir, NULL};
     char *accuracy[] = {"accuracy", "--grad", "--sample", "1000000", "--csv", acc, NULL};
@@ -373,6 +395,31 @@ static int check_manifest(const char *dir, const char *acc, run_manifest *where)
     return st;
 }
 
+static bool any_estimated(const pick_platform *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (pick_platform_at(p[i])->speed == PICK_SPEED_ESTIMATED) return true;
+    return false;
+}
+
+/* The llvm-mca estimates (path, or the default file) into *e and c, for the platforms of
+ * estimated speed; a file that cannot be read or is bad is an error (exit 1). */
+static int load_estimates(const char *path, mca_estimates **e, pick_constraints *c)
+{
+    char err[1024];
+    if (!path) path = mca_estimates_default_path();
+    if (!(*e = malloc(sizeof **e))) {
+        fprintf(stderr, "gelucheck pick: out of memory\n");
+        return EXIT_CHECK_FAILED;
+    }
+    if (mca_estimates_load(path, *e, err, sizeof err) != 0) {
+        fprintf(stderr, "gelucheck pick: %s\n", err);
+        return EXIT_CHECK_FAILED;
+    }
+    c->estimates = *e;
+    return EXIT_OK;
+}
+
 /* The answer as data (--json), written whole with its manifest beside it. */
 static int write_answer(FILE *f, void *ctx) { return answer_write_json(f, ctx); }
 
@@ -394,6 +441,7 @@ static size_t needs_judged(const pick_args *a, pick_need *needs, int *default_ne
             (a->need < 0 && (a->all_platforms || i == PICK_DEFAULT_NEED))) {
             if (i == PICK_DEFAULT_NEED) *default_need = (int)n;
             needs[n] = *pick_need_at(i);
+            needs[n].c.estimates = a->c.estimates;
             needs[n++].c.size = a->c.size;
         }
     return n;
@@ -407,9 +455,13 @@ static int print_pick(const pick_args *a, const results_set *s, const pick_need 
     bool b32 = a->format->id == GELU_FORMAT_BINARY32;
     const pick_constraints *c = &need->c;
     int fits = pick_rank(s, a->platform, c, k, &n);
-    char feat[128];
-    cpu_features_string(pick_platform_features(a->platform), feat, sizeof feat);
-    if (b32)
+    char feat[128], speed[192];
+    const pick_platform_row *row = pick_platform_at(a->platform);
+    pick_platform_runs(a->platform, feat, sizeof feat);
+    if (row->speed != PICK_SPEED_MEASURED)
+        printf("platform %s (%s, %s); speed %s; results from %s/\n", row->name, row->what, feat,
+               pick_speed_text(a->platform, c->estimates, c->size, speed, sizeof speed), a->results);
+    else if (b32)
         printf("platform %s (%s); ranked by median ns/element at size %s; results from %s/\n",
                pick_platform_name(a->platform), feat, c->size, a->results);
     else if (c->size)
@@ -428,18 +480,28 @@ static int print_pick(const pick_args *a, const results_set *s, const pick_need 
         printf("accuracy SAMPLED, not exhaustive: %llu inputs per implementation of %s's 2^%u "
                "(%s); a sample's maxima, not bounds\n",
                (unsigned long long)s->rows[0].inputs, a->format->name, a->format->storage_bits, acc);
+    if (!pick_platform_has_rows(s, a->platform))
+        printf("no row of %s's builds in %s/: scan them as exec rows under qemu "
+               "(docs/platforms.md) and pick again\n", row->name, a->results);
+    bool by_speed = row->speed == PICK_SPEED_MEASURED ? c->size != NULL
+                  : row->speed == PICK_SPEED_ESTIMATED && b32;
+    const char *unit = row->speed == PICK_SPEED_ESTIMATED ? "cyc/elem (est.)" : "ns/elem";
     if (fits > 0) {
         printf("choice: %s, the %s of the %d implementation%s meeting every constraint\n",
-               k[0].row->name, c->size ? "fastest" : "most accurate", fits, fits > 1 ? "s" : "");
+               k[0].row->name,
+               !by_speed ? "most accurate"
+               : row->speed == PICK_SPEED_ESTIMATED ? "fastest by the llvm-mca estimate"
+                                                     : "fastest",
+               fits, fits > 1 ? "s" : "");
         if (k[0].npaths)
             printf("  judged by its worst of %d paths: %s\n", k[0].npaths + 1, k[0].worst_path);
-        print_figures(s, &k[0], a->platform, c->size, a->format);
+        print_figures(s, &k[0], a->platform, c->size, a->format, c->estimates);
         printf("runners-up:\n");
-        for (size_t i = 1; i < n; i++) print_candidate_line(&k[i], c->size != NULL);
+        for (size_t i = 1; i < n; i++) print_candidate_line(&k[i], by_speed, unit);
         return EXIT_OK;
     }
     printf("nothing fits; the closest:\n");
-    for (size_t i = 0; i < n && i < CLOSEST_LISTED; i++) print_candidate_line(&k[i], c->size != NULL);
+    for (size_t i = 0; i < n && i < CLOSEST_LISTED; i++) print_candidate_line(&k[i], by_speed, unit);
     return EXIT_CHECK_FAILED;
 }
 
@@ -457,7 +519,8 @@ int cmd_pick(int argc, char **argv)
     if (a.json && (st = probe_output("pick", a.json)) != EXIT_OK) return st;
     bool b32 = a.format->id == GELU_FORMAT_BINARY32;
     char acc[4096], bench[4096], err[512];
-    st = b32 ? ensure_results(a.results, acc, bench, sizeof acc)
+    bool need_bench = a.all_platforms || pick_platform_at(a.platform)->speed == PICK_SPEED_MEASURED;
+    st = b32 ? ensure_results(a.results, need_bench, acc, bench, sizeof acc)
              : ensure_results_format(a.results, a.format, acc, bench, sizeof acc);
     if (st != EXIT_OK) return st;
     run_manifest *where = malloc(sizeof *where);
@@ -482,6 +545,14 @@ int cmd_pick(int argc, char **argv)
         fprintf(stderr, "gelucheck pick: %s\n", err);
         st = EXIT_CHECK_FAILED;
     }
+    pick_platform platforms[PICK_PLATFORM_COUNT];
+    size_t nplatforms = 0;
+    for (int p = 0; st == EXIT_OK && p < PICK_PLATFORM_COUNT; p++)
+        if ((a.all_platforms && pick_platform_has_rows(s, (pick_platform)p)) || p == (int)a.platform)
+            platforms[nplatforms++] = (pick_platform)p;
+    mca_estimates *est = NULL;
+    if (st == EXIT_OK && b32 && any_estimated(platforms, nplatforms))
+        st = load_estimates(a.estimates, &est, &a.c);
     pick_need needs[ANSWER_MAX_NEEDS];
     int default_need = -1;
     size_t nneeds = 0;
@@ -493,10 +564,6 @@ int cmd_pick(int argc, char **argv)
                    "constraints ask another ('gelucheck pick --help' lists the needs)\n",
                    needs[0].title, needs[0].asks);
     }
-    pick_platform platforms[PICK_PLATFORM_COUNT];
-    size_t nplatforms = 0;
-    for (int p = 0; p < PICK_PLATFORM_COUNT; p++)
-        if (a.all_platforms || p == (int)a.platform) platforms[nplatforms++] = (pick_platform)p;
     bool built = st == EXIT_OK && (a.all_platforms || a.json);
     if (built &&
         answer_build(ans, s, NULL, needs, nneeds, default_need, platforms, nplatforms, a.c.size,
@@ -522,6 +589,7 @@ int cmd_pick(int argc, char **argv)
     free(s);
     free(k);
     free(ans);
+    free(est);
     return st;
 }
 

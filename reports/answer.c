@@ -16,15 +16,22 @@ static double or_nan(bool present, double v) { return present ? v : NAN; }
 
 /* r's figures on platform p, from s_p (s with p's capped rows): s is the main run's. */
 static void figures_of(answer_figures *f, const results_set *s, const results_set *s_p,
-                       const results_row *r, pick_platform p, const char *size)
+                       const results_row *r, pick_platform p, const char *size,
+                       const mca_estimates *estimates)
 {
     memset(f, 0, sizeof *f);
     f->present = true;
     snprintf(f->name, sizeof f->name, "%s", r->name);
     snprintf(f->target, sizeof f->target, "%s", r->target);
     const results_speed *sp = size ? results_speed_at(r, size) : NULL;
-    f->ns = sp ? sp->ns : NAN;
-    f->x_relu = pick_times_relu(s_p, r, p, size);
+    const pick_platform_row *row = pick_platform_at(p);
+    bool measured = row->speed == PICK_SPEED_MEASURED;
+    f->ns = sp && measured ? sp->ns : NAN;
+    f->x_relu = measured ? pick_times_relu(s_p, r, p, size) : NAN;
+    const mca_estimate *est = row->speed == PICK_SPEED_ESTIMATED && s->format == GELU_FORMAT_BINARY32
+                                ? mca_estimates_find(estimates, r->name, row->mca_cpu)
+                                : NULL;
+    f->est_cycles = est ? est->cycles : NAN;
     snprintf(f->measured_under, sizeof f->measured_under, "%s", capped_measured_under(s, r, p));
     const results_error *e = &r->exact[0];
     f->max_ulp = or_nan(e->present, e->max_ulp);
@@ -80,7 +87,8 @@ int answer_build(answer *a, const results_set *s, const capped_runs *capped,
         answer_platform *ap = &a->platforms[j];
         const results_row *relu = pick_platform_relu(per[j], platforms[j], size);
         ap->id = platforms[j];
-        cpu_features_string(pick_platform_features(platforms[j]), ap->features, sizeof ap->features);
+        pick_platform_runs(platforms[j], ap->features, sizeof ap->features);
+        pick_speed_text(platforms[j], nneeds ? needs[0].c.estimates : NULL, size, ap->speed, sizeof ap->speed);
         snprintf(ap->relu, sizeof ap->relu, "%s", relu ? relu->name : "");
     }
     for (size_t i = 0; i < nneeds; i++) {
@@ -93,8 +101,10 @@ int answer_build(answer *a, const results_set *s, const capped_runs *capped,
             answer_cell *cell = &a->cells[i][j];
             size_t n;
             cell->fits = pick_rank(per[j], platforms[j], &c, k, &n);
-            if (cell->fits >= 1) figures_of(&cell->choice, s, per[j], k[0].row, platforms[j], size);
-            if (cell->fits >= 2) figures_of(&cell->runner_up, s, per[j], k[1].row, platforms[j], size);
+            if (cell->fits >= 1) figures_of(&cell->choice, s, per[j], k[0].row, platforms[j], size,
+                                             c.estimates);
+            if (cell->fits >= 2) figures_of(&cell->runner_up, s, per[j], k[1].row, platforms[j],
+                                             size, c.estimates);
             if (cell->fits == 0 && n > 0 && !k[0].off_target) {
                 snprintf(cell->closest, sizeof cell->closest, "%s", k[0].row->name);
                 snprintf(cell->why, sizeof cell->why, "%s", k[0].why);
@@ -113,9 +123,11 @@ int answer_build_all(answer *a, const results_set *s, const capped_runs *capped,
     pick_platform platforms[PICK_PLATFORM_COUNT];
     size_t n = pick_need_count() < ANSWER_MAX_NEEDS ? pick_need_count() : ANSWER_MAX_NEEDS;
     for (size_t i = 0; i < n; i++) needs[i] = *pick_need_at(i);
-    for (int p = 0; p < PICK_PLATFORM_COUNT; p++) platforms[p] = (pick_platform)p;
-    return answer_build(a, s, capped, needs, n, PICK_DEFAULT_NEED, platforms, PICK_PLATFORM_COUNT,
-                        size, cpu_model, cpu_features, err, errsize);
+    size_t np = 0;
+    for (int p = 0; p < PICK_PLATFORM_COUNT; p++)
+        if (pick_platform_has_rows(s, (pick_platform)p)) platforms[np++] = (pick_platform)p;
+    return answer_build(a, s, capped, needs, n, PICK_DEFAULT_NEED, platforms, np, size, cpu_model,
+                        cpu_features, err, errsize);
 }
 
 const char *answer_coverage(const answer *a, char *buf, size_t size)
@@ -137,7 +149,8 @@ const char *answer_coverage(const answer *a, char *buf, size_t size)
 static void speed_text(char *buf, size_t size, const answer_figures *f, const char *relu,
                        const char *times)
 {
-    if (isnan(f->ns)) snprintf(buf, size, "not benchmarked");
+    if (!isnan(f->est_cycles)) snprintf(buf, size, "%.3g cycles/element ESTIMATED", f->est_cycles);
+    else if (isnan(f->ns)) snprintf(buf, size, "not benchmarked");
     else if (isnan(f->x_relu)) snprintf(buf, size, "%.3g ns, no ReLU of the platform measured", f->ns);
     else snprintf(buf, size, "%.3g ns, %.3g%s %s", f->ns, f->x_relu, times, relu);
 }
@@ -166,6 +179,10 @@ void answer_print_matrix(FILE *f, const answer *a)
                "on '%s':\n",
             a->format, a->size[0] ? a->size : "- (no speed figures: by accuracy)",
             answer_coverage(a, cover, sizeof cover), a->cpu_model);
+    for (size_t j = 0; j < a->nplatforms; j++)
+        if (pick_platform_at(a->platforms[j].id)->speed != PICK_SPEED_MEASURED)
+            fprintf(f, "%s (%s): speed %s\n", pick_platform_name(a->platforms[j].id),
+                    a->platforms[j].features, a->platforms[j].speed);
     for (size_t i = 0; i < a->ncapped; i++)
         fprintf(f, "run under %s for its platform's path: %s (%.1f s)\n", a->capped[i].cap,
                 a->capped[i].impls, a->capped[i].seconds);
@@ -188,7 +205,10 @@ void answer_print_matrix(FILE *f, const answer *a)
             if (c->choice.measured_under[0]) fprintf(f, " [run under %s]", c->choice.measured_under);
             if (c->fits >= 2) {
                 accuracy_text(acc, sizeof acc, a, &c->runner_up);
-                if (isnan(c->runner_up.ns)) fprintf(f, " | runner-up %s (%s)", c->runner_up.name, acc);
+                if (!isnan(c->runner_up.est_cycles))
+                    fprintf(f, " | runner-up %s (%.3g cycles/element ESTIMATED, %s)",
+                            c->runner_up.name, c->runner_up.est_cycles, acc);
+                else if (isnan(c->runner_up.ns)) fprintf(f, " | runner-up %s (%s)", c->runner_up.name, acc);
                 else fprintf(f, " | runner-up %s (%.3g ns, %s)", c->runner_up.name, c->runner_up.ns, acc);
             }
             fputc('\n', f);

@@ -26,6 +26,7 @@ typedef struct {
     bool present;
     char name[RESULTS_NAME], target[16];
     double ns, x_relu;                /* median ns/element at the size; × the platform's ReLU */
+    double est_cycles; /* estimated cycles/element on a platform of estimated speed; NaN: none */
     double max_ulp, max_abs, mean_ulp_normal, cr_fraction; /* forward, against exact GELU */
     double own_max_ulp, grad_max_ulp; /* forward vs its own target; derivative vs exact GELU' */
     long mono_violations;
@@ -48,6 +49,7 @@ typedef struct {
     pick_platform id;
     char features[128];      /* the CPU features it offers ("none") */
     char relu[RESULTS_NAME]; /* its ReLU, the yardstick of x_relu ("" when none measured) */
+    char speed[160];         /* where its speed comes from (pick_speed_text); "" when not known */
 } answer_platform;
 
 /* A framework row whose paths were scanned (framework_paths_scan.h): how many, how many differ
@@ -95,7 +97,8 @@ int answer_build(answer *a, const results_set *s, const capped_runs *capped,
                  const pick_platform *platforms, size_t nplatforms, const char *size,
                  const char *cpu_model, const char *cpu_features, char *err, size_t errsize);
 
-/* answer_build for every need of pick's list (the default marked) × every platform: the
+/* answer_build for every need of pick's list (the default marked) × every platform that s has
+ * rows for (pick_platform_has_rows: the cross platforms only with their builds' rows): the
  * report's answer.json. */
 int answer_build_all(answer *a, const results_set *s, const capped_runs *capped, const char *size,
                      const char *cpu_model, const char *cpu_features, char *err, size_t errsize);

@@ -36,6 +36,7 @@ static void put_figures(FILE *f, const answer_figures *x)
     put_str_member(f, "target", x->target, false);
     put_num_member(f, "ns_per_element", x->ns, false);
     put_num_member(f, "x_relu", x->x_relu, false);
+    put_num_member(f, "estimated_cycles_per_element", x->est_cycles, false);
     put_num_member(f, "max_ulp", x->max_ulp, false);
     put_num_member(f, "max_abs", x->max_abs, false);
     put_num_member(f, "mean_ulp_normal", x->mean_ulp_normal, false);
@@ -84,6 +85,7 @@ int answer_write_json(FILE *f, const answer *a)
         fputs(j ? ",\n    {" : "\n    {", f);
         put_str_member(f, "name", pick_platform_name(a->platforms[j].id), false);
         put_str_member(f, "features", a->platforms[j].features, false);
+        put_str_member(f, "speed", a->platforms[j].speed, false);
         put_key(f, "relu");
         if (a->platforms[j].relu[0]) json_put_string(f, a->platforms[j].relu);
         else fputs("null", f);
@@ -203,6 +205,9 @@ static int read_figures(ctx *x, const json_node *n, answer_figures *f, const cha
     double mono, inputs;
     if (rc == 0) rc = get_num(x, n, "mono_violations", &mono, where);
     if (rc == 0) rc = get_num(x, n, "inputs", &inputs, where);
+    f->est_cycles = NAN; /* optional: an answer from before the estimates has none */
+    if (rc == 0 && json_get(n, "estimated_cycles_per_element"))
+        rc = get_num(x, n, "estimated_cycles_per_element", &f->est_cycles, where);
     if (rc == 0 && json_get_string(n, "measured_under"))
         rc = get_text(x, n, "measured_under", f->measured_under, sizeof f->measured_under, where);
     if (rc != 0) return rc;
@@ -339,6 +344,9 @@ static int read_answer(ctx *x, const json_node *root, answer *a)
             return rc;
         if ((p->id = pick_platform_from_name(name)) == PICK_PLATFORM_COUNT)
             return bad(x, "an unknown platform at", "platforms[].name");
+        if (json_get_string(n, "speed") &&
+            (rc = get_text(x, n, "speed", p->speed, sizeof p->speed, "platforms[].")))
+            return rc;
         if (json_get_string(n, "relu") &&
             (rc = get_text(x, n, "relu", p->relu, sizeof p->relu, "platforms[].")))
             return rc;

@@ -9,32 +9,170 @@
 
 #include "gelu_impl.h"
 
-static const char *const platform_names[PICK_PLATFORM_COUNT] = {"generic", "x86-64-v2", "x86-64-v3",
-                                                                "x86-64-v4", "host"};
+#define V3_FEATURES (CPU_FEATURE_AVX2 | CPU_FEATURE_FMA)
+#define V4_FEATURES                                                                            \
+    (V3_FEATURES | CPU_FEATURE_AVX512F | CPU_FEATURE_AVX512DQ | CPU_FEATURE_AVX512BW |         \
+     CPU_FEATURE_AVX512VL)
+
+/* This CPU's machine: the host row's. */
+#if defined(__aarch64__)
+#define HOST_ARCH PICK_ARCH_AARCH64
+#elif defined(__riscv)
+#define HOST_ARCH PICK_ARCH_RISCV64
+#else
+#define HOST_ARCH PICK_ARCH_X86_64
+#endif
+
+/* The platforms, in pick_platform's order. The Arm rows' CPUs are those whose llvm-mca estimates
+ * they rank by: Neoverse N1 for armv8-a (NEON only), V1 for armv8.2-a+sve (SVE at 256 bits),
+ * V2 for armv9-a+sve2 (SVE2 at 128 bits: the sve128 builds, SVE code, run there). */
+static const pick_platform_row platforms[PICK_PLATFORM_COUNT] = {
+    [PICK_GENERIC] = {"generic", "any x86-64 CPU", PICK_ARCH_X86_64, 0, false, NULL,
+                      PICK_SPEED_MEASURED, NULL, NULL},
+    [PICK_X86_64_V2] = {"x86-64-v2", "x86-64 with SSE4.2 and POPCNT", PICK_ARCH_X86_64, 0, false,
+                        NULL, PICK_SPEED_MEASURED, NULL, NULL},
+    [PICK_X86_64_V3] = {"x86-64-v3", "x86-64 with AVX2 and FMA (Haswell on)", PICK_ARCH_X86_64,
+                        V3_FEATURES, false, NULL, PICK_SPEED_MEASURED, NULL, NULL},
+    [PICK_X86_64_V4] = {"x86-64-v4", "x86-64 with AVX-512 F/DQ/BW/VL (Skylake-SP on)",
+                        PICK_ARCH_X86_64, V4_FEATURES, false, NULL, PICK_SPEED_MEASURED, NULL,
+                        NULL},
+    [PICK_HOST] = {"host", "this CPU", HOST_ARCH, 0, true, NULL, PICK_SPEED_MEASURED, NULL, NULL},
+    [PICK_ARMV8_A] = {"armv8-a", "AArch64 with NEON (Neoverse N1)", PICK_ARCH_AARCH64, 0, false,
+                      "neon", PICK_SPEED_ESTIMATED, "neoverse-n1", NULL},
+    [PICK_ARMV8_2_A_SVE] = {"armv8.2-a+sve", "AArch64 with 256-bit SVE (Neoverse V1)",
+                            PICK_ARCH_AARCH64, 0, false, "neon sve256", PICK_SPEED_ESTIMATED,
+                            "neoverse-v1", NULL},
+    [PICK_ARMV9_A_SVE2] = {"armv9-a+sve2", "AArch64 with 128-bit SVE2 (Neoverse V2)",
+                           PICK_ARCH_AARCH64, 0, false, "neon sve128", PICK_SPEED_ESTIMATED,
+                           "neoverse-v2", NULL},
+    [PICK_RV64GCV] = {"rv64gcv", "RISC-V with the V extension, VLEN 128", PICK_ARCH_RISCV64, 0,
+                      false, "rvv128", PICK_SPEED_NONE, NULL,
+                      "not estimated: LLVM 16 has no RISC-V scheduling model with RVV"},
+};
+
+/* The ISAs of cross builds (their exec child's dispatched_isa) and the machine of each. */
+static const struct {
+    const char *isa;
+    pick_arch arch;
+} cross_isas[] = {
+    {"neon", PICK_ARCH_AARCH64},    {"sve128", PICK_ARCH_AARCH64}, {"sve256", PICK_ARCH_AARCH64},
+    {"sve512", PICK_ARCH_AARCH64},  {"rvv128", PICK_ARCH_RISCV64}, {"rvv256", PICK_ARCH_RISCV64},
+};
+
+static const char *const arch_names[] = {
+    [PICK_ARCH_X86_64] = "x86-64", [PICK_ARCH_AARCH64] = "AArch64", [PICK_ARCH_RISCV64] = "RISC-V"};
+
+const pick_platform_row *pick_platform_at(pick_platform p)
+{
+    return p < PICK_PLATFORM_COUNT ? &platforms[p] : NULL;
+}
 
 pick_platform pick_platform_from_name(const char *name)
 {
     for (int p = 0; p < PICK_PLATFORM_COUNT; p++)
-        if (strcmp(platform_names[p], name) == 0) return (pick_platform)p;
+        if (strcmp(platforms[p].name, name) == 0) return (pick_platform)p;
     return PICK_PLATFORM_COUNT;
 }
 
 const char *pick_platform_name(pick_platform p)
 {
-    return p < PICK_PLATFORM_COUNT ? platform_names[p] : "?";
+    return p < PICK_PLATFORM_COUNT ? platforms[p].name : "?";
+}
+
+const char *pick_platform_names(const char *sep, char *buf, size_t size)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int p = 0; p < PICK_PLATFORM_COUNT && used < size; p++) {
+        int w = snprintf(buf + used, size - used, "%s%s", p ? sep : "", platforms[p].name);
+        if (w > 0) used += (size_t)w;
+    }
+    return buf;
+}
+
+const char *pick_arch_name(pick_arch a) { return arch_names[a]; }
+
+static unsigned row_features(const pick_platform_row *p)
+{
+    return p->host_features ? cpu_features() : p->features;
 }
 
 unsigned pick_platform_features(pick_platform p)
 {
-    const unsigned v3 = CPU_FEATURE_AVX2 | CPU_FEATURE_FMA;
-    switch (p) {
-    case PICK_X86_64_V3: return v3;
-    case PICK_X86_64_V4:
-        return v3 | CPU_FEATURE_AVX512F | CPU_FEATURE_AVX512DQ | CPU_FEATURE_AVX512BW |
-               CPU_FEATURE_AVX512VL;
-    case PICK_HOST: return cpu_features();
-    default: return 0;
+    return p < PICK_PLATFORM_COUNT ? row_features(&platforms[p]) : 0;
+}
+
+/* Whether word is one of the space-separated words of list. */
+static bool in_words(const char *list, const char *word)
+{
+    size_t n = strlen(word);
+    for (const char *at = list; n && at && (at = strstr(at, word)); at += n)
+        if ((at == list || at[-1] == ' ') && (at[n] == '\0' || at[n] == ' ')) return true;
+    return false;
+}
+
+static const char *row_runs(const pick_platform_row *p, char *buf, size_t size)
+{
+    if (p->isas) snprintf(buf, size, "%s builds: %s", arch_names[p->arch], p->isas);
+    else cpu_features_string(row_features(p), buf, size);
+    return buf;
+}
+
+const char *pick_platform_runs(pick_platform p, char *buf, size_t size)
+{
+    if (p >= PICK_PLATFORM_COUNT) return snprintf(buf, size, "?"), buf;
+    return row_runs(&platforms[p], buf, size);
+}
+
+pick_arch pick_row_arch(const results_row *r, bool *known)
+{
+    *known = true;
+    for (size_t i = 0; i < sizeof cross_isas / sizeof cross_isas[0]; i++)
+        if (strcmp(r->dispatched_isa, cross_isas[i].isa) == 0) return cross_isas[i].arch;
+    /* a cross build's portable row announces "portable"; this host's rows announce nothing */
+    *known = strcmp(r->dispatched_isa, "portable") != 0;
+    return HOST_ARCH;
+}
+
+bool pick_platform_has_rows(const results_set *s, pick_platform p)
+{
+    if (p >= PICK_PLATFORM_COUNT) return false;
+    if (!platforms[p].isas) return true;
+    for (size_t i = 0; i < s->n; i++)
+        if (in_words(platforms[p].isas, s->rows[i].dispatched_isa)) return true;
+    return false;
+}
+
+static const char *row_speed_text(const pick_platform_row *p, const mca_estimates *e,
+                                  const char *size, char *buf, size_t n)
+{
+    switch (p->speed) {
+    case PICK_SPEED_MEASURED:
+        if (size) snprintf(buf, n, "measured (median ns/element at size %s)", size);
+        else snprintf(buf, n, "not measured in this format: ranked by accuracy");
+        break;
+    case PICK_SPEED_ESTIMATED: {
+        const char *model = mca_estimates_model(e, p->mca_cpu);
+        if (model)
+            snprintf(buf, n, "estimated (llvm-mca, model %s, for %s): cycles/element", model,
+                     p->mca_cpu);
+        else if (e)
+            snprintf(buf, n, "estimated (llvm-mca for %s), but %s has no estimate for it",
+                     p->mca_cpu, e->path);
+        else
+            snprintf(buf, n, "estimated (llvm-mca for %s): cycles/element", p->mca_cpu);
+        break;
     }
+    case PICK_SPEED_NONE: snprintf(buf, n, "%s: ranked by accuracy", p->why_speed); break;
+    }
+    return buf;
+}
+
+const char *pick_speed_text(pick_platform p, const mca_estimates *e, const char *size, char *buf,
+                            size_t size_buf)
+{
+    if (p >= PICK_PLATFORM_COUNT) return snprintf(buf, size_buf, "?"), buf;
+    return row_speed_text(&platforms[p], e, size, buf, size_buf);
 }
 
 pick_constraints pick_no_constraints(const char *size)
@@ -49,20 +187,21 @@ pick_constraints pick_no_constraints(const char *size)
 /* 4e-7: the absolute error frameworks' GELU kernels reach against exact GELU (oneDNN's
  * dnnl_erf 3.8e-7, SLEEF's erff form 4.49e-7 in the README's exhaustive table) and the order
  * of a few binary32 ULP at GELU's largest values below 4, where frameworks test it. */
-/* Fields: max_ulp, max_abs, grad_max_ulp, monotone, target, size, own_max_ulp, CR, contract. */
+/* Fields: max_ulp, max_abs, grad_max_ulp, monotone, target, size, own_max_ulp, CR, contract,
+ * estimates (set by the caller, as the size). */
 static const pick_need needs[] = {
     {"Exact GELU, ≤ 1 ULP, monotone",
      "max ULP against exact GELU ≤ 1, no monotonicity violation",
-     {1, INFINITY, INFINITY, true, NULL, "l2", INFINITY, false, false}},
+     {1, INFINITY, INFINITY, true, NULL, "l2", INFINITY, false, false, NULL}},
     {"Exact GELU within 4e-7",
      "max absolute error against exact GELU ≤ 4e-7 (the frameworks' tolerance class)",
-     {INFINITY, 4e-7, INFINITY, false, NULL, "l2", INFINITY, false, false}},
+     {INFINITY, 4e-7, INFINITY, false, NULL, "l2", INFINITY, false, false, NULL}},
     {"The tanh form, ≤ 2 ULP of its formula, monotone",
      "PyTorch approximate='tanh': max ULP against the tanh formula ≤ 2, no monotonicity "
      "violation",
-     {INFINITY, INFINITY, INFINITY, true, "tanh", "l2", 2, false, false}},
+     {INFINITY, INFINITY, INFINITY, true, "tanh", "l2", 2, false, false, NULL}},
     {"Correctly rounded exact GELU", "every scanned input correctly rounded against exact GELU",
-     {INFINITY, INFINITY, INFINITY, false, NULL, "l2", INFINITY, true, false}},
+     {INFINITY, INFINITY, INFINITY, false, NULL, "l2", INFINITY, true, false, NULL}},
 };
 
 size_t pick_need_count(void) { return sizeof needs / sizeof needs[0]; }
@@ -185,16 +324,62 @@ static void judge_dispatched(pick_candidate *c, pick_platform p)
              pick_platform_name(p), dispatch_paths[want].isa, dispatch_paths[want].cap);
 }
 
-static void judge(pick_candidate *c, pick_platform p, const pick_constraints *k)
+/* Whether the platform runs r: a build for its machine (by the row's arch), of an ISA it runs
+ * (x86-64: the CPU features r needs; the others: r's cross ISA), and a dispatching peer on the
+ * path the platform's CPUs take. */
+static void judge_runs(pick_candidate *c, const pick_platform_row *p)
 {
     const results_row *r = c->row;
-    unsigned missing = r->features & ~pick_platform_features(p);
-    if (missing) {
-        char feat[128];
-        fail(c, "needs %s, which %s lacks", cpu_features_string(missing, feat, sizeof feat),
-             pick_platform_name(p));
+    bool known;
+    pick_arch arch = pick_row_arch(r, &known);
+    char feat[128];
+    if (!known) {
+        fail(c, "a cross build's portable row: which machine it was built for is unknown");
+        return;
     }
-    if (r->dispatched_isa[0]) judge_dispatched(c, p);
+    if (arch != p->arch) {
+        fail(c, "a build for %s, which %s (%s) does not run", arch_names[arch], p->name,
+             arch_names[p->arch]);
+        return;
+    }
+    if (p->isas) {
+        if (!in_words(p->isas, r->dispatched_isa))
+            fail(c, "a %s build, which %s does not run (%s)", r->dispatched_isa, p->name,
+                 row_runs(p, feat, sizeof feat));
+        return;
+    }
+    unsigned missing = r->features & ~row_features(p);
+    if (missing)
+        fail(c, "needs %s, which %s lacks", cpu_features_string(missing, feat, sizeof feat), p->name);
+    if (r->dispatched_isa[0]) judge_dispatched(c, pick_platform_from_name(p->name));
+}
+
+/* The figure c is ranked by on p: measured ns at the size, or the estimate; a platform of
+ * estimated speed in another format than binary32 (the estimates are binary32 kernels') and one
+ * with no speed rank by accuracy (INFINITY for all). */
+static void judge_speed(pick_candidate *c, const pick_platform_row *p, const pick_constraints *k,
+                        gelu_format_id format)
+{
+    const results_speed *sp = k->size ? results_speed_at(c->row, k->size) : NULL;
+    c->ns = p->speed == PICK_SPEED_MEASURED && sp ? sp->ns : INFINITY;
+    c->cost = c->ns;
+    if (p->speed == PICK_SPEED_MEASURED && k->size && !sp)
+        fail(c, "not benchmarked at size %s", k->size);
+    if (p->speed != PICK_SPEED_ESTIMATED || format != GELU_FORMAT_BINARY32) return;
+    const mca_estimate *e = mca_estimates_find(k->estimates, c->row->name, p->mca_cpu);
+    if (e) c->cost = e->cycles;
+    else if (k->estimates)
+        fail(c, "no llvm-mca estimate of %s for %s in %s", c->row->name, p->mca_cpu,
+             k->estimates->path);
+    else
+        fail(c, "no llvm-mca estimates loaded");
+}
+
+static void judge(pick_candidate *c, const pick_platform_row *p, const pick_constraints *k,
+                  gelu_format_id format)
+{
+    const results_row *r = c->row;
+    judge_runs(c, p);
     if (!r->scanned)
         fail(c, "no accuracy measurement (a benchmark-only row)");
     else if (!r->exact[0].present) {
@@ -228,9 +413,7 @@ static void judge(pick_candidate *c, pick_platform p, const pick_constraints *k)
     }
     if (k->contract_kept && strcmp(r->contract, "pass") != 0)
         fail(c, r->contract[0] ? "breaks its own contract" : "its contract not judged");
-    const results_speed *sp = k->size ? results_speed_at(r, k->size) : NULL;
-    c->ns = sp ? sp->ns : INFINITY;
-    if (k->size && !sp) fail(c, "not benchmarked at size %s", k->size);
+    judge_speed(c, p, k, format);
 }
 
 /* Of the target asked for first, then meeting more constraints, then faster, then more accurate
@@ -240,7 +423,7 @@ static int compare(const void *a, const void *b)
     const pick_candidate *x = a, *y = b;
     if (x->off_target != y->off_target) return x->off_target ? 1 : -1;
     if (x->failed != y->failed) return x->failed < y->failed ? -1 : 1;
-    if (x->ns != y->ns) return x->ns < y->ns ? -1 : 1;
+    if (x->cost != y->cost) return x->cost < y->cost ? -1 : 1;
     double ux = x->row->exact[0].present ? x->row->exact[0].max_ulp : INFINITY;
     double uy = y->row->exact[0].present ? y->row->exact[0].max_ulp : INFINITY;
     if (ux != uy && !(isnan(ux) || isnan(uy))) return ux < uy ? -1 : 1;
@@ -276,14 +459,14 @@ static bool judged_worse(const pick_candidate *a, const pick_candidate *b)
 /* A framework row with paths in s (ROW@PATH, peers/framework_paths.py) is judged by its worst
  * path, the batch path (the row itself) among them: k takes that path's verdict, its speed
  * staying the row's, and names it (worst_path). */
-static void judge_worst_path(pick_candidate *k, const results_set *s, pick_platform p,
+static void judge_worst_path(pick_candidate *k, const results_set *s, const pick_platform_row *p,
                              const pick_constraints *c)
 {
     pick_candidate worst = *k;
     for (size_t j = 0; j < s->n; j++) {
         if (row_of_path(s, s->rows[j].name) != k->row) continue;
         pick_candidate t = {.row = &s->rows[j]};
-        judge(&t, p, c);
+        judge(&t, p, c, s->format);
         k->npaths++;
         if (judged_worse(&t, &worst)) worst = t;
     }
@@ -296,8 +479,8 @@ static void judge_worst_path(pick_candidate *k, const results_set *s, pick_platf
     }
 }
 
-int pick_rank(const results_set *s, pick_platform p, const pick_constraints *c, pick_candidate *out,
-              size_t *n)
+int pick_rank_on(const results_set *s, const pick_platform_row *p, const pick_constraints *c,
+                 pick_candidate *out, size_t *n)
 {
     int fits = 0;
     *n = 0;
@@ -307,12 +490,22 @@ int pick_rank(const results_set *s, pick_platform p, const pick_constraints *c, 
         pick_candidate *k = &out[(*n)++];
         memset(k, 0, sizeof *k);
         k->row = &s->rows[i];
-        judge(k, p, c);
+        judge(k, p, c, s->format);
         judge_worst_path(k, s, p, c);
         fits += k->failed == 0;
     }
     qsort(out, *n, sizeof *out, compare);
     return fits;
+}
+
+int pick_rank(const results_set *s, pick_platform p, const pick_constraints *c, pick_candidate *out,
+              size_t *n)
+{
+    if (p >= PICK_PLATFORM_COUNT) {
+        *n = 0;
+        return 0;
+    }
+    return pick_rank_on(s, &platforms[p], c, out, n);
 }
 
 bool pick_constrains(const pick_constraints *c)
@@ -363,6 +556,7 @@ static int popcount(unsigned v)
 const results_row *pick_platform_relu(const results_set *s, pick_platform p, const char *size)
 {
     const results_row *best = NULL;
+    if (p >= PICK_PLATFORM_COUNT || platforms[p].speed != PICK_SPEED_MEASURED) return NULL;
     unsigned offered = pick_platform_features(p);
     for (size_t i = 0; size && i < s->n; i++) {
         const results_row *r = &s->rows[i];

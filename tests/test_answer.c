@@ -54,6 +54,10 @@ Test(answer, the_default_need_never_chooses_a_kernel_ten_million_ulp_off)
     for (int p = 0; p < PICK_PLATFORM_COUNT; p++) {
         size_t n;
         int fits = pick_rank(fixture(), (pick_platform)p, &d->c, k, &n);
+        if (!pick_platform_has_rows(fixture(), (pick_platform)p)) { /* x86-64 rows only */
+            cr_expect_eq(fits, 0, "%s runs none of them", pick_platform_name((pick_platform)p));
+            continue;
+        }
         cr_assert_gt(fits, 0, "%s", pick_platform_name((pick_platform)p));
         for (int i = 0; i < fits; i++)
             cr_expect(strncmp(k[i].row->name, "pw_fast", 7) != 0, "%s meets the default on %s",
@@ -112,7 +116,8 @@ Test(answer, answer_json_carries_every_field)
     for (const json_node *n = json_get(root, "needs")->child; n; n = n->next) needs++;
     for (const json_node *n = json_get(root, "platforms")->child; n; n = n->next) platforms++;
     cr_expect_eq(needs, pick_need_count());
-    cr_expect_eq(platforms, PICK_PLATFORM_COUNT);
+    cr_expect_eq(platforms, PICK_ARMV8_A, "the x86-64 platforms (the table's first), no cross "
+                 "one without its rows");
     const json_node *v3 = NULL;
     for (const json_node *c = json_get(root, "cells")->child; c; c = c->next, cells++)
         if (json_get_number(c, "need", &v) && v == 0 &&

@@ -28,6 +28,19 @@ grep -qF "13.3 x relu_avx2 (x86-64-v3's ReLU)" "$out" || fail "x ReLU on v3: $(g
 # sampled binary32 figures are marked as such
 grep -qF "SAMPLED: 1000000 of 4294967296 inputs" "$out" || fail "pick does not mark a sample: $(cat "$out")"
 
+# an Arm platform on x86-64 rows only: nothing fits, each row refused as another machine's build,
+# the estimate named as the speed's source; a truncated estimates file is an error naming its line
+"$g" pick --results "$fx" --platform armv8-a >"$out" 2>"$err"
+st=$?
+[ $st -eq 1 ] && grep -q "a build for x86-64, which armv8-a (AArch64) does not run" "$out" &&
+    grep -q "speed estimated (llvm-mca, model CortexA57, for neoverse-n1)" "$out" ||
+    fail "pick --platform armv8-a on x86-64 rows: status $st, $(cat "$out" "$err")"
+printf 'impl,cpu,model,rthroughput_cycles_per_element\ncr_neon,neoverse-n1,CortexA57,3' >"$d/est.csv"
+"$g" pick --results "$fx" --platform armv8-a --estimates "$d/est.csv" >"$out" 2>"$err"
+st=$?
+[ $st -eq 1 ] && grep -qF "$d/est.csv:2: truncated: the last line has no end" "$err" ||
+    fail "a truncated estimates file: status $st, $(cat "$err")"
+
 # --need K and its conflicts
 "$g" pick --results "$fx" --platform x86-64-v2 --need 2 >"$out" 2>"$err"
 grep -q '^choice: pw_fast,' "$out" || fail "pick --need 2 on v2: $(grep '^choice' "$out")"
@@ -56,7 +69,8 @@ plats = [p["name"] for p in a["platforms"]]
 assert plats == ["generic", "x86-64-v2", "x86-64-v3", "x86-64-v4", "host"], plats
 assert [p["relu"] for p in a["platforms"][:4]] == ["relu", "relu", "relu_avx2", "relu_avx512f"]
 assert len(a["cells"]) == 4 * 5
-fields = {"name", "target", "ns_per_element", "x_relu", "max_ulp", "max_abs", "mean_ulp_normal",
+fields = {"name", "target", "ns_per_element", "x_relu", "estimated_cycles_per_element", "max_ulp",
+          "max_abs", "mean_ulp_normal",
           "cr_fraction", "own_max_ulp", "grad_max_ulp", "mono_violations", "inputs",
           "measured_under"}
 for c in a["cells"]:
