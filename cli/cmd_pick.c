@@ -9,6 +9,7 @@
 
 #include "answer.h"
 #include "cli.h"
+#include "exec_cross.h"
 #include "framework_paths_scan.h"
 #include "gelu_cr16.h"
 #include "gelu_f64.h"
@@ -320,6 +321,27 @@ static bool loaded(const char *name)
     return false;
 }
 
+/* Starts the rows of the --cross builds (exec_cross.h) that the results file acc names (its
+ * first column) and this process lacks, so that results scanned with `--cross DIR` are read
+ * with the same option. EXIT_OK, or the status after the message (a child that failed). */
+static int start_cross_rows(const char *acc)
+{
+    FILE *f = fopen(acc, "r");
+    char line[4096], err[2000];
+    int st = EXIT_OK;
+    while (f && st == EXIT_OK && fgets(line, sizeof line, f)) {
+        line[strcspn(line, ",\n")] = '\0';
+        if (loaded(line) || !exec_cross_lists(line)) continue;
+        int rc = exec_cross_add(line, 60, err, sizeof err);
+        if (rc != 0) {
+            fprintf(stderr, "gelucheck pick: %s\n", err);
+            st = rc == -2 ? EXIT_CHECK_FAILED : EXIT_USAGE;
+        }
+    }
+    if (f) fclose(f);
+    return st;
+}
+
 /* A plugin loaded here from the path the results' manifest names but with another SHA-256 is
  * noted. */
 static void check_plugins(const char *dir, const run_manifest *m, const run_manifest *me)
@@ -522,6 +544,7 @@ int cmd_pick(int argc, char **argv)
     bool need_bench = a.all_platforms || pick_platform_at(a.platform)->speed == PICK_SPEED_MEASURED;
     st = b32 ? ensure_results(a.results, need_bench, acc, bench, sizeof acc)
              : ensure_results_format(a.results, a.format, acc, bench, sizeof acc);
+    if (st == EXIT_OK) st = start_cross_rows(acc);
     if (st != EXIT_OK) return st;
     run_manifest *where = malloc(sizeof *where);
     results_set *s = malloc(sizeof *s);

@@ -134,6 +134,18 @@ fi
     fail "list --cross: $(grep -A3 '^cross build' "$d/out")"
 "$g" accuracy --cross "$x" --impl cr_sve128,cr_sve512,erfc_libm_aarch64 --sample 2000 --grad \
     --threads 2 >"$d/out" 2>&1 || fail "accuracy --cross: $(tail -3 "$d/out")"
+# pick reads results scanned with --cross when given the same --cross (the rows they name start
+# again); without it they name rows this process lacks
+mkdir -p "$d/r"
+"$g" accuracy --cross "$x" --impl pw_fast_neon,pw_accurate_sve256 --sample 2000 --grad --threads 2 \
+    --csv "$d/r/accuracy.csv" >"$d/out" 2>&1 || fail "accuracy --cross for pick: $(tail -3 "$d/out")"
+"$g" pick --cross "$x" --results "$d/r" --platform armv8.2-a+sve --max-abs 4e-7 >"$d/out" 2>&1 &&
+    grep -q "^choice: pw_fast_sve256\|^choice: pw_accurate_sve256\|^choice: pw_fast_neon" "$d/out" &&
+    grep -q "ESTIMATED on neoverse-v1 by llvm-mca" "$d/out" ||
+    fail "pick --cross on --cross results: $(head -8 "$d/out")"
+"$g" pick --results "$d/r" --platform armv8.2-a+sve --max-abs 4e-7 >"$d/out" 2>&1
+st=$?
+[ $st -eq 2 ] && grep -q "pw_fast_neon" "$d/out" || fail "pick without --cross: status $st: $(head -3 "$d/out")"
 mkdir -p "$d/host/cross"
 cp "$g" "$d/host/cross/exec_vf"
 "$g" list --cross "$d/host" >"$d/out" 2>&1
