@@ -6,7 +6,9 @@
 # package registry; qemu-user for tests/clones.sh, which runs the scan's portable and AVX2 builds
 # on an emulated CPU; help2man makes the man page from `gelucheck --help`, man-db renders it
 # in its test; gcc-aarch64-linux-gnu and libc6-dev-arm64-cross cross-compile our vf methods'
-# AArch64 builds, cross/aarch64-linux-gnu.ini, which the aarch64 test runs under qemu-aarch64).
+# AArch64 builds, cross/aarch64-linux-gnu.ini, which the aarch64 test runs under qemu-aarch64;
+# clang-16 and llvm-16 with gcc-riscv64-linux-gnu's binutils and libc6-dev-riscv64-cross their
+# RISC-V V builds, cross/riscv64-linux-gnu.ini, which the riscv64 test runs under qemu-riscv64).
 # Non-interactive and idempotent:
 # when everything is present it only checks (dpkg-query) and returns in well under a second.
 # Run as root on Debian 12.
@@ -33,6 +35,7 @@ packages="
   sollya gnuplot-nox valgrind clang libclang-rt-14-dev
   chromium python3 libopenmpi-dev openmpi-bin qemu-user help2man man-db
   gcc-aarch64-linux-gnu libc6-dev-arm64-cross
+  clang-16 llvm-16 gcc-riscv64-linux-gnu libc6-dev-riscv64-cross
 "
 # python3-dev: Python's headers, which torch.compile's Inductor builds its generated kernels
 # against (PyTorch's compile paths, docs/frameworks.md "Paths"; g++ is build-essential's)
