@@ -10,8 +10,9 @@
  *   exec_vf --self-check N                     each vector build against its portable twin
  *
  * An SVE build (sve128, sve256, sve512: impls/vf_sve.h) runs only where the vector length is
- * its own: under qemu-aarch64, -cpu max,sve-max-vq=N gives N·128 bits; serving one elsewhere is
- * refused (exit 2) and --self-check skips it, saying so.
+ * its own: under qemu-aarch64, -cpu max,sve-max-vq=N gives N·128 bits; an RVV build (rvv128,
+ * rvv256: impls/vf_rvv.h) where VLEN is at least its own: qemu-riscv64 -cpu rv64,v=true,vlen=N.
+ * Serving one elsewhere is refused (exit 2) and --self-check skips it, saying so.
  *
  *   --name N         announce the name N (default: IMPL)
  *   --wrong-at HEX   planted defect, for the tests: the forward output at the input with that
@@ -21,6 +22,8 @@
  * stride, plus the special values) between every build and its method's portable build, by
  * encoding (any NaN equals any NaN); exit 1 naming the first difference. Exit 2: bad usage. */
 #include <errno.h>
+#include <setjmp.h>
+#include <signal.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -70,23 +73,75 @@ static const char *const isa_names[] = {
 #undef ISA_NAME
 };
 
+/* The ISAs built for a vector length, one row each: the prefix of their names (the digits after
+ * it are the bits, "sve256"), whether the CPU's length must be exactly that (SVE's fixed-length
+ * builds) or at least that (RVV's: vf_rvv.h uses only its first lanes), and how qemu-user sets
+ * the length. */
+static const struct {
+    const char *prefix, *extension, *emulated;
+    bool at_least;
+} vector_isas[] = {
+    {"sve", "SVE", "qemu-aarch64 -cpu max,sve-max-vq=N: N·128 bits", false},
+    {"rvv", "V", "qemu-riscv64 -cpu rv64,v=true,vlen=N", true},
+};
+
+#if defined(__aarch64__)
 #ifndef PR_SVE_GET_VL
 #define PR_SVE_GET_VL 51 /* linux/prctl.h */
 #endif
 #define VF_HWCAP_SVE (1ul << 22) /* AT_HWCAP's SVE bit on AArch64 (asm/hwcap.h) */
+/* This CPU's SVE vector length in bits; 0 without SVE. */
+static long cpu_vector_bits(void)
+{
+    return getauxval(AT_HWCAP) & VF_HWCAP_SVE ? (prctl(PR_SVE_GET_VL) & 0xffff) * 8 : 0;
+}
+#elif defined(__riscv)
+static sigjmp_buf no_vector;
+static void on_sigill(int sig)
+{
+    (void)sig;
+    siglongjmp(no_vector, 1);
+}
+/* This CPU's VLEN in bits: CSR vlenb (0xc22) read, which traps without V (qemu 7.2 does not
+ * announce V in AT_HWCAP); 0 without V. */
+static long cpu_vector_bits(void)
+{
+    struct sigaction trap = {.sa_handler = on_sigill}, old;
+    volatile long vlenb = 0;
+    sigemptyset(&trap.sa_mask);
+    sigaction(SIGILL, &trap, &old);
+    if (!sigsetjmp(no_vector, 1)) {
+        long b;
+        __asm__ volatile("csrr %0, 0xc22" : "=r"(b));
+        vlenb = b;
+    }
+    sigaction(SIGILL, &old, NULL);
+    return vlenb * 8;
+}
+#else
+static long cpu_vector_bits(void) { return 0; }
+#endif
 
-/* Whether this CPU runs the build: an SVE build needs SVE with exactly its vector length (its
- * ISA's name, "sve256", gives the bits); else why not, into why. */
-static bool runs_here(const gelu_impl *impl, char *why, size_t size)
+/* Whether this CPU runs the build: one for a vector length needs its row's extension with that
+ * length, or at least it; else why not, into why, and how to emulate it, into how. */
+static bool runs_here(const gelu_impl *impl, char *why, size_t size, const char **how)
 {
     const char *isa = isa_names[impl->isa];
-    if (strncmp(isa, "sve", 3) != 0) return true;
-    long bits = strtol(isa + 3, NULL, 10), vl = 0;
-    if (getauxval(AT_HWCAP) & VF_HWCAP_SVE) vl = (prctl(PR_SVE_GET_VL) & 0xffff) * 8;
-    if (vl == bits) return true;
-    if (vl) snprintf(why, size, "%s needs SVE vectors of %ld bits; this CPU's are %ld", impl->name, bits, vl);
-    else snprintf(why, size, "%s needs SVE; this CPU has none", impl->name);
-    return false;
+    for (size_t r = 0; r < sizeof vector_isas / sizeof vector_isas[0]; r++) {
+        size_t len = strlen(vector_isas[r].prefix);
+        if (strncmp(isa, vector_isas[r].prefix, len) != 0) continue;
+        long bits = strtol(isa + len, NULL, 10), vl = cpu_vector_bits();
+        const char *ext = vector_isas[r].extension;
+        *how = vector_isas[r].emulated;
+        if (vl == bits || (vector_isas[r].at_least && vl > bits)) return true;
+        if (vl)
+            snprintf(why, size, "%s needs %s vectors of %s%ld bits; this CPU's are %ld", impl->name, ext,
+                     vector_isas[r].at_least ? "at least " : "", bits, vl);
+        else
+            snprintf(why, size, "%s needs %s; this CPU has none", impl->name, ext);
+        return false;
+    }
+    return true;
 }
 
 static const gelu_impl *find(const char *name)
@@ -140,7 +195,8 @@ static int self_check(uint64_t n)
         /* a library's builds (SLEEF's, cross/peer_sleef.c) have no portable twin: the gate
          * judges them */
         if (v->isa == GELU_ISA_PORTABLE || v->family != GELU_FAMILY_OURS) continue;
-        if (!runs_here(v, why, sizeof why)) {
+        const char *how;
+        if (!runs_here(v, why, sizeof why, &how)) {
             if (!skipped++) snprintf(first_skip, sizeof first_skip, "%s", why);
             continue;
         }
@@ -275,8 +331,9 @@ int main(int argc, char **argv)
         return 2;
     }
     char why[128];
-    if (!runs_here(impl, why, sizeof why)) {
-        fprintf(stderr, "exec_vf: %s (qemu-aarch64 -cpu max,sve-max-vq=N: N·128 bits)\n", why);
+    const char *how = "";
+    if (!runs_here(impl, why, sizeof why, &how)) {
+        fprintf(stderr, "exec_vf: %s (%s)\n", why, how);
         return 2;
     }
     const char *name = impl->name;

@@ -97,27 +97,23 @@ static const double (*const cr_k[13])[16] = {&cr_k0, &cr_k1, &cr_k2, &cr_k3, &cr
                                              &cr_k6, &cr_k7, &cr_k8, &cr_k9, &cr_k10, &cr_k11,
                                              &cr_k12};
 
-/* u = min(|x|, 15) (NaN stays NaN), its piece i and v = u − i − ½ (exact). */
-typedef struct {
-    vd u, v;
-    vdi i;
-} cr_arg;
-
-static inline cr_arg cr_reduce(vd x)
+/* u = min(|x|, 15) (NaN stays NaN), its piece i and v = u − i − ½ (exact); out parameters, not
+ * a struct: RVV's vectors are sizeless types, which no struct may hold. */
+static inline void cr_reduce(vd x, vd *u, vdi *i, vd *v)
 {
-    cr_arg a;
-    a.u = vd_min_keep_nan(vd_set1(cr_u_max), vd_abs(x));
-    vd f = vd_floor(a.u);
-    a.i = vd_index16(f);
-    a.v = vd_sub(vd_sub(a.u, f), vd_set1(0.5));
-    return a;
+    *u = vd_min_keep_nan(vd_set1(cr_u_max), vd_abs(x));
+    vd f = vd_floor(*u);
+    *i = vd_index16(f);
+    *v = vd_sub(vd_sub(*u, f), vd_set1(0.5));
 }
 
 static inline vd cr_forward_d(vd x)
 {
-    cr_arg a = cr_reduce(x);
+    vd u, v;
+    vdi i;
+    cr_reduce(x, &u, &i, &v);
     /* w = −GELU(−u) = u·E·M */
-    vd w = vd_mul(vd_mul(a.u, cr_exp_neg_half_sq(a.u)), cr_piece_poly(cr_m, a.i, a.v));
+    vd w = vd_mul(vd_mul(u, cr_exp_neg_half_sq(u)), cr_piece_poly(cr_m, i, v));
     vd y = vd_select_sign(x, vd_neg(w), vd_sub(x, w));
     vd half_up = vd_select_sign(x, vd_set1(0.5 - 0x1p-41), vd_set1(0.5 + 0x1p-41));
     return vd_select_less(vd_abs(x), vd_set1(cr_tiny), vd_mul(x, half_up), y);
@@ -125,10 +121,12 @@ static inline vd cr_forward_d(vd x)
 
 static inline vd cr_derivative_d(vd x)
 {
-    cr_arg a = cr_reduce(x);
-    vd t = vd_sub(vd_sub(a.u, vd_set1(cr_um_hi)), vd_set1(cr_um_lo)); /* u − u_m */
+    vd u, v;
+    vdi i;
+    cr_reduce(x, &u, &i, &v);
+    vd t = vd_sub(vd_sub(u, vd_set1(cr_um_hi)), vd_set1(cr_um_lo)); /* u − u_m */
     /* GELU'(−u) = E·t·K */
-    vd d_neg = vd_mul(vd_mul(cr_exp_neg_half_sq(a.u), t), cr_piece_poly(cr_k, a.i, a.v));
+    vd d_neg = vd_mul(vd_mul(cr_exp_neg_half_sq(u), t), cr_piece_poly(cr_k, i, v));
     return vd_select_sign(x, d_neg, vd_sub(vd_set1(1.0), d_neg));
 }
 

@@ -66,7 +66,7 @@ enum {
     X(AVX512, "avx512",                                                                         \
       CPU_FEATURE_AVX512F | CPU_FEATURE_AVX512DQ | CPU_FEATURE_AVX512BW |                     \
           CPU_FEATURE_AVX512VL | CPU_FEATURE_FMA)                                                 \
-    GELU_ISA_AARCH64(X)
+    GELU_ISA_AARCH64(X) GELU_ISA_RISCV64(X)
 /* AArch64's, only in an AArch64 build (the cross build of cross/meson.build, docs/aarch64.md):
  * NEON (Advanced SIMD), part of every AArch64 CPU, and SVE built for one fixed vector length
  * each (impls/vf_sve.h). No feature bits yet: the exec child checks SVE and its vector length
@@ -76,6 +76,14 @@ enum {
     X(NEON, "neon", 0u) X(SVE128, "sve128", 0u) X(SVE256, "sve256", 0u) X(SVE512, "sve512", 0u)
 #else
 #define GELU_ISA_AARCH64(X)
+#endif
+/* RISC-V's, only in a riscv64 build (the same cross build): RVV 1.0 built for a minimum vector
+ * length each (impls/vf_rvv.h), run where VLEN is at least that; no feature bits either (the
+ * exec child checks V and VLEN). */
+#if defined(__riscv) && __riscv_xlen == 64
+#define GELU_ISA_RISCV64(X) X(RVV128, "rvv128", 0u) X(RVV256, "rvv256", 0u)
+#else
+#define GELU_ISA_RISCV64(X)
 #endif
 
 typedef enum {

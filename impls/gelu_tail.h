@@ -68,12 +68,10 @@ static const float gelu_tail_c_log2e = -0x1.536426p+0f;  /* C/ln2 (only k depend
 static const float gelu_tail_2ln2_hi = 0x1.62e43p0f;     /* 2·ln2 to 21 bits: k·2ln2_hi exact */
 static const float gelu_tail_ln2_lo = -0x1.05c61p-29f;   /* ln2 − ln2_hi */
 
-/* The common core: k and the two parts nb = −B (exact) and nz = −z of −e^{a}/2^k. */
-typedef struct {
-    vf k, nb, nz;
-} gelu_tail_parts;
-
-static inline gelu_tail_parts gelu_tail_core(vf xc, vf u, const float num[4], const float den[3])
+/* The common core: k and the two parts nb = −B (exact) and nz = −z of −e^{a}/2^k (out
+ * parameters, not a struct: RVV's vectors are sizeless types, which no struct may hold). */
+static inline void gelu_tail_core(vf xc, vf u, const float num[4], const float den[3], vf *k, vf *nb,
+                                  vf *nz)
 {
     vf s = vf_mul(xc, u);           /* −hi = −fl(u²) */
     vf lo = vf_fma(u, u, s);        /* u² − hi, exact */
@@ -85,19 +83,17 @@ static inline gelu_tail_parts gelu_tail_core(vf xc, vf u, const float num[4], co
     d = vf_fma(d, s, vf_set1(-den[1]));
     d = vf_fma(d, s, vf_set1(den[2]));
     vf nl = vf_div(n, d);           /* −ℓ */
-    gelu_tail_parts p;
-    p.k = vf_round(vf_fma(s, vf_set1(gelu_tail_half_log2e), vf_set1(gelu_tail_c_log2e)));
-    vf r2 = vf_fma(p.k, vf_set1(-gelu_tail_2ln2_hi), s);      /* 2·(−hi/2 − k·ln2_hi), exact */
+    *k = vf_round(vf_fma(s, vf_set1(gelu_tail_half_log2e), vf_set1(gelu_tail_c_log2e)));
+    vf r2 = vf_fma(*k, vf_set1(-gelu_tail_2ln2_hi), s);      /* 2·(−hi/2 − k·ln2_hi), exact */
     vf r1 = vf_fma(r2, vf_set1(0.5f), vf_set1(gelu_tail_c[0])); /* exact */
-    p.nb = vf_sub(vf_set1(-1.0f), r1);                          /* −B, exact */
+    *nb = vf_sub(vf_set1(-1.0f), r1);                          /* −B, exact */
     vf nt = vf_fma(lo, vf_set1(0.5f), nl);                      /* −(ℓ − lo/2) */
-    nt = vf_fma(p.k, vf_set1(gelu_tail_ln2_lo), nt);            /* −τ */
+    nt = vf_fma(*k, vf_set1(gelu_tail_ln2_lo), nt);            /* −τ */
     vf r = vf_sub(r1, nt);
     vf e = vf_fma(vf_set1(-gelu_tail_exp_e[5]), r, vf_set1(-gelu_tail_exp_e[4]));
     for (int i = 3; i >= 0; i--)
         e = vf_fma(e, r, vf_set1(-gelu_tail_exp_e[i]));          /* −E(r) */
-    p.nz = vf_fma(vf_mul(r, r), e, nt);                          /* −z */
-    return p;
+    *nz = vf_fma(vf_mul(r, r), e, nt);                          /* −z */
 }
 
 /* 2^k·v rounded, v < 0 of magnitude below 2^e. Where the ISA's scaling is slow on underflow
@@ -123,16 +119,18 @@ static inline vf gelu_tail_scale_neg(vf v, vf k, float e)
 static inline vf gelu_tail_forward(vf x)
 {
     vf xc = vf_max_keep_nan(vf_set1(gelu_tail_x_min), x);
-    gelu_tail_parts p = gelu_tail_core(xc, vf_neg(xc), gelu_tail_fwd_num, gelu_tail_fwd_den);
-    return gelu_tail_scale_neg(vf_add(p.nb, p.nz), p.k, 1.0f); /* |B + z| ≤ 1.42 < 2 */
+    vf k, nb, nz;
+    gelu_tail_core(xc, vf_neg(xc), gelu_tail_fwd_num, gelu_tail_fwd_den, &k, &nb, &nz);
+    return gelu_tail_scale_neg(vf_add(nb, nz), k, 1.0f); /* |B + z| ≤ 1.42 < 2 */
 }
 
 static inline vf gelu_tail_derivative(vf x)
 {
     vf xc = vf_max_keep_nan(vf_set1(gelu_tail_x_min), x);
     vf u = vf_neg(xc);
-    gelu_tail_parts p = gelu_tail_core(xc, u, gelu_tail_der_num, gelu_tail_der_den);
-    return gelu_tail_scale_neg(vf_fma(u, p.nb, vf_mul(u, p.nz)), p.k, 5.0f); /* 15·1.42 < 2^5 */
+    vf k, nb, nz;
+    gelu_tail_core(xc, u, gelu_tail_der_num, gelu_tail_der_den, &k, &nb, &nz);
+    return gelu_tail_scale_neg(vf_fma(u, nb, vf_mul(u, nz)), k, 5.0f); /* 15·1.42 < 2^5 */
 }
 
 #endif

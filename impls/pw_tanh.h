@@ -79,56 +79,54 @@ static inline void pw_tanh_cubic(vf u, vf sh, vf sl, const float c1[2], const fl
     *lo = vf_fma(u, gl, vf_fma(u, gh, vf_neg(*hi))); /* u·gh − hi exact, plus u·gl */
 }
 
-/* The common part of the tail: u, k, B (exact), z, v = RN(B + z) and E = RN(2^-k·v). */
-typedef struct {
-    vf u, sh, sl, k, b, z, v, e;
-} pw_tanh_tail_parts;
-
-static inline pw_tanh_tail_parts pw_tanh_tail_core(vf x)
+/* The common part of the tail: u, u² = sh + sl, k, B (exact), z, v = RN(B + z) and
+ * E = RN(2^-k·v); out parameters, not a struct: RVV's vectors are sizeless types, which no
+ * struct may hold. */
+static inline void pw_tanh_tail_core(vf x, vf *u, vf *sh, vf *sl, vf *k, vf *b, vf *z, vf *v, vf *e)
 {
-    pw_tanh_tail_parts p;
     vf xc = vf_max_keep_nan(vf_set1(pw_tanh_x_min), x);
-    p.u = vf_neg(xc);
-    p.sh = vf_mul(p.u, p.u);
-    p.sl = vf_fma(p.u, p.u, vf_neg(p.sh)); /* u² − sh, exact */
+    *u = vf_neg(xc);
+    *sh = vf_mul(*u, *u);
+    *sl = vf_fma(*u, *u, vf_neg(*sh)); /* u² − sh, exact */
     vf wh, wl;
-    pw_tanh_cubic(p.u, p.sh, p.sl, pw_tanh_a1, pw_tanh_a3, &wh, &wl);
-    p.k = vf_round(vf_mul(wh, vf_set1(pw_tanh_log2e)));
-    vf rh = vf_fma(p.k, vf_set1(-pw_tanh_ln2_hi), wh); /* exact */
-    vf rl = vf_fma(p.k, vf_set1(-pw_tanh_ln2_lo), wl);
+    pw_tanh_cubic(*u, *sh, *sl, pw_tanh_a1, pw_tanh_a3, &wh, &wl);
+    *k = vf_round(vf_mul(wh, vf_set1(pw_tanh_log2e)));
+    vf rh = vf_fma(*k, vf_set1(-pw_tanh_ln2_hi), wh); /* exact */
+    vf rl = vf_fma(*k, vf_set1(-pw_tanh_ln2_lo), wl);
     vf rho = vf_add(rh, rl);
-    p.b = vf_sub(vf_set1(1.0f), rh); /* exact */
+    *b = vf_sub(vf_set1(1.0f), rh); /* exact */
     vf q = vf_set1(pw_tanh_exp_q[5]);
     for (int i = 4; i >= 0; i--)
         q = vf_fma(q, rho, vf_set1(pw_tanh_exp_q[i]));
-    p.z = vf_fma(vf_mul(rho, rho), q, vf_neg(rl)); /* e^-r − B */
-    p.v = vf_add(p.b, p.z);
+    *z = vf_fma(vf_mul(rho, rho), q, vf_neg(rl)); /* e^-r − B */
+    *v = vf_add(*b, *z);
     /* E = e^-w, for the 1/(1 + E) terms only: 2^-60 for 2^-k below it (the same to 2^-35 of the
      * result, and no subnormal E, which costs vscalefps an assist, vf_avx512.h) */
-    p.e = vf_scale(p.v, vf_neg(vf_min_keep_nan(vf_set1(60.0f), p.k)));
-    return p;
+    *e = vf_scale(*v, vf_neg(vf_min_keep_nan(vf_set1(60.0f), *k)));
 }
 
 /* f(x) for x < bottom (down to −inf: −0 from about −10.8 on). */
 static inline vf pw_tanh_tail_forward(vf x)
 {
-    pw_tanh_tail_parts p = pw_tanh_tail_core(x);
-    vf xc = vf_neg(p.u);
-    vf z2 = vf_fma(vf_neg(p.e), p.v, p.z); /* (B + z)(1 − E) − B */
-    vf y = vf_fma(xc, p.b, vf_mul(xc, z2));
-    return gelu_tail_scale_neg(y, vf_neg(p.k), 5.0f); /* 12·1.42 < 2^5 */
+    vf u, sh, sl, k, b, z, v, e;
+    pw_tanh_tail_core(x, &u, &sh, &sl, &k, &b, &z, &v, &e);
+    vf xc = vf_neg(u);
+    vf z2 = vf_fma(vf_neg(e), v, z); /* (B + z)(1 − E) − B */
+    vf y = vf_fma(xc, b, vf_mul(xc, z2));
+    return gelu_tail_scale_neg(y, vf_neg(k), 5.0f); /* 12·1.42 < 2^5 */
 }
 
 /* f'(x) for x < bottom. */
 static inline vf pw_tanh_tail_derivative(vf x)
 {
-    pw_tanh_tail_parts p = pw_tanh_tail_core(x);
+    vf u, sh, sl, k, b, z, v, e;
+    pw_tanh_tail_core(x, &u, &sh, &sl, &k, &b, &z, &v, &e);
     vf ch, cl;
-    pw_tanh_cubic(p.u, p.sh, p.sl, pw_tanh_a1, pw_tanh_a33, &ch, &cl);
+    pw_tanh_cubic(u, sh, sl, pw_tanh_a1, pw_tanh_a33, &ch, &cl);
     vf dh = vf_sub(ch, vf_set1(1.0f)); /* exact: ch ≥ 22 */
-    vf dl = vf_fma(vf_neg(p.e), vf_sub(vf_add(ch, ch), vf_set1(1.0f)), cl);
-    vf y = vf_fma(p.b, dh, vf_fma(p.v, dl, vf_mul(p.z, dh)));
-    return gelu_tail_scale_neg(vf_neg(y), vf_neg(p.k), 9.0f); /* c < 389: 1.42·389 < 2^10 */
+    vf dl = vf_fma(vf_neg(e), vf_sub(vf_add(ch, ch), vf_set1(1.0f)), cl);
+    vf y = vf_fma(b, dh, vf_fma(v, dl, vf_mul(z, dh)));
+    return gelu_tail_scale_neg(vf_neg(y), vf_neg(k), 9.0f); /* c < 389: 1.42·389 < 2^10 */
 }
 
 /* x ≥ bottom (pw_precise_eval.h) */

@@ -26,8 +26,8 @@ static const cross_machine machines[] = {
     {"aarch64", 183, "qemu-aarch64 -L /usr/aarch64-linux-gnu", "-cpu max,sve-max-vq=2",
      {{"sve128", "-cpu max,sve-max-vq=1"}, {"sve256", "-cpu max,sve-max-vq=2"},
       {"sve512", "-cpu max,sve-max-vq=4"}}},
-    {"riscv64", 243, "qemu-riscv64 -L /usr/riscv64-linux-gnu", "-cpu rv64,v=true,vlen=128",
-     {{"rvv128", "-cpu rv64,v=true,vlen=128"}, {"rvv256", "-cpu rv64,v=true,vlen=256"}}},
+    {"riscv64", 243, "qemu-riscv64 -L /usr/riscv64-linux-gnu", "-cpu rv64,v=true,vext_spec=v1.0,vlen=128",
+     {{"rvv128", "-cpu rv64,v=true,vext_spec=v1.0,vlen=128"}, {"rvv256", "-cpu rv64,v=true,vext_spec=v1.0,vlen=256"}}},
 };
 enum { MACHINES = sizeof machines / sizeof machines[0] };
 

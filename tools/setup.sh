@@ -9,7 +9,9 @@
 # AArch64 builds, cross/aarch64-linux-gnu.ini, which the aarch64 test runs under qemu-aarch64;
 # libsleef-dev:arm64 and libdnnl2:arm64, of the arm64 architecture this script enables, are
 # SLEEF's and oneDNN's AArch64 builds, which the cross build serves as rows of their own,
-# cross/peer_sleef.c and peer_dnnl.c; oneDNN's headers are libdnnl-dev's).
+# cross/peer_sleef.c and peer_dnnl.c; oneDNN's headers are libdnnl-dev's;
+# and clang-16 and llvm-16 with gcc-riscv64-linux-gnu's binutils and libc6-dev-riscv64-cross their
+# RISC-V V builds, cross/riscv64-linux-gnu.ini, which the riscv64 test runs under qemu-riscv64).
 # Non-interactive and idempotent:
 # when everything is present it only checks (dpkg-query) and returns in well under a second.
 # Run as root on Debian 12.
@@ -36,6 +38,7 @@ packages="
   sollya gnuplot-nox valgrind clang libclang-rt-14-dev
   chromium python3 libopenmpi-dev openmpi-bin qemu-user help2man man-db
   gcc-aarch64-linux-gnu libc6-dev-arm64-cross libsleef-dev:arm64 libdnnl2:arm64
+  clang-16 llvm-16 gcc-riscv64-linux-gnu libc6-dev-riscv64-cross
 "
 # python3-dev: Python's headers, which torch.compile's Inductor builds its generated kernels
 # against (PyTorch's compile paths, docs/frameworks.md "Paths"; g++ is build-essential's)
