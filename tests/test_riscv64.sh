@@ -82,5 +82,12 @@ st=$?
 [ $st -eq 1 ] && grep -q "cr_rvv128 forward: .* at x = 0x1.8p+0 (0x3fc00000)" "$d/out" ||
     fail "planted wrong output at 1.5: status $st: $(tail -3 "$d/out")"
 
+# --cross: the RVV rows by name, each at the VLEN its build needs (cr_rvv256 is refused at 128)
+"$g" list --cross "$x" >"$d/out" 2>&1 &&
+    grep -q "^  cr_rvv256  *rvv256  *ours  *-cpu rv64,v=true,vext_spec=v1.0,vlen=256$" "$d/out" ||
+    fail "list --cross: $(grep -A3 '^cross build' "$d/out")"
+"$g" accuracy --cross "$x" --impl cr_rvv128,cr_rvv256 --sample 2000 --grad --threads 2 \
+    >"$d/out" 2>&1 || fail "accuracy --cross: $(tail -3 "$d/out")"
+
 [ $fails -eq 0 ] || exit 1
 echo "ok: RVV builds under qemu-riscv64 at VLEN 128 and 256"
