@@ -86,8 +86,13 @@ st=$?
 "$g" list --cross "$x" >"$d/out" 2>&1 &&
     grep -q "^  cr_rvv256  *rvv256  *ours  *-cpu rv64,v=true,vext_spec=v1.0,vlen=256$" "$d/out" ||
     fail "list --cross: $(grep -A3 '^cross build' "$d/out")"
-"$g" accuracy --cross "$x" --impl cr_rvv128,cr_rvv256 --sample 2000 --grad --threads 2 \
-    >"$d/out" 2>&1 || fail "accuracy --cross: $(tail -3 "$d/out")"
+mkdir -p "$d/r"
+"$g" accuracy --cross "$x" --impl cr_rvv128,cr_rvv256,pw_fast_rvv128 --sample 2000 --grad --threads 2 \
+    --csv "$d/r/accuracy.csv" >"$d/out" 2>&1 || fail "accuracy --cross: $(tail -3 "$d/out")"
+# pick for rv64gcv on them: ranked by accuracy (no speed model), the VLEN-256 build not a candidate
+"$g" pick --cross "$x" --results "$d/r" --platform rv64gcv >"$d/out" 2>&1 &&
+    grep -q "^choice: cr_rvv128, the most accurate" "$d/out" && grep -q "speed not estimated" "$d/out" &&
+    ! grep -q "cr_rvv256.*meets every" "$d/out" || fail "pick --platform rv64gcv: $(head -8 "$d/out")"
 
 [ $fails -eq 0 ] || exit 1
 echo "ok: RVV builds under qemu-riscv64 at VLEN 128 and 256"
