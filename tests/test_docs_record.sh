@@ -59,4 +59,31 @@ echo 'no table' >"$r/report.log"
 msg=$("$rec" --dest "$d/m" "$r" 2>&1); st=$?
 [ $st -eq 2 ] || fail "no time table: exit $st, not 2 ($msg)"
 case $msg in *"no time table"*) ;; *) fail "no time table: message '$msg'" ;; esac
+# --accuracy: an accuracy run's CSV, its manifest and closing line; every row in the table; a
+# CSV without the columns, a missing manifest and a log without the closing line refused
+a=$d/acc.csv
+cp "$d/manifest.json" "$a.manifest.json"
+cat >"$a" <<'C'
+impl,format,target,reference,direction,inputs,max_ulp,correctly_rounded,contract
+cr,binary32,exact,own,forward,4294967296,0.5,4294967296,pass
+cr,binary32,exact,own,derivative,4294967296,0.5,4294967295,fail
+C
+echo 'wall 812.5 s, 2 threads, 2.6e+06 inputs/s/thread, peak memory 30 MiB' >"$d/acc.log"
+out=$("$rec" --dest "$d/m" --accuracy "$a" "$d/acc.log") || fail "record_run --accuracy exited $?"
+[ "$out" = "$d/m/2031-02-03-test-cpu-9000-accuracy.md" ] || fail "accuracy record path: '$out'"
+grep -q '| `cr` | exact | own | derivative | 4294967296 | 0.5 | 4294967295 | fail |' "$out" ||
+    fail "accuracy rows: $(cat "$out")"
+grep -q '| run | wall 812.5 s, 2 threads' "$out" || fail "accuracy closing line: $(cat "$out")"
+echo 'impl,direction' >"$d/bad.csv"
+cp "$a.manifest.json" "$d/bad.csv.manifest.json"
+msg=$("$rec" --dest "$d/m" --accuracy "$d/bad.csv" 2>&1); st=$?
+[ $st -eq 2 ] && case $msg in *"not an accuracy CSV"*) true ;; *) false ;; esac ||
+    fail "a CSV without the columns: exit $st ($msg)"
+rm "$a.manifest.json"
+msg=$("$rec" --dest "$d/m" --accuracy "$a" 2>&1); st=$?
+[ $st -eq 2 ] || fail "no accuracy manifest: exit $st ($msg)"
+cp "$d/manifest.json" "$a.manifest.json"
+echo 'noise' >"$d/acc.log"
+msg=$("$rec" --dest "$d/m" --accuracy "$a" "$d/acc.log" 2>&1); st=$?
+[ $st -eq 2 ] || fail "a log without the closing line: exit $st ($msg)"
 exit $((fails > 0))

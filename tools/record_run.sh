@@ -9,7 +9,13 @@
 # and copies REPORT_DIR/answer.json, when the report wrote one, beside the record as
 # <same name>.answer.json. A second record of the same date and CPU gets a suffix (-2, -3...).
 #
+# With --accuracy, the record of one `gelucheck accuracy --csv CSV` run instead (an exhaustive
+# proof, say): CSV.manifest.json for the CPU, commit and command, every row of CSV (inputs,
+# max ULP, correctly rounded, contract verdict), and LOG's closing line ("wall N s, ...") when
+# LOG, its standard output, is given.
+#
 # Usage: tools/record_run.sh [--dest DIR] REPORT_DIR [LOG]
+#        tools/record_run.sh [--dest DIR] --accuracy CSV [LOG]
 #   e.g.  build/cli/gelucheck report --out report > report.log
 #         tools/record_run.sh report report.log
 #   --dest DIR  where the record goes (default: docs/measurements of this checkout)
@@ -20,18 +26,91 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 dest=$root/docs/measurements
 usage() {
     echo "usage: tools/record_run.sh [--dest DIR] REPORT_DIR [LOG]" >&2
+    echo "       tools/record_run.sh [--dest DIR] --accuracy CSV [LOG]" >&2
     exit 2
 }
+accuracy=no
 while [ $# -gt 0 ]; do
     case $1 in
     --dest) [ $# -ge 2 ] || usage; dest=$2; shift 2 ;;
     --dest=*) dest=${1#--dest=}; shift ;;
-    -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --accuracy) accuracy=yes; shift ;;
+    -h|--help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "record_run: unknown option '$1'" >&2; usage ;;
     *) break ;;
     esac
 done
 [ $# -ge 1 ] && [ $# -le 2 ] || usage
+if [ $accuracy = yes ]; then
+    for f in "$1" "$1.manifest.json" ${2:+"$2"}; do
+        [ -f "$f" ] || { echo "record_run: '$f' is not a file (gelucheck accuracy --csv CSV writes CSV and CSV.manifest.json)" >&2; exit 2; }
+    done
+    mkdir -p "$dest"
+    exec python3 - "$1" "${2:-}" "$dest" <<'PY'
+import csv, json, os, re, sys
+
+acc, log, dest = sys.argv[1:4]
+
+def fail(msg):
+    print(f"record_run: {msg}", file=sys.stderr)
+    sys.exit(2)
+
+try:
+    with open(acc + ".manifest.json", encoding="utf-8") as f:
+        man = json.load(f)
+    cpu, commit = man["cpu"]["model"], man["gelucheck"]["commit"]
+    created, command = man["run"]["created"], man["run"]["command"]
+except (OSError, ValueError, KeyError, TypeError) as e:
+    fail(f"{acc}.manifest.json: unreadable or incomplete ({e})")
+keys = ["impl", "target", "reference", "direction", "inputs", "max_ulp", "correctly_rounded",
+        "contract"]
+try:
+    with open(acc, newline="", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    if not rows or any(k not in rows[0] for k in keys):
+        raise ValueError(f"no rows with the columns {', '.join(keys)}")
+    for r in rows:
+        int(r["inputs"]), int(r["correctly_rounded"])
+except (OSError, ValueError, TypeError) as e:
+    fail(f"{acc}: not an accuracy CSV ({e})")
+closing = ""
+if log:
+    with open(log, encoding="utf-8", errors="replace") as f:
+        walls = [l.strip() for l in f if l.startswith("wall ")]
+    if not walls:
+        fail(f"{log}: no closing line 'wall ... s' (is it the standard output of a finished run?)")
+    closing = walls[-1]
+date = created[:10]
+if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", date):
+    fail(f"{acc}.manifest.json: run.created '{created}' is not an ISO date")
+slug = re.sub(r"\((r|tm)\)", "", cpu.lower())
+slug = re.sub(r"[^a-z0-9]+", "-", slug).strip("-") or "unknown-cpu"
+name, k = f"{date}-{slug}-accuracy", 2
+while os.path.exists(os.path.join(dest, name + ".md")):
+    name, k = f"{date}-{slug}-accuracy-{k}", k + 1
+path = os.path.join(dest, name + ".md")
+out = [f"# {cpu}, {created}: an accuracy run", "",
+       f"Written by tools/record_run.sh --accuracy from `{acc}` (its manifest and rows"
+       + (", the run's closing line" if log else "") + ").", "",
+       "| | |", "|---|---|",
+       f"| CPU | {cpu} |",
+       f"| CPU features | {man['cpu'].get('features', '')} |",
+       f"| gelucheck | {man['gelucheck'].get('version', '')}, commit {commit} |",
+       f"| compiler | {man.get('build', {}).get('compiler', '')} |",
+       f"| command | `{command}` |",
+       f"| created | {created} |"]
+if closing:
+    out.append(f"| run | {closing} |")
+out += ["", "| implementation | target | reference | direction | inputs | max ULP | correctly rounded | contract |",
+        "|---|---|---|---|---:|---:|---:|---|"]
+for r in rows:
+    out.append(f"| `{r['impl']}` | {r['target']} | {r['reference']} | {r['direction']} | {r['inputs']} "
+               f"| {r['max_ulp']} | {r['correctly_rounded']} | {r['contract'] or '–'} |")
+with open(path, "w", encoding="utf-8") as f:
+    f.write("\n".join(out) + "\n")
+print(path)
+PY
+fi
 dir=$1
 log=${2:-$dir/report.log}
 if [ ! -d "$dir" ]; then
