@@ -337,6 +337,7 @@ CR_SLOW(cr_derivative_slow, cr_derivative_bounds, cr_derivative_accurate)
  * cheaply (VF_PACKS), else the failing vector as it is, take the second path (and the accurate
  * one where that fails too), and their results are put back. */
 #define CR_CHUNK 1024 /* elements */
+#define CR_AHEAD 1024 /* elements: prefetched this far ahead */
 #ifdef VF_PACKS
 #define CR_WHOLE_KERNEL(name, fast_bounds, slow)                                              \
     static void name(const float *x, float *y, size_t n)                                     \
@@ -346,6 +347,8 @@ CR_SLOW(cr_derivative_slow, cr_derivative_bounds, cr_derivative_accurate)
         for (size_t i = 0; i < n;) {                                                         \
             size_t start = i, nv = 0, k = 0;                                                 \
             for (; nv < CR_CHUNK / VF_WIDTH && i < n; nv++, i += VF_WIDTH) {                 \
+                __builtin_prefetch(x + i + CR_AHEAD);                                        \
+                __builtin_prefetch(y + i + CR_AHEAD, 1);                                     \
                 vf v = vf_load(x + i), lo, hi;                                               \
                 fast_bounds(v, &lo, &hi);                                                    \
                 vf_store(y + i, hi);                                                         \
