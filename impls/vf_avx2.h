@@ -98,6 +98,7 @@ static inline vi vf_piece_index(vf a, float scale, float offset, int last)
 typedef unsigned vm; /* lane bits */
 static inline vm vf_less_mask(vf a, vf c) { return (vm)_mm256_movemask_ps(_mm256_cmp_ps(a, c, _CMP_LT_OQ)); }
 static inline unsigned vf_mask_count(vm m) { return (unsigned)__builtin_popcount(m); }
+static inline vm vf_differ_mask(vf a, vf b) { return (vm)_mm256_movemask_ps(_mm256_cmp_ps(a, b, _CMP_NEQ_UQ)); }
 /* vf_pack and vf_unpack (see vf_avx512.h) by one vpermps each, its 8 indices 4-bit fields of a
  * word looked up by the mask (AVX2 has no compress): vf_pack_index[m] puts the marked lanes
  * first (field j: the lane of m's j-th set bit), vf_unpack_index[m] sends them back (field b:

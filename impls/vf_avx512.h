@@ -87,6 +87,7 @@ static inline vi vf_piece_index(vf a, float scale, float offset, int last)
 typedef __mmask16 vm;
 static inline vm vf_less_mask(vf a, vf c) { return _mm512_cmp_ps_mask(a, c, _CMP_LT_OQ); }
 static inline unsigned vf_mask_count(vm m) { return (unsigned)__builtin_popcount(m); }
+static inline vm vf_differ_mask(vf a, vf b) { return _mm512_cmp_ps_mask(a, b, _CMP_NEQ_UQ); }
 /* vf_pack writes the marked lanes of a to xs, packed (a whole vector is written), and returns
  * their count; vf_unpack gives y with the marked lanes replaced, in order, by rs[0], rs[1], ….
  * Compress and expand in registers (to and from memory they are slow on some AMD cores). */

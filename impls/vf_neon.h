@@ -114,6 +114,11 @@ static inline vm vf_less_mask(vf a, vf c)
     return vaddvq_u32(vandq_u32(vcltq_f32(a, c), vld1q_u32(bit)));
 }
 static inline unsigned vf_mask_count(vm m) { return (unsigned)__builtin_popcount(m); }
+static inline vm vf_differ_mask(vf a, vf b)
+{
+    static const uint32_t bit[4] = {1, 2, 4, 8};
+    return vaddvq_u32(vandq_u32(vmvnq_u32(vceqq_f32(a, b)), vld1q_u32(bit)));
+}
 /* 32 entries: the first 16 by one table lookup (0 beyond), the rest by a lookup that keeps the
  * first's bytes where its index (i − 16, as bytes) is out of its table's range. */
 static inline vf vf_lookup32(const float table[32], vi i)

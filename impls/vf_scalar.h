@@ -93,6 +93,8 @@ typedef bool vm;
 static inline vm vf_less_mask(vf a, vf c) { return a < c; }
 static inline unsigned vf_mask_count(vm m) { return m; }
 static inline vf vf_lookup32(const float table[32], vi i) { return table[i]; }
+/* The lanes where a and b are not equal, NaN in either included (a rounding test's failures). */
+static inline vm vf_differ_mask(vf a, vf b) { return !(a == b); }
 
 /* Binary64 lanes for algorithms that need more than binary32 inside: a vf is processed as two
  * vd halves (one lane each here) and rounded back once. */

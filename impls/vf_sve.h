@@ -118,6 +118,7 @@ static inline vi vf_piece_index(vf a, float scale, float offset, int last)
 }
 static inline vm vf_less_mask(vf a, vf c) { return svcmplt_f32(VF_ALL, a, c); }
 static inline unsigned vf_mask_count(vm m) { return (unsigned)svcntp_b32(VF_ALL, m); }
+static inline vm vf_differ_mask(vf a, vf b) { return svnot_b_z(VF_ALL, svcmpeq_f32(VF_ALL, a, b)); }
 static inline vf vf_lookup32(const float table[32], vi i) { return svld1_gather_s32index_f32(VF_ALL, table, i); }
 
 /* Binary64 halves (see vf_scalar.h): the even lanes and the odd lanes, N/64 doubles each. */

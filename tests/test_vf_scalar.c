@@ -36,3 +36,15 @@ Test(vf_scalar, scale_is_ldexpf)
     }
     cr_expect(vf_scale(3.0f, NAN) == 3.0f, "a NaN k leaves a as it is");
 }
+
+/* vf_differ_mask marks a lane whose two values are not equal, NaN included (a rounding test
+ * whose bounds are NaN has failed), and leaves equal values, ±0 together, unmarked. */
+Test(vf_scalar, differ_mask_marks_nan_and_unequal)
+{
+    cr_expect(!vf_differ_mask(1.5f, 1.5f), "equal values: not marked");
+    cr_expect(!vf_differ_mask(0.0f, -0.0f), "+0 and -0 are equal: not marked");
+    cr_expect(vf_differ_mask(1.5f, 0x1.800002p+0f), "one ulp apart: marked");
+    cr_expect(vf_differ_mask(NAN, 1.0f), "NaN in a: marked");
+    cr_expect(vf_differ_mask(1.0f, NAN), "NaN in b: marked");
+    cr_expect(vf_differ_mask(NAN, NAN), "NaN in both: marked");
+}
