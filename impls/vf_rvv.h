@@ -148,8 +148,8 @@ static inline vi vf_piece_index(vf a, float scale, float offset, int last)
 }
 static inline vm vf_less_mask(vf a, vf c) { return __riscv_vmflt_vv_f32m1_b32(a, c, VF_VL); }
 static inline unsigned vf_mask_count(vm m) { return (unsigned)__riscv_vcpop_m_b32(m, VF_VL); }
-/* the lanes not equal, NaN in either included (vmfne is unordered) */
-static inline vm vf_differ_mask(vf a, vf b) { return __riscv_vmfne_vv_f32m1_b32(a, b, VF_VL); }
+/* the lanes not equal, NaN in either included (not vmfeq, which is false for NaN) */
+static inline vm vf_differ_mask(vf a, vf b) { return __riscv_vmnot_m_b32(__riscv_vmfeq_vv_f32m1_b32(a, b, VF_VL), VF_VL); }
 static inline vf vf_lookup32(const float table[32], vi i) { return vf_gather(table, i); }
 
 /* Binary64 lanes (see vf_scalar.h): all VF_WIDTH lanes widened into one register group. */
