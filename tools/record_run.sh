@@ -45,106 +45,105 @@ if [ $accuracy = yes ]; then
     for f in "$1" "$1.manifest.json" ${2:+"$2"}; do
         [ -f "$f" ] || { echo "record_run: '$f' is not a file (gelucheck accuracy --csv CSV writes CSV and CSV.manifest.json)" >&2; exit 2; }
     done
-    mkdir -p "$dest"
-    exec python3 - "$1" "${2:-}" "$dest" <<'PY'
-import csv, json, os, re, sys
-
-acc, log, dest = sys.argv[1:4]
-
-def fail(msg):
-    print(f"record_run: {msg}", file=sys.stderr)
-    sys.exit(2)
-
-try:
-    with open(acc + ".manifest.json", encoding="utf-8") as f:
-        man = json.load(f)
-    cpu, commit = man["cpu"]["model"], man["gelucheck"]["commit"]
-    created, command = man["run"]["created"], man["run"]["command"]
-except (OSError, ValueError, KeyError, TypeError) as e:
-    fail(f"{acc}.manifest.json: unreadable or incomplete ({e})")
-keys = ["impl", "target", "reference", "direction", "inputs", "max_ulp", "correctly_rounded",
-        "contract"]
-try:
-    with open(acc, newline="", encoding="utf-8") as f:
-        rows = list(csv.DictReader(f))
-    if not rows or any(k not in rows[0] for k in keys):
-        raise ValueError(f"no rows with the columns {', '.join(keys)}")
-    for r in rows:
-        int(r["inputs"]), int(r["correctly_rounded"])
-except (OSError, ValueError, TypeError) as e:
-    fail(f"{acc}: not an accuracy CSV ({e})")
-closing = ""
-if log:
-    with open(log, encoding="utf-8", errors="replace") as f:
-        walls = [l.strip() for l in f if l.startswith("wall ")]
-    if not walls:
-        fail(f"{log}: no closing line 'wall ... s' (is it the standard output of a finished run?)")
-    closing = walls[-1]
-date = created[:10]
-if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", date):
-    fail(f"{acc}.manifest.json: run.created '{created}' is not an ISO date")
-slug = re.sub(r"\((r|tm)\)", "", cpu.lower())
-slug = re.sub(r"[^a-z0-9]+", "-", slug).strip("-") or "unknown-cpu"
-name, k = f"{date}-{slug}-accuracy", 2
-while os.path.exists(os.path.join(dest, name + ".md")):
-    name, k = f"{date}-{slug}-accuracy-{k}", k + 1
-path = os.path.join(dest, name + ".md")
-out = [f"# {cpu}, {created}: an accuracy run", "",
-       f"Written by tools/record_run.sh --accuracy from `{acc}` (its manifest and rows"
-       + (", the run's closing line" if log else "") + ").", "",
-       "| | |", "|---|---|",
-       f"| CPU | {cpu} |",
-       f"| CPU features | {man['cpu'].get('features', '')} |",
-       f"| gelucheck | {man['gelucheck'].get('version', '')}, commit {commit} |",
-       f"| compiler | {man.get('build', {}).get('compiler', '')} |",
-       f"| command | `{command}` |",
-       f"| created | {created} |"]
-if closing:
-    out.append(f"| run | {closing} |")
-out += ["", "| implementation | target | reference | direction | inputs | max ULP | correctly rounded | contract |",
-        "|---|---|---|---|---:|---:|---:|---|"]
-for r in rows:
-    out.append(f"| `{r['impl']}` | {r['target']} | {r['reference']} | {r['direction']} | {r['inputs']} "
-               f"| {r['max_ulp']} | {r['correctly_rounded']} | {r['contract'] or '–'} |")
-with open(path, "w", encoding="utf-8") as f:
-    f.write("\n".join(out) + "\n")
-print(path)
-PY
-fi
-dir=$1
-log=${2:-$dir/report.log}
-if [ ! -d "$dir" ]; then
-    echo "record_run: '$dir' is not a directory" >&2
-    exit 2
-fi
-if [ ! -f "$dir/manifest.json" ]; then
-    echo "record_run: '$dir' has no manifest.json: not a report directory" \
-         "(gelucheck report --out DIR writes one)" >&2
-    exit 2
-fi
-if [ ! -f "$log" ]; then
-    echo "record_run: no time table: '$log' does not exist (pass the report's standard" \
-         "output as LOG: gelucheck report --out DIR > LOG)" >&2
-    exit 2
+    src=$1 man=$1.manifest.json log=${2:-}
+else
+    dir=$1
+    log=${2:-$dir/report.log}
+    if [ ! -d "$dir" ]; then
+        echo "record_run: '$dir' is not a directory" >&2
+        exit 2
+    fi
+    if [ ! -f "$dir/manifest.json" ]; then
+        echo "record_run: '$dir' has no manifest.json: not a report directory" \
+             "(gelucheck report --out DIR writes one)" >&2
+        exit 2
+    fi
+    if [ ! -f "$log" ]; then
+        echo "record_run: no time table: '$log' does not exist (pass the report's standard" \
+             "output as LOG: gelucheck report --out DIR > LOG)" >&2
+        exit 2
+    fi
+    src=$dir man=$dir/manifest.json
 fi
 mkdir -p "$dest"
-exec python3 - "$dir" "$log" "$dest" <<'PY'
+exec python3 - "$accuracy" "$src" "$man" "$log" "$dest" <<'PY'
 import csv, glob, json, os, re, shutil, sys
 
-report, log, dest = sys.argv[1:4]
+accuracy, src, man_path, log, dest = sys.argv[1] == "yes", *sys.argv[2:6]
 
 def fail(msg):
     print(f"record_run: {msg}", file=sys.stderr)
     sys.exit(2)
 
 try:
-    with open(os.path.join(report, "manifest.json"), encoding="utf-8") as f:
+    with open(man_path, encoding="utf-8") as f:
         man = json.load(f)
     cpu, commit = man["cpu"]["model"], man["gelucheck"]["commit"]
     created, command = man["run"]["created"], man["run"]["command"]
 except (OSError, ValueError, KeyError, TypeError) as e:
-    fail(f"{report}/manifest.json: unreadable or incomplete ({e})")
+    fail(f"{man_path}: unreadable or incomplete ({e})")
 
+def record_path(suffix):
+    """The record's name and path: <date>-<cpu><suffix>, then -2, -3... when taken."""
+    date = created[:10]
+    if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", date):
+        fail(f"{man_path}: run.created '{created}' is not an ISO date")
+    slug = re.sub(r"\((r|tm)\)", "", cpu.lower())
+    slug = re.sub(r"[^a-z0-9]+", "-", slug).strip("-") or "unknown-cpu"
+    name, k = f"{date}-{slug}{suffix}", 2
+    while os.path.exists(os.path.join(dest, name + ".md")):
+        name, k = f"{date}-{slug}{suffix}-{k}", k + 1
+    return name, os.path.join(dest, name + ".md")
+
+def header(title, written):
+    """The record's first lines: what it is, where it came from, the run's facts."""
+    return [f"# {cpu}, {created}{title}", "", f"Written by {written}.", "",
+            "| | |", "|---|---|",
+            f"| CPU | {cpu} |",
+            f"| CPU features | {man['cpu'].get('features', '')} |",
+            f"| gelucheck | {man['gelucheck'].get('version', '')}, commit {commit} |",
+            f"| compiler | {man.get('build', {}).get('compiler', '')} |",
+            f"| command | `{command}` |",
+            f"| created | {created} |"]
+
+def write(path, out):
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("\n".join(out) + "\n")
+    print(path)
+
+if accuracy:
+    keys = ["impl", "target", "reference", "direction", "inputs", "max_ulp", "correctly_rounded",
+            "contract"]
+    try:
+        with open(src, newline="", encoding="utf-8") as f:
+            rows = list(csv.DictReader(f))
+        if not rows or any(k not in rows[0] for k in keys):
+            raise ValueError(f"no rows with the columns {', '.join(keys)}")
+        for r in rows:
+            int(r["inputs"]), int(r["correctly_rounded"])
+    except (OSError, ValueError, TypeError) as e:
+        fail(f"{src}: not an accuracy CSV ({e})")
+    closing = ""
+    if log:
+        with open(log, encoding="utf-8", errors="replace") as f:
+            walls = [l.strip() for l in f if l.startswith("wall ")]
+        if not walls:
+            fail(f"{log}: no closing line 'wall ... s' (is it the standard output of a finished run?)")
+        closing = walls[-1]
+    name, path = record_path("-accuracy")
+    out = header(": an accuracy run", f"tools/record_run.sh --accuracy from `{src}` (its manifest "
+                 "and rows" + (", the run's closing line" if log else "") + ")")
+    if closing:
+        out.append(f"| run | {closing} |")
+    out += ["", "| implementation | target | reference | direction | inputs | max ULP | correctly rounded | contract |",
+            "|---|---|---|---|---:|---:|---:|---|"]
+    for r in rows:
+        out.append(f"| `{r['impl']}` | {r['target']} | {r['reference']} | {r['direction']} | {r['inputs']} "
+                   f"| {r['max_ulp']} | {r['correctly_rounded']} | {r['contract'] or '–'} |")
+    write(path, out)
+    sys.exit(0)
+
+report = src
 # The time table: from the line "where the time went:" to the line "total", then the
 # kernels' line.
 with open(log, encoding="utf-8", errors="replace") as f:
@@ -186,26 +185,9 @@ for path in sorted(glob.glob(os.path.join(report, "accuracy*.csv"))):
             per_key[key] = max(per_key.get(key, 0), int(v))
     fallbacks.append((os.path.basename(path), sum(per_key.values())))
 
-date = created[:10]
-if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", date):
-    fail(f"{report}/manifest.json: run.created '{created}' is not an ISO date")
-slug = re.sub(r"\((r|tm)\)", "", cpu.lower())
-slug = re.sub(r"[^a-z0-9]+", "-", slug).strip("-") or "unknown-cpu"
-name, k = f"{date}-{slug}", 2
-while os.path.exists(os.path.join(dest, name + ".md")):
-    name, k = f"{date}-{slug}-{k}", k + 1
-path = os.path.join(dest, name + ".md")
-
-out = [f"# {cpu}, {created}", "",
-       f"Written by tools/record_run.sh from `{report}` (manifest.json, the time table of the "
-       "report's standard output, accuracy*.csv).", "",
-       "| | |", "|---|---|",
-       f"| CPU | {cpu} |",
-       f"| CPU features | {man['cpu'].get('features', '')} |",
-       f"| gelucheck | {man['gelucheck'].get('version', '')}, commit {commit} |",
-       f"| compiler | {man.get('build', {}).get('compiler', '')} |",
-       f"| command | `{command}` |",
-       f"| created | {created} |"]
+name, path = record_path("")
+out = header("", f"tools/record_run.sh from `{report}` (manifest.json, the time table of the "
+             "report's standard output, accuracy*.csv)")
 libs = man.get("libraries", {})
 if libs:
     out.append("| libraries | " + ", ".join(f"{k} {v}" for k, v in libs.items()) + " |")
@@ -219,7 +201,5 @@ answer = os.path.join(report, "answer.json")
 if os.path.isfile(answer):
     shutil.copyfile(answer, os.path.join(dest, name + ".answer.json"))
     out += ["", f"The report's answer: [{name}.answer.json]({name}.answer.json)."]
-with open(path, "w", encoding="utf-8") as f:
-    f.write("\n".join(out) + "\n")
-print(path)
+write(path, out)
 PY
