@@ -178,6 +178,8 @@ static bool frameworks_given;
  * reachable */
 static const char **plugin;
 static char *env_list;
+/* the --cross directories (global_options), file-scope for the same reason */
+static const char **cross;
 
 bool cli_frameworks_given(void) { return frameworks_given; }
 
@@ -187,6 +189,12 @@ static int global_options(int *argc, char **argv)
     double timeout = 60;
     int kept = 2, timeout_given = 0;
     const char *specs[EXEC_IMPLS_MAX + 1];
+    cross = calloc((size_t)*argc, sizeof *cross); /* --cross DIRs, opened below */
+    int ncross = 0;
+    if (!cross) {
+        fprintf(stderr, "gelucheck: out of memory\n");
+        return EXIT_USAGE;
+    }
     int nspecs = 0;
     char err[2000];
     if (plugins_load_default_peers(err, sizeof err) != 0) {
@@ -243,10 +251,7 @@ static int global_options(int *argc, char **argv)
             v = a + 8;
         }
         if (is_cross) {
-            if (exec_cross_open(v, err, sizeof err) != 0) {
-                fprintf(stderr, "gelucheck: %s\n", err);
-                return EXIT_USAGE;
-            }
+            cross[ncross++] = v;
         } else if (is_plugin) {
             plugin[nplugins++] = v;
         } else if (is_exec) {
@@ -297,6 +302,13 @@ static int global_options(int *argc, char **argv)
         }
         if (note[0]) fprintf(stderr, "gelucheck: note: %s\n", note);
     }
+    for (int k = 0; k < ncross; k++) /* once --exec-timeout is known: it bounds their listing */
+        if (exec_cross_open(cross[k], timeout, err, sizeof err) != 0) {
+            fprintf(stderr, "gelucheck: %s\n", err);
+            return EXIT_USAGE;
+        }
+    free(cross);
+    cross = NULL;
     int st = start_cross(*argc, argv, timeout);
     return st != EXIT_OK ? st : start_frameworks(*argc, argv, frameworks, timeout);
 }
@@ -322,7 +334,8 @@ static void print_help(FILE *f)
                "--exec-timeout S bounds each of its answers, and each plugin kernel call\n"
                "and each plugin's loading (default 60 s). --cross DIR (repeatable): a cross\n"
                "build directory (docs/aarch64.md); each row its exec child lists (gelucheck\n"
-               "list --cross DIR) starts under qemu-user when an --impl names it.\n"
+               "list --cross DIR, within --exec-timeout) starts under qemu-user when an --impl\n"
+               "names it.\n"
                "The frameworks' GELUs (PyTorch, TensorFlow,\n"
                "JAX, ONNX Runtime: 'gelucheck list') start when an --impl names them, or all\n"
                "installed ones with --frameworks.\n"

@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 
 #include "exec_impl.h"
 #include "input_file.h"
@@ -83,7 +84,7 @@ static bool is_word(const char *s, size_t size)
     return true;
 }
 
-int exec_cross_open(const char *dir, char *err, size_t errsize)
+int exec_cross_open(const char *dir, double timeout_s, char *err, size_t errsize)
 {
     if (nbuilds == EXEC_CROSS_DIRS_MAX)
         return snprintf(err, errsize, "--cross: at most %d build directories", EXEC_CROSS_DIRS_MAX), -1;
@@ -98,7 +99,9 @@ int exec_cross_open(const char *dir, char *err, size_t errsize)
         return snprintf(err, errsize, "--cross '%s': no cross build's exec child there (%s; "
                         "docs/aarch64.md builds one)", dir, why), -1;
     char cmd[2400];
-    snprintf(cmd, sizeof cmd, "%s %s '%s' --list 2>/dev/null", b->m->emulator, b->m->cpu_default, b->child);
+    /* bounded: a child that never answers is named, not waited for (coreutils' timeout) */
+    snprintf(cmd, sizeof cmd, "timeout -k 5 %.3f %s %s '%s' --list 2>/dev/null", timeout_s,
+             b->m->emulator, b->m->cpu_default, b->child);
     fflush(NULL);
     FILE *p = popen(cmd, "r");
     if (!p) return snprintf(err, errsize, "--cross '%s': cannot run %s", dir, cmd), -1;
@@ -121,9 +124,12 @@ int exec_cross_open(const char *dir, char *err, size_t errsize)
     int st = pclose(p);
     if (st != 0 || bad || nrows == first) {
         nrows = first;
+        bool timed_out = WIFEXITED(st) && (WEXITSTATUS(st) == 124 || WEXITSTATUS(st) == 137);
         return snprintf(err, errsize, "--cross '%s': `%s` %s", dir, cmd,
-                        st != 0 ? "failed (is qemu-user installed? tools/setup.sh)"
-                                : bad ? "listed a line that is not 'NAME ISA FAMILY'" : "listed no row"), -1;
+                        timed_out ? "gave no listing within its time"
+                        : st != 0 ? "failed (is qemu-user installed? tools/setup.sh)"
+                        : bad     ? "listed a line that is not 'NAME ISA FAMILY'"
+                                  : "listed no row"), -1;
     }
     nbuilds++;
     return 0;

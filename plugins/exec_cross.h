@@ -16,9 +16,10 @@
 
 enum { EXEC_CROSS_DIRS_MAX = 4, EXEC_CROSS_ROWS_MAX = 256 };
 
-/* Reads DIR's child: its machine (ELF), its rows (`exec_vf --list` under the emulator). 0, or −1
- * with err (no child there, not a machine of the list, the emulator missing, a bad listing). */
-int exec_cross_open(const char *dir, char *err, size_t errsize);
+/* Reads DIR's child: its machine (ELF), its rows (`exec_vf --list` under the emulator, given
+ * timeout_s seconds). 0, or −1 with err (no child there, not a machine of the list, the emulator
+ * missing, no listing in time, a bad listing). */
+int exec_cross_open(const char *dir, double timeout_s, char *err, size_t errsize);
 /* Whether an opened cross build lists row `name` (a row sharing a built-in row's name, such as
  * the plain erfc_libm on the machine's libm, is named NAME_MACHINE here: erfc_libm_aarch64). */
 bool exec_cross_lists(const char *name);

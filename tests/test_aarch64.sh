@@ -157,5 +157,14 @@ st=$?
 [ $st -eq 2 ] && grep -q "'$d/none': no cross build's exec child there" "$d/out" ||
     fail "--cross on a directory without a child: status $st: $(cat "$d/out")"
 
+# a cross child that never answers --list is named within --exec-timeout, exit 2
+mkdir -p "$d/hang/cross"
+printf '#include <unistd.h>\nint main(void) { for (;;) pause(); }\n' >"$d/hang.c"
+aarch64-linux-gnu-gcc -O2 "$d/hang.c" -o "$d/hang/cross/exec_vf" || fail "the hanging child's build"
+"$g" list --cross "$d/hang" --exec-timeout 2 >"$d/out" 2>&1
+st=$?
+[ $st -eq 2 ] && grep -q "gave no listing within its time" "$d/out" ||
+    fail "--cross on a child that hangs: status $st: $(cat "$d/out")"
+
 [ $fails -eq 0 ] || exit 1
 echo "ok: NEON and SVE builds under qemu-aarch64"
