@@ -18,19 +18,11 @@
 set -u
 g=$1 src=$2 build=$3
 sysroot=/usr/aarch64-linux-gnu
-for p in aarch64-linux-gnu-gcc qemu-aarch64; do
-    command -v "$p" >/dev/null || { echo "skip: no $p (tools/setup.sh installs it)"; exit 77; }
-done
-[ -e "$sysroot/lib/ld-linux-aarch64.so.1" ] ||
-    { echo "skip: no AArch64 libc in $sysroot (libc6-dev-arm64-cross)"; exit 77; }
 . "$(dirname "$0")/lib.sh"
-
+. "$(dirname "$0")/cross_lib.sh"
+cross_tools "$sysroot" ld-linux-aarch64.so.1 aarch64-linux-gnu-gcc qemu-aarch64
 x=$build/aarch64
-if [ ! -f "$x/build.ninja" ]; then
-    meson setup --cross-file "$src/cross/aarch64-linux-gnu.ini" "$x" "$src" >"$d/setup" 2>&1 ||
-        { cat "$d/setup"; echo "FAIL: the cross build's setup"; exit 1; }
-fi
-meson compile -C "$x" >"$d/compile" 2>&1 || { tail -20 "$d/compile"; echo "FAIL: the cross build"; exit 1; }
+cross_build aarch64 "$src" "$x"
 q="qemu-aarch64 -L $sysroot"
 for vq in 1 2 4; do
     $q -cpu "max,sve-max-vq=$vq" "$x/cross/exec_vf" --self-check 5000 >"$d/out" 2>&1 ||

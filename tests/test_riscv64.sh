@@ -17,19 +17,11 @@
 set -u
 g=$1 src=$2 build=$3
 sysroot=/usr/riscv64-linux-gnu
-for p in clang-16 llvm-ar-16 riscv64-linux-gnu-ld qemu-riscv64; do
-    command -v "$p" >/dev/null || { echo "skip: no $p (tools/setup.sh installs it)"; exit 77; }
-done
-[ -e "$sysroot/lib/ld-linux-riscv64-lp64d.so.1" ] ||
-    { echo "skip: no riscv64 libc in $sysroot (libc6-dev-riscv64-cross)"; exit 77; }
 . "$(dirname "$0")/lib.sh"
-
+. "$(dirname "$0")/cross_lib.sh"
+cross_tools "$sysroot" ld-linux-riscv64-lp64d.so.1 clang-16 llvm-ar-16 riscv64-linux-gnu-ld qemu-riscv64
 x=$build/riscv64
-if [ ! -f "$x/build.ninja" ]; then
-    meson setup --cross-file "$src/cross/riscv64-linux-gnu.ini" "$x" "$src" >"$d/setup" 2>&1 ||
-        { cat "$d/setup"; echo "FAIL: the cross build's setup"; exit 1; }
-fi
-meson compile -C "$x" >"$d/compile" 2>&1 || { tail -20 "$d/compile"; echo "FAIL: the cross build"; exit 1; }
+cross_build riscv64 "$src" "$x"
 # qemu 7.2 aborts on a translation block that starts with a whole-register vector move
 # (cross/riscv64-linux-gnu.ini): none may sit at a 4 KiB page start of the child
 if command -v llvm-objdump-16 >/dev/null; then
