@@ -95,7 +95,7 @@ static int parse(char *text, plugin_description *d, char *err, size_t errsize)
 {
     memset(d, 0, sizeof *d);
     size_t nrows = 0, line = 0;
-    bool in_row = false, done = false, head = false;
+    bool in_row = false, done = false, head = false, row_started = false;
     bool seen[64] = {false};
     char why[300];
     for (char *save, *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
@@ -120,9 +120,13 @@ static int parse(char *text, plugin_description *d, char *err, size_t errsize)
         } else if (!in_row && strcmp(l, "row") == 0) {
             if (nrows == 64) return snprintf(err, errsize, "line %zu: more than 64 rows", line), -1;
             in_row = true;
+            row_started = false;
             memset(seen, 0, sizeof seen);
         } else if (in_row && strcmp(l, "size") == 0) {
             uint32_t size;
+            if (row_started) /* a second size would leave fields set beyond the row's size */
+                return snprintf(err, errsize, "line %zu: size given twice or after a field", line), -1;
+            row_started = true;
             if (number(value, &size) != 0)
                 return snprintf(err, errsize, "line %zu: size '%.20s'", line, value), -1;
             d->rows[nrows].size = size < sizeof(gelucheck_impl_v1) ? size : sizeof(gelucheck_impl_v1);
@@ -139,6 +143,7 @@ static int parse(char *text, plugin_description *d, char *err, size_t errsize)
                 return snprintf(err, errsize, "line %zu: field %s given twice or beyond the row's "
                                 "size", line, pf->key), -1;
             seen[k] = true;
+            row_started = true;
             if (field_set(d, nrows, pf, value, why, sizeof why) != 0)
                 return snprintf(err, errsize, "line %zu: %s", line, why), -1;
         } else if (strcmp(l, "left_out") == 0) {

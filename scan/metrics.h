@@ -552,7 +552,7 @@ static inline void dist_run(dist_sums out[DIST_COUNT], const uint64_t *const W[D
             int64_t e;
             uint64_t keep, q = dist_usual_q(ulp[j], inv_ulp[j], &e, &keep);
             others += keep + 1;
-            int64_t ec = (e >= 0) & (e < 128) ? e : 0; /* a shift by it is defined at every point */
+            int64_t ec = ((e >= 0) & (e < 128)) ? e : 0; /* a shift by it is defined at every point */
             uint64_t keep_abs = keep & -(uint64_t)(e < 128); /* past 2^128 the absolute term is 0 */
             uint64_t h0, l0, h1, l1, rh0, rl0, rh1, rl1;
             dist_mul(W0[j], q, &h0, &l0);

@@ -128,6 +128,9 @@ Test(plugin_fields, malformed_texts_are_refused)
         {HEAD ROW "colour red\nend\ndone\n", "line 10: unknown field 'colour'"},
         {HEAD ROW "name b\nend\ndone\n", "line 10: field name given twice"},
         {HEAD ROW "known_as x\nend\ndone\n", "beyond the row's size"},
+        /* the fuzzer's: a second size would leave name set past the row's size of 0 */
+        {HEAD ROW "size 0\nend\ndone\n", "line 10: size given twice or after a field"},
+        {HEAD "row\nsize 120\nsize 120\nend\ndone\n", "line 6: size given twice"},
         {HEAD ROW "max_ulp two\nend\ndone\n", "max_ulp 'two' is not a number"},
         {HEAD ROW "monotone 1.5\nend\ndone\n", "monotone '1.5' is not an int"},
         {HEAD ROW "derivative 0x1234\nend\ndone\n", "derivative is not 1"},
