@@ -250,7 +250,7 @@ static int handshake(exec_child *c, char *err, size_t errsize)
     /* the last one, transport, from version 2 on */
     static const char *const keys[] = {"name", "target", "format", "derivative", "timing",
                                        "contract", "origin", "transport", "dispatched_isa",
-                                       "fpenv"};
+                                       "fpenv", "cuts"};
     const size_t nkeys = sizeof keys / sizeof keys[0];
     sha256_ctx lines; /* every line as sent, for h->sha256 */
     sha256_init(&lines);
@@ -328,13 +328,15 @@ static int handshake(exec_child *c, char *err, size_t errsize)
             bad = !exec_isa_word_ok(v);
             if (!bad) snprintf(h->dispatched_isa, sizeof h->dispatched_isa, "%s", v);
             break;
-        default:
+        case 10: bad = exec_parse_bool(v, &h->cuts) != 0; break;
+        case 7:
             h->shared_memory = strcmp(v, "shm") == 0;
             bad = !h->shared_memory && strcmp(v, "pipe") != 0;
             if (h->shared_memory && c->shm_fd < 0)
                 return child_fail(c, err, errsize, "handshake line %d: 'transport shm', but no "
                                   "shared memory was offered (%s unset)", n + 1, shm_env);
             break;
+        default: abort(); /* i < nkeys: every key has its case */
         }
         if (bad) {
             char shown[120], names[256], why[300], formats[300];
@@ -582,8 +584,8 @@ static int reply_error(exec_child *c, const char *req, uint32_t status, uint64_t
  * the inputs are copied to the region's start, the request names where the outputs are wanted
  * (after the inputs, SHM_ALIGN-aligned), and the reply where the child put them: y is written
  * only once the reply has proved valid. */
-static int eval_locked(exec_child *c, bool grad, const void *x, void *y, size_t es, size_t n,
-                       uint64_t *kernel_ns, char *err, size_t errsize)
+static int eval_locked(exec_child *c, bool grad, uint32_t cut, const void *x, void *y, size_t es,
+                       size_t n, uint64_t *kernel_ns, char *err, size_t errsize)
 {
     if (c->failed) {
         snprintf(err, errsize, "%s", c->failure);
@@ -609,8 +611,15 @@ static int eval_locked(exec_child *c, bool grad, const void *x, void *y, size_t 
     if (es * 8 != f->storage_bits)
         return child_fail(c, err, errsize, "a %s in %d-byte values, but it declared 'format %s'",
                           req, (int)es, f->name);
+    if (cut) {
+        size_t used = strlen(req);
+        snprintf(req + used, sizeof req - used, " in tensors of %u", cut);
+    }
     if (grad && !c->info.derivative)
         return child_fail(c, err, errsize, "a %s, but it declared 'derivative no'", req);
+    if (cut && (!c->info.cuts || cut > EXEC_CUT_MAX))
+        return child_fail(c, err, errsize, "a %s, but it declared no 'cuts yes' (or the size is "
+                          "over %d)", req, EXEC_CUT_MAX);
     /* the region holds EXEC_MAX_COUNT binary32 inputs and outputs: half as many binary64 */
     const size_t most = es > 4 ? EXEC_MAX_COUNT / 2 : EXEC_MAX_COUNT;
     if (n > most) return child_fail(c, err, errsize, "a %s: more than %zu inputs", req, most);
@@ -620,7 +629,7 @@ static int eval_locked(exec_child *c, bool grad, const void *x, void *y, size_t 
     size_t bytes = n * es;
     unsigned char head[SHM_REQ_BYTES];
     memcpy(head, shm ? "GXSQ" : "GXRQ", 4);
-    put_u32(head + 4, grad ? 2 : 1);
+    put_u32(head + 4, (grad ? 2u : 1u) | cut << 8); /* docs/protocol.md, "Cuts" */
     put_u64(head + 8, n);
     char why[300];
     /* x86-64 is little-endian: the values are the protocol's bytes as they are */
@@ -679,7 +688,7 @@ int exec_eval(exec_child *c, bool grad, const float *x, float *y, size_t n, uint
               char *err, size_t errsize)
 {
     pthread_mutex_lock(&c->lock);
-    int rc = eval_locked(c, grad, x, y, sizeof *x, n, kernel_ns, err, errsize);
+    int rc = eval_locked(c, grad, 0, x, y, sizeof *x, n, kernel_ns, err, errsize);
     pthread_mutex_unlock(&c->lock);
     return rc;
 }
@@ -688,7 +697,7 @@ int exec_eval_u16(exec_child *c, bool grad, const uint16_t *x, uint16_t *y, size
                   uint64_t *kernel_ns, char *err, size_t errsize)
 {
     pthread_mutex_lock(&c->lock);
-    int rc = eval_locked(c, grad, x, y, sizeof *x, n, kernel_ns, err, errsize);
+    int rc = eval_locked(c, grad, 0, x, y, sizeof *x, n, kernel_ns, err, errsize);
     pthread_mutex_unlock(&c->lock);
     return rc;
 }
@@ -696,9 +705,15 @@ int exec_eval_u16(exec_child *c, bool grad, const uint16_t *x, uint16_t *y, size
 int exec_eval_any(exec_child *c, bool grad, const void *x, void *y, size_t n, uint64_t *kernel_ns,
                   char *err, size_t errsize)
 {
+    return exec_eval_cut(c, grad, 0, x, y, n, kernel_ns, err, errsize);
+}
+
+int exec_eval_cut(exec_child *c, bool grad, uint32_t cut, const void *x, void *y, size_t n,
+                  uint64_t *kernel_ns, char *err, size_t errsize)
+{
     size_t es = gelu_format_of(c->info.format_id)->storage_bits / 8;
     pthread_mutex_lock(&c->lock);
-    int rc = eval_locked(c, grad, x, y, es, n, kernel_ns, err, errsize);
+    int rc = eval_locked(c, grad, cut, x, y, es, n, kernel_ns, err, errsize);
     pthread_mutex_unlock(&c->lock);
     return rc;
 }

@@ -52,6 +52,12 @@ int exec_eval_u16(exec_child *c, bool grad, const uint16_t *x, uint16_t *y, size
  * bytes; binary64: at most EXEC_MAX_COUNT / 2 a request). */
 int exec_eval_any(exec_child *c, bool grad, const void *x, void *y, size_t n, uint64_t *kernel_ns,
                   char *err, size_t errsize);
+/* The same, the child asked to compute the inputs as tensors of `cut` elements, one call each,
+ * input k at position k mod cut (docs/protocol.md, "Cuts"); 0: as one tensor (exec_eval_any).
+ * A cut to a child whose handshake has no 'cuts yes', or over EXEC_CUT_MAX: −1, the child
+ * stopped. */
+int exec_eval_cut(exec_child *c, bool grad, uint32_t cut, const void *x, void *y, size_t n,
+                  uint64_t *kernel_ns, char *err, size_t errsize);
 /* Asks the child to end (shutdown request, end of its input), waits a short grace, kills it if
  * it is still there, and frees c. */
 void exec_stop(exec_child *c);

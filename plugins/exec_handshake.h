@@ -15,6 +15,8 @@
  * EXEC_SHM_BYTES: the region's size, a request's largest inputs and outputs (binary32) side by
  * side; its pages are allocated as they are first written. */
 enum { EXEC_NAME_MAX = 48, EXEC_LINE_MAX = 4096, EXEC_MAX_COUNT = 1 << 24, EXEC_SHM_FD = 3 };
+/* EXEC_CUT_MAX: the largest tensor size a request's op can carry (its bits 8 to 31) */
+enum { EXEC_CUT_MAX = (1 << 24) - 1 };
 #define EXEC_SHM_BYTES ((size_t)2 * EXEC_MAX_COUNT * sizeof(float))
 
 typedef struct {
@@ -29,6 +31,9 @@ typedef struct {
     char dispatched_isa[32];
     bool derivative;  /* answers derivative requests */
     bool timing;      /* replies carry the child's own kernel time */
+    /* `cuts yes`: it answers requests asking for the inputs as tensors of a given size (a
+     * framework's size paths served by one child: docs/protocol.md, "Cuts") */
+    bool cuts;
     /* `fpenv`: the floating-point environments (gelu_fpenv.h) the child runs its kernels in when
      * asked (GELUCHECK_EXEC_FPENV), bit 1 << e each; IEEE's alone when it sends no such line.
      * fpenv_first: the first one it listed, where a child that does not list IEEE's runs when

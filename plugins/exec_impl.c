@@ -15,7 +15,7 @@
 #include "gelu_impl.h"
 #include "sha256.h"
 
-typedef struct {
+typedef struct slot {
     gelu_impl impl;
     exec_handshake info;
     char *command, *source;
@@ -27,6 +27,11 @@ typedef struct {
     char batch_note[600];                /* the batching probe's finding, "" for none */
     size_t nidle, nchildren;
     char *label; /* a hosted row's: its failures are told as "LABEL: ..."; NULL for --exec's */
+    /* A cut of another slot's row (exec_impls_add_cut): its requests go to base's children,
+     * asking for tensors of `cut` elements; NULL and 0 for a row with children of its own. */
+    struct slot *base;
+    uint32_t cut;
+    char cut_name[EXEC_NAME_MAX + 16], *cut_origin;
 } slot;
 
 static slot slots[EXEC_IMPLS_MAX];
@@ -128,20 +133,22 @@ static int eval_any(exec_child *c, bool grad, const void *x, void *y, size_t n, 
     return exec_eval_any(c, grad, x, y, n, ns, err, errsize);
 }
 
+/* s's requests: to its children, or a cut's to its base's, asking for its tensor size. */
 static void run_slot(slot *s, _Atomic uint64_t *reported, bool grad, const void *x, void *y,
                      size_t n)
 {
-    exec_child *c = exec_impls_failure() ? NULL : take(s);
+    slot *from = s->base ? s->base : s;
+    exec_child *c = exec_impls_failure() ? NULL : take(from);
     char err[1400];
     uint64_t ns;
-    if (c && eval_any(c, grad, x, y, n, &ns, err, sizeof err) == 0) {
+    if (c && exec_eval_cut(c, grad, s->cut, x, y, n, &ns, err, sizeof err) == 0) {
         atomic_fetch_add(reported, ns);
-        give_back(s, c);
+        give_back(from, c);
         return;
     }
     if (c) {
         slot_failure(s, err);
-        give_back(s, c); /* stopped already: every later call fails at once */
+        give_back(from, c); /* stopped already: every later call fails at once */
     }
     const gelu_format *f = gelu_format_of(s->info.format_id); /* NaNs of its format */
     uint64_t nan = f->from_double(NAN); /* little-endian: its low bytes are the value */
@@ -164,13 +171,20 @@ static void run(size_t k, bool grad, const void *x, void *y, size_t n)
     static void forward64_##k(const double *x, double *y, size_t n) { run(k, false, x, y, n); }   \
     static void derivative64_##k(const double *x, double *y, size_t n) { run(k, true, x, y, n); } \
     static const char *isa_##k(void) { return slots[k].info.dispatched_isa; }
-/* X(0) X(1) ... X(63): every slot (EXEC_IMPLS_MAX); a table's X ends its item with a comma */
+/* X(0) X(1) ... X(1999): every slot (EXEC_IMPLS_MAX); a table's X ends its item with a comma */
 #define SLOTS10(X, t) X(t##0) X(t##1) X(t##2) X(t##3) X(t##4) X(t##5) X(t##6) X(t##7) X(t##8) X(t##9)
+#define SLOTS100(X, h)                                                                             \
+    SLOTS10(X, h##0) SLOTS10(X, h##1) SLOTS10(X, h##2) SLOTS10(X, h##3) SLOTS10(X, h##4)          \
+    SLOTS10(X, h##5) SLOTS10(X, h##6) SLOTS10(X, h##7) SLOTS10(X, h##8) SLOTS10(X, h##9)
 #define ALL_SLOTS(X)                                                                               \
     X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) SLOTS10(X, 1) SLOTS10(X, 2) SLOTS10(X, 3)    \
-    SLOTS10(X, 4) SLOTS10(X, 5) X(60) X(61) X(62) X(63)
+    SLOTS10(X, 4) SLOTS10(X, 5) SLOTS10(X, 6) SLOTS10(X, 7) SLOTS10(X, 8) SLOTS10(X, 9)           \
+    SLOTS100(X, 1) SLOTS100(X, 2) SLOTS100(X, 3) SLOTS100(X, 4) SLOTS100(X, 5) SLOTS100(X, 6)    \
+    SLOTS100(X, 7) SLOTS100(X, 8) SLOTS100(X, 9) SLOTS100(X, 10) SLOTS100(X, 11)                  \
+    SLOTS100(X, 12) SLOTS100(X, 13) SLOTS100(X, 14) SLOTS100(X, 15) SLOTS100(X, 16)              \
+    SLOTS100(X, 17) SLOTS100(X, 18) SLOTS100(X, 19)
 ALL_SLOTS(SLOT_KERNELS)
-_Static_assert(EXEC_IMPLS_MAX == 64, "ALL_SLOTS lists 64 slots");
+_Static_assert(EXEC_IMPLS_MAX == 2000, "ALL_SLOTS lists 2,000 slots");
 #define SLOT_PAIR(k) {forward_##k, derivative_##k},
 #define SLOT_PAIR16(k) {forward16_##k, derivative16_##k},
 #define SLOT_PAIR64(k) {forward64_##k, derivative64_##k},
@@ -358,6 +372,69 @@ fail:
     free(s->command);
     free(s->source);
     return rc;
+}
+
+int exec_impls_add_cut(const gelu_impl *row, uint32_t cut, const char *name, char *err,
+                       size_t errsize)
+{
+    slot *b = NULL;
+    for (size_t k = 0; k < nslots && !b; k++)
+        if (row == &slots[k].impl && !slots[k].base) b = &slots[k];
+    if (!b || !b->info.cuts || cut == 0 || cut > EXEC_CUT_MAX)
+        return snprintf(err, errsize, "%s: no cut of %u elements (%s)", name, cut,
+                        !b ? "not an exec child's row" : !b->info.cuts ? "its handshake has no "
+                        "'cuts yes'" : "a size from 1 to 2^24 - 1"), -1;
+    if (nslots == EXEC_IMPLS_MAX)
+        return snprintf(err, errsize, "%s: at most %d exec implementations", name, EXEC_IMPLS_MAX), -1;
+    slot *s = &slots[nslots];
+    memset(s, 0, sizeof *s);
+    size_t olen = strlen(b->info.origin) + 64;
+    if (!(s->cut_origin = malloc(olen))) return snprintf(err, errsize, "out of memory"), -1;
+    snprintf(s->cut_origin, olen, "%s; in tensors of %u element%s", b->info.origin, cut,
+             cut == 1 ? "" : "s");
+    snprintf(s->cut_name, sizeof s->cut_name, "%s", name);
+    s->info = b->info;
+    s->base = b;
+    s->cut = cut;
+    s->timeout_s = b->timeout_s;
+    pthread_mutex_init(&s->lock, NULL);
+    {
+        sha256_ctx id; /* the row's identity and the size */
+        char size[16];
+        snprintf(size, sizeof size, "%u", cut);
+        sha256_init(&id);
+        sha256_update(&id, b->sha256, strlen(b->sha256) + 1);
+        sha256_update(&id, size, strlen(size));
+        sha256_final_hex(&id, s->sha256);
+    }
+    s->impl = b->impl;
+    s->impl.name = s->cut_name;
+    s->impl.origin = s->cut_origin;
+    s->impl.batch_dependence = s->batch_note; /* "": the cut is the batching */
+    s->impl.dispatched_isa = b->impl.dispatched_isa ? slot_isas[nslots] : NULL;
+    s->impl.own_time_ns = b->impl.own_time_ns ? slot_times[nslots] : NULL;
+    set_kernels(&s->impl, nslots, b->info.derivative);
+    if (gelu_impl_add(&s->impl, b->source, err, errsize) != 0) {
+        pthread_mutex_destroy(&s->lock);
+        free(s->cut_origin);
+        return -1;
+    }
+    nslots++;
+    return 0;
+}
+
+void exec_impls_release(const gelu_impl *impl)
+{
+    for (size_t k = 0; k < nslots; k++) {
+        slot *s = &slots[k];
+        if (impl != &s->impl) continue;
+        if (s->base) s = s->base;
+        pthread_mutex_lock(&s->lock);
+        for (size_t i = 0; i < s->nidle; i++) exec_stop(s->idle[i]);
+        s->nchildren -= s->nidle;
+        s->nidle = 0;
+        pthread_mutex_unlock(&s->lock);
+    }
 }
 
 static slot *slot_of(const gelu_impl *impl)

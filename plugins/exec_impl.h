@@ -23,7 +23,7 @@
  * 2^16 is within the 2 ns/input goal (0.9–1.3 ns; 0.6–0.9 at 2^18): tests/test_exec.c's
  * overhead_per_input (docs/plugins.md, "The exec protocol's cost"). EXEC_IMPLS_MAX: room for
  * the frameworks' rows with their paths (exec_frameworks.h). */
-enum { EXEC_IMPLS_MAX = 64, EXEC_CHILDREN_MAX = 64, EXEC_BATCH_INPUTS = 1 << 16 };
+enum { EXEC_IMPLS_MAX = 2000, EXEC_CHILDREN_MAX = 64, EXEC_BATCH_INPUTS = 1 << 16 };
 /* EXEC_HOSTED_MAX: hosted rows (below), as many as plugin.h's PLUGIN_IMPLS_MAX */
 enum { EXEC_HOSTED_MAX = 120 };
 
@@ -41,6 +41,16 @@ enum { EXEC_HOSTED_MAX = 120 };
  * family and known_as (gelu_impl.h) are the caller's: a framework's row says so. */
 int exec_impls_add(const char *spec, gelu_family family, const char *known_as, double timeout_s,
                    char *err, size_t errsize, char *note, size_t notesize);
+/* Adds `name`, row (an exec child's entry whose handshake says 'cuts yes') computed as tensors
+ * of `cut` elements: its requests go to row's children asking for that size (docs/protocol.md,
+ * "Cuts": a framework's size path served by its row's child, no process of its own); its
+ * handshake, contract and kernels' format are row's, its origin row's with the size. 0, or −1
+ * with err (not such a row, a size out of 1 .. EXEC_CUT_MAX, no room, a name taken). */
+int exec_impls_add_cut(const gelu_impl *row, uint32_t cut, const char *name, char *err,
+                       size_t errsize);
+/* Stops impl's idle children (a cut's: its row's), so that a run that has done with it holds
+ * no process for it; later calls start new ones. Nothing for another implementation. */
+void exec_impls_release(const gelu_impl *impl);
 /* Whether impl is an exec child's registry entry (its kernels run in another process, which
  * this process's floating-point environment does not reach: the child is asked for it). */
 bool exec_impls_owns(const gelu_impl *impl);

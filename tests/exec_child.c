@@ -30,6 +30,9 @@
  *   --pipe-reply-after K    after K replies, answer as over the pipes: 'GXRP', outputs after it
  *   --trailing-after K      after K replies, write the outputs on the pipe after a valid frame
  *   --alone-differs      a request of one input gets its output's last bit flipped
+ *   --cuts               declare 'cuts yes'; in a request cut into tensors of N > 0 (op bits 8
+ *                        to 31), the output at each tensor's last position (k mod N = N − 1)
+ *                        gets its last bit flipped: a tail that differs from the batch
  *   --format binary64    serve the binary64 row IMPL (impls/gelu_f64.h): 8-byte values
  *   --format F           serve IMPL in 16-bit format F (bfloat16, binary16): 2-byte encodings
  *                        in and out, IMPL a native of F (cr_bfloat16: declared max_ulp=0.5, the
@@ -143,8 +146,9 @@ int main(int argc, char **argv)
          midway = option(argc, argv, "--die-midway-after", -1),
          pipereply = option(argc, argv, "--pipe-reply-after", -1),
          trailing = option(argc, argv, "--trailing-after", -1);
-    bool no_derivative = false, alone_differs = false, in_place = false;
+    bool no_derivative = false, alone_differs = false, in_place = false, cuts = false;
     for (int i = 2; i < argc; i++) {
+        cuts |= strcmp(argv[i], "--cuts") == 0;
         no_derivative |= strcmp(argv[i], "--no-derivative") == 0;
         alone_differs |= strcmp(argv[i], "--alone-differs") == 0;
         in_place |= strcmp(argv[i], "--in-place") == 0;
@@ -188,10 +192,11 @@ int main(int argc, char **argv)
         double max_ulp = impl->contract.correctly_rounded ? 0.5 : impl->contract.max_ulp;
         int n = snprintf(head, sizeof head,
                          "gelucheck-exec %ld\nname %s\ntarget %s\nformat %s\nderivative %s\n"
-                         "timing yes\ncontract max_ulp=%a monotone=%s\norigin %s (exec_child)\n%s%s%send\n",
+                         "timing yes\ncontract max_ulp=%a monotone=%s\norigin %s (exec_child)\n%s%s%s%send\n",
                          version, name ? name : impl->name, gelu_target_name(impl->target),
                          fmt->name, has_derivative && !no_derivative ? "yes" : "no", max_ulp,
-                         impl->contract.monotone ? "yes" : "no", impl->name, isa_line, fpenv_line, line);
+                         impl->contract.monotone ? "yes" : "no", impl->name, isa_line, fpenv_line,
+                         cuts ? "cuts yes\n" : "", line);
         write_full(head, (size_t)n);
     }
     size_t region_size = 0;
@@ -213,6 +218,9 @@ int main(int argc, char **argv)
         }
         if (memcmp(req, shm ? "GXSQ" : "GXRQ", 4) != 0) return 5;
         if (op == 0) return 0;
+        uint32_t cut = op >> 8; /* a tensor size (docs/protocol.md, "Cuts"), 0 for one tensor */
+        op &= 0xff;
+        if (cut && !cuts) return 8;
         if (count > 1024) replies++; /* this request's number among the counted ones, from 1 */
         long r = count > 1024 ? replies - 1 : -2;
         if (r == die) return 3;
@@ -262,6 +270,8 @@ int main(int argc, char **argv)
         clock_gettime(CLOCK_MONOTONIC, &t1);
         if (alone_differs && count == 1) /* the last bit of the (little-endian) output */
             ((unsigned char *)y)[0] ^= 1;
+        for (uint64_t k = cut ? cut - 1 : count; k < count; k += cut) /* each tensor's last */
+            ((unsigned char *)y)[k * es] ^= 1;
         if (wrong >= 0 && op == 1)
             for (uint64_t i = 0; i < count; i++) {
                 /* (in place, x[i] is the output: not with --in-place) */

@@ -257,6 +257,46 @@ Test(exec, derivative_asked_of_a_child_without_one)
     exec_stop(c);
 }
 
+/* A request cut into tensors (docs/protocol.md, "Cuts") reaches the child with its size: the
+ * child plants a flipped last bit at each tensor's last position, so the outputs differ from
+ * the uncut request's exactly there, over every transport, both directions; a child that
+ * declared no cuts is never sent one. */
+Test(exec, a_cut_reaches_the_child_with_its_size)
+{
+    enum { N = 1000 };
+    static float x[N], whole[N], cut[N];
+    for (int i = 0; i < N; i++) x[i] = -6.0f + 12.0f * (float)i / N;
+    char err[1200], args[128];
+    for (int t = 0; t < TRANSPORTS; t++) {
+        snprintf(args, sizeof args, "erfc_f64 --cuts %s", transports[t].args);
+        exec_child *c = start(args, 10, err, sizeof err);
+        cr_assert(c, "%s", err);
+        cr_expect(exec_info(c)->cuts);
+        static const uint32_t sizes[] = {1, 3, 16, 999, 5000};
+        for (int grad = 0; grad < 2; grad++)
+            for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+                cr_assert_eq(exec_eval_any(c, grad, x, whole, N, NULL, err, sizeof err), 0, "%s", err);
+                cr_assert_eq(exec_eval_cut(c, grad, sizes[k], x, cut, N, NULL, err, sizeof err), 0,
+                             "%s", err);
+                for (int i = 0; i < N; i++) {
+                    uint32_t a, b;
+                    memcpy(&a, &whole[i], 4);
+                    memcpy(&b, &cut[i], 4);
+                    cr_assert_eq(a ^ b, (uint32_t)i % sizes[k] == sizes[k] - 1 ? 1u : 0u,
+                                 "%s, size %u, grad %d, input %d", args, sizes[k], grad, i);
+                }
+            }
+        exec_stop(c);
+    }
+    exec_child *c = start("erfc_f64", 10, err, sizeof err);
+    cr_assert(c, "%s", err);
+    cr_expect_not(exec_info(c)->cuts);
+    cr_expect_eq(exec_eval_cut(c, false, 3, x, cut, N, NULL, err, sizeof err), -1);
+    cr_expect(strstr(err, "forward request of 1000 inputs from x = -0x1.8p+2 in tensors of 3, but "
+                          "it declared no 'cuts yes'"), "%s", err);
+    exec_stop(c);
+}
+
 /* A handshake from a file: refused with the needle in the message. */
 static void bad_handshake(const char *text, const char *needle)
 {
@@ -297,6 +337,7 @@ Test(exec, bad_handshakes)
                   "contract: max_ulp='nan' is not a bound");
     bad_handshake("gelucheck-exec 1\n" HS_OK "contract max_ulp=-1\nend\n", "max_ulp='-1'");
     bad_handshake("gelucheck-exec 1\n" HS_OK "derivative maybe\nend\n", "bad derivative 'maybe'");
+    bad_handshake("gelucheck-exec 1\n" HS_OK "cuts some\nend\n", "bad cuts 'some'");
     bad_handshake("gelucheck-exec 1\n" HS_OK, "handshake: no answer within 2 s");
 }
 

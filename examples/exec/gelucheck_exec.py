@@ -90,8 +90,13 @@ def asked_fpenv():
 
 
 def serve(name, target, forward, derivative=None, contract=None, origin="", timing=True,
-          out=False, format="binary32", dispatched_isa=None, fpenv=None):
-    """Answer requests on stdin/stdout until shutdown; returns 0 (use as the exit status)."""
+          out=False, format="binary32", dispatched_isa=None, fpenv=None, cut=None):
+    """Answer requests on stdin/stdout until shutdown; returns 0 (use as the exit status).
+
+    cut: None, or cut(fn, size) giving a function that computes fn's inputs as tensors of `size`
+    elements, one call each (input k at position k mod size): the handshake then says `cuts
+    yes` and requests may ask for a size (docs/protocol.md, "Cuts"); each (op, size) is made
+    once. An exception from cut is the request's error reply."""
     inp, pipe_out = sys.stdin.buffer, sys.stdout.buffer
     region = _region()
     size = _STORAGE[format]
@@ -114,6 +119,8 @@ def serve(name, target, forward, derivative=None, contract=None, origin="", timi
         lines.append("contract " + " ".join(words))
     if origin:
         lines.append("origin " + " ".join(str(origin).split()))
+    if cut is not None:
+        lines.append("cuts yes")
     if region is not None:
         lines.append("transport shm")
     lines.append("end")
@@ -122,6 +129,7 @@ def serve(name, target, forward, derivative=None, contract=None, origin="", timi
     request, reply = (_SHM_REQUEST, _SHM_REPLY) if region is not None else (_REQUEST, _REPLY)
     view = memoryview(region) if region is not None else None
     magic = b"GXSQ" if region is not None else b"GXRQ"
+    cuts = {}  # (op, size): cut(fn, size)
 
     def answer(status, count, ns, at, payload=b""):
         fields = (b"GXSP" if region is not None else b"GXRP", status, count, ns)
@@ -140,6 +148,7 @@ def serve(name, target, forward, derivative=None, contract=None, origin="", timi
         op, count = fields[1], fields[2]
         if op == 0:
             return 0
+        op, size = op & 0xff, op >> 8
         n = size * count
         if region is not None:
             at_in, at_out = fields[3], fields[4]
@@ -154,10 +163,20 @@ def serve(name, target, forward, derivative=None, contract=None, origin="", timi
                 return 0
             y_at = bytearray(n) if out else None
         fn = forward if op == 1 else derivative if op == 2 else None
-        if fn is None:
-            msg = ("no derivative" if op == 2 else "unknown op %d" % op).encode()
+        if fn is None or (size and cut is None):
+            msg = ("no derivative" if fn is None and op == 2 else "unknown op %d" % op if fn is None
+                   else "a request in tensors of %d, but no cuts" % size).encode()
             answer(1, len(msg), 0, 0, msg)
             continue
+        if size:
+            if (op, size) not in cuts:
+                try:
+                    cuts[(op, size)] = cut(fn, size)
+                except Exception as e:  # the host shows the message and stops the run
+                    msg = ("%s: %s" % (type(e).__name__, e)).encode()[:4096]
+                    answer(2, len(msg), 0, 0, msg)
+                    continue
+            fn = cuts[(op, size)]
         t0 = time.perf_counter_ns()
         try:
             y = fn(x, y_at) if out else fn(x)
