@@ -23,8 +23,8 @@ static const gelu_impl *const registry[] = {
  * registry.inc, then the other formats' natives: gelu_cr16.c's, gelu_f64.c's), then those added
  * at run time (exec children, plugins, peers: before any scan starts, read-only afterwards).
  * Per format, the rows of that format in list order, which every consumer iterates. */
-enum { FORMATS_MAX = GELU_FORMAT_COUNT + 8, ROWS_MAX = 512, RUNTIME_MAX = 160 };
-/* RUNTIME_MAX per format: plugins' rows (plugin.h: 120), exec children (16), frameworks */
+enum { FORMATS_MAX = GELU_FORMAT_COUNT + 8, ROWS_MAX = 2600, RUNTIME_MAX = 2200 };
+/* RUNTIME_MAX per format: plugins' rows (plugin.h: 120), exec rows (exec_impl.h: 2,000) */
 static const gelu_impl *rows[FORMATS_MAX][ROWS_MAX];
 static size_t nrows[FORMATS_MAX];
 static const gelu_impl *runtime[FORMATS_MAX * RUNTIME_MAX];

@@ -42,11 +42,20 @@ def size_paths(argv=None):
 
 
 def list_and_exit_if_asked(argv, paths):
-    """--list-paths in argv: print the paths (NAME<TAB>what) and exit 0."""
+    """--list-paths in argv: print the paths (NAME<TAB>what, and <TAB>SIZE for a size path, which
+    the row's own child also serves as a cut: docs/protocol.md, "Cuts") and exit 0."""
     if "--list-paths" in argv:
-        for name, what, _ in paths:
-            print("%s\t%s" % (name, what))
+        for name, what, how in paths:
+            print("%s\t%s%s" % (name, what, "\t%d" % how if isinstance(how, int) else ""))
         sys.exit(0)
+
+
+def cut_of(itemsize, path):
+    """serve()'s cut for a row's batch path (path None): a size's kernel, the row's in tensors
+    of that size (in_tensors_of); None for another path, which serves no cuts."""
+    if path is not None:
+        return None
+    return lambda fn, size: in_tensors_of(fn, size, itemsize)
 
 
 def path_arg(argv, paths):

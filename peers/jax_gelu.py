@@ -124,7 +124,8 @@ def main():
         contract = CONTRACTS[row].get(isa, CONTRACTS_ANY[row])  # the row's, on every path
     origin += ", XLA %s" % isa[4:]
     return serve(name, "tanh" if approx else "exact", forward, derivative, contract=contract,
-                 origin=origin, format=fmt, dispatched_isa=isa, fpenv=["ftz+daz"])
+                 origin=origin, format=fmt, dispatched_isa=isa, fpenv=["ftz+daz"],
+                 cut=fp.cut_of(dtype.itemsize, PATH))
 
 
 if __name__ == "__main__":

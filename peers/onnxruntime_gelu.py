@@ -182,7 +182,7 @@ def main():
     if not half:
         contract = {"max_abs": 4.48e-07} if target == "exact" else {"max_abs": 8.92e-07}
     return serve(name, target, forward, None, contract=contract, origin=origin, format=args.format,
-                 fpenv=["ieee", "ftz+daz"])
+                 fpenv=["ieee", "ftz+daz"], cut=fp.cut_of(2 if half else 4, PATH))
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@ lists only ftz+daz: gelucheck runs it under --fpenv ftz,daz, and in an IEEE run 
 ftz+daz.
 """
 import argparse
+import functools
 import os
 import sys
 
@@ -98,7 +99,7 @@ def main():
     tf.get_logger().setLevel("ERROR")  # no retracing warnings: a trace per request size is the path
     tf.config.threading.set_intra_op_parallelism_threads(2 if how == "threads2" else 1)
     tf.config.threading.set_inter_op_parallelism_threads(1)
-    if isinstance(how, int):  # a size path's graph loop holds eager mode's ops (in_graph_loop)
+    if isinstance(how, int) or how is None:  # a size's graph loop holds eager mode's ops
         tf.config.optimizer.set_experimental_options({"disable_meta_optimizer": True})
     dtype = {"bfloat16": tf.bfloat16, "binary16": tf.float16}.get(fmt)
 
@@ -129,15 +130,26 @@ def main():
     def derivative(buf):
         return result(grad(tensor(buf)))
 
-    if isinstance(how, int):
-        itemsize = 4 if dtype is None else 2
-        eager = (fp.in_tensors_of(forward, how, itemsize), fp.in_tensors_of(derivative, how, itemsize))
-        forward, derivative = (in_graph_loop(f, how, dtype or tf.float32, tensor, result, itemsize)
-                               for f in (gelu, grad))
-        bad = loop_differs(eager, (forward, derivative), how, itemsize)
+    itemsize = 4 if dtype is None else 2
+
+    @functools.lru_cache(maxsize=None)  # each size once, both directions
+    def sized(size):
+        """forward and derivative in tensors of size, in a graph loop checked against eager
+        calls (in_graph_loop, loop_differs); ValueError when they differ."""
+        eager = (fp.in_tensors_of(forward, size, itemsize), fp.in_tensors_of(derivative, size, itemsize))
+        looped = tuple(in_graph_loop(f, size, dtype or tf.float32, tensor, result, itemsize)
+                       for f in (gelu, grad))
+        bad = loop_differs(eager, looped, size, itemsize)
         if bad:
-            print("tensorflow_gelu.py: path %s: the graph loop's outputs differ from eager calls' "
-                  "(%s): not served" % (PATH[0], bad), file=sys.stderr)
+            raise ValueError("in tensors of %d the graph loop's outputs differ from eager calls' "
+                             "(%s): not served" % (size, bad))
+        return looped
+
+    if isinstance(how, int):
+        try:
+            forward, derivative = sized(how)
+        except ValueError as e:
+            print("tensorflow_gelu.py: path %s: %s" % (PATH[0], e), file=sys.stderr)
             return 2
     name = fp.row_name("tf_gelu_tanh" if approx else "tf_gelu", PATH)
     on = "" if dtype is None else " on %s tensors" % dtype.name
@@ -156,8 +168,10 @@ def main():
     if dtype is None:
         contract = {"max_abs": 1.05e-06} if approx else {"max_abs": 3.85e-07,
                                                           "grad_max_abs": 1.80e-07}
+    row = (forward, derivative)  # a cut (the batch path's, docs/protocol.md "Cuts"): a size path
+    cut = None if PATH else lambda fn, size: sized(size)[row.index(fn)]
     return serve(name, "tanh" if approx else "exact", forward, derivative, contract=contract,
-                 origin=origin, format=fmt, fpenv=["ftz+daz"])
+                 origin=origin, format=fmt, fpenv=["ftz+daz"], cut=cut)
 
 
 if __name__ == "__main__":

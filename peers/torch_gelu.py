@@ -169,7 +169,8 @@ def main():
         row = "torch_gelu" if a == "none" else "torch_gelu_tanh"
         contract = CONTRACTS[row].get(cap, CONTRACTS_ANY[row])
     return serve(name, "exact" if a == "none" else "tanh", forward, derivative, contract=contract,
-                 origin=origin, format=fmt, dispatched_isa=cap, fpenv=fpenvs)
+                 origin=origin, format=fmt, dispatched_isa=cap, fpenv=fpenvs,
+                 cut=fp.cut_of(4 if fmt == "binary32" else 2, PATH))
 
 
 if __name__ == "__main__":

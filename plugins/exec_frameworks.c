@@ -166,6 +166,7 @@ bool exec_framework_serves(const exec_framework *f, gelu_format_id format)
 enum { PATHS_MAX = 96, PATH_NAME_MAX = 32, PATH_WHAT_MAX = 256 };
 typedef struct {
     char name[PATH_NAME_MAX], what[PATH_WHAT_MAX];
+    uint32_t cut; /* a size path's tensor size (its listing's third field), 0 for another path */
 } row_path;
 
 /* The client's command for row f ("'PY' 'CLIENT' ARGS") into cmd. */
@@ -182,8 +183,8 @@ static void client_command(const exec_framework *f, char *cmd, size_t size)
     }
 }
 
-/* The paths row f's client lists (--list-paths: NAME<TAB>what lines, answered before it imports
- * its framework) into paths; their count, or −1 with err. */
+/* The paths row f's client lists (--list-paths: NAME<TAB>what lines, a size path's with
+ * <TAB>SIZE, answered before it imports its framework) into paths; their count, or −1 with err. */
 static int list_paths(const exec_framework *f, gelu_format_id format, row_path *paths, size_t max,
                       char *err, size_t errsize)
 {
@@ -201,8 +202,13 @@ static int list_paths(const exec_framework *f, gelu_format_id format, row_path *
         line[strcspn(line, "\n")] = '\0';
         size_t k = strcspn(line, "\t");
         if (n == max || k == 0 || k >= PATH_NAME_MAX || line[k] != '\t') continue;
+        char *what = line + k + 1, *size = strchr(what, '\t'), *end = NULL;
+        if (size) *size++ = '\0';
+        unsigned long cut = size ? strtoul(size, &end, 10) : 0;
+        if (size && (end == size || *end || cut == 0 || cut > EXEC_CUT_MAX)) continue;
         snprintf(paths[n].name, PATH_NAME_MAX, "%.*s", (int)k, line);
-        snprintf(paths[n].what, PATH_WHAT_MAX, "%s", line + k + 1);
+        snprintf(paths[n].what, PATH_WHAT_MAX, "%s", what);
+        paths[n].cut = (uint32_t)cut;
         n++;
     }
     if (pclose(p) != 0 || n == 0)
@@ -211,15 +217,14 @@ static int list_paths(const exec_framework *f, gelu_format_id format, row_path *
     return (int)n;
 }
 
-/* Whether path `name` is among the words of GELUCHECK_FRAMEWORK_PATHS (sel): "all" every path,
- * "sizes" every sizeN path, else the path's own name. */
-static bool path_selected(const char *sel, const char *name)
+/* Whether path p is among the words of GELUCHECK_FRAMEWORK_PATHS (sel): "all" every path,
+ * "sizes" every size path, else the path's own name. */
+static bool path_selected(const char *sel, const row_path *p)
 {
     char words[1024];
     snprintf(words, sizeof words, "%s", sel);
     for (char *save, *w = strtok_r(words, ",", &save); w; w = strtok_r(NULL, ",", &save))
-        if (strcmp(w, "all") == 0 || strcmp(w, name) == 0 ||
-            (strcmp(w, "sizes") == 0 && strncmp(name, "size", 4) == 0))
+        if (strcmp(w, "all") == 0 || strcmp(w, p->name) == 0 || (strcmp(w, "sizes") == 0 && p->cut))
             return true;
     return false;
 }
@@ -247,7 +252,7 @@ static int paths_check(char *err, size_t errsize)
             if (n16 < 0) return -1;
             for (int k = 0; k < n16 && !found; k++) found = strcmp(paths16[k].name, w) == 0;
             for (int k = 0; k < n; k++)
-                if (!strstr(known, paths[k].name) && strncmp(paths[k].name, "size", 4) != 0 &&
+                if (!strstr(known, paths[k].name) && !paths[k].cut &&
                     strlen(known) + strlen(paths[k].name) + 3 < sizeof known)
                     snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s",
                              known[0] ? ", " : "", paths[k].name);
@@ -269,9 +274,10 @@ int exec_framework_paths_check(char *err, size_t errsize)
     return checked;
 }
 
-/* Starts the paths of row f that sel selects (path_selected), each an exec child named
- * NAME@PATH (its client with --path PATH). 0, −1 with err when sel names one path and the client
- * does not list it, or as exec_impls_add. */
+/* Starts the paths of row f that sel selects (path_selected), each named NAME@PATH: a size path
+ * as a cut of the row's child when the row runs (exec_impls_add_cut: no process of its own),
+ * another an exec child of its own (its client with --path PATH). 0, −1 with err when sel names
+ * one path and the client does not list it, or as exec_impls_add and exec_impls_add_cut. */
 static int add_paths(const exec_framework *f, const char *sel, gelu_format_id format,
                      double timeout_s, char *err, size_t errsize, char *note, size_t notesize)
 {
@@ -283,22 +289,26 @@ static int add_paths(const exec_framework *f, const char *sel, gelu_format_id fo
     if (n < 0) return -1;
     bool one_path = strchr(sel, ',') == NULL && strcmp(sel, "all") != 0 && strcmp(sel, "sizes") != 0;
     int listed = 0;
-    for (int k = 0; k < n; k++) listed += path_selected(sel, paths[k].name);
+    for (int k = 0; k < n; k++) listed += path_selected(sel, &paths[k]);
     if (one_path && !listed)
         return snprintf(err, errsize, "%s@%s: %s lists no path '%s'", f->name, sel, f->client, sel), -1;
     for (int k = 0; k < n; k++) {
         char name[EXEC_NAME_MAX + 8], spec[4096];
-        snprintf(name, sizeof name, "%s@%s", f->name, paths[k].name);
-        if (!path_selected(sel, paths[k].name) ||
-            (format == GELU_FORMAT_BINARY32 ? gelu_impl_find(name) : gelu_impl_find_in(name, format)))
-            continue;
+        snprintf(name, sizeof name, "%s@%.31s", f->name, paths[k].name);
+        if (!path_selected(sel, &paths[k]) || gelu_impl_find_in(name, format)) continue;
         if (nknown == EXEC_IMPLS_MAX)
             return snprintf(err, errsize, "%s: more framework paths than exec implementations "
                             "(%d)", name, EXEC_IMPLS_MAX), -1;
         snprintf(known_as[nknown], sizeof known_as[0], "%s; path %s", f->known_as, paths[k].what);
+        const gelu_impl *row = gelu_impl_find_in(f->name, format);
+        if (paths[k].cut && row) {
+            if (exec_impls_add_cut(row, paths[k].cut, name, known_as[nknown++], err, errsize) != 0)
+                return -1;
+            continue;
+        }
         snprintf(spec, sizeof spec, "%s=", name);
         client_command(f, spec + strlen(spec), sizeof spec - strlen(spec));
-        snprintf(spec + strlen(spec), sizeof spec - strlen(spec), " --path %s%s%s", paths[k].name,
+        snprintf(spec + strlen(spec), sizeof spec - strlen(spec), " --path %.31s%s%s", paths[k].name,
                  format == GELU_FORMAT_BINARY32 ? "" : " --format ",
                  format == GELU_FORMAT_BINARY32 ? "" : gelu_format_of(format)->name);
         char one[600];

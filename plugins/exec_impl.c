@@ -374,8 +374,8 @@ fail:
     return rc;
 }
 
-int exec_impls_add_cut(const gelu_impl *row, uint32_t cut, const char *name, char *err,
-                       size_t errsize)
+int exec_impls_add_cut(const gelu_impl *row, uint32_t cut, const char *name, const char *known_as,
+                       char *err, size_t errsize)
 {
     slot *b = NULL;
     for (size_t k = 0; k < nslots && !b; k++)
@@ -410,6 +410,7 @@ int exec_impls_add_cut(const gelu_impl *row, uint32_t cut, const char *name, cha
     s->impl = b->impl;
     s->impl.name = s->cut_name;
     s->impl.origin = s->cut_origin;
+    if (known_as) s->impl.known_as = known_as;
     s->impl.batch_dependence = s->batch_note; /* "": the cut is the batching */
     s->impl.dispatched_isa = b->impl.dispatched_isa ? slot_isas[nslots] : NULL;
     s->impl.own_time_ns = b->impl.own_time_ns ? slot_times[nslots] : NULL;

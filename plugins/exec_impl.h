@@ -44,10 +44,11 @@ int exec_impls_add(const char *spec, gelu_family family, const char *known_as, d
 /* Adds `name`, row (an exec child's entry whose handshake says 'cuts yes') computed as tensors
  * of `cut` elements: its requests go to row's children asking for that size (docs/protocol.md,
  * "Cuts": a framework's size path served by its row's child, no process of its own); its
- * handshake, contract and kernels' format are row's, its origin row's with the size. 0, or −1
- * with err (not such a row, a size out of 1 .. EXEC_CUT_MAX, no room, a name taken). */
-int exec_impls_add_cut(const gelu_impl *row, uint32_t cut, const char *name, char *err,
-                       size_t errsize);
+ * handshake, contract and kernels' format are row's, its origin row's with the size, its
+ * known_as the caller's (NULL: row's; the registry keeps the pointer). 0, or −1 with err (not
+ * such a row, a size out of 1 .. EXEC_CUT_MAX, no room, a name taken). */
+int exec_impls_add_cut(const gelu_impl *row, uint32_t cut, const char *name, const char *known_as,
+                       char *err, size_t errsize);
 /* Stops impl's idle children (a cut's: its row's), so that a run that has done with it holds
  * no process for it; later calls start new ones. Nothing for another implementation. */
 void exec_impls_release(const gelu_impl *impl);

@@ -148,7 +148,7 @@ def serve(name, target, forward, derivative=None, contract=None, origin="", timi
         op, count = fields[1], fields[2]
         if op == 0:
             return 0
-        op, size = op & 0xff, op >> 8
+        op, tensor = op & 0xff, op >> 8  # a cut's tensor size, 0 for none
         n = size * count
         if region is not None:
             at_in, at_out = fields[3], fields[4]
@@ -163,20 +163,20 @@ def serve(name, target, forward, derivative=None, contract=None, origin="", timi
                 return 0
             y_at = bytearray(n) if out else None
         fn = forward if op == 1 else derivative if op == 2 else None
-        if fn is None or (size and cut is None):
+        if fn is None or (tensor and cut is None):
             msg = ("no derivative" if fn is None and op == 2 else "unknown op %d" % op if fn is None
-                   else "a request in tensors of %d, but no cuts" % size).encode()
+                   else "a request in tensors of %d, but no cuts" % tensor).encode()
             answer(1, len(msg), 0, 0, msg)
             continue
-        if size:
-            if (op, size) not in cuts:
+        if tensor:
+            if (op, tensor) not in cuts:
                 try:
-                    cuts[(op, size)] = cut(fn, size)
+                    cuts[(op, tensor)] = cut(fn, tensor)
                 except Exception as e:  # the host shows the message and stops the run
                     msg = ("%s: %s" % (type(e).__name__, e)).encode()[:4096]
                     answer(2, len(msg), 0, 0, msg)
                     continue
-            fn = cuts[(op, size)]
+            fn = cuts[(op, tensor)]
         t0 = time.perf_counter_ns()
         try:
             y = fn(x, y_at) if out else fn(x)
