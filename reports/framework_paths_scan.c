@@ -140,6 +140,9 @@ static int scan_one(const gelu_impl **list, size_t m, gelu_format_id format, uns
                  (unsigned long long)(r ? r->inputs : 0), gelu_format_of(format)->name);
     }
     if (rc == 0 && exec_impls_failure()) rc = -1, why = exec_impls_failure();
+    /* done with these children: the next format's start from none (a 16-bit scan's rows and
+     * paths are processes of their own, as many again) */
+    for (size_t i = 0; i < m; i++) exec_impls_release(list[i]);
     if (rc == 0 && write_csv(st, file, r) != 0) rc = -1, why = "cannot write it";
     char path[2200], bad[512];
     if (rc == 0 && (!(sec->results = malloc(sizeof *sec->results)) ||

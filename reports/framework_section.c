@@ -42,7 +42,28 @@ static void differ_cell(FILE *f, const framework_path_diff *d, int dir, uint64_t
                  d->differ[dir], (unsigned long long)inputs);
 }
 
-/* One framework's table: its rows, each followed by its paths; format: the scan's format,
+static bool same_error(const results_error *a, const results_error *b)
+{
+    return a->present == b->present &&
+           (!a->present || (a->max_ulp == b->max_ulp && a->max_abs == b->max_abs));
+}
+
+/* Whether b is a path of a's row whose line would show a's cells (d: a's
+ * differences from the batch path). */
+static bool same_line(const results_row *a, const framework_path_diff *d, const results_row *b,
+                      const framework_diffs *diffs)
+{
+    char ra[RESULTS_NAME], rb[RESULTS_NAME];
+    const framework_path_diff *e = diff_of(diffs, b->name);
+    return b->scanned && row_name(b->name, rb, sizeof rb) && row_name(a->name, ra, sizeof ra) &&
+           strcmp(ra, rb) == 0 && strcmp(a->contract, b->contract) == 0 &&
+           a->mono_violations == b->mono_violations && same_error(&a->own[0], &b->own[0]) &&
+           same_error(&a->own[1], &b->own[1]) && (d == NULL) == (e == NULL) &&
+           (!d || (d->differ[0] == e->differ[0] && d->differ[1] == e->differ[1]));
+}
+
+/* One framework's table: its rows, each followed by its paths (consecutive paths of a row with
+ * the same figures on one line: "ROW@size2 to @size33 (32 paths)"); format: the scan's format,
  * named in the heading when it is not binary32. */
 static void framework_table(FILE *f, const results_set *s, const char *framework,
                             const framework_diffs *diffs, gelu_format_id format)
@@ -63,9 +84,20 @@ static void framework_table(FILE *f, const results_set *s, const char *framework
         const exec_framework *fw = exec_framework_find(row ? row : r->name);
         if (!fw || strcmp(fw->framework, framework) != 0 || !r->scanned) continue;
         const framework_path_diff *d = diff_of(diffs, r->name);
+        /* the paths after it of the same row with the same cells: one line (size classes) */
+        size_t last = i;
+        while (row && last + 1 < s->n && same_line(r, d, &s->rows[last + 1], diffs)) last++;
         fputs(row ? "<tr><td class=\"l\">&#160;&#160;<code>" : "<tr><td class=\"l\"><code>", f);
         html_text(f, r->name);
-        fprintf(f, "</code></td><td%s>%s</td>", strcmp(r->contract, "fail") == 0 ? " class=\"broken\"" : "",
+        if (last > i) {
+            const char *tail = strchr(s->rows[last].name, '@');
+            fputs("</code> to <code>", f);
+            html_text(f, tail ? tail : s->rows[last].name);
+            fprintf(f, "</code> <small>(%zu paths, the same figures)</small>", last - i + 1);
+        } else {
+            fputs("</code>", f);
+        }
+        fprintf(f, "</td><td%s>%s</td>", strcmp(r->contract, "fail") == 0 ? " class=\"broken\"" : "",
                 r->contract[0] ? r->contract : "none");
         num_cell(f, &r->own[0], r->own[0].max_ulp);
         num_cell(f, &r->own[0], r->own[0].max_abs);
@@ -74,6 +106,7 @@ static void framework_table(FILE *f, const results_set *s, const char *framework
         differ_cell(f, row ? d : NULL, 0, diffs ? diffs->inputs : 0);
         differ_cell(f, row ? d : NULL, 1, diffs ? diffs->inputs : 0);
         fputs("</tr>\n", f);
+        i = last;
     }
     fputs("</tbody>\n</table>\n</div>\n", f);
 }

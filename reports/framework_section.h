@@ -14,7 +14,7 @@
 #include "gelu_impl.h"
 #include "results_row.h"
 
-enum { FRAMEWORK_PATHS_MAX = 64 };
+enum { FRAMEWORK_PATHS_MAX = 1024 };
 
 typedef struct {
     char path[RESULTS_NAME], row[RESULTS_NAME]; /* "torch_gelu@size1", "torch_gelu" */

@@ -14,7 +14,7 @@
 #include "gelu_format.h"
 #include "metrics.h"
 
-enum { RESULTS_MAX_ROWS = 128, RESULTS_MAX_SIZES = 8, RESULTS_NAME = 64, RESULTS_X = 40 };
+enum { RESULTS_MAX_ROWS = 1024, RESULTS_MAX_SIZES = 8, RESULTS_NAME = 64, RESULTS_X = 40 };
 /* Columns kept as written for the HTML summary (accuracy_columns.h: html_as_written). */
 enum { RESULTS_TEXT_COLUMNS = 8 };
 

@@ -200,3 +200,73 @@ Test(framework_paths_scan, a_broken_path_is_found_in_any_format)
     out.s[0].results = NULL; /* a scan that read nothing back */
     cr_assert(!framework_paths_broken(&out));
 }
+
+/* The exec children of this process whose command line holds `word` (/proc's children lists). */
+static int children_with(const char *word)
+{
+    char path[128], cmd[4096];
+    int n = 0;
+    snprintf(path, sizeof path, "/proc/%d/task/%d/children", (int)getpid(), (int)getpid());
+    FILE *f = fopen(path, "r");
+    cr_assert_not_null(f, "no %s", path);
+    int pid;
+    while (fscanf(f, "%d", &pid) == 1) {
+        snprintf(path, sizeof path, "/proc/%d/cmdline", pid);
+        FILE *c = fopen(path, "r");
+        size_t len = c ? fread(cmd, 1, sizeof cmd - 1, c) : 0;
+        if (c) fclose(c);
+        for (size_t i = 0; i < len; i++) cmd[i] = cmd[i] ? cmd[i] : ' ';
+        cmd[len] = '\0';
+        n += strstr(cmd, word) != NULL;
+    }
+    fclose(f);
+    return n;
+}
+
+/* Size paths as cuts of their row's child (exec_impls_add_cut, docs/protocol.md "Cuts"): the
+ * stand-in row (exec_child --cuts) flips the last bit of each tensor's last output, so size1
+ * differs from the batch path at every input whose output is not NaN and size5 at about a fifth
+ * of them (position 4 of each 5 in each request), compared in the scan; neither has a process
+ * of its own, and the scan's children are stopped when it is done. A row without 'cuts yes'
+ * has no cut. */
+Test(framework_paths_scan, size_paths_as_cuts_of_their_row)
+{
+    char dir[] = "/tmp/gelucheck_cuts_XXXXXX", nothing[64], out_dir[64], err[1400] = "";
+    cr_assert_not_null(mkdtemp(dir));
+    snprintf(nothing, sizeof nothing, "%s/none", dir);
+    setenv("XDG_CACHE_HOME", nothing, 1); /* no frameworks' environment */
+    const gelu_impl *row = child("torch_gelu", "--cuts");
+    const gelu_impl *plain = child("tf_gelu", "");
+    cr_assert_eq(exec_impls_add_cut(plain, 1, "tf_gelu@size1", NULL, err, sizeof err), -1);
+    cr_expect_not_null(strstr(err, "tf_gelu@size1: no cut of 1 elements (its handshake has no "
+                                   "'cuts yes')"), "%s", err);
+    cr_assert_eq(exec_impls_add_cut(row, 0, "torch_gelu@size0", NULL, err, sizeof err), -1);
+    cr_assert_eq(exec_impls_add_cut(row, 1, "torch_gelu@size1", NULL, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(exec_impls_add_cut(row, 5, "torch_gelu@size5", "five", err, sizeof err), 0, "%s", err);
+    cr_assert_eq(exec_impls_add_cut(row, 5, "torch_gelu@size5", NULL, err, sizeof err), -1, "a name taken");
+    const gelu_impl *p1 = gelu_impl_find("torch_gelu@size1"), *p5 = gelu_impl_find("torch_gelu@size5");
+    cr_assert(p1 && p5);
+    cr_expect_str_eq(p5->known_as, "five");
+    cr_expect_not_null(strstr(p5->origin, "; in tensors of 5 elements"), "%s", p5->origin);
+    cr_expect_eq(p5->contract.max_ulp, row->contract.max_ulp);
+    cr_expect_eq(children_with("--cuts"), 1, "the row's one child, none for its cuts");
+    snprintf(out_dir, sizeof out_dir, "%s/report", dir);
+    report_stage st;
+    cr_assert_eq(report_stage_open(&st, out_dir), 0);
+    static framework_paths_out out;
+    const gelu_impl *paths[] = {p1, p5};
+    cr_assert_eq(framework_paths_scan(paths, 2, 2, &st, &out, err, sizeof err), 0, "%s", err);
+    cr_expect_eq(children_with("--cuts"), 0, "the scan's children stopped when it was done");
+    const framework_diffs *d = &out.s[0].diffs;
+    cr_assert_eq(d->n, 2);
+    double all = (double)d->inputs;
+    cr_expect_gt(d->d[0].differ[0], 0.99 * all, "size1: %ld of %.0f", d->d[0].differ[0], all);
+    cr_expect_gt(d->d[0].differ[1], 0.99 * all, "size1: %ld of %.0f", d->d[0].differ[1], all);
+    for (int dir5 = 0; dir5 < 2; dir5++)
+        cr_expect(d->d[1].differ[dir5] > 0.19 * all && d->d[1].differ[dir5] < 0.201 * all,
+                  "size5: %ld of %.0f", d->d[1].differ[dir5], all);
+    framework_paths_out_free(&out);
+    report_stage_abort(&st);
+    rmdir(nothing);
+    rmdir(dir);
+}

@@ -76,6 +76,56 @@ Test(framework_section, a_table_per_framework_with_the_paths_and_their_differenc
     free(html);
 }
 
+/* Consecutive paths of a row with the same figures share a line (size classes); a difference
+ * planted at one size (a verdict, a maximum, a count of outputs differing from the batch path)
+ * ends the class there and the planted size stands alone. */
+Test(framework_section, paths_with_the_same_figures_share_a_line)
+{
+    static framework_paths_out p;
+    static results_set s;
+    static const struct {
+        int at;            /* the size planted (0: none) */
+        const char *alone; /* its line, or the classes' when none */
+        const char *before, *after; /* the classes around it */
+    } cases[] = {
+        {0, "<code>torch_gelu@size1</code> to <code>@size33</code> <small>(33 paths", NULL, NULL},
+        {17, "&#160;&#160;<code>torch_gelu@size17</code></td><td class=\"broken\">fail",
+         "<code>torch_gelu@size1</code> to <code>@size16</code> <small>(16 paths",
+         "<code>torch_gelu@size18</code> to <code>@size33</code> <small>(16 paths"},
+        {-33, "&#160;&#160;<code>torch_gelu@size33</code></td><td>pass</td><td data-v=\"0.69999",
+         "<code>torch_gelu@size1</code> to <code>@size32</code> <small>(32 paths", NULL},
+        {1000 + 5, "&#160;&#160;<code>torch_gelu@size5</code></td>",
+         "<code>torch_gelu@size1</code> to <code>@size4</code> <small>(4 paths",
+         "<code>torch_gelu@size6</code> to <code>@size33</code> <small>(28 paths"},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        memset(&s, 0, sizeof s);
+        memset(&p, 0, sizeof p);
+        snprintf(gelu_row(&s, "torch_gelu", 2, 0.6)->contract, 8, "pass");
+        framework_paths_section *sec = &p.s[p.n++];
+        sec->format = GELU_FORMAT_BINARY32;
+        sec->results = &s;
+        sec->diffs.inputs = 1000;
+        for (int size = 1; size <= 33; size++) {
+            char name[RESULTS_NAME];
+            snprintf(name, sizeof name, "torch_gelu@size%d", size);
+            int at = cases[c].at;
+            results_row *r = gelu_row(&s, name, 2, size == -at ? 0.7 : 0.6); /* a max ULP */
+            snprintf(r->contract, 8, "%s", size == at ? "fail" : "pass");
+            framework_path_diff *d = &sec->diffs.d[sec->diffs.n++];
+            snprintf(d->path, sizeof d->path, "%s", name);
+            snprintf(d->row, sizeof d->row, "torch_gelu");
+            d->differ[0] = size == at - 1000 ? 7 : 0; /* outputs other than the batch path's */
+            d->differ[1] = -1;
+        }
+        char *html = section_of(NULL, &p);
+        cr_expect_not_null(strstr(html, cases[c].alone), "case %zu: %s", c, html);
+        if (cases[c].before) cr_expect_not_null(strstr(html, cases[c].before), "case %zu: %s", c, html);
+        if (cases[c].after) cr_expect_not_null(strstr(html, cases[c].after), "case %zu: %s", c, html);
+        free(html);
+    }
+}
+
 Test(framework_section, nothing_without_framework_rows)
 {
     results_set *s = paths_set();
