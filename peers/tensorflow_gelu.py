@@ -141,8 +141,8 @@ def main():
                        for f in (gelu, grad))
         bad = loop_differs(eager, looped, size, itemsize)
         if bad:
-            raise ValueError("in tensors of %d the graph loop's outputs differ from eager calls' "
-                             "(%s): not served" % (size, bad))
+            raise ValueError("the graph loop's outputs differ from eager calls' (%s) in tensors "
+                             "of %d: not served" % (bad, size))
         return looped
 
     if isinstance(how, int):

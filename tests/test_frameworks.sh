@@ -211,6 +211,10 @@ for c in "torch_gelu.py:compile compile_dynamic" "tensorflow_gelu.py:function xl
     listed=$("$py" "$peers/${c%%:*}" --list-paths | cut -f1 | tr '\n' ' ')
     want="$(seq -f 'size%g' 1 33 | tr '\n' ' ')threads2 ${c#*:} "
     [ "$listed" = "$want" ] || fail "${c%%:*} --list-paths: '$listed', not '$want'"
+    # a size path's third field is its tensor size, the cut its row's child serves
+    sizes=$("$py" "$peers/${c%%:*}" --list-paths | cut -f3 | grep -v '^$' | tr '\n' ' ')
+    want="$(seq -f '%g' 1 33 | tr '\n' ' ')"
+    [ "$sizes" = "$want" ] || fail "${c%%:*} --list-paths sizes: '$sizes', not '$want'"
     # a 16-bit dtype: sizes to 65 (32 lanes a vector); ONNX Runtime's fusions are binary32's
     listed=$("$py" "$peers/${c%%:*}" --format binary16 --list-paths | cut -f1 | tr '\n' ' ')
     own=${c#*:}
@@ -275,6 +279,40 @@ sys.exit(t.main())' </dev/null >"$d/out" 2>"$d/err")
     st=$?
     [ $st -eq 2 ] && grep -q "path size3: the graph loop's outputs differ from eager calls' (forward at input $sixth: " "$d/err" ||
         fail "a size path's graph loop planted to differ: status $st (sixth input $sixth): $(tail -2 "$d/err")"
+    # the same loop served as a cut of the row's child (docs/protocol.md, "Cuts"): the request
+    # in tensors of 3 answered with an error naming the input, the row's own requests unharmed
+    (cd "$peers" && "$py" -c 'import struct, subprocess, sys
+import numpy as np
+p = subprocess.Popen([sys.executable, "-c", """import sys; sys.argv = ["x"]
+import numpy as np
+import tensorflow_gelu as t
+loop = t.in_graph_loop
+def planted(*a):
+    call = loop(*a)
+    def wrong(buf):
+        y = np.array(call(buf))
+        y.view(np.uint32)[5] ^= 1
+        return y
+    return wrong
+t.in_graph_loop = planted
+sys.exit(t.main())"""], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+hs = b""
+while not hs.endswith(b"end\n"):
+    hs += p.stdout.readline()
+assert b"\ncuts yes\n" in hs, hs
+x = np.linspace(-3, 3, 12).astype("<f4").tobytes()
+for op in (1, 1 | 3 << 8):
+    p.stdin.write(struct.pack("<4sIQ", b"GXRQ", op, 12) + x)
+    p.stdin.flush()
+    magic, status, count, ns = struct.unpack("<4sIQQ", p.stdout.read(24))
+    body = p.stdout.read(count if status else 4 * count)
+    print(op, status, body.decode(errors="replace") if status else len(body))
+p.stdin.write(struct.pack("<4sIQ", b"GXRQ", 0, 0))
+p.stdin.close()
+p.wait()' </dev/null >"$d/out" 2>"$d/err")
+    grep -q "^1 0 48$" "$d/out" &&
+        grep -q "^769 2 ValueError: the graph loop's outputs differ from eager calls' (forward at input $sixth: .*) in tensors of 3: not served" "$d/out" ||
+        fail "a cut's graph loop planted to differ: $(cat "$d/out") $(tail -2 "$d/err")"
 fi
 
 # ONNX Runtime's CPU provider has no bfloat16 GELU: its row runs widened there, said so
