@@ -52,7 +52,8 @@ int exec_framework_paths_check(char *err, size_t errsize);
 /* Starts the row's client in `format` as an exec child (exec_impls_add; a 16-bit format: the
  * client's --format F, the child joining that format's list), unless an implementation of that
  * name and format is there already; then the row's paths GELUCHECK_FRAMEWORK_PATHS selects,
- * each a child named NAME@PATH (its client with --path PATH). 0, or −1 with err (a format it
+ * each named NAME@PATH: a size path a cut of the row's child (exec_impls_add_cut), another a
+ * child of its own (its client with --path PATH). 0, or −1 with err (a format it
  * does not serve; not installed: what to run; a bad path selection; the child failed); note as
  * exec_impls_add's (the paths' notes on lines of their own). */
 int exec_framework_add(const exec_framework *f, gelu_format_id format, double timeout_s,
