@@ -48,6 +48,8 @@ static int field_set(plugin_description *pd, size_t row, const plugin_field *pf,
     case PLUGIN_FIELD_CALL: {
         if (plugin_text_unescape(value) != 0)
             return snprintf(why, size, "a malformed %%XX escape in %s", pf->key), -1;
+        if (strlen(value) > PLUGIN_TEXT_MAX) /* what plugin_text_put would cut */
+            return snprintf(why, size, "%s longer than %d bytes", pf->key, PLUGIN_TEXT_MAX), -1;
         char *copy = strdup(value);
         if (!copy) return snprintf(why, size, "out of memory"), -1;
         if (pf->kind == PLUGIN_FIELD_CALL) pd->dispatched_isa[row] = copy;

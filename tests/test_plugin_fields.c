@@ -140,6 +140,17 @@ Test(plugin_fields, malformed_texts_are_refused)
         {"gelucheck-plugin-description 1\nabi 1\ncount 2\n" ROW "end\ndone\n", "1 rows for a count of 2"},
         {"gelucheck-plugin-description 1\ncount -1\n", "count '-1'"},
     };
+    /* a text longer than the writer writes (PLUGIN_TEXT_MAX): it would not read back the same */
+    static char longer[PLUGIN_TEXT_MAX + 200];
+    snprintf(longer, sizeof longer, "%s", HEAD ROW "origin ");
+    size_t at = strlen(longer);
+    memset(longer + at, 'o', PLUGIN_TEXT_MAX + 1);
+    snprintf(longer + at + PLUGIN_TEXT_MAX + 1, sizeof longer - at - PLUGIN_TEXT_MAX - 1, "\nend\ndone\n");
+    cr_expect_eq(parse(longer, err, sizeof err), -1);
+    cr_expect(strstr(err, "line 10: origin longer than 4096 bytes"), "%s", err);
+    longer[at + PLUGIN_TEXT_MAX] = '\n'; /* 4,096 bytes: taken */
+    memcpy(longer + at + PLUGIN_TEXT_MAX + 1, "end\ndone\n", 11);
+    cr_expect_eq(parse(longer, err, sizeof err), 0, "%s", err);
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         err[0] = '\0';
         cr_expect_eq(parse(bad[i].text, err, sizeof err), -1, "case %zu accepted", i);
