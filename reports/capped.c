@@ -57,7 +57,10 @@ void capped_plan(const results_set *s, capped_runs *c)
 }
 
 /* Runs this executable with argv and the cap in its environment, its standard output
- * discarded. Its exit status, or −1 when it could not be started or was killed. */
+ * discarded, the frameworks' paths not selected (GELUCHECK_FRAMEWORK_PATHS unset: a capped run
+ * measures its rows' batch paths, and a path that cannot start under the cap — torch.compile's
+ * C++ under ATEN_CPU_CAPABILITY=default — would fail it). Its exit status, or −1 when it could
+ * not be started or was killed. */
 static int run_child(const char *cap, char *const argv[])
 {
     fflush(stdout);
@@ -74,6 +77,7 @@ static int run_child(const char *cap, char *const argv[])
             *eq = '\0';
             setenv(var, eq + 1, 1);
         }
+        unsetenv("GELUCHECK_FRAMEWORK_PATHS");
         execv("/proc/self/exe", argv);
         _exit(127);
     }
