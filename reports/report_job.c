@@ -257,7 +257,9 @@ static void report_formats_free(report_formats_out *o)
 }
 
 /* A 16-bit format's scan: every input, the report's implementations widened and the format's
- * natives (scan_small.h), into accuracy_F.csv and ulp_by_x_F.csv. 0, or −1 after a message. */
+ * natives (scan_small.h), into accuracy_F.csv and ulp_by_x_F.csv; the frameworks' paths
+ * started in F are the paths scan's (accuracy_paths_F.csv), not scanned again here. 0, or −1
+ * after a message. */
 static int scan_format16(const report_job *a, const report_impls *impls, report_stage *st,
                          gelu_format_id id)
 {
@@ -275,7 +277,8 @@ static int scan_format16(const report_job *a, const report_impls *impls, report_
             list[m] = &views[m];
             m++;
         }
-        for (size_t i = 0; i < gelu_impl_count_in(id); i++) list[m++] = gelu_impl_at_in(id, i);
+        for (size_t i = 0; i < gelu_impl_count_in(id); i++)
+            if (!framework_is_path(gelu_impl_at_in(id, i))) list[m++] = gelu_impl_at_in(id, i);
         scan_small_config cfg = {.format = id, .impls = list, .nimpls = m, .grad = true,
                                  .threads = (unsigned)a->threads};
         rc = scan_small_run(&cfg, r, &err) == 0 ? 0 : -1;
