@@ -149,7 +149,7 @@ Test(plugin_fields, malformed_texts_are_refused)
     cr_expect_eq(parse(longer, err, sizeof err), -1);
     cr_expect(strstr(err, "line 10: origin longer than 4096 bytes"), "%s", err);
     longer[at + PLUGIN_TEXT_MAX] = '\n'; /* 4,096 bytes: taken */
-    memcpy(longer + at + PLUGIN_TEXT_MAX + 1, "end\ndone\n", 11);
+    memcpy(longer + at + PLUGIN_TEXT_MAX + 1, "end\ndone\n", sizeof "end\ndone\n");
     cr_expect_eq(parse(longer, err, sizeof err), 0, "%s", err);
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         err[0] = '\0';
