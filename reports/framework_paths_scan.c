@@ -48,7 +48,9 @@ size_t framework_paths_split(const gelu_impl **list, size_t *n, const gelu_impl 
 }
 
 /* The rows of paths[0..n) in `format` (each once, before its first path) and the paths in it,
- * into out (room 2n); their count. A path or row not registered in that format is left out. */
+ * then the format's other paths of those rows (a 16-bit dtype's sizes 34 to 65), into out
+ * (room 2n plus the format's count); their count. A path or row not registered in that format
+ * is left out. */
 static size_t scan_list(const gelu_impl *const *paths, size_t n, gelu_format_id format,
                         const gelu_impl **out)
 {
@@ -62,6 +64,18 @@ static size_t scan_list(const gelu_impl *const *paths, size_t n, gelu_format_id 
         for (size_t k = 0; k < m; k++) have |= out[k] == r;
         if (r && !have) out[m++] = r;
         if (p) out[m++] = p;
+    }
+    /* a 16-bit format's own paths of those rows (its sizes go to 65, binary32's to 33) */
+    for (size_t i = 0; format != GELU_FORMAT_BINARY32 && i < gelu_impl_count_in(format); i++) {
+        const gelu_impl *p = gelu_impl_at_in(format, i);
+        char row[RESULTS_NAME];
+        if (!framework_is_path(p) || !row_of(p->name, row, sizeof row)) continue;
+        bool have = false, row_in = false;
+        for (size_t k = 0; k < m; k++) {
+            have |= out[k] == p;
+            row_in |= strcmp(out[k]->name, row) == 0;
+        }
+        if (row_in && !have) out[m++] = p;
     }
     return m;
 }
@@ -205,6 +219,13 @@ int framework_paths_scan(const gelu_impl *const *paths, size_t n, unsigned threa
                      used ? "; " : "", gelu_format_of(ids[k])->name, why);
             continue;
         }
+        const gelu_impl **room = realloc(list, (2 * n + gelu_impl_count_in(ids[k])) * sizeof *list);
+        if (!room) {
+            rc = -1;
+            snprintf(err, errsize, "out of memory");
+            break;
+        }
+        list = room;
         m = scan_list(paths, n, ids[k], list);
         if (m == 0) continue; /* no framework serves it */
         rc = scan_one(list, m, ids[k], threads, st, file, &out->s[out->n], err, errsize);

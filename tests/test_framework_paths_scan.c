@@ -69,6 +69,8 @@ Test(framework_paths_scan, a_path_on_the_sample_its_section_and_the_answer)
     const gelu_impl *path17 = child("torch_gelu@size17", "--wrong-at 0x3f800000");
     child_in("torch_gelu", "--format bfloat16", GELU_FORMAT_BFLOAT16);
     child_in("torch_gelu@size1", "--format bfloat16 --wrong-at 0x3f80", GELU_FORMAT_BFLOAT16);
+    /* a 16-bit dtype's own size (to 65), no binary32 path of that name: scanned in bfloat16 */
+    child_in("torch_gelu@size65", "--format bfloat16", GELU_FORMAT_BFLOAT16);
     cr_assert(framework_is_path(path));
     cr_assert(!framework_is_path(row));
     const gelu_impl *list[] = {row, path, gelu_impl_find("erfc_f64"), path17};
@@ -93,14 +95,18 @@ Test(framework_paths_scan, a_path_on_the_sample_its_section_and_the_answer)
     const framework_paths_section *b = &out.s[1];
     cr_assert_eq(b->format, GELU_FORMAT_BFLOAT16);
     cr_assert_not_null(b->results);
-    cr_assert_eq(b->results->n, 2, "the row and size1 (size17 not in bfloat16): %zu", b->results->n);
+    cr_assert_eq(b->results->n, 3, "the row, size1 and size65 (size17 not in bfloat16): %zu",
+                 b->results->n);
     cr_expect_str_eq(b->results->rows[1].name, "torch_gelu@size1");
+    cr_expect_str_eq(b->results->rows[2].name, "torch_gelu@size65");
     cr_expect_eq(b->results->rows[1].inputs, 65536);
     cr_expect_str_eq(b->covered, "all 65536 bfloat16 encodings, forward and derivative");
-    cr_assert_eq(b->diffs.n, 1);
+    cr_assert_eq(b->diffs.n, 2);
     cr_expect_eq(b->diffs.inputs, 65536);
     cr_expect_eq(b->diffs.d[0].differ[0], 1, "size1 differs at 1.0: %ld", b->diffs.d[0].differ[0]);
     cr_expect_eq(b->diffs.d[0].differ[1], 0, "%ld", b->diffs.d[0].differ[1]);
+    cr_expect_str_eq(b->diffs.d[1].path, "torch_gelu@size65");
+    cr_expect_eq(b->diffs.d[1].differ[0], 0, "size65 as its row: %ld", b->diffs.d[1].differ[0]);
     const results_set *s = out.s[0].results;
     cr_assert_not_null(s);
     cr_assert_eq(s->n, 3);
